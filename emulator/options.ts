@@ -1,0 +1,76 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EmulatorOptions } from './types.js';
+
+export const DEFAULT_KEYS = {
+  write: 'mint_emulatorwritekey0001',
+  read: 'mint_emulatorreadkey00001',
+} as const;
+
+type Hooks = 'outcomeFor' | 'archiveFor';
+
+/** Every option with its default filled in; hooks stay optional. */
+export type ResolvedOptions = Required<Omit<EmulatorOptions, Hooks | 'keys' | 'log'>> &
+  Pick<EmulatorOptions, Hooks> & {
+    keys: { write: string; read: string };
+    log: ((line: string) => void) | false;
+  };
+
+const writeToStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    port: options.port ?? 0,
+    storePort: options.storePort ?? 0,
+    host: options.host ?? '127.0.0.1',
+    keys: { ...DEFAULT_KEYS, ...options.keys },
+    projects: options.projects ?? ['demo-project'],
+    jobDurationMs: options.jobDurationMs ?? 4000,
+    queuedMs: options.queuedMs ?? 500,
+    pageCount: options.pageCount ?? 24,
+    progressProfile: options.progressProfile ?? 'linear',
+    archiveFormat: options.archiveFormat ?? 'tar.gz',
+    archiveSizeBytes: options.archiveSizeBytes ?? 0,
+    fileCount: options.fileCount ?? 0,
+    linkLifetimeSec: options.linkLifetimeSec ?? 3600,
+    variant: options.variant ?? 'standard',
+    timeScale: options.timeScale ?? 1,
+    agentDurationMs: options.agentDurationMs ?? 3000,
+    agentRateLimit: options.agentRateLimit ?? 100,
+    agentRetryAfter: options.agentRetryAfter ?? false,
+    createIncludesStatus: options.createIncludesStatus ?? false,
+    exportStartLimit: options.exportStartLimit ?? 10,
+    outcomeFor: options.outcomeFor,
+    archiveFor: options.archiveFor,
+    cacheDir: options.cacheDir ?? join(tmpdir(), 'static-export-emulator-cache'),
+    log: options.log === undefined ? writeToStderr : options.log,
+  };
+  assertSane(resolved);
+  return resolved;
+}
+
+function assertSane(o: ResolvedOptions): void {
+  const problems: string[] = [];
+  const nonNegative = (name: string, value: number): void => {
+    if (!Number.isFinite(value) || value < 0) problems.push(`${name} must be a number >= 0`);
+  };
+  nonNegative('jobDurationMs', o.jobDurationMs);
+  nonNegative('queuedMs', o.queuedMs);
+  nonNegative('archiveSizeBytes', o.archiveSizeBytes);
+  nonNegative('agentDurationMs', o.agentDurationMs);
+  if (!Number.isInteger(o.pageCount) || o.pageCount < 1) problems.push('pageCount must be >= 1');
+  if (!Number.isInteger(o.fileCount) || o.fileCount < 0) problems.push('fileCount must be >= 0');
+  if (!(o.linkLifetimeSec >= 1)) problems.push('linkLifetimeSec must be >= 1');
+  if (!(o.timeScale >= 0)) problems.push('timeScale must be >= 0 (0 freezes the clock)');
+  if (!Number.isInteger(o.agentRateLimit) || o.agentRateLimit < 0) {
+    problems.push('agentRateLimit must be an integer >= 0');
+  }
+  for (const key of [o.keys.write, o.keys.read]) {
+    if (!/^mint_[A-Za-z0-9]+$/.test(key))
+      problems.push('keys must look like mint_<letters/digits>');
+  }
+  if (o.keys.write === o.keys.read) problems.push('the write and read keys must differ');
+  if (problems.length > 0) throw new Error(`Invalid emulator options: ${problems.join('; ')}`);
+}
