@@ -1,0 +1,109 @@
+import { ActionError } from '../errors.js';
+
+export type ApiErrorKind =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'invalid-response'
+  | 'unexpected';
+
+/** A request to the admin API that did not succeed; the message says what to do. */
+export class ApiError extends ActionError {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status?: number,
+    /** The server's own words (`error` field or a summary of the body), redacted. */
+    readonly detail?: string,
+    /** Delay the server asked for with Retry-After, in ms. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function kindOfStatus(status: number): ApiErrorKind {
+  if (status === 400 || status === 422) return 'bad-request';
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'rate-limited';
+  if (status === 408 || status >= 500) return 'server';
+  return 'unexpected';
+}
+
+/** What the user should do about each kind of refusal, after the server's own words. */
+const ADVICE: Partial<Record<ApiErrorKind, string>> = {
+  'bad-request': 'Check the inputs the message names.',
+  unauthorized:
+    "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
+  forbidden:
+    "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
+  'rate-limited': 'The service is rate limiting this key; try again later.',
+  server: 'The service or a proxy in front of it is failing; try again later.',
+};
+
+/**
+ * The summary of an error body: the `error` field of a JSON body, the title of an HTML
+ * page (proxies answer 502/503/504 with those), or the first line of plain text.
+ */
+export function summarizeBody(body: string, contentType: string | undefined): string {
+  const trimmed = body.trim();
+  if (trimmed === '') return '';
+  if (contentType?.includes('json') || trimmed.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (parsed && typeof parsed === 'object') {
+        const record = parsed as Record<string, unknown>;
+        for (const key of ['error', 'message', 'detail']) {
+          const value = record[key];
+          if (typeof value === 'string') return oneLine(value);
+          if (
+            value &&
+            typeof value === 'object' &&
+            typeof (value as { message?: unknown }).message === 'string'
+          ) {
+            return oneLine((value as { message: string }).message);
+          }
+        }
+      }
+    } catch {
+      // fall through: not JSON after all
+    }
+  }
+  if (contentType?.includes('html') || /^<(!doctype|html|head|body)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    return title ? `an HTML page titled "${oneLine(title)}"` : 'an HTML page';
+  }
+  if (
+    contentType?.includes('xml') ||
+    trimmed.startsWith('<?xml') ||
+    trimmed.startsWith('<Error>')
+  ) {
+    const code = /<Code>([^<]*)<\/Code>/.exec(trimmed)?.[1];
+    const message = /<Message>([^<]*)<\/Message>/.exec(trimmed)?.[1];
+    if (code || message) return oneLine([code, message].filter(Boolean).join(': '));
+  }
+  return oneLine(trimmed);
+}
+
+function oneLine(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A message that names the call, the status, the server's words and the fix. */
+export function describeStatus(operation: string, status: number, detail: string): string {
+  const kind = kindOfStatus(status);
+  const words = detail ? `: ${detail}` : '';
+  const advice = ADVICE[kind];
+  return `Could not ${operation} (HTTP ${status}${words}).${advice ? ` ${advice}` : ''}`;
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+/**
+ * Schemas for what the admin API answers. They accept what real servers are known to
+ * send (extra fields, numbers as strings, missing or null optional fields, statuses
+ * nobody documented) and refuse what would be unsafe to use (ids that could rewrite a
+ * URL path, links that are not http(s)).
+ */
+
+/** Ids end up in URL paths: letters, digits, `.`, `_`, `-` only. */
+const identifier = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform(String)
+  .pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'is not a safe identifier'));
+
+/** A number, or a string holding one; null, missing and junk become undefined. */
+const looseNumber = z
+  .unknown()
+  .transform((value): number | undefined => {
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+    return undefined;
+  })
+  .optional();
+
+const optionalText = z
+  .unknown()
+  .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined))
+  .optional();
+
+/** A timestamp as ISO 8601 text or epoch seconds/ms; anything else becomes undefined. */
+const timestamp = z
+  .unknown()
+  .transform((value): Date | undefined => {
+    if (typeof value === 'string' && value.trim() !== '') {
+      const date = new Date(/^\d+$/.test(value.trim()) ? Number(value) * 1000 : value);
+      return Number.isNaN(date.getTime()) ? undefined : date;
+    }
+    if (typeof value === 'number' && Number.isFinite(value)) {
+      return new Date(value < 1e12 ? value * 1000 : value);
+    }
+    return undefined;
+  })
+  .optional();
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' || url.protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }, 'is not an http(s) URL');
+
+const status = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((value) => value.toLowerCase());
+
+export const exportJobSchema = z.object({
+  jobId: identifier,
+  // The contract names only jobId in the start answer: a new job is queued.
+  status: status.optional().transform((s) => s ?? 'queued'),
+  progress: looseNumber.transform((p) =>
+    p === undefined ? undefined : Math.min(100, Math.max(0, p)),
+  ),
+  pageCount: looseNumber.transform((n) => (n === undefined || n < 0 ? undefined : Math.floor(n))),
+  error: optionalText,
+  bundleUrl: httpUrl
+    .nullish()
+    .catch(undefined)
+    .transform((v) => v ?? undefined),
+  sizeBytes: looseNumber,
+  expiresAt: timestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export type ExportJob = z.output<typeof exportJobSchema>;
+
+export const bundleLinkSchema = z.object({
+  jobId: identifier.optional().catch(undefined),
+  bundleUrl: httpUrl,
+  sizeBytes: looseNumber,
+  expiresAt: timestamp,
+});
+
+export type BundleLink = z.output<typeof bundleLinkSchema>;
+
+export const agentJobSchema = z.object({
+  id: identifier,
+  // The create answer is documented without `status`: a new job is active.
+  status: status.optional().transform((s) => s ?? 'active'),
+  source: z
+    .object({ repository: optionalText, ref: optionalText })
+    .partial()
+    .nullish()
+    .catch(undefined)
+    .transform((s) => s ?? {}),
+  model: optionalText,
+  prLink: httpUrl
+    .nullish()
+    .catch(undefined)
+    .transform((v) => v ?? undefined),
+  error: optionalText,
+  createdAt: timestamp,
+  archivedAt: timestamp,
+});
+
+export type AgentJob = z.output<typeof agentJobSchema>;
+
+export const errorBodySchema = z.object({ error: z.string() });
+
+export const EXPORT_FINAL_STATUSES = ['completed', 'failed'] as const;
+export const AGENT_FINAL_STATUSES = ['completed', 'archived', 'failed'] as const;
