@@ -1,0 +1,404 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { parseByteSize, parseDuration } from './duration.js';
+import { InputError } from './errors.js';
+import { parseServiceUrl } from './net.js';
+
+/** Raw inputs as the runner or the command line gives them: every value a string. */
+export type RawInputs = Readonly<Record<string, string | undefined>>;
+
+export type DeploymentType = 'cloud' | 'client-hosted' | 'air-gapped';
+/** `auto` adapts to the job's progress; a number polls at that fixed pace (ms). */
+export type PollInterval = 'auto' | number;
+
+export interface ConnectionConfig {
+  apiKey: string;
+  baseUrl: URL;
+  /** Limit for the whole run, from the start of the first request (ms). */
+  timeoutMs: number;
+  pollInterval: PollInterval;
+}
+
+export interface ExtractLimits {
+  /** Ceiling on the total bytes written while extracting (decompression bombs). */
+  maxBytes: number;
+  /** Ceiling on the number of archive entries. */
+  maxEntries: number;
+}
+
+export interface ExportConfig extends ConnectionConfig {
+  command: 'export';
+  domain: string;
+  docsVersion?: string;
+  exportPaths?: string[];
+  /** Set when the service scopes export endpoints by project. */
+  projectId?: string;
+  download: boolean;
+  extract: boolean;
+  /** Absolute directory that receives the site (or the archive file). */
+  path: string;
+  artifactName?: string;
+  /** Absolute path of the Helm values file to write. */
+  helmValuesFile?: string;
+  releaseVersion?: string;
+  deploymentType: DeploymentType;
+  maskBundleUrl: boolean;
+  limits: ExtractLimits;
+  allowedHosts: string[];
+}
+
+export interface AgentConfig extends ConnectionConfig {
+  command: 'agent';
+  projectId: string;
+  prompt: string;
+  wait: boolean;
+}
+
+export type Config = ExportConfig | AgentConfig;
+
+export interface ConfigContext {
+  /** Directory relative paths are resolved against (GITHUB_WORKSPACE or the cwd). */
+  workspace: string;
+  /** `release-version` when the input is empty (the commit SHA in a workflow). */
+  defaultReleaseVersion?: string;
+}
+
+export const DEFAULTS = {
+  'base-url': 'https://api.mintlify.com',
+  command: 'export',
+  download: 'true',
+  path: 'static-export',
+  extract: 'true',
+  timeout: '30m',
+  'poll-interval': 'auto',
+  'deployment-type': 'cloud',
+  'mask-bundle-url': 'false',
+  wait: 'true',
+  'max-extract-size': '20GB',
+  'max-extract-files': '500000',
+} as const satisfies RawInputs;
+
+const MAX_PROMPT_CHARS = 100_000;
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+const text = z.string().trim();
+
+const boolean = text.transform((value, ctx) => {
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  ctx.addIssue({ code: 'custom', message: `must be true or false, got "${value}"` });
+  return z.NEVER;
+});
+
+function duration(min: number, max: number, form: string, allowAuto = false) {
+  return text.transform((value, ctx): number | 'auto' => {
+    if (allowAuto && value === 'auto') return 'auto';
+    const ms = parseDuration(value);
+    if (ms === undefined || ms < min || ms > max) {
+      ctx.addIssue({ code: 'custom', message: `must be ${form}, got "${value}"` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
+
+function enumOf<const T extends string>(values: readonly T[]) {
+  return text.transform((value, ctx) => {
+    if ((values as readonly string[]).includes(value)) return value as T;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be one of ${values.join(', ')}, got "${value}"`,
+    });
+    return z.NEVER;
+  });
+}
+
+function positiveInteger(form: string, parse: (value: string) => number | undefined) {
+  return text.transform((value, ctx) => {
+    const n = parse(value);
+    if (n === undefined || !Number.isSafeInteger(n) || n <= 0) {
+      ctx.addIssue({ code: 'custom', message: `must be ${form}, got "${value}"` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** A bare hostname: no scheme, port, path, spaces or trailing dot. */
+const domain = text.transform((value, ctx) => {
+  const fail = (why: string) => {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a bare hostname such as docs.example.com (${why})`,
+    });
+    return z.NEVER;
+  };
+  if (value === '') return fail('it is empty');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return fail(
+      `remove the scheme: "${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/, '')}"`,
+    );
+  }
+  if (/\s/.test(value)) return fail('it contains whitespace');
+  if (value.includes('/')) return fail('it contains a path or a slash');
+  if (value.includes(':')) return fail('it contains a port or a colon');
+  if (value.endsWith('.')) return fail('it ends with a dot');
+  const host = value.toLowerCase();
+  if (host.length > 253) return fail('it is longer than 253 characters');
+  if (!host.split('.').every((label) => HOST_LABEL.test(label))) {
+    return fail('labels may hold only letters, digits and inner hyphens');
+  }
+  return host;
+});
+
+const baseUrl = text.transform((value, ctx) => {
+  const parsed = parseServiceUrl(value);
+  if (parsed instanceof URL) {
+    if (parsed.search || parsed.hash) {
+      ctx.addIssue({ code: 'custom', message: 'must not have a query string or fragment' });
+      return z.NEVER;
+    }
+    parsed.pathname = parsed.pathname.replace(/\/+$/, '');
+    return parsed;
+  }
+  ctx.addIssue({ code: 'custom', message: `${parsed.reason} (got "${value}")` });
+  return z.NEVER;
+});
+
+/** Never echo the value: it is a secret, even when malformed. */
+const apiKey = text.transform((value, ctx) => {
+  if (value === '') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}',
+    });
+    return z.NEVER;
+  }
+  if (!/^[A-Za-z0-9]+_[A-Za-z0-9_.~+/=-]+$/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is not an admin API key: expected <prefix>_<secret> (e.g. mint_…) with no spaces (value not shown)',
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const projectId = text.transform((value, ctx) => {
+  if (value === '' || value.length > 200 || /[\s/\\?#%]/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be the project identifier from the dashboard's API keys page (no slashes or whitespace), got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const prompt = z.string().transform((value, ctx) => {
+  if (value.trim() === '') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must hold an instruction for the agent (at least 1 character)',
+    });
+    return z.NEVER;
+  }
+  if (value.length > MAX_PROMPT_CHARS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is ${value.length} characters long; the limit is ${MAX_PROMPT_CHARS}`,
+    });
+    return z.NEVER;
+  }
+  return value.trim();
+});
+
+/** Newline- or comma-separated. */
+const list = z.string().transform((value) =>
+  value
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter((item) => item !== ''),
+);
+
+const exportPaths = list.transform((items, ctx) => {
+  const bad = items.find((item) => /[\s\u0000-\u001f]/.test(item));
+  if (bad !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `entries must not contain whitespace, got "${bad}"` });
+    return z.NEVER;
+  }
+  return items;
+});
+
+const allowedHosts = list.transform((items, ctx) => {
+  const bad = items.find((item) => !/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(item));
+  if (bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `entries must be hostnames such as cdn.example.com or *.example.com, got "${bad}"`,
+    });
+    return z.NEVER;
+  }
+  return items.map((item) => item.toLowerCase());
+});
+
+const artifactName = text.transform((value, ctx) => {
+  if (/["*:<>?|\\/\r\n]/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not contain any of " : < > | * ? \\ / or newlines, got "${value}"`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const releaseVersion = text.transform((value, ctx) => {
+  if (/[\u0000-\u001f]/.test(value) || value.length > 200) {
+    ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const docsVersion = releaseVersion;
+
+/** The inputs, each with its schema; the key is the input name of action.yml. */
+const schemas = {
+  'api-key': apiKey,
+  'base-url': baseUrl,
+  command: enumOf(['export', 'agent'] as const),
+  domain,
+  'docs-version': docsVersion,
+  'export-paths': exportPaths,
+  download: boolean,
+  path: text.min(1, 'must name a directory'),
+  extract: boolean,
+  'artifact-name': artifactName,
+  timeout: duration(
+    1000,
+    72 * 3_600_000,
+    'a duration from 1s to 72h such as 90s, 15m, 1h or plain seconds',
+  ),
+  'poll-interval': duration(
+    500,
+    15 * 60_000,
+    '"auto" or a duration from 0.5s to 15m such as 5s',
+    true,
+  ),
+  'helm-values-file': text,
+  'release-version': releaseVersion,
+  'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped'] as const),
+  'mask-bundle-url': boolean,
+  'project-id': projectId,
+  prompt,
+  wait: boolean,
+  'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', parseByteSize),
+  'max-extract-files': positiveInteger('a whole number of files such as 500000', (v) =>
+    /^\d+$/.test(v) ? Number(v) : undefined,
+  ),
+  'allowed-hosts': allowedHosts,
+} as const;
+
+export type InputName = keyof typeof schemas;
+export const INPUT_NAMES = Object.keys(schemas) as InputName[];
+
+type Parsed = { [K in InputName]?: z.output<(typeof schemas)[K]> };
+
+/**
+ * Turns raw inputs into a typed Config, or throws one InputError naming every bad input
+ * and the form it accepts. Makes no network call.
+ */
+export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
+  const problems: { input: string; message: string }[] = [];
+  const values: Parsed = {};
+  // A blank input counts as absent, except a prompt of only whitespace, which is refused.
+  const given = (name: InputName) => {
+    const value = raw[name];
+    if (value === undefined || value === '') return undefined;
+    return name === 'prompt' || value.trim() !== '' ? value : undefined;
+  };
+
+  for (const name of INPUT_NAMES) {
+    const value = given(name) ?? (DEFAULTS as RawInputs)[name];
+    if (value === undefined) continue;
+    const result = schemas[name].safeParse(value);
+    if (result.success) (values as Record<string, unknown>)[name] = result.data;
+    else problems.push({ input: name, message: result.error.issues[0]?.message ?? 'is invalid' });
+  }
+
+  const require = (name: InputName, message: string) => {
+    if (given(name) === undefined && !problems.some((p) => p.input === name)) {
+      problems.push({ input: name, message });
+    }
+  };
+  require('api-key', 'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}');
+  if (values.command === 'agent') {
+    require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
+    require('prompt', 'is required for command "agent": the instruction for the agent');
+  } else if (values.command === 'export') {
+    require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
+  }
+
+  const workspace = path.resolve(context.workspace);
+  const resolveInWorkspace = (name: InputName, value: string) => {
+    const absolute = path.resolve(workspace, value);
+    const fromTarget = path.relative(absolute, workspace);
+    // The workspace itself or one of its parents: replacing it would wipe the checkout.
+    if (fromTarget === '' || (!fromTarget.startsWith('..') && !path.isAbsolute(fromTarget))) {
+      problems.push({
+        input: name,
+        message: `must name a directory of its own, not the workspace or a parent of it (got "${value}")`,
+      });
+    }
+    return absolute;
+  };
+  const outputPath = values.path !== undefined ? resolveInWorkspace('path', values.path) : '';
+  const helmValuesFile =
+    values['helm-values-file'] !== undefined && values['helm-values-file'] !== ''
+      ? path.resolve(workspace, values['helm-values-file'])
+      : undefined;
+
+  if (problems.length > 0) throw new InputError(problems);
+
+  const connection: ConnectionConfig = {
+    apiKey: values['api-key'] as string,
+    baseUrl: values['base-url'] as URL,
+    timeoutMs: values.timeout as number,
+    pollInterval: values['poll-interval'] as PollInterval,
+  };
+
+  if (values.command === 'agent') {
+    return {
+      command: 'agent',
+      ...connection,
+      projectId: values['project-id'] as string,
+      prompt: values.prompt as string,
+      wait: values.wait as boolean,
+    };
+  }
+  const releaseVersionValue = values['release-version'] || context.defaultReleaseVersion;
+  return {
+    command: 'export',
+    ...connection,
+    domain: values.domain as string,
+    ...(values['docs-version'] ? { docsVersion: values['docs-version'] } : {}),
+    ...(values['export-paths']?.length ? { exportPaths: values['export-paths'] } : {}),
+    ...(values['project-id'] ? { projectId: values['project-id'] } : {}),
+    download: values.download as boolean,
+    extract: values.extract as boolean,
+    path: outputPath,
+    ...(values['artifact-name'] ? { artifactName: values['artifact-name'] } : {}),
+    ...(helmValuesFile ? { helmValuesFile } : {}),
+    ...(releaseVersionValue ? { releaseVersion: releaseVersionValue } : {}),
+    deploymentType: values['deployment-type'] as DeploymentType,
+    maskBundleUrl: values['mask-bundle-url'] as boolean,
+    limits: {
+      maxBytes: values['max-extract-size'] as number,
+      maxEntries: values['max-extract-files'] as number,
+    },
+    allowedHosts: values['allowed-hosts'] ?? [],
+  };
+}

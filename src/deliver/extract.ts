@@ -1,0 +1,108 @@
+import fs from 'node:fs/promises';
+import type { ExtractLimits } from '../config.js';
+import { UnsafeArchiveError } from '../errors.js';
+import type { ByteSink } from './download.js';
+import {
+  type ArchiveFormat,
+  describeNonArchive,
+  detectFormat,
+  SNIFF_BYTES,
+} from './archive/format.js';
+import { type ExtractResult, TarExtraction } from './archive/tar.js';
+import { extractZip } from './archive/zip.js';
+
+export interface ExtractedSite extends ExtractResult {
+  format: ArchiveFormat;
+}
+
+/**
+ * Extracts the archive into `stagingDir` while it downloads: the format is read from
+ * the first bytes, tar and tar.gz are extracted as they stream in, zip (whose
+ * directory sits at the end) once the file is complete. Non-archives are refused as
+ * soon as their first bytes arrive.
+ */
+export class ExtractingSink implements ByteSink {
+  #head: Buffer[] = [];
+  #headBytes = 0;
+  #format: ArchiveFormat | undefined;
+  #tar: TarExtraction | undefined;
+
+  constructor(
+    readonly stagingDir: string,
+    readonly limits: ExtractLimits,
+  ) {}
+
+  get format(): ArchiveFormat | undefined {
+    return this.#format;
+  }
+
+  async write(chunk: Buffer): Promise<void> {
+    if (this.#format === undefined) {
+      this.#head.push(chunk);
+      this.#headBytes += chunk.length;
+      if (this.#headBytes >= SNIFF_BYTES) await this.#begin();
+      return;
+    }
+    await this.#tar?.write(chunk);
+  }
+
+  async restart(): Promise<void> {
+    await this.#tar?.abort();
+    this.#tar = undefined;
+    this.#format = undefined;
+    this.#head = [];
+    this.#headBytes = 0;
+    await fs.rm(this.stagingDir, { recursive: true, force: true });
+    await fs.mkdir(this.stagingDir, { recursive: true });
+  }
+
+  /** Completes extraction once the whole archive is in `file`. */
+  async finish(file: string): Promise<ExtractedSite> {
+    if (this.#format === undefined) await this.#begin();
+    const format = this.#format as ArchiveFormat;
+    const result =
+      format === 'zip'
+        ? await extractZip(file, this.stagingDir, this.limits)
+        : await (this.#tar as TarExtraction).end();
+    return { format, ...result };
+  }
+
+  /** Stops any extraction in progress (on failure or cancellation). */
+  async abort(): Promise<void> {
+    await this.#tar?.abort();
+  }
+
+  async #begin(): Promise<void> {
+    const head = Buffer.concat(this.#head);
+    this.#head = [];
+    const format = detectFormat(head);
+    if (format === undefined) {
+      throw new UnsafeArchiveError(
+        `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`,
+      );
+    }
+    this.#format = format;
+    if (format !== 'zip') {
+      this.#tar = new TarExtraction(this.stagingDir, format, this.limits);
+      await this.#tar.write(head);
+    }
+  }
+}
+
+/** Reads the first bytes of a finished download and names its format, or refuses it. */
+export async function sniffFile(file: string): Promise<ArchiveFormat> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+    const head = buffer.subarray(0, bytesRead);
+    const format = detectFormat(head);
+    if (format === undefined) {
+      throw new UnsafeArchiveError(
+        `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`,
+      );
+    }
+    return format;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,233 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Dispatcher } from 'undici';
+import type { AdminApi } from '../api/client.js';
+import type { Clock, Random } from '../clock.js';
+import type { ExportConfig } from '../config.js';
+import { deliverBundle } from '../deliver/deliver.js';
+import type { BundleSource } from '../deliver/download.js';
+import { renderHelmValues } from '../deliver/helm.js';
+import { checkTargetDirectory, writeFileAtomic } from '../deliver/place.js';
+import { formatBytes } from '../duration.js';
+import { JobFailedError, TimeoutError } from '../errors.js';
+import { withoutQuery } from '../net.js';
+import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
+import { obtainBundleLink, refreshBundleLink } from './bundle.js';
+import { waitForExport } from './wait.js';
+
+/** Uploads files under `root` as a workflow artifact; returns its id. */
+export type ArtifactUploader = (
+  name: string,
+  root: string,
+  files: string[],
+) => Promise<{ id?: number | string }>;
+
+export interface ExportDeps {
+  api: AdminApi;
+  reporter: Reporter;
+  clock: Clock;
+  random: Random;
+  dispatcher: Dispatcher;
+  /** Clock time at which the run's timeout passes. */
+  deadline: number;
+  /** Directory for the temporary archive (RUNNER_TEMP in a workflow). */
+  tempDir: string;
+  idleTimeoutMs: number;
+  signal?: AbortSignal;
+  /** Filled in as the run goes, so a summary can be written even after a failure. */
+  record: ExportRecord;
+  uploadArtifact?: ArtifactUploader;
+  /** Checks the extracted site before it is put in place (the air-gapped scan). */
+  inspectSite?: (stagingDir: string) => Promise<void>;
+}
+
+/** start → poll → bundle → download/extract → helm values → artifact. */
+export async function runExport(config: ExportConfig, deps: ExportDeps): Promise<ExportRecord> {
+  const { api, reporter, record, clock } = deps;
+  const signal = deps.signal;
+  const withSignal = signal ? { signal } : {};
+  const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
+  if (config.download) await checkTargetDirectory(config.path);
+
+  const started = await reporter.group(
+    `Starting the static export of ${config.domain}`,
+    async () => {
+      const job = await api.startExport(
+        {
+          domain: config.domain,
+          ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
+          ...(config.exportPaths !== undefined ? { paths: config.exportPaths } : {}),
+          ...projectScope,
+        },
+        signal,
+      );
+      record.jobId = job.jobId;
+      record.status = job.status;
+      reporter.setOutput('job-id', job.jobId);
+      reporter.info(`Export job ${job.jobId} is ${job.status}.`);
+      return job;
+    },
+  );
+
+  const finished = await reporter.group(`Waiting for export job ${started.jobId}`, () =>
+    waitForExport(started, {
+      api,
+      reporter,
+      clock,
+      interval: config.pollInterval,
+      deadline: deps.deadline,
+      onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+      onJob: (job) => {
+        record.status = job.status;
+      },
+      ...projectScope,
+      ...withSignal,
+    }),
+  );
+  record.status = finished.status;
+  if (finished.pageCount !== undefined) {
+    record.pageCount = finished.pageCount;
+    reporter.setOutput('page-count', String(finished.pageCount));
+  }
+  reporter.setOutput('status', finished.status);
+  if (finished.status === 'failed') {
+    record.error = finished.error;
+    throw new JobFailedError(
+      `Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`,
+    );
+  }
+
+  const bundleOptions = {
+    api,
+    reporter,
+    clock,
+    deadline: deps.deadline,
+    ...projectScope,
+    ...withSignal,
+  };
+  const inline = finished.bundleUrl !== undefined;
+  const publishLink = (source: BundleSource) => {
+    if (config.maskBundleUrl) reporter.mask(source.url);
+    record.bundleUrl = source.url;
+    record.bundleUrlMasked = config.maskBundleUrl;
+    reporter.setOutput('bundle-url', source.url);
+    if (source.expiresAt) {
+      record.expiresAt = source.expiresAt;
+      reporter.setOutput('expires-at', source.expiresAt.toISOString());
+    }
+    if (source.sizeBytes !== undefined) {
+      record.sizeBytes = source.sizeBytes;
+      reporter.setOutput('size-bytes', String(source.sizeBytes));
+    }
+  };
+  let source = await reporter.group('Getting the bundle link', async () => {
+    const link = await obtainBundleLink(finished, bundleOptions);
+    publishLink(link);
+    reporter.info(
+      `Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`,
+    );
+    return link;
+  });
+
+  if (config.download) {
+    const delivered = await reporter.group(
+      `Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`,
+      () =>
+        deliverBundle({
+          source,
+          refresh: async (reason) => {
+            reporter.debug(`Refreshing the bundle link: ${reason}`);
+            source = await refreshBundleLink(finished.jobId, inline, bundleOptions);
+            publishLink(source);
+            return source;
+          },
+          target: config.path,
+          extract: config.extract,
+          archiveName: config.domain,
+          limits: config.limits,
+          tempDir: deps.tempDir,
+          dispatcher: deps.dispatcher,
+          clock,
+          random: deps.random,
+          idleTimeoutMs: deps.idleTimeoutMs,
+          reporter,
+          ...withSignal,
+          ...(deps.inspectSite ? { inspect: deps.inspectSite } : {}),
+        }),
+    );
+    const { download } = delivered;
+    record.sha256 = download.sha256;
+    record.etagVerified = download.etagVerified;
+    record.sizeBytes = download.size;
+    record.format = delivered.format;
+    reporter.setOutput('sha256', download.sha256);
+    reporter.setOutput('size-bytes', String(download.size));
+    reporter.setOutput('path', delivered.directory);
+    if (delivered.archivePath) {
+      record.archivePath = delivered.archivePath;
+      reporter.setOutput('archive-path', delivered.archivePath);
+      reporter.info(`Archive saved as ${delivered.archivePath}.`);
+    } else {
+      record.sitePath = delivered.directory;
+      record.files = delivered.site?.files;
+      record.extractedBytes = delivered.site?.bytes;
+      reporter.info(
+        `${delivered.replaced ? 'Replaced' : 'Created'} ${delivered.directory} with the exported site.`,
+      );
+    }
+
+    if (config.artifactName !== undefined) {
+      await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
+        if (!deps.uploadArtifact) {
+          reporter.warning(
+            'artifact-name is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.',
+          );
+          return;
+        }
+        const files = delivered.archivePath
+          ? [delivered.archivePath]
+          : await listFiles(delivered.directory);
+        const uploaded = await deps.uploadArtifact(
+          config.artifactName as string,
+          delivered.directory,
+          files,
+        );
+        if (uploaded.id !== undefined) {
+          record.artifactId = String(uploaded.id);
+          reporter.setOutput('artifact-id', String(uploaded.id));
+          reporter.info(
+            `Uploaded ${files.length} file(s) as artifact ${config.artifactName} (id ${uploaded.id}).`,
+          );
+        }
+      });
+    }
+  }
+
+  if (config.helmValuesFile !== undefined) {
+    const version = config.releaseVersion ?? finished.jobId;
+    await writeFileAtomic(
+      config.helmValuesFile,
+      renderHelmValues({
+        bundleUrl: source.url,
+        version,
+        jobId: finished.jobId,
+        domain: config.domain,
+        ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
+      }),
+      0o600,
+    );
+    record.helmValuesFile = config.helmValuesFile;
+    reporter.setOutput('helm-values-file', config.helmValuesFile);
+    reporter.info(
+      `Wrote Helm values to ${config.helmValuesFile} (staticExport.version ${version}).`,
+    );
+  }
+  return record;
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}

@@ -1,0 +1,79 @@
+import type { AdminApi } from '../api/client.js';
+import type { ExportJob } from '../api/schemas.js';
+import type { Clock } from '../clock.js';
+import type { PollInterval } from '../config.js';
+import { formatDuration } from '../duration.js';
+import { EXPORT_SCHEDULE, pollUntilSettled } from '../poll.js';
+import type { Reporter } from '../report.js';
+
+export interface WaitOptions {
+  api: AdminApi;
+  reporter: Reporter;
+  clock: Clock;
+  interval: PollInterval;
+  deadline: number;
+  /** The error thrown when the deadline passes first. */
+  onDeadline: (last: ExportJob) => Error;
+  /** Sees every job state read. */
+  onJob?: (job: ExportJob) => void;
+  projectId?: string;
+  signal?: AbortSignal;
+}
+
+/** `completed` and `failed` are final; any other status, named or not, is waited on. */
+export function isExportSettled(job: ExportJob): boolean {
+  return job.status === 'completed' || job.status === 'failed';
+}
+
+const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
+
+/**
+ * Polls the export job until it settles, printing one line whenever its status,
+ * progress or page count changes (not one per poll).
+ */
+export async function waitForExport(first: ExportJob, options: WaitOptions): Promise<ExportJob> {
+  const { reporter, clock } = options;
+  const started = clock.now();
+  let lastLine = '';
+  const describe = (job: ExportJob, remainingMs: number | undefined) => {
+    options.onJob?.(job);
+    const parts = [job.status];
+    if (job.progress !== undefined) parts.push(`${Math.round(job.progress)}%`);
+    if (job.pageCount !== undefined)
+      parts.push(`${job.pageCount} page${job.pageCount === 1 ? '' : 's'}`);
+    const key = parts.join(' · ');
+    if (key === lastLine) return;
+    lastLine = key;
+    const eta =
+      remainingMs !== undefined && !isExportSettled(job)
+        ? ` · about ${formatDuration(remainingMs)} left`
+        : '';
+    const unknown = KNOWN_STATUSES.has(job.status)
+      ? ''
+      : ' (a status this action does not know: still waiting)';
+    reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${key}${eta}${unknown}`);
+    reporter.progress?.({
+      phase: 'export',
+      status: job.status,
+      ...(job.progress !== undefined ? { percent: job.progress } : {}),
+      ...(job.pageCount !== undefined ? { pages: job.pageCount } : {}),
+      ...(remainingMs !== undefined ? { etaMs: remainingMs } : {}),
+    });
+  };
+  if (isExportSettled(first)) {
+    describe(first, undefined);
+    return first;
+  }
+  return pollUntilSettled({
+    read: (signal) => options.api.getExportJob(first.jobId, options.projectId, signal),
+    isSettled: isExportSettled,
+    progressOf: (job) => job.progress,
+    onPoll: describe,
+    interval: options.interval,
+    limits: EXPORT_SCHEDULE,
+    clock,
+    deadline: options.deadline,
+    onDeadline: options.onDeadline,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}

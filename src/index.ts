@@ -1,0 +1,3 @@
+import { runAction } from './github.js';
+
+await runAction();

@@ -1,0 +1,154 @@
+import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { AdminApi } from './api/client.js';
+import { runAgent } from './agent/run.js';
+import { type Clock, type Random, systemClock } from './clock.js';
+import { type Config, parseConfig, type RawInputs } from './config.js';
+import { formatDuration } from './duration.js';
+import { abortReason, TimeoutError } from './errors.js';
+import { type ArtifactUploader, runExport } from './export/run.js';
+import { Redactor } from './redact.js';
+import { describeTimeout, type Reporter, type RunRecord } from './report.js';
+
+/** What the surrounding world provides: the runner or a shell. */
+export interface Environment {
+  /** Relative paths resolve against this directory. */
+  workspace: string;
+  /** Temporary files go here (RUNNER_TEMP in a workflow). */
+  tempDir: string;
+  /** Looked up only when needed: the commit SHA in a workflow. */
+  defaultReleaseVersion?: () => Promise<string | undefined>;
+  uploadArtifact?: ArtifactUploader;
+  inspectSite?: (
+    config: Config & { command: 'export' },
+    reporter: Reporter,
+  ) => ((dir: string) => Promise<void>) | undefined;
+}
+
+export interface RunOptions {
+  clock?: Clock;
+  random?: Random;
+  dispatcher?: Dispatcher;
+  /** Aborts the run (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  /** Scrubs the key (and anything else added) from every text that leaves the run. */
+  redactor?: Redactor;
+}
+
+/** How long each request, and each silence of a download, may last. */
+const IDLE_TIMEOUT_MS = 30_000;
+
+/** How a run ended: the record is absent when the inputs were refused. */
+export interface RunOutcome {
+  config?: Config;
+  record?: RunRecord;
+  error?: unknown;
+}
+
+/**
+ * The core of both adapters: parse the inputs (an invalid one stops the run before any
+ * network call), then run the command against the API. Never throws: the outcome
+ * carries the error, and the record of what happened until then.
+ */
+export async function execute(
+  raw: RawInputs,
+  environment: Environment,
+  reporter: Reporter,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  try {
+    return await executeConfigured(raw, environment, reporter, options);
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function executeConfigured(
+  raw: RawInputs,
+  environment: Environment,
+  reporter: Reporter,
+  options: RunOptions,
+): Promise<RunOutcome> {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const redactor = options.redactor ?? new Redactor();
+  const needsReleaseVersion =
+    (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
+  const config = parseConfig(raw, {
+    workspace: environment.workspace,
+    ...(needsReleaseVersion && environment.defaultReleaseVersion
+      ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
+      : {}),
+  });
+  redactor.add(config.apiKey);
+  reporter.mask(config.apiKey);
+
+  const startedAt = clock.now();
+  const deadline = startedAt + config.timeoutMs;
+  const timeout = new AbortController();
+  const record: RunRecord =
+    config.command === 'agent'
+      ? {
+          command: 'agent',
+          projectId: config.projectId,
+          prompt: config.prompt,
+          startedAt,
+          waited: config.wait,
+        }
+      : { command: 'export', domain: config.domain, startedAt };
+  const timer = setTimeout(
+    () => timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
+    config.timeoutMs,
+  );
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, timeout.signal])
+    : timeout.signal;
+  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+  const api = new AdminApi({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    dispatcher,
+    clock,
+    random,
+    deadline,
+    redactor,
+    requestTimeoutMs: IDLE_TIMEOUT_MS,
+    onRetry: (event) =>
+      reporter.info(
+        `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`,
+      ),
+    debug: (line) => reporter.debug(line),
+  });
+  reporter.debug(
+    `API ${config.baseUrl.origin}${config.baseUrl.pathname}, timeout ${formatDuration(config.timeoutMs)}`,
+  );
+
+  try {
+    if (config.command === 'agent' && record.command === 'agent') {
+      await runAgent(config, { api, reporter, clock, deadline, signal, record });
+    } else if (config.command === 'export' && record.command === 'export') {
+      const inspectSite = environment.inspectSite?.(config, reporter);
+      await runExport(config, {
+        api,
+        reporter,
+        clock,
+        random,
+        dispatcher,
+        deadline,
+        tempDir: environment.tempDir,
+        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        signal,
+        record,
+        ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
+        ...(inspectSite ? { inspectSite } : {}),
+      });
+    }
+    return { config, record };
+  } catch (err) {
+    // An abort surfaces as whatever the aborted call threw: report the reason instead.
+    return { config, record, error: signal.aborted ? abortReason(signal) : err };
+  } finally {
+    record.finishedAt = clock.now();
+    clearTimeout(timer);
+    if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
+  }
+}

@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tarOf, zipOf } from '../support/archives.js';
+import {
+  errorLines,
+  exists,
+  expectNoKey,
+  type Harness,
+  listTree,
+  NODE24,
+  node24Available,
+  sha256File,
+  startHarness,
+  treeDigest,
+} from '../support/action.js';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness({ pageCount: 12 });
+});
+afterAll(async () => {
+  await harness.stop();
+});
+
+const DOMAIN = 'docs.example.com';
+
+describe('export, end to end against the emulator', () => {
+  it('exports, downloads and extracts a tar.gz site, and sets every output', async () => {
+    const run = await harness.run({ domain: DOMAIN, path: 'site' });
+    expect(run.code, run.stdout).toBe(0);
+    const site = path.join(run.workspace, 'site');
+    const files = await listTree(site);
+    expect(files).toContain('index.html');
+    expect(files.filter((f) => f.endsWith('.html'))).toHaveLength(12);
+    expect(run.outputs).toMatchObject({
+      'job-id': expect.stringMatching(/^se_[0-9a-f]{16}$/),
+      status: 'completed',
+      'page-count': '12',
+      'bundle-url': expect.stringContaining('X-Amz-Signature='),
+      'expires-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      path: site,
+    });
+    expect(Number(run.outputs['size-bytes'])).toBeGreaterThan(0);
+    // The outputs the user needs are set before the long wait: job-id comes first.
+    expect(Object.keys(run.outputs)[0]).toBe('job-id');
+    expect(run.summary).toContain(`Static export of ${DOMAIN}`);
+    expect(run.summary).toContain(run.outputs.sha256);
+    expect(run.summary).toContain(site);
+    // No temporary file is left behind, and nothing else was written beside the site.
+    expect(await fs.readdir(run.tempDir)).toEqual([]);
+    expect(await fs.readdir(run.workspace)).toEqual(['site']);
+    // The storage never saw an Authorization header.
+    const storeRequests = harness.emulator.requests.filter((r) => r.server === 'store');
+    expect(storeRequests.length).toBeGreaterThan(0);
+    expect(storeRequests.every((r) => !r.hasAuthorization)).toBe(true);
+  });
+
+  it('prints one line per change while polling, inside log groups', async () => {
+    const run = await harness.run({ domain: DOMAIN, path: 'site' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/::group::Starting the static export of docs\.example\.com/);
+    expect(run.stdout).toMatch(/::group::Waiting for export job se_/);
+    const statusLines = run.stdout.split('\n').filter((l) => /^\[ *[\d.]+m?s\] /.test(l));
+    expect(statusLines.at(-1)).toMatch(/completed · 100% · 12 pages/);
+    expect(new Set(statusLines).size).toBe(statusLines.length);
+  });
+
+  it('extracts a zip bundle the same way (format read from the bytes)', async () => {
+    const zipHarness = await startHarness({ pageCount: 5, archiveFormat: 'zip' });
+    try {
+      const run = await zipHarness.run({ domain: DOMAIN, path: 'site' });
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toContain('from the zip archive');
+      expect(
+        (await listTree(path.join(run.workspace, 'site'))).filter((f) => f.endsWith('.html')),
+      ).toHaveLength(5);
+    } finally {
+      await zipHarness.stop();
+    }
+  });
+
+  it('uses the link a completed job carries (project-scoped variant) without a bundle call', async () => {
+    const inline = await startHarness({ variant: 'inline-bundle', pageCount: 4 });
+    try {
+      const run = await inline.run({ domain: DOMAIN, path: 'site', 'project-id': 'demo-project' });
+      expect(run.code, run.stdout).toBe(0);
+      expect(inline.emulator.requests.some((r) => r.route === 'export.bundle')).toBe(false);
+      expect(inline.emulator.requests[0]?.path).toBe('/v1/static-export/demo-project/jobs');
+      expect(run.outputs['bundle-url']).toContain('X-Amz-Signature=');
+    } finally {
+      await inline.stop();
+    }
+  });
+
+  it('stops after the link with download: false and writes nothing into the workspace', async () => {
+    const run = await harness.run({ domain: DOMAIN, download: 'false' });
+    expect(run.code).toBe(0);
+    expect(run.outputs['bundle-url']).toContain('X-Amz-Signature=');
+    expect(run.outputs.sha256).toBeUndefined();
+    expect(await fs.readdir(run.workspace)).toEqual([]);
+  });
+
+  it('keeps the verified archive with extract: false', async () => {
+    const run = await harness.run({ domain: DOMAIN, path: 'bundle', extract: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    const archive = run.outputs['archive-path'] as string;
+    expect(archive).toBe(path.join(run.workspace, 'bundle', `${DOMAIN}.tar.gz`));
+    expect(await sha256File(archive)).toBe(run.outputs.sha256);
+    expect((await fs.stat(archive)).size).toBe(Number(run.outputs['size-bytes']));
+  });
+
+  it('writes a Helm values file with the link and the release version', async () => {
+    const run = await harness.run({
+      domain: DOMAIN,
+      download: 'false',
+      'helm-values-file': 'deploy/values.yaml',
+      'release-version': 'v1.2.3',
+    });
+    expect(run.code).toBe(0);
+    const file = run.outputs['helm-values-file'] as string;
+    expect(file).toBe(path.join(run.workspace, 'deploy', 'values.yaml'));
+    const yaml = await fs.readFile(file, 'utf8');
+    expect(yaml).toContain('staticExport:\n  enabled: true\n');
+    expect(yaml).toContain(`  bundleUrl: ${JSON.stringify(run.outputs['bundle-url'])}\n`);
+    expect(yaml).toContain('  version: "v1.2.3"\n');
+  });
+
+  it('defaults staticExport.version to the commit SHA in a workflow', async () => {
+    const sha = 'a'.repeat(40);
+    const run = await harness.run(
+      { domain: DOMAIN, download: 'false', 'helm-values-file': 'values.yaml' },
+      { env: { GITHUB_SHA: sha } },
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(await fs.readFile(path.join(run.workspace, 'values.yaml'), 'utf8')).toContain(
+      `version: "${sha}"`,
+    );
+  });
+
+  it('masks the bundle link when asked', async () => {
+    const run = await harness.run({ domain: DOMAIN, download: 'false', 'mask-bundle-url': 'true' });
+    expect(run.code).toBe(0);
+    const url = run.outputs['bundle-url'] as string;
+    // Workflow commands escape % as %25; the runner decodes it before masking.
+    expect(run.stdout).toContain(`::add-mask::${url.replace(/%/g, '%25')}`);
+    expect(run.summary).not.toContain(url);
+    expect(run.summary).toContain('(masked)');
+  });
+
+  it('fails with the API error text when the job fails, leaving no site', async () => {
+    const run = await harness.run({ domain: 'fail.example.com', path: 'site' });
+    expect(run.code).toBe(1);
+    expect(run.outputs.status).toBe('failed');
+    expect(errorLines(run)).toHaveLength(1);
+    expect(errorLines(run)[0]).toMatch(/^::error::Export job se_\w+ failed on the server: .+/);
+    expect(await exists(path.join(run.workspace, 'site'))).toBe(false);
+    expect(run.summary).toContain('failed');
+  });
+
+  it('explains a refused key (401) and a read-only key (403)', async () => {
+    const bad = await harness.run({ 'api-key': 'mint_unknownkey000000000', domain: DOMAIN });
+    expect(bad.code).toBe(1);
+    expect(errorLines(bad)[0]).toMatch(/HTTP 401.*api-key/);
+    expectNoKey(bad, 'mint_unknownkey000000000');
+
+    const readOnly = await harness.run({ 'api-key': harness.emulator.keys.read, domain: DOMAIN });
+    expect(readOnly.code).toBe(1);
+    expect(errorLines(readOnly)[0]).toMatch(/HTTP 403.*write scope/);
+  });
+
+  it('refuses bad inputs before any request', async () => {
+    const before = harness.emulator.requests.length;
+    const run = await harness.run({ domain: 'https://docs.example.com/', timeout: 'soon' });
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(/^::error::Invalid input domain: must be a bare hostname/),
+      expect.stringMatching(/^::error::Invalid input timeout: must be a duration/),
+    ]);
+    expect(harness.emulator.requests.length).toBe(before);
+  });
+
+  it('asks for a fresh link when the storage says the link expired', async () => {
+    harness.emulator.faults.add({ route: 'store.get', expireLink: true });
+    const run = await harness.run({ domain: DOMAIN, path: 'site' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/expired.*requesting a fresh bundle link/);
+    const jobBundleCalls = harness.emulator.requests.filter(
+      (r) => r.route === 'export.bundle' && r.path.includes(run.outputs['job-id'] as string),
+    );
+    expect(jobBundleCalls).toHaveLength(2);
+  });
+
+  it('resumes a cut download with Range and gets identical files', async () => {
+    const reference = await harness.run({ domain: DOMAIN, path: 'site' });
+    harness.emulator.faults.add({ route: 'store.get', cutAfterBytes: 3000 });
+    const run = await harness.run({ domain: DOMAIN, path: 'site' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/connection broke.*resuming/i);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(
+      await treeDigest(path.join(reference.workspace, 'site')),
+    );
+    expect(run.outputs.sha256).toBe(reference.outputs.sha256);
+  });
+
+  it('retries a proxy 502 with an HTML body at the start and a 503 while polling', async () => {
+    harness.emulator.faults.add({ route: 'export.start', status: 502, body: 'html' });
+    harness.emulator.faults.add({ route: 'export.get', status: 503, body: 'json' });
+    const run = await harness.run({ domain: DOMAIN, download: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(/HTTP 502 \(an HTML page titled "502 Bad Gateway"\).*trying again/);
+    expect(run.stdout).not.toContain('<html');
+  });
+
+  it('fails with a timeout message naming the job when the export takes too long', async () => {
+    const slow = await startHarness({ jobDurationMs: 60_000 });
+    try {
+      const run = await slow.run({ domain: DOMAIN, timeout: '2s' });
+      expect(run.code).toBe(1);
+      expect(errorLines(run)[0]).toMatch(
+        /Export job se_\w+ was still running when the 2\.0s timeout passed/,
+      );
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('replaces an earlier export in path only once the new one is complete', async () => {
+    const first = await harness.run({ domain: DOMAIN, path: 'site' });
+    const site = path.join(first.workspace, 'site');
+    await fs.writeFile(path.join(site, 'stale.html'), 'old');
+    const second = await harness.run(
+      { domain: DOMAIN, path: 'site' },
+      { workspace: first.workspace },
+    );
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Replaced ${site}`);
+    expect(await exists(path.join(site, 'stale.html'))).toBe(false);
+    expect(await fs.readdir(first.workspace)).toEqual(['site']);
+  });
+
+  it.skipIf(!node24Available())(
+    'runs the same on Node 24, the runtime of runs.using: node24',
+    async () => {
+      const run = await harness.run({ domain: DOMAIN, path: 'site' }, { node: NODE24 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(
+        (await listTree(path.join(run.workspace, 'site'))).filter((f) => f.endsWith('.html')),
+      ).toHaveLength(12);
+    },
+  );
+
+  it('keeps the key out of every output with RUNNER_DEBUG=1, on success and on failure', async () => {
+    harness.emulator.faults.add({
+      route: 'export.start',
+      status: 400,
+      body: 'json',
+      echoAuthorization: true,
+    });
+    const failed = await harness.run({ domain: DOMAIN }, { env: { RUNNER_DEBUG: '1' } });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('::debug::');
+    expect(failed.stdout).toMatch(/Bearer \*\*\*/);
+    const ok = await harness.run({ domain: DOMAIN, path: 'site' }, { env: { RUNNER_DEBUG: '1' } });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('::debug::');
+  });
+});
+
+describe('unsafe archives are refused and path is left untouched', () => {
+  const cases: [string, () => Promise<Buffer>, RegExp][] = [
+    ['a ../ entry', () => tarOf([{ name: '../evil.html', content: 'x' }]), /contains "\.\."/],
+    ['an absolute path', () => tarOf([{ name: '/tmp/evil.html', content: 'x' }]), /absolute path/],
+    [
+      'a symlink outside',
+      () => tarOf([{ name: 'up', type: 'symlink', linkname: '../../etc' }]),
+      /outside the export/,
+    ],
+    [
+      'a symlink then a file written through it',
+      () =>
+        tarOf([
+          { name: 'assets', type: 'symlink', linkname: 'real' },
+          { name: 'assets/app.js', content: 'x' },
+        ]),
+      /through the symlink/,
+    ],
+    [
+      'a hard link outside',
+      () => tarOf([{ name: 'passwd', type: 'link', linkname: '../../../etc/passwd' }]),
+      /hard link/,
+    ],
+    ['a fifo', () => tarOf([{ name: 'pipe', type: 'fifo' }]), /fifo/],
+    ['a character device', () => tarOf([{ name: 'null', type: 'character-device' }]), /device/],
+    [
+      'a zip symlink outside',
+      () =>
+        zipOf([
+          { name: 'index.html', content: 'x' },
+          { name: 'up', symlinkTo: '../../..' },
+        ]),
+      /outside the export/,
+    ],
+    [
+      'an HTML page instead of an archive',
+      async () => Buffer.from('<!doctype html><html><head><title>Sign in</title></head></html>'),
+      /not an archive.*HTML page/,
+    ],
+    [
+      'a truncated tar.gz',
+      async () =>
+        (await tarOf([{ name: 'a.bin', content: randomBytes(50_000) }])).subarray(0, 20_000),
+      /truncated or corrupt/,
+    ],
+  ];
+
+  let hostile: Harness;
+  let archive: Buffer = Buffer.alloc(0);
+  beforeAll(async () => {
+    hostile = await startHarness({ archiveFor: () => archive });
+  });
+  afterAll(async () => {
+    await hostile.stop();
+  });
+
+  it.each(cases)('refuses %s', async (_name, build, message) => {
+    archive = await build();
+    const workspace = await fs.mkdtemp(
+      path.join((await import('node:os')).tmpdir(), 'sea-hostile-'),
+    );
+    const site = path.join(workspace, 'site');
+    await fs.mkdir(site);
+    await fs.writeFile(path.join(site, 'previous.html'), 'previous export');
+    const run = await hostile.run({ domain: DOMAIN, path: 'site' }, { workspace });
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toHaveLength(1);
+    expect(errorLines(run)[0]).toMatch(message);
+    expect(await listTree(site)).toEqual(['previous.html']);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+    expect(await fs.readdir(run.tempDir)).toEqual([]);
+  });
+});

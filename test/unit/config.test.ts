@@ -1,0 +1,180 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig, type RawInputs } from '../../src/config.js';
+import { InputError } from '../../src/errors.js';
+
+const KEY = 'mint_testkey0123456789';
+const workspace = '/work/space';
+const base: RawInputs = { 'api-key': KEY, domain: 'docs.example.com' };
+
+function parse(extra: RawInputs) {
+  return parseConfig({ ...base, ...extra }, { workspace });
+}
+
+function problemsOf(extra: RawInputs): { input: string; message: string }[] {
+  try {
+    parse(extra);
+  } catch (err) {
+    if (err instanceof InputError) return [...err.problems];
+    throw err;
+  }
+  return [];
+}
+
+describe('parseConfig', () => {
+  it('applies the documented defaults for an export', () => {
+    const config = parse({});
+    expect(config).toMatchObject({
+      command: 'export',
+      domain: 'docs.example.com',
+      download: true,
+      extract: true,
+      path: path.join(workspace, 'static-export'),
+      timeoutMs: 30 * 60_000,
+      pollInterval: 'auto',
+      deploymentType: 'cloud',
+      maskBundleUrl: false,
+    });
+    expect(config.baseUrl.href).toBe('https://api.mintlify.com/');
+  });
+
+  it.each([
+    ['timeout', '90s', { timeoutMs: 90_000 }],
+    ['timeout', '15m', { timeoutMs: 900_000 }],
+    ['timeout', '1h', { timeoutMs: 3_600_000 }],
+    ['timeout', '120', { timeoutMs: 120_000 }],
+    ['timeout', '1h30m', { timeoutMs: 5_400_000 }],
+    ['poll-interval', '5s', { pollInterval: 5000 }],
+    ['poll-interval', '0.5', { pollInterval: 500 }],
+    ['base-url', 'http://127.0.0.1:4010', {}],
+    ['base-url', 'http://localhost:4010/', {}],
+    ['base-url', 'http://[::1]:4010', {}],
+    ['base-url', 'https://docs-admin.internal/api/', {}],
+    ['domain', 'Docs.Example.COM', { domain: 'docs.example.com' }],
+    ['download', 'False', { download: false }],
+    ['extract', 'FALSE', { extract: false }],
+    ['mask-bundle-url', 'true', { maskBundleUrl: true }],
+    ['deployment-type', 'air-gapped', { deploymentType: 'air-gapped' }],
+    [
+      'export-paths',
+      '/guides\n/reference, /api',
+      { exportPaths: ['/guides', '/reference', '/api'] },
+    ],
+    ['path', 'out/site', { path: path.join(workspace, 'out/site') }],
+    ['max-extract-size', '512MB', { limits: { maxBytes: 512 * 1024 ** 2, maxEntries: 500_000 } }],
+  ])('accepts %s = %j', (input, value, expected) => {
+    expect(parse({ [input]: value })).toMatchObject(expected);
+  });
+
+  it('keeps a path prefix of base-url without its trailing slash', () => {
+    expect(parse({ 'base-url': 'https://docs-admin.internal/api/' }).baseUrl.pathname).toBe('/api');
+  });
+
+  it.each([
+    ['domain', 'https://docs.example.com', /bare hostname.*remove the scheme/],
+    ['domain', 'docs.example.com/guides', /path/],
+    ['domain', 'docs example.com', /whitespace/],
+    ['domain', 'docs.example.com:443', /port/],
+    ['domain', 'docs.example.com.', /ends with a dot/],
+    ['domain', '-docs.example.com', /labels/],
+    ['domain', 'docs_site.example.com', /labels/],
+    ['base-url', 'http://api.example.com', /only https is allowed, except for localhost/],
+    ['base-url', 'ftp://api.example.com', /only https/],
+    ['base-url', 'not a url', /not a URL/],
+    ['base-url', 'https://user:pw@api.example.com', /credentials/],
+    ['base-url', 'https://api.example.com/?x=1', /query string/],
+    ['timeout', '10 minutes', /duration/],
+    ['timeout', '0s', /duration/],
+    ['timeout', '-5', /duration/],
+    ['timeout', '100h', /duration/],
+    ['poll-interval', '100ms', /0.5s/],
+    ['poll-interval', 'fast', /"auto" or a duration/],
+    ['download', 'yes', /true or false/],
+    ['extract', '1', /true or false/],
+    ['mask-bundle-url', 'on', /true or false/],
+    ['wait', 'maybe', /true or false/],
+    ['command', 'deploy', /export, agent/],
+    ['deployment-type', 'on-prem', /cloud, client-hosted, air-gapped/],
+    ['path', '.', /not the workspace/],
+    ['path', '..', /not the workspace/],
+    ['path', '/', /not the workspace/],
+    ['artifact-name', 'site/v1', /must not contain/],
+    ['export-paths', '/guides/getting started', /whitespace/],
+    ['max-extract-size', 'lots', /size/],
+    ['max-extract-files', '0', /whole number/],
+    ['allowed-hosts', 'https://cdn.example.com/', /hostnames/],
+    ['release-version', 'a\u0007b', /one line/],
+  ])('refuses %s = %j, naming the input', (input, value, message) => {
+    const problems = problemsOf({ [input]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.input).toBe(input);
+    expect(problems[0]?.message).toMatch(message);
+  });
+
+  it('requires api-key and never echoes a malformed one', () => {
+    expect(problemsOf({ 'api-key': '' })[0]).toMatchObject({
+      input: 'api-key',
+      message: /required/,
+    });
+    const problems = problemsOf({ 'api-key': 'not a key with spaces' });
+    expect(problems[0]?.input).toBe('api-key');
+    expect(JSON.stringify(problems)).not.toContain('not a key with spaces');
+  });
+
+  it('requires domain for export', () => {
+    expect(problemsOf({ domain: '' })).toEqual([
+      { input: 'domain', message: expect.stringMatching(/required/) },
+    ]);
+  });
+
+  it('parses an agent config and requires project-id and prompt', () => {
+    const config = parse({
+      command: 'agent',
+      'project-id': 'proj_1',
+      prompt: '  Update the\nchangelog  ',
+      wait: 'false',
+    });
+    expect(config).toMatchObject({
+      command: 'agent',
+      projectId: 'proj_1',
+      prompt: 'Update the\nchangelog',
+      wait: false,
+    });
+    const problems = problemsOf({ command: 'agent' });
+    expect(problems.map((p) => p.input).sort()).toEqual(['project-id', 'prompt']);
+  });
+
+  it.each([
+    ['project-id', 'org/project', /no slashes/],
+    ['project-id', 'my project', /whitespace/],
+    ['prompt', '   \n  ', /at least 1 character/],
+    ['prompt', 'x'.repeat(100_001), /limit is 100000/],
+  ])('refuses agent input %s', (input, value, message) => {
+    const problems = problemsOf({
+      command: 'agent',
+      'project-id': 'p',
+      prompt: 'go',
+      [input]: value,
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ input, message: expect.stringMatching(message) });
+  });
+
+  it('reports every bad input at once', () => {
+    const problems = problemsOf({ domain: 'https://x', timeout: 'soon', download: 'nope' });
+    expect(problems.map((p) => p.input)).toEqual(['domain', 'download', 'timeout']);
+  });
+
+  it('uses the workflow default for release-version unless given', () => {
+    const withDefault = parseConfig(base, { workspace, defaultReleaseVersion: 'abc123' });
+    expect(withDefault).toMatchObject({ releaseVersion: 'abc123' });
+    expect(
+      parseConfig(
+        { ...base, 'release-version': 'v2' },
+        { workspace, defaultReleaseVersion: 'abc123' },
+      ),
+    ).toMatchObject({
+      releaseVersion: 'v2',
+    });
+  });
+});

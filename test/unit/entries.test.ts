@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { type ArchiveEntry, EntryGuard } from '../../src/deliver/archive/entries.js';
+import { detectFormat, describeNonArchive } from '../../src/deliver/archive/format.js';
+import { UnsafeArchiveError } from '../../src/errors.js';
+
+const limits = { maxBytes: 10_000, maxEntries: 10 };
+const file = (name: string, size = 1): ArchiveEntry => ({ name, kind: 'file', size });
+
+function plan(entries: ArchiveEntry[], custom = limits) {
+  const guard = new EntryGuard('/dest', custom);
+  return entries.map((entry) => guard.plan(entry));
+}
+
+describe('EntryGuard', () => {
+  it('places ordinary entries under the root, normalized', () => {
+    const [dir, page, nested] = plan([
+      { name: './guides/', kind: 'directory', size: 0 },
+      file('./guides/intro.html'),
+      file('assets//img/./logo.png'),
+    ]);
+    expect(dir).toMatchObject({ kind: 'directory', relative: 'guides', absolute: '/dest/guides' });
+    expect(page).toMatchObject({ kind: 'file', relative: 'guides/intro.html', mode: 0o644 });
+    expect(nested?.relative).toBe('assets/img/logo.png');
+  });
+
+  it('skips the root directory entry itself', () => {
+    expect(plan([{ name: './', kind: 'directory', size: 0 }])).toEqual([undefined]);
+  });
+
+  it('keeps the executable bit but never setuid/setgid', () => {
+    const [script] = plan([{ ...file('run.sh'), mode: 0o4755 }]);
+    expect(script?.mode).toBe(0o755);
+  });
+
+  it.each([
+    [[file('../evil')], /contains "\.\."/],
+    [[file('a/../../evil')], /contains "\.\."/],
+    [[file('/etc/passwd')], /absolute path/],
+    [[file('C:/Windows/evil')], /absolute path/],
+    [[file('..\\evil')], /backslash/],
+    [[file('ok\u0000.html')], /NUL/],
+    [[{ name: 'dev', kind: 'device', size: 0 }], /device/],
+    [[{ name: 'pipe', kind: 'fifo', size: 0 }], /fifo/],
+    [[{ name: 'x', kind: 'unknown', size: 0 }], /entry type/],
+    [[{ name: 'up', kind: 'symlink', size: 0, linkTarget: '../outside' }], /outside the export/],
+    [[{ name: 'a/b/up', kind: 'symlink', size: 0, linkTarget: '../../..' }], /outside the export/],
+    [[{ name: 'abs', kind: 'symlink', size: 0, linkTarget: '/etc' }], /absolute path/],
+    [
+      [{ name: 'link', kind: 'symlink', size: 0, linkTarget: 'sub' }, file('link/file.html')],
+      /through the symlink "link"/,
+    ],
+    [
+      [{ name: 'link', kind: 'symlink', size: 0, linkTarget: 'x' }, file('link')],
+      /replace a symlink/,
+    ],
+    [
+      [
+        { name: 'dir/', kind: 'directory', size: 0 },
+        { name: 'dir', kind: 'symlink', size: 0, linkTarget: '.' },
+      ],
+      /replace a directory/,
+    ],
+    [[file('page.html'), file('page.html/x')], /is a file/],
+    [
+      [{ name: 'hard', kind: 'hardlink', size: 0, linkTarget: '../../etc/passwd' }],
+      /hard link whose target contains/,
+    ],
+    [
+      [{ name: 'hard', kind: 'hardlink', size: 0, linkTarget: 'missing.html' }],
+      /not a file extracted before/,
+    ],
+  ] as [ArchiveEntry[], RegExp][])('refuses %j', (entries, message) => {
+    expect(() => plan(entries)).toThrow(UnsafeArchiveError);
+    expect(() => plan(entries)).toThrow(message);
+  });
+
+  it('allows symlinks and hard links that stay inside', () => {
+    const planned = plan([
+      file('assets/app.js'),
+      { name: 'js', kind: 'symlink', size: 0, linkTarget: 'assets' },
+      { name: 'guides/app.js', kind: 'symlink', size: 0, linkTarget: '../assets/app.js' },
+      { name: 'copy.js', kind: 'hardlink', size: 0, linkTarget: 'assets/app.js' },
+    ]);
+    expect(planned.map((p) => p?.kind)).toEqual(['file', 'symlink', 'symlink', 'hardlink']);
+    expect(planned[3]?.linkSource).toBe('/dest/assets/app.js');
+  });
+
+  it('refuses archives past the entry and byte ceilings', () => {
+    expect(() => plan(Array.from({ length: 11 }, (_, i) => file(`f${i}`)))).toThrow(
+      /more than 10 entries/,
+    );
+    expect(() => plan([file('a', 6000), file('b', 6000)])).toThrow(/expands to more than/);
+  });
+});
+
+describe('detectFormat', () => {
+  it('reads the format from the bytes', () => {
+    expect(detectFormat(Buffer.from([0x1f, 0x8b, 8, 0]))).toBe('tar.gz');
+    expect(detectFormat(Buffer.from('PK\u0003\u0004rest'))).toBe('zip');
+    const tar = Buffer.alloc(512);
+    tar.write('ustar', 257, 'latin1');
+    expect(detectFormat(tar)).toBe('tar');
+    expect(detectFormat(Buffer.from('<html><title>502 Bad Gateway</title>'))).toBeUndefined();
+  });
+
+  it('describes what is not an archive', () => {
+    expect(
+      describeNonArchive(Buffer.from('<!DOCTYPE html><html><head><title>Sign in</title>')),
+    ).toBe('an HTML page ("Sign in")');
+    expect(
+      describeNonArchive(Buffer.from('<?xml version="1.0"?><Error><Code>AccessDenied</Code>')),
+    ).toMatch(/AccessDenied/);
+    expect(describeNonArchive(Buffer.alloc(0))).toBe('an empty body');
+  });
+});
