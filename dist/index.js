@@ -44097,7 +44097,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 38716:
+/***/ 89789:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53950,7 +53950,7 @@ const apiKey = config_text.transform((value, ctx) => {
     if (value === '') {
         ctx.addIssue({
             code: 'custom',
-            message: 'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}',
+            message: 'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY',
         });
         return NEVER;
     }
@@ -54087,7 +54087,7 @@ function parseConfig(raw, context) {
             problems.push({ input: name, message });
         }
     };
-    require('api-key', 'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}');
+    require('api-key', 'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY');
     if (values.command === 'agent') {
         require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
         require('prompt', 'is required for command "agent": the instruction for the agent');
@@ -54865,6 +54865,12 @@ function renderAgentSummary(record, failure) {
     if (!ok)
         parts.push('', `**Error:** ${cell(failure)}`);
     return `${parts.join('\n')}\n`;
+}
+/** The job summary of any run. */
+function renderSummary(record, failure) {
+    return record.command === 'export'
+        ? renderExportSummary(record, failure)
+        : renderAgentSummary(record, failure);
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/run.js
@@ -56397,7 +56403,30 @@ async function executeConfigured(raw, environment, reporter, options) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/signals.js
+
+/**
+ * An AbortSignal that fires on SIGINT or SIGTERM (what a CI system sends when a job is
+ * cancelled), so every request, wait and write of the run stops promptly and cleans up.
+ */
+function cancelOnSignals() {
+    const controller = new AbortController();
+    const handlers = ['SIGINT', 'SIGTERM'].map((name) => {
+        const handler = () => controller.abort(new CancelledError(`Cancelled (${name}): stopped before finishing; temporary files were removed and path was left as it was.`));
+        process.once(name, handler);
+        return [name, handler];
+    });
+    return {
+        signal: controller.signal,
+        dispose: () => {
+            for (const [name, handler] of handlers)
+                process.off(name, handler);
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./.build/github.js
+
 
 
 
@@ -56448,11 +56477,7 @@ const uploadArtifact = async (name, root, files) => {
 async function runAction() {
     const redactor = new Redactor();
     const reporter = githubReporter(redactor);
-    const cancel = new AbortController();
-    const onSignal = (signal) => () => cancel.abort(new CancelledError(`Cancelled (${signal}): stopped before finishing; temporary files were removed and path was left as it was.`));
-    const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
-    process.once('SIGINT', handlers.SIGINT);
-    process.once('SIGTERM', handlers.SIGTERM);
+    const cancel = cancelOnSignals();
     const outcome = await execute(readInputs(), {
         workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
         tempDir: process.env.RUNNER_TEMP || external_node_os_.tmpdir(),
@@ -56464,13 +56489,10 @@ async function runAction() {
         },
         uploadArtifact,
     }, reporter, { signal: cancel.signal, redactor });
-    process.off('SIGINT', handlers.SIGINT);
-    process.off('SIGTERM', handlers.SIGTERM);
+    cancel.dispose();
     const failure = outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
     if (outcome.record && process.env.GITHUB_STEP_SUMMARY) {
-        const markdown = outcome.record.command === 'export'
-            ? renderExportSummary(outcome.record, failure)
-            : renderAgentSummary(outcome.record, failure);
+        const markdown = renderSummary(outcome.record, failure);
         try {
             await lib_core/* summary */.z.addRaw(redactor.redact(markdown)).write();
         }
@@ -56502,7 +56524,7 @@ async function runAction() {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38716);
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(89789);
 
 await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .C)();
 

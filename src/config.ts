@@ -171,7 +171,7 @@ const apiKey = text.transform((value, ctx) => {
     ctx.addIssue({
       code: 'custom',
       message:
-        'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}',
+        'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY',
     });
     return z.NEVER;
   }
@@ -334,7 +334,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       problems.push({ input: name, message });
     }
   };
-  require('api-key', 'is required: pass the admin API key from a secret, e.g. api-key: ${{ secrets.ADMIN_API_KEY }}');
+  require('api-key', 'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY');
   if (values.command === 'agent') {
     require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
     require('prompt', 'is required for command "agent": the instruction for the agent');

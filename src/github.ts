@@ -1,16 +1,12 @@
 import os from 'node:os';
 import * as core from '@actions/core';
 import { INPUT_NAMES, type RawInputs } from './config.js';
-import { CancelledError, errorMessage, InputError } from './errors.js';
+import { errorMessage, InputError } from './errors.js';
 import type { ArtifactUploader } from './export/run.js';
 import { execute } from './main.js';
 import { Redactor } from './redact.js';
-import {
-  type Annotation,
-  type Reporter,
-  renderAgentSummary,
-  renderExportSummary,
-} from './report.js';
+import { type Annotation, type Reporter, renderSummary } from './report.js';
+import { cancelOnSignals } from './signals.js';
 
 /** The runner's world turned into a Reporter, every line scrubbed of secrets. */
 export function githubReporter(redactor: Redactor): Reporter {
@@ -61,16 +57,7 @@ const uploadArtifact: ArtifactUploader = async (name, root, files) => {
 export async function runAction(): Promise<void> {
   const redactor = new Redactor();
   const reporter = githubReporter(redactor);
-  const cancel = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => () =>
-    cancel.abort(
-      new CancelledError(
-        `Cancelled (${signal}): stopped before finishing; temporary files were removed and path was left as it was.`,
-      ),
-    );
-  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
-  process.once('SIGINT', handlers.SIGINT);
-  process.once('SIGTERM', handlers.SIGTERM);
+  const cancel = cancelOnSignals();
 
   const outcome = await execute(
     readInputs(),
@@ -87,16 +74,12 @@ export async function runAction(): Promise<void> {
     reporter,
     { signal: cancel.signal, redactor },
   );
-  process.off('SIGINT', handlers.SIGINT);
-  process.off('SIGTERM', handlers.SIGTERM);
+  cancel.dispose();
 
   const failure =
     outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
   if (outcome.record && process.env.GITHUB_STEP_SUMMARY) {
-    const markdown =
-      outcome.record.command === 'export'
-        ? renderExportSummary(outcome.record, failure)
-        : renderAgentSummary(outcome.record, failure);
+    const markdown = renderSummary(outcome.record, failure);
     try {
       await core.summary.addRaw(redactor.redact(markdown)).write();
     } catch (err) {

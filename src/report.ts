@@ -218,3 +218,10 @@ export function renderAgentSummary(record: AgentRecord, failure?: string): strin
   if (!ok) parts.push('', `**Error:** ${cell(failure)}`);
   return `${parts.join('\n')}\n`;
 }
+
+/** The job summary of any run. */
+export function renderSummary(record: RunRecord, failure?: string): string {
+  return record.command === 'export'
+    ? renderExportSummary(record, failure)
+    : renderAgentSummary(record, failure);
+}
