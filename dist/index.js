@@ -53852,6 +53852,7 @@ const DEFAULTS = {
     extract: 'true',
     timeout: '30m',
     'poll-interval': 'auto',
+    'request-timeout': '30s',
     'deployment-type': 'cloud',
     'mask-bundle-url': 'false',
     wait: 'true',
@@ -54046,6 +54047,7 @@ const config_schemas = {
     'artifact-name': artifactName,
     timeout: config_duration(1000, 72 * 3_600_000, 'a duration from 1s to 72h such as 90s, 15m, 1h or plain seconds'),
     'poll-interval': config_duration(500, 15 * 60_000, '"auto" or a duration from 0.5s to 15m such as 5s', true),
+    'request-timeout': config_duration(100, 10 * 60_000, 'a duration from 0.1s to 10m such as 30s'),
     'helm-values-file': config_text,
     'release-version': releaseVersion,
     'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped']),
@@ -54119,6 +54121,7 @@ function parseConfig(raw, context) {
         baseUrl: values['base-url'],
         timeoutMs: values.timeout,
         pollInterval: values['poll-interval'],
+        requestTimeoutMs: values['request-timeout'],
     };
     if (values.command === 'agent') {
         return {
@@ -54268,6 +54271,8 @@ const ADVICE = {
     'bad-request': 'Check the inputs the message names.',
     unauthorized: "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
     forbidden: "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
+    'not-found': 'Check base-url (it must point at the admin API of your organization) and that the job exists there; jobs are not shared across organizations.',
+    conflict: 'The job is not in a state that allows this yet (still running, or another export is active): wait for it to finish and run again.',
     'rate-limited': 'The service is rate limiting this key; try again later.',
     server: 'The service or a proxy in front of it is failing; try again later.',
 };
@@ -54474,12 +54479,16 @@ const AGENT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['c
 
 
 
+
 /** Bodies bigger than this are not read: no legitimate answer of this API comes close. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
 class AdminApi {
     #options;
     constructor(options) {
+        const checked = parseServiceUrl(options.baseUrl.href);
+        if (!(checked instanceof URL))
+            throw new ActionError(`base-url ${checked.reason}.`);
         const redactor = options.redactor ?? new Redactor();
         redactor.add(options.apiKey);
         this.#options = {
@@ -54550,8 +54559,10 @@ class AdminApi {
             retry: REPEATABLE,
         }, signal);
     }
-    async #call(call, signal) {
-        const { clock, random, backoff } = this.#options;
+    async #call(request, signal) {
+        const { clock, random, backoff, redactor } = this.#options;
+        // The operation names ids the caller passed in; a key pasted there must not leak.
+        const call = { ...request, operation: redactor.redact(request.operation) };
         for (let attempt = 1;; attempt += 1) {
             throwIfAborted(signal);
             let failure;
@@ -54569,7 +54580,9 @@ class AdminApi {
                     ? failure.kind === 'network' || failure.kind === 'timeout'
                     : failure.detail?.includes('ECONNREFUSED') === true;
             const rateLimited = failure.status === 429;
-            if (!retryable || (!rateLimited && attempt >= call.retry.maxAttempts)) {
+            // 429 keeps trying until the deadline; without one it is bounded like the rest.
+            const exhausted = attempt >= call.retry.maxAttempts && (!rateLimited || this.#options.deadline === undefined);
+            if (!retryable || exhausted) {
                 throw attempt > 1 ? withAttempts(failure, attempt) : failure;
             }
             const delayMs = failure.retryAfterMs ?? backoffDelay(attempt, backoff, random);
@@ -56310,8 +56323,6 @@ async function listFiles(root) {
 
 
 
-/** How long each request, and each silence of a download, may last. */
-const IDLE_TIMEOUT_MS = 30_000;
 /**
  * The core of both adapters: parse the inputs (an invalid one stops the run before any
  * network call), then run the command against the API. Never throws: the outcome
@@ -56363,7 +56374,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         random,
         deadline,
         redactor,
-        requestTimeoutMs: IDLE_TIMEOUT_MS,
+        requestTimeoutMs: config.requestTimeoutMs,
         onRetry: (event) => reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`),
         debug: (line) => reporter.debug(line),
     });
@@ -56382,7 +56393,7 @@ async function executeConfigured(raw, environment, reporter, options) {
                 dispatcher,
                 deadline,
                 tempDir: environment.tempDir,
-                idleTimeoutMs: IDLE_TIMEOUT_MS,
+                idleTimeoutMs: config.requestTimeoutMs,
                 signal,
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),

@@ -4,6 +4,10 @@ export const COMMON_FLAGS: [string, string][] = [
   ['--base-url <url>', 'API base (default https://api.mintlify.com); http only to loopback'],
   ['--timeout <duration>', 'limit for the whole run: 90s, 15m, 1h or seconds (default 30m)'],
   ['--poll-interval <auto|duration>', 'auto (adaptive) or a fixed pace such as 5s (default auto)'],
+  [
+    '--request-timeout <duration>',
+    'longest wait for an answer or silence in a download (default 30s)',
+  ],
   ['--json', 'print the outputs as one JSON object on stdout (logs go to stderr)'],
   ['--verbose', 'print request-level debug lines (never the key)'],
   ['-h, --help', 'show this help'],

@@ -17,6 +17,8 @@ export interface ConnectionConfig {
   /** Limit for the whole run, from the start of the first request (ms). */
   timeoutMs: number;
   pollInterval: PollInterval;
+  /** Longest wait for an answer, and longest silence while a download streams (ms). */
+  requestTimeoutMs: number;
 }
 
 export interface ExtractLimits {
@@ -71,6 +73,7 @@ export const DEFAULTS = {
   extract: 'true',
   timeout: '30m',
   'poll-interval': 'auto',
+  'request-timeout': '30s',
   'deployment-type': 'cloud',
   'mask-bundle-url': 'false',
   wait: 'true',
@@ -288,6 +291,7 @@ const schemas = {
     '"auto" or a duration from 0.5s to 15m such as 5s',
     true,
   ),
+  'request-timeout': duration(100, 10 * 60_000, 'a duration from 0.1s to 10m such as 30s'),
   'helm-values-file': text,
   'release-version': releaseVersion,
   'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped'] as const),
@@ -368,6 +372,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     baseUrl: values['base-url'] as URL,
     timeoutMs: values.timeout as number,
     pollInterval: values['poll-interval'] as PollInterval,
+    requestTimeoutMs: values['request-timeout'] as number,
   };
 
   if (values.command === 'agent') {

@@ -34,9 +34,6 @@ export interface RunOptions {
   redactor?: Redactor;
 }
 
-/** How long each request, and each silence of a download, may last. */
-const IDLE_TIMEOUT_MS = 30_000;
-
 /** How a run ended: the record is absent when the inputs were refused. */
 export interface RunOutcome {
   config?: Config;
@@ -111,7 +108,7 @@ async function executeConfigured(
     random,
     deadline,
     redactor,
-    requestTimeoutMs: IDLE_TIMEOUT_MS,
+    requestTimeoutMs: config.requestTimeoutMs,
     onRetry: (event) =>
       reporter.info(
         `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`,
@@ -135,7 +132,7 @@ async function executeConfigured(
         dispatcher,
         deadline,
         tempDir: environment.tempDir,
-        idleTimeoutMs: IDLE_TIMEOUT_MS,
+        idleTimeoutMs: config.requestTimeoutMs,
         signal,
         record,
         ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),

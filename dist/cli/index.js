@@ -43737,6 +43737,10 @@ const COMMON_FLAGS = [
     ['--base-url <url>', 'API base (default https://api.mintlify.com); http only to loopback'],
     ['--timeout <duration>', 'limit for the whole run: 90s, 15m, 1h or seconds (default 30m)'],
     ['--poll-interval <auto|duration>', 'auto (adaptive) or a fixed pace such as 5s (default auto)'],
+    [
+        '--request-timeout <duration>',
+        'longest wait for an answer or silence in a download (default 30s)',
+    ],
     ['--json', 'print the outputs as one JSON object on stdout (logs go to stderr)'],
     ['--verbose', 'print request-level debug lines (never the key)'],
     ['-h, --help', 'show this help'],
@@ -43933,6 +43937,58 @@ function describeNetworkError(err) {
     return [...new Set(parts.filter(Boolean))].join(' ') || String(err);
 }
 
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./.build/net.js
+
+/** localhost, 127.0.0.0/8 and ::1: the only hosts that may be reached over plain http. */
+function isLoopbackHost(hostname) {
+    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (host === 'localhost' || host.endsWith('.localhost'))
+        return true;
+    if ((0,external_node_net_.isIP)(host) === 4)
+        return host.startsWith('127.');
+    if ((0,external_node_net_.isIP)(host) === 6)
+        return host === '::1' || host === '0:0:0:0:0:0:0:1';
+    return false;
+}
+/**
+ * Parses a URL the action will send requests to: https, or http to loopback only, and
+ * no credentials in it. Returns a reason when the URL is not acceptable.
+ */
+function parseServiceUrl(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { reason: 'is not a URL' };
+    }
+    if (url.username || url.password)
+        return { reason: 'must not carry credentials' };
+    if (url.protocol === 'https:')
+        return url;
+    if (url.protocol === 'http:') {
+        return isLoopbackHost(url.hostname)
+            ? url
+            : { reason: 'uses http: only https is allowed, except for localhost, 127.0.0.0/8 and [::1]' };
+    }
+    return { reason: `uses ${url.protocol.replace(/:$/, '')}: only https is allowed` };
+}
+/** The URL without its query string and fragment: safe to print for a presigned link. */
+function withoutQuery(url) {
+    try {
+        const copy = new URL(url);
+        const hadQuery = copy.search !== '';
+        copy.search = '';
+        copy.hash = '';
+        return hadQuery ? `${copy.toString()}?…` : copy.toString();
+    }
+    catch {
+        return '(invalid URL)';
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/redact.js
 /**
  * Removes secrets from text that leaves the process (log lines, error messages,
@@ -43996,6 +44052,8 @@ const ADVICE = {
     'bad-request': 'Check the inputs the message names.',
     unauthorized: "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
     forbidden: "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
+    'not-found': 'Check base-url (it must point at the admin API of your organization) and that the job exists there; jobs are not shared across organizations.',
+    conflict: 'The job is not in a state that allows this yet (still running, or another export is active): wait for it to finish and run again.',
     'rate-limited': 'The service is rate limiting this key; try again later.',
     server: 'The service or a proxy in front of it is failing; try again later.',
 };
@@ -53737,12 +53795,16 @@ const AGENT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['c
 
 
 
+
 /** Bodies bigger than this are not read: no legitimate answer of this API comes close. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
 class AdminApi {
     #options;
     constructor(options) {
+        const checked = parseServiceUrl(options.baseUrl.href);
+        if (!(checked instanceof URL))
+            throw new ActionError(`base-url ${checked.reason}.`);
         const redactor = options.redactor ?? new Redactor();
         redactor.add(options.apiKey);
         this.#options = {
@@ -53813,8 +53875,10 @@ class AdminApi {
             retry: REPEATABLE,
         }, signal);
     }
-    async #call(call, signal) {
-        const { clock, random, backoff } = this.#options;
+    async #call(request, signal) {
+        const { clock, random, backoff, redactor } = this.#options;
+        // The operation names ids the caller passed in; a key pasted there must not leak.
+        const call = { ...request, operation: redactor.redact(request.operation) };
         for (let attempt = 1;; attempt += 1) {
             throwIfAborted(signal);
             let failure;
@@ -53832,7 +53896,9 @@ class AdminApi {
                     ? failure.kind === 'network' || failure.kind === 'timeout'
                     : failure.detail?.includes('ECONNREFUSED') === true;
             const rateLimited = failure.status === 429;
-            if (!retryable || (!rateLimited && attempt >= call.retry.maxAttempts)) {
+            // 429 keeps trying until the deadline; without one it is bounded like the rest.
+            const exhausted = attempt >= call.retry.maxAttempts && (!rateLimited || this.#options.deadline === undefined);
+            if (!retryable || exhausted) {
                 throw attempt > 1 ? withAttempts(failure, attempt) : failure;
             }
             const delayMs = failure.retryAfterMs ?? backoffDelay(attempt, backoff, random);
@@ -54293,58 +54359,6 @@ async function runAgent(config, deps) {
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./.build/net.js
-
-/** localhost, 127.0.0.0/8 and ::1: the only hosts that may be reached over plain http. */
-function isLoopbackHost(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (host === 'localhost' || host.endsWith('.localhost'))
-        return true;
-    if ((0,external_node_net_.isIP)(host) === 4)
-        return host.startsWith('127.');
-    if ((0,external_node_net_.isIP)(host) === 6)
-        return host === '::1' || host === '0:0:0:0:0:0:0:1';
-    return false;
-}
-/**
- * Parses a URL the action will send requests to: https, or http to loopback only, and
- * no credentials in it. Returns a reason when the URL is not acceptable.
- */
-function parseServiceUrl(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { reason: 'is not a URL' };
-    }
-    if (url.username || url.password)
-        return { reason: 'must not carry credentials' };
-    if (url.protocol === 'https:')
-        return url;
-    if (url.protocol === 'http:') {
-        return isLoopbackHost(url.hostname)
-            ? url
-            : { reason: 'uses http: only https is allowed, except for localhost, 127.0.0.0/8 and [::1]' };
-    }
-    return { reason: `uses ${url.protocol.replace(/:$/, '')}: only https is allowed` };
-}
-/** The URL without its query string and fragment: safe to print for a presigned link. */
-function withoutQuery(url) {
-    try {
-        const copy = new URL(url);
-        const hadQuery = copy.search !== '';
-        copy.search = '';
-        copy.hash = '';
-        return hadQuery ? `${copy.toString()}?…` : copy.toString();
-    }
-    catch {
-        return '(invalid URL)';
-    }
-}
-
 ;// CONCATENATED MODULE: ./.build/config.js
 
 
@@ -54359,6 +54373,7 @@ const DEFAULTS = {
     extract: 'true',
     timeout: '30m',
     'poll-interval': 'auto',
+    'request-timeout': '30s',
     'deployment-type': 'cloud',
     'mask-bundle-url': 'false',
     wait: 'true',
@@ -54553,6 +54568,7 @@ const config_schemas = {
     'artifact-name': artifactName,
     timeout: config_duration(1000, 72 * 3_600_000, 'a duration from 1s to 72h such as 90s, 15m, 1h or plain seconds'),
     'poll-interval': config_duration(500, 15 * 60_000, '"auto" or a duration from 0.5s to 15m such as 5s', true),
+    'request-timeout': config_duration(100, 10 * 60_000, 'a duration from 0.1s to 10m such as 30s'),
     'helm-values-file': config_text,
     'release-version': releaseVersion,
     'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped']),
@@ -54626,6 +54642,7 @@ function parseConfig(raw, context) {
         baseUrl: values['base-url'],
         timeoutMs: values.timeout,
         pollInterval: values['poll-interval'],
+        requestTimeoutMs: values['request-timeout'],
     };
     if (values.command === 'agent') {
         return {
@@ -56011,8 +56028,6 @@ async function listFiles(root) {
 
 
 
-/** How long each request, and each silence of a download, may last. */
-const IDLE_TIMEOUT_MS = 30_000;
 /**
  * The core of both adapters: parse the inputs (an invalid one stops the run before any
  * network call), then run the command against the API. Never throws: the outcome
@@ -56064,7 +56079,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         random,
         deadline,
         redactor,
-        requestTimeoutMs: IDLE_TIMEOUT_MS,
+        requestTimeoutMs: config.requestTimeoutMs,
         onRetry: (event) => reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${duration_formatDuration(event.delayMs)} (attempt ${event.attempt}).`),
         debug: (line) => reporter.debug(line),
     });
@@ -56083,7 +56098,7 @@ async function executeConfigured(raw, environment, reporter, options) {
                 dispatcher,
                 deadline,
                 tempDir: environment.tempDir,
-                idleTimeoutMs: IDLE_TIMEOUT_MS,
+                idleTimeoutMs: config.requestTimeoutMs,
                 signal,
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),

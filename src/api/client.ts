@@ -1,8 +1,9 @@
 import { type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors, request } from 'undici';
 import type { z } from 'zod';
 import { type Clock, type Random, systemClock } from '../clock.js';
-import { abortReason, throwIfAborted } from '../errors.js';
+import { abortReason, ActionError, throwIfAborted } from '../errors.js';
 import { describeNetworkError, header, readText } from '../http.js';
+import { parseServiceUrl } from '../net.js';
 import { Redactor } from '../redact.js';
 import { ApiError, describeStatus, kindOfStatus, summarizeBody } from './errors.js';
 import {
@@ -74,6 +75,8 @@ export class AdminApi {
     Pick<AdminApiOptions, 'deadline' | 'onRetry' | 'debug'>;
 
   constructor(options: AdminApiOptions) {
+    const checked = parseServiceUrl(options.baseUrl.href);
+    if (!(checked instanceof URL)) throw new ActionError(`base-url ${checked.reason}.`);
     const redactor = options.redactor ?? new Redactor();
     redactor.add(options.apiKey);
     this.#options = {
@@ -164,8 +167,10 @@ export class AdminApi {
     );
   }
 
-  async #call<S extends z.ZodType>(call: Call<S>, signal?: AbortSignal): Promise<z.output<S>> {
-    const { clock, random, backoff } = this.#options;
+  async #call<S extends z.ZodType>(request: Call<S>, signal?: AbortSignal): Promise<z.output<S>> {
+    const { clock, random, backoff, redactor } = this.#options;
+    // The operation names ids the caller passed in; a key pasted there must not leak.
+    const call = { ...request, operation: redactor.redact(request.operation) };
     for (let attempt = 1; ; attempt += 1) {
       throwIfAborted(signal);
       let failure: ApiError;
@@ -182,7 +187,10 @@ export class AdminApi {
             ? failure.kind === 'network' || failure.kind === 'timeout'
             : failure.detail?.includes('ECONNREFUSED') === true;
       const rateLimited = failure.status === 429;
-      if (!retryable || (!rateLimited && attempt >= call.retry.maxAttempts)) {
+      // 429 keeps trying until the deadline; without one it is bounded like the rest.
+      const exhausted =
+        attempt >= call.retry.maxAttempts && (!rateLimited || this.#options.deadline === undefined);
+      if (!retryable || exhausted) {
         throw attempt > 1 ? withAttempts(failure, attempt) : failure;
       }
       const delayMs = failure.retryAfterMs ?? backoffDelay(attempt, backoff, random);

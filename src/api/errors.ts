@@ -47,6 +47,10 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
     "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
   forbidden:
     "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
+  'not-found':
+    'Check base-url (it must point at the admin API of your organization) and that the job exists there; jobs are not shared across organizations.',
+  conflict:
+    'The job is not in a state that allows this yet (still running, or another export is active): wait for it to finish and run again.',
   'rate-limited': 'The service is rate limiting this key; try again later.',
   server: 'The service or a proxy in front of it is failing; try again later.',
 };

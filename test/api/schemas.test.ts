@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { agentJobSchema, bundleLinkSchema, exportJobSchema } from '../../src/api/schemas.js';
+
+/** The documented job object, as the public API reference shows it. */
+const documentedJob = {
+  jobId: 'se_3f9a2c1b8e7d4a06',
+  status: 'running',
+  progress: 40,
+  pageCount: 12,
+  createdAt: '2026-01-15T12:00:00Z',
+  updatedAt: '2026-01-15T12:00:30Z',
+  error: null,
+};
+
+describe('export job answers', () => {
+  it('the documented job object reads as typed values', () => {
+    expect(exportJobSchema.parse(documentedJob)).toEqual({
+      jobId: 'se_3f9a2c1b8e7d4a06',
+      status: 'running',
+      progress: 40,
+      pageCount: 12,
+      createdAt: new Date('2026-01-15T12:00:00Z'),
+      updatedAt: new Date('2026-01-15T12:00:30Z'),
+    });
+  });
+
+  it.each([
+    ['a status nobody documented', { status: 'waiting_for_capacity' }, 'waiting_for_capacity'],
+    ['a status in capitals', { status: ' COMPLETED ' }, 'completed'],
+    ['no status at all (a start answer with only jobId)', { status: undefined }, 'queued'],
+  ])('%s is kept so the poller can log it and go on', (_what, fields, status) => {
+    expect(exportJobSchema.parse({ ...documentedJob, ...fields }).status).toBe(status);
+  });
+
+  it.each([
+    ['a number', 42.5, 42.5],
+    ['a number sent as a string', '42.5', 42.5],
+    ['null', null, undefined],
+    ['junk text', 'almost done', undefined],
+    ['above 100', 130, 100],
+    ['below 0', -3, 0],
+  ])('progress given as %s reads as %s', (_what, progress, expected) => {
+    expect(exportJobSchema.parse({ ...documentedJob, progress }).progress).toBe(expected);
+  });
+
+  it.each([
+    ['a number sent as a string', '12', 12],
+    ['a fraction', 12.9, 12],
+    ['negative', -1, undefined],
+    ['null', null, undefined],
+    ['missing', undefined, undefined],
+  ])('pageCount given as %s reads as %s', (_what, pageCount, expected) => {
+    expect(exportJobSchema.parse({ ...documentedJob, pageCount }).pageCount).toBe(expected);
+  });
+
+  it('a job from the pending API without progress or pageCount, with its link inline, is accepted', () => {
+    const job = exportJobSchema.parse({
+      jobId: 'se_1',
+      status: 'completed',
+      bundleUrl: 'https://bucket.s3.amazonaws.com/exports/se_1.tar.gz?X-Amz-Signature=abc',
+      sizeBytes: '2048',
+      expiresAt: '2026-01-15T13:00:00.000Z',
+    });
+    expect(job).toMatchObject({ sizeBytes: 2048, expiresAt: new Date('2026-01-15T13:00:00Z') });
+    expect(job.progress).toBeUndefined();
+    expect(job.bundleUrl).toMatch(/^https:/);
+  });
+
+  it('a failed job carries its error text for the user, and extra fields are dropped', () => {
+    const job = exportJobSchema.parse({
+      ...documentedJob,
+      status: 'failed',
+      error: 'Build failed: page /api is invalid',
+      internal: { shard: 4 },
+    });
+    expect(job.error).toBe('Build failed: page /api is invalid');
+    expect(job).not.toHaveProperty('internal');
+  });
+
+  it.each([
+    ['ISO 8601 text', '2026-01-15T12:00:00Z', Date.UTC(2026, 0, 15, 12)],
+    ['epoch seconds', 1_768_478_400, Date.UTC(2026, 0, 15, 12)],
+    ['epoch milliseconds', 1_768_478_400_000, Date.UTC(2026, 0, 15, 12)],
+    ['epoch seconds as text', '1768478400', Date.UTC(2026, 0, 15, 12)],
+    ['junk', 'yesterday', undefined],
+  ])('a timestamp given as %s is understood', (_what, createdAt, expected) => {
+    expect(exportJobSchema.parse({ ...documentedJob, createdAt }).createdAt?.getTime()).toBe(
+      expected,
+    );
+  });
+
+  it('a numeric job id is read as text', () => {
+    expect(exportJobSchema.parse({ jobId: 1234 }).jobId).toBe('1234');
+  });
+
+  it.each([
+    '',
+    'se_1/../../admin',
+    '..',
+    '.hidden',
+    '-rf',
+    'se 1',
+    'se_1?x=1',
+    'se_1#frag',
+    '%2e%2e',
+    'se\\1',
+    'x'.repeat(129),
+  ])('the job id %j is refused because it would change the URL path', (jobId) => {
+    const result = exportJobSchema.safeParse({ ...documentedJob, jobId });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['jobId']);
+  });
+
+  it('an inline bundle link that is not http(s) is ignored rather than followed', () => {
+    const job = exportJobSchema.parse({ ...documentedJob, bundleUrl: 'file:///etc/passwd' });
+    expect(job.bundleUrl).toBeUndefined();
+  });
+});
+
+describe('bundle link answers', () => {
+  it('the documented answer reads as typed values', () => {
+    expect(
+      bundleLinkSchema.parse({
+        jobId: 'se_1',
+        bundleUrl: 'https://bucket.s3.amazonaws.com/se_1.tar.gz?X-Amz-Expires=3600',
+        sizeBytes: 1024,
+        expiresAt: '2026-01-15T13:00:00Z',
+        region: 'us-east-1',
+      }),
+    ).toEqual({
+      jobId: 'se_1',
+      bundleUrl: 'https://bucket.s3.amazonaws.com/se_1.tar.gz?X-Amz-Expires=3600',
+      sizeBytes: 1024,
+      expiresAt: new Date('2026-01-15T13:00:00Z'),
+    });
+  });
+
+  it('a link with only bundleUrl is enough', () => {
+    expect(bundleLinkSchema.parse({ bundleUrl: 'https://x.example/b.zip' })).toEqual({
+      bundleUrl: 'https://x.example/b.zip',
+    });
+  });
+
+  it.each([undefined, null, '', 'not a url', 'javascript:alert(1)', 'ftp://x.example/b.zip'])(
+    'a bundleUrl of %j is refused',
+    (bundleUrl) => {
+      expect(bundleLinkSchema.safeParse({ jobId: 'se_1', bundleUrl }).success).toBe(false);
+    },
+  );
+});
+
+describe('agent job answers', () => {
+  const documentedAgentJob = {
+    id: 'job_8a7b6c',
+    status: 'completed',
+    source: { repository: 'https://github.com/example/docs', ref: 'main' },
+    model: 'claude-sonnet-4',
+    prLink: 'https://github.com/example/docs/pull/101',
+    createdAt: '2026-01-15T12:00:00Z',
+    archivedAt: null,
+  };
+
+  it('the documented job object reads as typed values', () => {
+    expect(agentJobSchema.parse(documentedAgentJob)).toEqual({
+      ...documentedAgentJob,
+      createdAt: new Date('2026-01-15T12:00:00Z'),
+      archivedAt: undefined,
+    });
+  });
+
+  it('a create answer without status reads as an active job', () => {
+    const { status: _status, ...created } = documentedAgentJob;
+    expect(agentJobSchema.parse({ ...created, prLink: null }).status).toBe('active');
+  });
+
+  it.each([
+    ['source is null', { source: null }, {}],
+    ['source.ref is null', { source: { repository: 'https://g.example/r', ref: null } }, {}],
+    ['source is missing', { source: undefined }, {}],
+  ])('an answer where %s still reads', (_what, fields, source) => {
+    expect(agentJobSchema.parse({ ...documentedAgentJob, ...fields }).source).toMatchObject(source);
+  });
+
+  it.each([null, 'not a link', 'javascript:alert(1)'])(
+    'a prLink of %j reads as no link',
+    (prLink) => {
+      expect(agentJobSchema.parse({ ...documentedAgentJob, prLink }).prLink).toBeUndefined();
+    },
+  );
+
+  it('a model nobody listed and extra fields are accepted', () => {
+    const job = agentJobSchema.parse({ ...documentedAgentJob, model: 'gpt-9', cost: 3 });
+    expect(job.model).toBe('gpt-9');
+    expect(job).not.toHaveProperty('cost');
+  });
+
+  it.each(['abc/def', '../x', 'a b', ''])('the agent job id %j is refused', (id) => {
+    expect(agentJobSchema.safeParse({ ...documentedAgentJob, id }).success).toBe(false);
+  });
+});
