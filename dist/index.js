@@ -54480,6 +54480,8 @@ const AGENT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['c
 
 
 
+/** A retry needs at least this much time left before the deadline to be worth it. */
+const MIN_TRY_MS = 250;
 /** Bodies bigger than this are not read: no legitimate answer of this API comes close. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -54585,9 +54587,12 @@ class AdminApi {
             if (!retryable || exhausted) {
                 throw attempt > 1 ? withAttempts(failure, attempt) : failure;
             }
-            const delayMs = failure.retryAfterMs ?? backoffDelay(attempt, backoff, random);
             const deadline = this.#options.deadline;
-            if (deadline !== undefined && clock.now() + delayMs > deadline) {
+            const left = deadline === undefined ? Infinity : deadline - clock.now();
+            // A jittered wait is shortened to fit before the deadline; the server's own
+            // Retry-After is not, since trying earlier than asked is pointless.
+            const delayMs = failure.retryAfterMs ?? Math.min(backoffDelay(attempt, backoff, random), left - MIN_TRY_MS);
+            if (delayMs < 0 || delayMs > left) {
                 throw new ApiError(`${failure.message} The run's timeout leaves no time to try again${failure.retryAfterMs !== undefined
                     ? ` (the server asked to wait ${Math.ceil(failure.retryAfterMs / 1000)}s)`
                     : ''}.`, failure.kind, failure.status, failure.detail, failure.retryAfterMs);
@@ -54769,7 +54774,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
 ]));
 /** What was going on when the run's timeout passed, and what the user can do. */
 function describeTimeout(record, timeoutMs) {
-    const limit = `the ${formatDuration(timeoutMs)} timeout passed`;
+    const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
     if (record.command === 'agent') {
         return record.jobId
             ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
@@ -54781,6 +54786,17 @@ function describeTimeout(record, timeoutMs) {
         return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: raise timeout, or run again later.`;
     }
     return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; path was left as it was. Raise timeout for large exports.`;
+}
+/** What a cancelled run leaves behind, for the cancellation message. */
+function describeCancellation(record) {
+    if (record.command === 'agent') {
+        return record.jobId
+            ? `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`
+            : 'No agent job was created.';
+    }
+    return record.jobId
+        ? `Export job ${record.jobId} may keep running on the server; temporary files were removed and path was left as it was.`
+        : 'Nothing was started; path was left as it was.';
 }
 /** The first line of a prompt, shortened: enough to recognize it in a log. */
 function promptHeadline(prompt, max = 80) {
@@ -54918,6 +54934,10 @@ async function runAgent(config, deps) {
             if (err instanceof ApiError && err.status === 429) {
                 throw new ApiError(`${err.message} Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.`, err.kind, err.status, err.detail);
             }
+            if (err instanceof ApiError &&
+                (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')) {
+                throw new ApiError(`${err.message} The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.`, err.kind, err.status, err.detail);
+            }
             throw err;
         }
         remember(job);
@@ -54932,33 +54952,24 @@ async function runAgent(config, deps) {
     }
     const started = clock.now();
     let lastStatus = '';
-    let finished;
-    try {
-        finished = await reporter.group(`Waiting for agent job ${created.id}`, () => pollUntilSettled({
-            read: (s) => api.getAgentJob(config.projectId, created.id, s),
-            isSettled: isAgentSettled,
-            onPoll: (job) => {
-                remember(job);
-                if (job.status === lastStatus)
-                    return;
-                lastStatus = job.status;
-                reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`);
-                reporter.progress?.({ phase: 'agent', status: job.status });
-            },
-            interval: config.pollInterval === 'auto' ? 'auto' : config.pollInterval,
-            limits: AGENT_SCHEDULE,
-            clock,
-            deadline: deps.deadline,
-            onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
-            ...(signal ? { signal } : {}),
-        }));
-    }
-    catch (err) {
-        if (err instanceof CancelledError || err instanceof TimeoutError || signal?.aborted) {
-            reporter.warning(`Agent job ${created.id} keeps running on the server: the API has no way to cancel it.`);
-        }
-        throw err;
-    }
+    const finished = await reporter.group(`Waiting for agent job ${created.id}`, () => pollUntilSettled({
+        read: (s) => api.getAgentJob(config.projectId, created.id, s),
+        isSettled: isAgentSettled,
+        onPoll: (job) => {
+            remember(job);
+            if (job.status === lastStatus)
+                return;
+            lastStatus = job.status;
+            reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`);
+            reporter.progress?.({ phase: 'agent', status: job.status });
+        },
+        interval: config.pollInterval,
+        limits: AGENT_SCHEDULE,
+        clock,
+        deadline: deps.deadline,
+        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+        ...(signal ? { signal } : {}),
+    }));
     reporter.setOutput('agent-status', finished.status);
     reporter.setOutput('pr-link', finished.prLink ?? '');
     if (finished.status === 'failed') {
@@ -56375,7 +56386,10 @@ async function executeConfigured(raw, environment, reporter, options) {
         deadline,
         redactor,
         requestTimeoutMs: config.requestTimeoutMs,
-        onRetry: (event) => reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`),
+        onRetry: (event) => {
+            record.lastRetry = event.reason;
+            reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`);
+        },
         debug: (line) => reporter.debug(line),
     });
     reporter.debug(`API ${config.baseUrl.origin}${config.baseUrl.pathname}, timeout ${formatDuration(config.timeoutMs)}`);
@@ -56404,7 +56418,16 @@ async function executeConfigured(raw, environment, reporter, options) {
     }
     catch (err) {
         // An abort surfaces as whatever the aborted call threw: report the reason instead.
-        return { config, record, error: signal.aborted ? abortReason(signal) : err };
+        if (!signal.aborted)
+            return { config, record, error: err };
+        const reason = abortReason(signal);
+        return {
+            config,
+            record,
+            error: reason instanceof CancelledError
+                ? new CancelledError(`${reason.message} ${describeCancellation(record)}`)
+                : reason,
+        };
     }
     finally {
         record.finishedAt = clock.now();
@@ -56423,7 +56446,7 @@ async function executeConfigured(raw, environment, reporter, options) {
 function cancelOnSignals() {
     const controller = new AbortController();
     const handlers = ['SIGINT', 'SIGTERM'].map((name) => {
-        const handler = () => controller.abort(new CancelledError(`Cancelled (${name}): stopped before finishing; temporary files were removed and path was left as it was.`));
+        const handler = () => controller.abort(new CancelledError(`Cancelled (${name}).`));
         process.once(name, handler);
         return [name, handler];
     });

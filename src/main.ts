@@ -4,10 +4,10 @@ import { runAgent } from './agent/run.js';
 import { type Clock, type Random, systemClock } from './clock.js';
 import { type Config, parseConfig, type RawInputs } from './config.js';
 import { formatDuration } from './duration.js';
-import { abortReason, TimeoutError } from './errors.js';
+import { abortReason, CancelledError, TimeoutError } from './errors.js';
 import { type ArtifactUploader, runExport } from './export/run.js';
 import { Redactor } from './redact.js';
-import { describeTimeout, type Reporter, type RunRecord } from './report.js';
+import { describeCancellation, describeTimeout, type Reporter, type RunRecord } from './report.js';
 
 /** What the surrounding world provides: the runner or a shell. */
 export interface Environment {
@@ -109,10 +109,12 @@ async function executeConfigured(
     deadline,
     redactor,
     requestTimeoutMs: config.requestTimeoutMs,
-    onRetry: (event) =>
+    onRetry: (event) => {
+      record.lastRetry = event.reason;
       reporter.info(
         `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`,
-      ),
+      );
+    },
     debug: (line) => reporter.debug(line),
   });
   reporter.debug(
@@ -142,7 +144,16 @@ async function executeConfigured(
     return { config, record };
   } catch (err) {
     // An abort surfaces as whatever the aborted call threw: report the reason instead.
-    return { config, record, error: signal.aborted ? abortReason(signal) : err };
+    if (!signal.aborted) return { config, record, error: err };
+    const reason = abortReason(signal);
+    return {
+      config,
+      record,
+      error:
+        reason instanceof CancelledError
+          ? new CancelledError(`${reason.message} ${describeCancellation(record)}`)
+          : reason,
+    };
   } finally {
     record.finishedAt = clock.now();
     clearTimeout(timer);

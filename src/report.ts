@@ -78,6 +78,8 @@ export interface ExportRecord {
   artifactId?: string;
   helmValuesFile?: string;
   checks?: string[];
+  /** Why the last failed call was tried again (explains a timeout). */
+  lastRetry?: string;
 }
 
 /** What happened during an agent run, for the summary. */
@@ -97,13 +99,15 @@ export interface AgentRecord {
   createdAt?: Date;
   archivedAt?: Date;
   waited: boolean;
+  /** Why the last failed call was tried again (explains a timeout). */
+  lastRetry?: string;
 }
 
 export type RunRecord = ExportRecord | AgentRecord;
 
 /** What was going on when the run's timeout passed, and what the user can do. */
 export function describeTimeout(record: RunRecord, timeoutMs: number): string {
-  const limit = `the ${formatDuration(timeoutMs)} timeout passed`;
+  const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
   if (record.command === 'agent') {
     return record.jobId
       ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
@@ -115,6 +119,18 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
     return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: raise timeout, or run again later.`;
   }
   return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; path was left as it was. Raise timeout for large exports.`;
+}
+
+/** What a cancelled run leaves behind, for the cancellation message. */
+export function describeCancellation(record: RunRecord): string {
+  if (record.command === 'agent') {
+    return record.jobId
+      ? `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`
+      : 'No agent job was created.';
+  }
+  return record.jobId
+    ? `Export job ${record.jobId} may keep running on the server; temporary files were removed and path was left as it was.`
+    : 'Nothing was started; path was left as it was.';
 }
 
 /** The first line of a prompt, shortened: enough to recognize it in a log. */

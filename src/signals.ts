@@ -7,12 +7,7 @@ import { CancelledError } from './errors.js';
 export function cancelOnSignals(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-    const handler = () =>
-      controller.abort(
-        new CancelledError(
-          `Cancelled (${name}): stopped before finishing; temporary files were removed and path was left as it was.`,
-        ),
-      );
+    const handler = () => controller.abort(new CancelledError(`Cancelled (${name}).`));
     process.once(name, handler);
     return [name, handler] as const;
   });

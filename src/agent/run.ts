@@ -4,7 +4,7 @@ import type { AgentJob } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import type { AgentConfig } from '../config.js';
 import { formatDuration } from '../duration.js';
-import { CancelledError, JobFailedError, TimeoutError } from '../errors.js';
+import { JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
 import { type AgentRecord, describeTimeout, promptHeadline, type Reporter } from '../report.js';
 
@@ -51,6 +51,17 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
             err.detail,
           );
         }
+        if (
+          err instanceof ApiError &&
+          (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
+        ) {
+          throw new ApiError(
+            `${err.message} The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.`,
+            err.kind,
+            err.status,
+            err.detail,
+          );
+        }
         throw err;
       }
       remember(job);
@@ -70,35 +81,25 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
 
   const started = clock.now();
   let lastStatus = '';
-  let finished: AgentJob;
-  try {
-    finished = await reporter.group(`Waiting for agent job ${created.id}`, () =>
-      pollUntilSettled({
-        read: (s) => api.getAgentJob(config.projectId, created.id, s),
-        isSettled: isAgentSettled,
-        onPoll: (job) => {
-          remember(job);
-          if (job.status === lastStatus) return;
-          lastStatus = job.status;
-          reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`);
-          reporter.progress?.({ phase: 'agent', status: job.status });
-        },
-        interval: config.pollInterval === 'auto' ? 'auto' : config.pollInterval,
-        limits: AGENT_SCHEDULE,
-        clock,
-        deadline: deps.deadline,
-        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
-        ...(signal ? { signal } : {}),
-      }),
-    );
-  } catch (err) {
-    if (err instanceof CancelledError || err instanceof TimeoutError || signal?.aborted) {
-      reporter.warning(
-        `Agent job ${created.id} keeps running on the server: the API has no way to cancel it.`,
-      );
-    }
-    throw err;
-  }
+  const finished = await reporter.group(`Waiting for agent job ${created.id}`, () =>
+    pollUntilSettled({
+      read: (s) => api.getAgentJob(config.projectId, created.id, s),
+      isSettled: isAgentSettled,
+      onPoll: (job) => {
+        remember(job);
+        if (job.status === lastStatus) return;
+        lastStatus = job.status;
+        reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`);
+        reporter.progress?.({ phase: 'agent', status: job.status });
+      },
+      interval: config.pollInterval,
+      limits: AGENT_SCHEDULE,
+      clock,
+      deadline: deps.deadline,
+      onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+      ...(signal ? { signal } : {}),
+    }),
+  );
 
   reporter.setOutput('agent-status', finished.status);
   reporter.setOutput('pr-link', finished.prLink ?? '');

@@ -57,6 +57,9 @@ export interface StartExportRequest {
   projectId?: string;
 }
 
+/** A retry needs at least this much time left before the deadline to be worth it. */
+const MIN_TRY_MS = 250;
+
 /** Bodies bigger than this are not read: no legitimate answer of this API comes close. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -193,9 +196,13 @@ export class AdminApi {
       if (!retryable || exhausted) {
         throw attempt > 1 ? withAttempts(failure, attempt) : failure;
       }
-      const delayMs = failure.retryAfterMs ?? backoffDelay(attempt, backoff, random);
       const deadline = this.#options.deadline;
-      if (deadline !== undefined && clock.now() + delayMs > deadline) {
+      const left = deadline === undefined ? Infinity : deadline - clock.now();
+      // A jittered wait is shortened to fit before the deadline; the server's own
+      // Retry-After is not, since trying earlier than asked is pointless.
+      const delayMs =
+        failure.retryAfterMs ?? Math.min(backoffDelay(attempt, backoff, random), left - MIN_TRY_MS);
+      if (delayMs < 0 || delayMs > left) {
         throw new ApiError(
           `${failure.message} The run's timeout leaves no time to try again${
             failure.retryAfterMs !== undefined

@@ -1,0 +1,412 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../emulator/index.js';
+import type { ActionRun } from '../../scripts/runner.js';
+import {
+  errorLines,
+  type Harness,
+  NODE24,
+  node24Available,
+  startHarness,
+} from '../support/action.js';
+
+const PROJECT = 'demo-project';
+const REPOSITORY = 'https://github.com/example/docs';
+const MODEL = 'claude-sonnet-4';
+const AGENT_FAILURE = 'Agent failed: the requested changes could not be applied';
+/** The agent command with a quick fixed poll, so a 1.5 s job settles in about 2 s. */
+const AGENT = { command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s' };
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await startHarness({ agentDurationMs: 1500 });
+});
+afterAll(async () => {
+  await harness.stop();
+});
+
+/** The requests `h` received from now on, read when the returned function is called. */
+function requestsFrom(h: Harness): (route?: RecordedRequest['route']) => RecordedRequest[] {
+  const before = h.emulator.requests.length;
+  return (route) => h.emulator.requests.slice(before).filter((r) => !route || r.route === route);
+}
+
+function noticeLines(run: ActionRun): string[] {
+  return run.stdout.split('\n').filter((line) => line.startsWith('::notice'));
+}
+
+/** Real milliseconds between consecutive requests (emulator time divided by its scale). */
+function gaps(requests: RecordedRequest[], scale = 1): number[] {
+  return requests.slice(1).map((r, i) => (r.at - (requests[i] as RecordedRequest).at) / scale);
+}
+
+describe('agent, end to end against the emulator', () => {
+  it('follows a job created without status to completed with a pull request (default auto poll)', async () => {
+    const seen = requestsFrom(harness);
+    const prompt = 'Fix the typos in the quickstart guide';
+    const run = await harness.run({ command: 'agent', 'project-id': PROJECT, prompt });
+    expect(run.code, run.stdout).toBe(0);
+    const id = run.outputs['agent-job-id'] as string;
+    const job = harness.emulator.agentJobs.get(id);
+    expect(job?.prompts).toEqual([prompt]);
+    // The create answer has no status: the job is taken as active.
+    expect(run.stdout).toContain(`Agent job ${id} created (active) on ${REPOSITORY}.`);
+    // The output the user needs is written before the wait.
+    expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
+    expect(run.outputs).toEqual({
+      'agent-job-id': id,
+      'agent-status': 'completed',
+      'pr-link': job?.prLink,
+    });
+    expect(run.outputs['pr-link']).toMatch(/^https:\/\/github\.com\/example\/docs\/pull\/\d+$/);
+    expect(run.stdout).toContain(`Pull request: ${run.outputs['pr-link']}`);
+    expect(noticeLines(run)).toEqual([]);
+    expect(run.stdout).toContain(`::group::Creating an agent job in project ${PROJECT}`);
+    expect(run.stdout).toContain(`::group::Waiting for agent job ${id}`);
+    // auto: agent jobs report no progress, so the second poll comes 2 s after the first.
+    expect(seen('agent.create')).toHaveLength(1);
+    const polls = seen('agent.get');
+    expect(polls).toHaveLength(2);
+    expect(gaps(polls)[0]).toBeGreaterThanOrEqual(1900);
+    // The job summary: prompt, job, status, pull request, repository @ ref, model, times.
+    expect(run.summary).toContain(`### ✅ Agent job in ${PROJECT}`);
+    expect(run.summary).toContain(`| Prompt | ${prompt} |`);
+    expect(run.summary).toContain(`| Job | \`${id}\` |`);
+    expect(run.summary).toContain('| Status | completed |');
+    expect(run.summary).toContain(`| Pull request | ${run.outputs['pr-link']} |`);
+    expect(run.summary).toContain(`| Repository | ${REPOSITORY} @ main |`);
+    expect(run.summary).toContain(`| Model | ${MODEL} |`);
+    expect(run.summary).toContain(`| Created | ${job?.createdAt} |`);
+    expect(run.summary).toMatch(/\| Duration \| [\d.]+m?s \|/);
+    expect(run.summary).not.toContain('| Archived |');
+  });
+
+  it('ends completed without a pull request: empty pr-link and a notice', async () => {
+    const run = await harness.run({ ...AGENT, prompt: '[no-changes] Check the links' });
+    expect(run.code, run.stdout).toBe(0);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(run.outputs['agent-status']).toBe('completed');
+    expect(run.outputs).toHaveProperty('pr-link', '');
+    expect(noticeLines(run)).toEqual([
+      `::notice::Agent job ${id} ended completed without a pull request: the agent changed no files.`,
+    ]);
+    expect(run.stdout).not.toContain('Pull request:');
+    expect(run.summary).toContain('| Pull request | none (the agent changed no files) |');
+  });
+
+  it('fails with the API error text when the job fails', async () => {
+    const run = await harness.run({ ...AGENT, prompt: '[fail] Rewrite everything' });
+    expect(run.code).toBe(1);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(run.outputs['agent-status']).toBe('failed');
+    expect(run.outputs).toHaveProperty('pr-link', '');
+    expect(errorLines(run)).toEqual([`::error::Agent job ${id} failed: ${AGENT_FAILURE}.`]);
+    expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
+    expect(run.summary).toContain('| Status | failed |');
+    expect(run.summary).toContain(`**Error:** Agent job ${id} failed: ${AGENT_FAILURE}.`);
+  });
+
+  it('succeeds on an archived job and shows the archived time in the summary', async () => {
+    const run = await harness.run({ ...AGENT, prompt: '[archive] Update the changelog' });
+    expect(run.code, run.stdout).toBe(0);
+    const job = harness.emulator.agentJobs.get(run.outputs['agent-job-id'] as string);
+    expect(job?.archivedAt).toEqual(expect.any(String));
+    expect(run.outputs['agent-status']).toBe('archived');
+    expect(run.outputs['pr-link']).toBe(job?.prLink);
+    expect(run.summary).toContain('| Status | archived |');
+    expect(run.summary).toContain(`| Created | ${job?.createdAt} |`);
+    expect(run.summary).toContain(`| Archived | ${job?.archivedAt} |`);
+  });
+
+  it('logs a multi-line prompt only as its first line, shortened, but sends all of it', async () => {
+    const first = `Rewrite the installation page ${'so that it reads well '.repeat(5)}`.trim();
+    const prompt = `${first}\nSECOND-LINE-DETAIL about the table\nthird line`;
+    const run = await harness.run({ ...AGENT, prompt, wait: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    const headline = `${first.slice(0, 79)}… (+2 more lines)`;
+    expect(run.stdout).toContain(`Prompt: ${headline}\n`);
+    expect(run.summary).toContain(`| Prompt | ${headline} |`);
+    for (const text of [run.stdout, run.stderr, run.summary, run.outputFile]) {
+      expect(text).not.toContain('SECOND-LINE-DETAIL');
+      expect(text).not.toContain(first);
+    }
+    expect(harness.emulator.agentJobs.get(run.outputs['agent-job-id'] as string)?.prompts).toEqual([
+      prompt,
+    ]);
+  });
+
+  it('returns right after creation with wait: false', async () => {
+    const seen = requestsFrom(harness);
+    const run = await harness.run({ ...AGENT, prompt: 'Add a FAQ page', wait: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs).toEqual({
+      'agent-job-id': expect.stringMatching(/^[0-9a-f]{24}$/),
+      'agent-status': 'active',
+    });
+    expect(run.stdout).toContain('wait is false: not following the job.');
+    expect(seen().map((r) => r.route)).toEqual(['agent.create']);
+    expect(run.summary).toContain('| Status | active |');
+    expect(run.summary).not.toContain('| Pull request |');
+    expect(run.durationMs).toBeLessThan(1500);
+  });
+
+  it('refuses bad inputs before any request', async () => {
+    const seen = requestsFrom(harness);
+    const missing = await harness.run({ command: 'agent' });
+    expect(missing.code).toBe(1);
+    expect(errorLines(missing)).toEqual([
+      expect.stringMatching(/^::error::Invalid input project-id: is required for command "agent"/),
+      expect.stringMatching(/^::error::Invalid input prompt: is required for command "agent"/),
+    ]);
+
+    const wrong = await harness.run({
+      command: 'agent',
+      'project-id': 'demo/project',
+      prompt: '  \n  ',
+      'poll-interval': '100ms',
+      wait: 'maybe',
+    });
+    expect(wrong.code).toBe(1);
+    expect(errorLines(wrong)).toEqual([
+      expect.stringMatching(/^::error::Invalid input poll-interval: must be "auto" or a duration/),
+      expect.stringMatching(/^::error::Invalid input project-id: must be the project identifier/),
+      expect.stringMatching(/^::error::Invalid input prompt: must hold an instruction/),
+      expect.stringMatching(/^::error::Invalid input wait: must be true or false, got "maybe"/),
+    ]);
+    for (const run of [missing, wrong]) {
+      expect(run.outputs).toEqual({});
+      expect(run.summary).toBe('');
+    }
+    expect(seen()).toEqual([]);
+  });
+
+  it("fails with the API's message when the job is not found while polling (404)", async () => {
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 404,
+      body: JSON.stringify({ error: 'Job not found' }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the sidebar' });
+    expect(run.code).toBe(1);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^::error::Could not read agent job ${id} \\(HTTP 404: Job not found\\)`),
+      ),
+    ]);
+    // 404 is final: no second read.
+    expect(seen('agent.get')).toHaveLength(1);
+    expect(run.outputs['agent-status']).toBeUndefined();
+  });
+
+  // A create that may have reached the server must not be repeated: a second agent job
+  // would open a second pull request.
+  it.each([
+    [
+      'a proxy 502 (HTML)',
+      { status: 502, body: 'html' },
+      /HTTP 502: an HTML page titled "502 Bad Gateway"/,
+    ],
+    ['a 504 (JSON)', { status: 504, body: 'json' }, /HTTP 504: Gateway Timeout \(emulated fault\)/],
+    ['a connection reset', { reset: true }, /the connection failed/],
+  ] as const)('does not retry the create after %s', async (_name, fault, message) => {
+    const seen = requestsFrom(harness);
+    const jobsBefore = harness.emulator.agentJobs.list().length;
+    harness.emulator.faults.add({ route: 'agent.create', ...fault });
+    const run = await harness.run({ ...AGENT, prompt: 'Document the new API' });
+    expect(run.code).toBe(1);
+    expect(seen('agent.create')).toHaveLength(1);
+    expect(seen()).toHaveLength(1);
+    expect(harness.emulator.agentJobs.list()).toHaveLength(jobsBefore);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(/^::error::Could not create an agent job in project demo-project/),
+    ]);
+    expect(errorLines(run)[0]).toMatch(message);
+    expect(run.stdout).not.toContain('trying again');
+    expect(run.outputs).toEqual({});
+  });
+
+  it('polls at a fixed poll-interval', async () => {
+    const seen = requestsFrom(harness);
+    const run = await harness.run({ ...AGENT, prompt: 'Tidy the glossary' });
+    expect(run.code, run.stdout).toBe(0);
+    const polls = seen('agent.get');
+    expect(polls.length).toBeGreaterThanOrEqual(3);
+    for (const gap of gaps(polls)) {
+      expect(gap).toBeGreaterThanOrEqual(450);
+      expect(gap).toBeLessThan(900);
+    }
+    // One log line per change of status, not per poll.
+    const statusLines = run.stdout.split('\n').filter((l) => /^\[ *[\d.]+m?s\] /.test(l));
+    expect(statusLines.map((l) => l.replace(/^\[[^\]]*\] /, ''))).toEqual(['active', 'completed']);
+  });
+
+  it('works the same when the create answer carries status', async () => {
+    const withStatus = await startHarness({ agentDurationMs: 1500, createIncludesStatus: true });
+    try {
+      const run = await withStatus.run({ ...AGENT, prompt: 'Fix the typos' });
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/Agent job [0-9a-f]{24} created \(active\)/);
+      expect(run.outputs['agent-status']).toBe('completed');
+      expect(run.outputs['pr-link']).toMatch(/\/pull\/\d+$/);
+    } finally {
+      await withStatus.stop();
+    }
+  });
+
+  it.skipIf(!node24Available())(
+    'runs the same on Node 24, the runtime of runs.using: node24',
+    async () => {
+      const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' }, { node: NODE24 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
+      expect(run.outputs['agent-status']).toBe('completed');
+      expect(run.outputs['pr-link']).toMatch(/\/pull\/\d+$/);
+    },
+  );
+});
+
+describe('agent creation rate limit (429)', () => {
+  it('honours Retry-After and then succeeds', async () => {
+    // One emulator hour per real second: the hourly window of 1 creation passes in 1 s.
+    const scale = 3600;
+    const limited = await startHarness({
+      timeScale: scale,
+      agentRateLimit: 1,
+      agentRetryAfter: true,
+      agentDurationMs: 1500 * scale,
+    });
+    try {
+      const earlier = await fetch(`${limited.emulator.baseUrl}/v2/agent/${PROJECT}/job`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${limited.emulator.keys.write}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ prompt: 'an earlier job uses the budget' }),
+      });
+      expect(earlier.status).toBe(201);
+      const seen = requestsFrom(limited);
+      const run = await limited.run({ ...AGENT, prompt: 'Fix the typos', timeout: '10s' });
+      expect(run.code, run.stdout).toBe(0);
+      const creates = seen('agent.create');
+      expect(creates.map((r) => r.status)).toEqual([429, 201]);
+      expect(gaps(creates, scale)[0]).toBeGreaterThanOrEqual(950);
+      // The server's delay, not a jittered one.
+      expect(run.stdout).toMatch(
+        /Could not create an agent job in project demo-project \(HTTP 429 \(Rate limit exceeded: 1 agent jobs per project per hour\)\): trying again in 1\.0s \(attempt 2\)\./,
+      );
+      expect(run.outputs['agent-status']).toBe('completed');
+      expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('without Retry-After, backs off with jitter and logs when it tries next', async () => {
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({ route: 'agent.create', status: 429, body: 'json' });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' });
+    expect(run.code, run.stdout).toBe(0);
+    const retry =
+      /HTTP 429 \(Too Many Requests \(emulated fault\)\)\): trying again in (\d+)ms \(attempt 2\)\./.exec(
+        run.stdout,
+      );
+    expect(retry, run.stdout).not.toBeNull();
+    const delayMs = Number(retry?.[1]);
+    // Full jitter within the first ceiling (1 s), never zero.
+    expect(delayMs).toBeGreaterThanOrEqual(50);
+    expect(delayMs).toBeLessThan(1000);
+    const creates = seen('agent.create');
+    expect(creates.map((r) => r.status)).toEqual([429, 201]);
+    expect(gaps(creates)[0]).toBeGreaterThanOrEqual(delayMs - 20);
+    expect(run.outputs['agent-status']).toBe('completed');
+  });
+
+  it('fails at the timeout, explaining the hourly limit, when every create answers 429', async () => {
+    const exhausted = await startHarness({ agentRateLimit: 0 });
+    try {
+      const seen = requestsFrom(exhausted);
+      const run = await exhausted.run({ ...AGENT, prompt: 'Fix the typos', timeout: '3s' });
+      expect(run.code).toBe(1);
+      expect(seen('agent.create').length).toBeGreaterThanOrEqual(2);
+      expect(seen('agent.create').every((r) => r.status === 429)).toBe(true);
+      expect(run.stdout).toMatch(/trying again in \d+(ms|\.\ds) \(attempt 2\)/);
+      expect(errorLines(run)).toHaveLength(1);
+      expect(errorLines(run)[0]).toMatch(/HTTP 429/);
+      expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
+      expect(run.durationMs).toBeLessThan(4500);
+      expect(run.outputs).toEqual({});
+    } finally {
+      await exhausted.stop();
+    }
+  });
+
+  it('fails at once, explaining the hourly limit, when Retry-After goes past the timeout', async () => {
+    const exhausted = await startHarness({ agentRateLimit: 0, agentRetryAfter: true });
+    try {
+      const seen = requestsFrom(exhausted);
+      const run = await exhausted.run({ ...AGENT, prompt: 'Fix the typos', timeout: '30s' });
+      expect(run.code).toBe(1);
+      expect(seen('agent.create')).toHaveLength(1);
+      expect(errorLines(run)).toHaveLength(1);
+      expect(errorLines(run)[0]).toMatch(/the server asked to wait 3600s/);
+      expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
+      expect(run.durationMs).toBeLessThan(2000);
+    } finally {
+      await exhausted.stop();
+    }
+  });
+});
+
+describe('agent cancellation and timeout', () => {
+  let slow: Harness;
+  beforeAll(async () => {
+    slow = await startHarness({ agentDurationMs: 60_000 });
+  });
+  afterAll(async () => {
+    await slow.stop();
+  });
+
+  it('stops polling within a second on SIGTERM, saying the job keeps running', async () => {
+    let sentAt = 0;
+    const run = await slow.run(
+      { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
+      {
+        killAfterMs: 20_000,
+        onSpawn: (pid, stdout) => {
+          const timer = setInterval(() => {
+            if (/^\[ *[\d.]+m?s\] active$/m.test(stdout())) {
+              clearInterval(timer);
+              sentAt = Date.now();
+              process.kill(pid, 'SIGTERM');
+            }
+          }, 20);
+        },
+      },
+    );
+    const exitDelayMs = Date.now() - sentAt;
+    expect(sentAt).toBeGreaterThan(0);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(1);
+    expect(exitDelayMs).toBeLessThan(1000);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(run.outputs['agent-status']).toBeUndefined();
+    expect(errorLines(run)).toEqual([
+      `::error::Cancelled (SIGTERM). Agent job ${id} keeps running on the server: the API has no way to cancel it.`,
+    ]);
+    expect(run.summary).toContain('| Status | active |');
+  });
+
+  it('fails at the timeout while polling, naming the job that keeps running', async () => {
+    const run = await slow.run({ ...AGENT, prompt: 'Fix the typos', timeout: '2s' });
+    expect(run.code).toBe(1);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(errorLines(run)).toEqual([
+      `::error::Agent job ${id} was still active when the 2.0s timeout passed. It keeps running on the server and may still open a pull request.`,
+    ]);
+    expect(run.durationMs).toBeLessThan(3500);
+  });
+});
