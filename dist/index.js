@@ -44097,7 +44097,92 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 
-/***/ 89789:
+/***/ 89243:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Js: () => (/* binding */ abortReason),
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
+/* harmony export */   Te: () => (/* binding */ throwIfAborted),
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dk: () => (/* binding */ JobFailedError),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   gJ: () => (/* binding */ errorMessage),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   nV: () => (/* binding */ DownloadError),
+/* harmony export */   td: () => (/* binding */ UnsafeArchiveError)
+/* harmony export */ });
+/**
+ * Expected failures carry a message written for the person reading the CI log: what
+ * happened and what to do. Anything else that is thrown is a bug and keeps its stack.
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+    /** Process exit code when this error ends a run (1: the step failed, 2: bad usage). */
+    exitCode = 1;
+}
+/** An input the user must fix; raised before any network call. */
+class InputError extends ActionError {
+    problems;
+    name = 'InputError';
+    exitCode = 2;
+    constructor(problems) {
+        super(problems.map((p) => `${p.input}: ${p.message}`).join('; '));
+        this.problems = problems;
+    }
+}
+/** The run was cancelled by SIGINT/SIGTERM (or the CI stopping the job). */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+    constructor(detail = 'cancelled') {
+        super(detail);
+    }
+}
+/** The overall `timeout` passed. */
+class TimeoutError extends ActionError {
+    name = 'TimeoutError';
+}
+/** The export or agent job ended in `failed` on the server. */
+class JobFailedError extends ActionError {
+    name = 'JobFailedError';
+}
+/** The archive (or the bytes served as one) is unsafe to extract. */
+class UnsafeArchiveError extends ActionError {
+    name = 'UnsafeArchiveError';
+}
+/** The bundle could not be downloaded completely or did not verify. */
+class DownloadError extends ActionError {
+    name = 'DownloadError';
+}
+/** One readable line for anything thrown. */
+function errorMessage(err) {
+    if (err instanceof Error)
+        return err.message || err.name;
+    if (typeof err === 'string')
+        return err;
+    try {
+        return JSON.stringify(err);
+    }
+    catch {
+        return String(err);
+    }
+}
+/** The reason an AbortSignal fired, as an error the caller can rethrow. */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    return new CancelledError(typeof reason === 'string' ? reason : 'cancelled');
+}
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
+}
+
+
+/***/ }),
+
+/***/ 75338:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44110,10 +44195,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(48161);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
-var lib_core = __nccwpck_require__(70819);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(76760);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 14 modules
+var lib_core = __nccwpck_require__(70819);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -53718,74 +53803,8 @@ function parseByteSize(text) {
     return Math.round(Number(match[1]) * (factor[(match[2] ?? 'b').toLowerCase()] ?? 1));
 }
 
-;// CONCATENATED MODULE: ./.build/errors.js
-/**
- * Expected failures carry a message written for the person reading the CI log: what
- * happened and what to do. Anything else that is thrown is a bug and keeps its stack.
- */
-class ActionError extends Error {
-    name = 'ActionError';
-    /** Process exit code when this error ends a run (1: the step failed, 2: bad usage). */
-    exitCode = 1;
-}
-/** An input the user must fix; raised before any network call. */
-class InputError extends ActionError {
-    problems;
-    name = 'InputError';
-    exitCode = 2;
-    constructor(problems) {
-        super(problems.map((p) => `${p.input}: ${p.message}`).join('; '));
-        this.problems = problems;
-    }
-}
-/** The run was cancelled by SIGINT/SIGTERM (or the CI stopping the job). */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-    constructor(detail = 'cancelled') {
-        super(detail);
-    }
-}
-/** The overall `timeout` passed. */
-class TimeoutError extends ActionError {
-    name = 'TimeoutError';
-}
-/** The export or agent job ended in `failed` on the server. */
-class JobFailedError extends ActionError {
-    name = 'JobFailedError';
-}
-/** The archive (or the bytes served as one) is unsafe to extract. */
-class UnsafeArchiveError extends ActionError {
-    name = 'UnsafeArchiveError';
-}
-/** The bundle could not be downloaded completely or did not verify. */
-class DownloadError extends ActionError {
-    name = 'DownloadError';
-}
-/** One readable line for anything thrown. */
-function errorMessage(err) {
-    if (err instanceof Error)
-        return err.message || err.name;
-    if (typeof err === 'string')
-        return err;
-    try {
-        return JSON.stringify(err);
-    }
-    catch {
-        return String(err);
-    }
-}
-/** The reason an AbortSignal fired, as an error the caller can rethrow. */
-function abortReason(signal) {
-    const reason = signal.reason;
-    if (reason instanceof Error)
-        return reason;
-    return new CancelledError(typeof reason === 'string' ? reason : 'cancelled');
-}
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw abortReason(signal);
-}
-
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __nccwpck_require__(89243);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(77030);
 ;// CONCATENATED MODULE: ./.build/net.js
@@ -54115,7 +54134,7 @@ function parseConfig(raw, context) {
         ? external_node_path_.resolve(workspace, values['helm-values-file'])
         : undefined;
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors/* InputError */.dz(problems);
     const connection = {
         apiKey: values['api-key'],
         baseUrl: values['base-url'],
@@ -54171,7 +54190,7 @@ const systemClock = {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw err;
         }
     },
@@ -54231,7 +54250,7 @@ class Redactor {
 ;// CONCATENATED MODULE: ./.build/api/errors.js
 
 /** A request to the admin API that did not succeed; the message says what to do. */
-class ApiError extends ActionError {
+class ApiError extends errors/* ActionError */.lZ {
     kind;
     status;
     detail;
@@ -54490,7 +54509,7 @@ class AdminApi {
     constructor(options) {
         const checked = parseServiceUrl(options.baseUrl.href);
         if (!(checked instanceof URL))
-            throw new ActionError(`base-url ${checked.reason}.`);
+            throw new errors/* ActionError */.lZ(`base-url ${checked.reason}.`);
         const redactor = options.redactor ?? new Redactor();
         redactor.add(options.apiKey);
         this.#options = {
@@ -54566,7 +54585,7 @@ class AdminApi {
         // The operation names ids the caller passed in; a key pasted there must not leak.
         const call = { ...request, operation: redactor.redact(request.operation) };
         for (let attempt = 1;; attempt += 1) {
-            throwIfAborted(signal);
+            (0,errors/* throwIfAborted */.Te)(signal);
             let failure;
             try {
                 return await this.#send(call, signal);
@@ -54632,7 +54651,7 @@ class AdminApi {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw networkError(call, err, redactor);
         }
         let text;
@@ -54644,7 +54663,7 @@ class AdminApi {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw networkError(call, err, redactor);
         }
         const { statusCode } = response;
@@ -54739,7 +54758,7 @@ async function pollUntilSettled(options) {
     const { clock, signal } = options;
     const history = [];
     for (;;) {
-        throwIfAborted(signal);
+        (0,errors/* throwIfAborted */.Te)(signal);
         const value = await options.read(signal);
         const progress = options.progressOf?.(value);
         history.push({ at: clock.now(), ...(progress !== undefined ? { progress } : {}) });
@@ -54859,6 +54878,14 @@ function renderExportSummary(record, failure) {
     const parts = [heading, '', table(rows)];
     if (record.checks?.length)
         parts.push('', ...record.checks.map((c) => `- ${c}`));
+    const references = record.externalReferences ?? [];
+    if (references.length > 0) {
+        parts.push('', '| File | Line | Reference | Kind |', '|---|---|---|---|', ...references
+            .slice(0, 200)
+            .map((r) => `| ${code(r.file)} | ${r.line} | ${code(r.url)} | ${r.kind} |`));
+        if (references.length > 200)
+            parts.push('', `… and ${references.length - 200} more.`);
+    }
     if (!ok)
         parts.push('', `**Error:** ${cell(failure)}`);
     return `${parts.join('\n')}\n`;
@@ -54967,14 +54994,14 @@ async function runAgent(config, deps) {
         limits: AGENT_SCHEDULE,
         clock,
         deadline: deps.deadline,
-        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs)),
         ...(signal ? { signal } : {}),
     }));
     reporter.setOutput('agent-status', finished.status);
     reporter.setOutput('pr-link', finished.prLink ?? '');
     if (finished.status === 'failed') {
         record.error = finished.error;
-        throw new JobFailedError(`Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`);
+        throw new errors/* JobFailedError */.dk(`Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`);
     }
     if (finished.prLink)
         reporter.info(`Pull request: ${finished.prLink}`);
@@ -55073,7 +55100,7 @@ async function downloadBundle(options) {
     };
     const refresh = async (why) => {
         if (refreshes >= maxRefreshes) {
-            throw new DownloadError(`The bundle link expired before the download finished, ${refreshes} fresh link(s) later (${why}). Check that the runner's clock is right and that the storage is reachable fast enough.`);
+            throw new errors/* DownloadError */.nV(`The bundle link expired before the download finished, ${refreshes} fresh link(s) later (${why}). Check that the runner's clock is right and that the storage is reachable fast enough.`);
         }
         refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
@@ -55082,7 +55109,7 @@ async function downloadBundle(options) {
     const failed = async (what, retryAfterMs) => {
         failures += 1;
         if (failures >= maxAttempts) {
-            throw new DownloadError(`The bundle download failed ${failures} times in a row at ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''} (${what}).`);
+            throw new errors/* DownloadError */.nV(`The bundle download failed ${failures} times in a row at ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''} (${what}).`);
         }
         const delay = retryAfterMs ?? backoffDelay(failures, RESUME_BACKOFF, options.random);
         options.onEvent?.(`${what} after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}: ${received > 0 ? 'resuming' : 'retrying'} in ${(delay / 1000).toFixed(1)}s.`);
@@ -55090,7 +55117,7 @@ async function downloadBundle(options) {
     };
     try {
         for (;;) {
-            throwIfAborted(signal);
+            (0,errors/* throwIfAborted */.Te)(signal);
             if (source.expiresAt !== undefined && source.expiresAt.getTime() <= clock.now()) {
                 await refresh(`The bundle link expired at ${source.expiresAt.toISOString()}`);
                 continue;
@@ -55115,7 +55142,7 @@ async function downloadBundle(options) {
             }
             catch (err) {
                 if (signal?.aborted)
-                    throw abortReason(signal);
+                    throw (0,errors/* abortReason */.Js)(signal);
                 await failed(`The storage did not answer (${describeNetworkError(err)})`);
                 continue;
             }
@@ -55139,7 +55166,7 @@ async function downloadBundle(options) {
                     await failed(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, parseRetryAfter(header(headers, 'retry-after'), clock));
                 }
                 else {
-                    throw new DownloadError(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403 ? ' The link may have been altered, or the storage does not accept it from this network.' : ''}`);
+                    throw new errors/* DownloadError */.nV(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403 ? ' The link may have been altered, or the storage does not accept it from this network.' : ''}`);
                 }
                 continue;
             }
@@ -55162,14 +55189,14 @@ async function downloadBundle(options) {
                 etag = served;
                 if (total !== undefined && source.sizeBytes !== undefined && total !== source.sizeBytes) {
                     response.body.destroy();
-                    throw new DownloadError(`The storage serves ${formatBytes(total)} (${total} bytes) but the API announced ${source.sizeBytes} bytes: refusing an archive that is not the one the export produced.`);
+                    throw new errors/* DownloadError */.nV(`The storage serves ${formatBytes(total)} (${total} bytes) but the API announced ${source.sizeBytes} bytes: refusing an archive that is not the one the export produced.`);
                 }
             }
             try {
                 for await (const data of response.body) {
                     const chunk = data;
                     if (total !== undefined && received + chunk.length > total) {
-                        throw new DownloadError(`The storage sent more than the ${total} bytes it announced: refusing the archive.`);
+                        throw new errors/* DownloadError */.nV(`The storage sent more than the ${total} bytes it announced: refusing the archive.`);
                     }
                     sha256.update(chunk);
                     md5.update(chunk);
@@ -55180,10 +55207,10 @@ async function downloadBundle(options) {
                 }
             }
             catch (err) {
-                if (err instanceof ActionError)
+                if (err instanceof errors/* ActionError */.lZ)
                     throw err;
                 if (signal?.aborted)
-                    throw abortReason(signal);
+                    throw (0,errors/* abortReason */.Js)(signal);
                 await failed(`The connection broke (${describeNetworkError(err)})`);
                 continue;
             }
@@ -55217,7 +55244,7 @@ function verifyEtag(etag, md5, size) {
     if (plain === undefined || !/^[0-9a-f]{32}$/i.test(plain))
         return false;
     if (plain.toLowerCase() !== md5) {
-        throw new DownloadError(`The downloaded archive (${size} bytes) does not match the storage's checksum (ETag ${plain}, got MD5 ${md5}): the transfer was corrupted.`);
+        throw new errors/* DownloadError */.nV(`The downloaded archive (${size} bytes) does not match the storage's checksum (ETag ${plain}, got MD5 ${md5}): the transfer was corrupted.`);
     }
     return true;
 }
@@ -55277,7 +55304,7 @@ class EntryGuard {
     plan(entry) {
         const name = entry.name;
         const refuse = (why) => {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: entry "${printable(name)}" ${why}.`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(name)}" ${why}.`);
         };
         if (entry.kind === 'device')
             refuse('is a device file');
@@ -55287,7 +55314,7 @@ class EntryGuard {
             refuse('has an entry type this action does not extract');
         this.#entries += 1;
         if (this.#entries > this.limits.maxEntries) {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries (raise max-extract-files if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries (raise max-extract-files if this is expected).`);
         }
         this.addBytes(entry.size);
         const relative = normalizeName(name, refuse);
@@ -55355,7 +55382,7 @@ class EntryGuard {
     addBytes(count) {
         this.#bytes += count;
         if (this.#bytes > this.limits.maxBytes) {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: it expands to more than ${formatBytes(this.limits.maxBytes)} (raise max-extract-size if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${formatBytes(this.limits.maxBytes)} (raise max-extract-size if this is expected).`);
         }
     }
 }
@@ -55479,10 +55506,10 @@ class SiteWriter {
                 // A dangling link points nowhere; its target was checked to lie inside.
                 if (err.code === 'ENOENT')
                     continue;
-                throw new UnsafeArchiveError(`Refusing to extract the archive: the symlink "${relative}" does not resolve (${err.message}).`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${relative}" does not resolve (${err.message}).`);
             }
             if (resolved !== realRoot && !resolved.startsWith(realRoot + external_node_path_.sep)) {
-                throw new UnsafeArchiveError(`Refusing to extract the archive: the symlink "${relative}" resolves outside the export through other links.`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${relative}" resolves outside the export through other links.`);
             }
         }
     }
@@ -55564,7 +55591,7 @@ class TarExtraction {
     }
     /** Stops extracting; what was written stays for the caller to remove. */
     async abort() {
-        this.#input.destroy(new ActionError('extraction aborted'));
+        this.#input.destroy(new errors/* ActionError */.lZ('extraction aborted'));
         await this.#done.catch(() => undefined);
     }
     async #run(root, format, limits) {
@@ -55626,21 +55653,21 @@ async function extractEntry(guard, writer, header, content) {
 }
 /** Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. */
 function mapArchiveError(err, format) {
-    if (err instanceof ActionError)
+    if (err instanceof errors/* ActionError */.lZ)
         return err;
     const error = err;
     const message = error?.message ?? String(err);
     if (error?.code === 'ENOSPC') {
-        return new ActionError(`Could not write the extracted site: the disk is full (${message}).`);
+        return new errors/* ActionError */.lZ(`Could not write the extracted site: the disk is full (${message}).`);
     }
     if (error?.code?.startsWith('Z_') ||
         /unexpected end|invalid tar header|truncated|incorrect header|corrupt/i.test(message)) {
-        return new UnsafeArchiveError(`The ${format} archive is truncated or corrupt (${message}).`);
+        return new errors/* UnsafeArchiveError */.td(`The ${format} archive is truncated or corrupt (${message}).`);
     }
     if (error?.code && /^E[A-Z]+$/.test(error.code)) {
-        return new ActionError(`Could not write the extracted site (${error.code}: ${message}).`);
+        return new errors/* ActionError */.lZ(`Could not write the extracted site (${error.code}: ${message}).`);
     }
-    return new UnsafeArchiveError(`The ${format} archive could not be read (${message}).`);
+    return new errors/* UnsafeArchiveError */.td(`The ${format} archive could not be read (${message}).`);
 }
 
 // EXTERNAL MODULE: ./node_modules/yauzl/index.js
@@ -55682,7 +55709,7 @@ async function extractZip(file, root, limits) {
     }
     if (zip.entryCount > limits.maxEntries) {
         zip.close();
-        throw new UnsafeArchiveError(`Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`);
     }
     const guard = new EntryGuard(root, limits);
     const writer = new SiteWriter(root);
@@ -55714,7 +55741,7 @@ async function extractZipEntry(zip, entry, guard, writer) {
             ? 'directory'
             : 'file';
     if (entry.isEncrypted()) {
-        throw new UnsafeArchiveError(`Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`);
     }
     const linkTarget = kind === 'symlink' ? await readSymlinkTarget(zip, entry) : undefined;
     const planned = guard.plan({
@@ -55743,7 +55770,7 @@ async function extractZipEntry(zip, entry, guard, writer) {
 }
 async function readSymlinkTarget(zip, entry) {
     if (entry.uncompressedSize > MAX_SYMLINK_TARGET) {
-        throw new UnsafeArchiveError(`Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`);
     }
     const content = await openEntry(zip, entry);
     const chunks = [];
@@ -55755,11 +55782,11 @@ function openEntry(zip, entry) {
     return new Promise((resolve, reject) => zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))));
 }
 function mapZipError(err) {
-    if (err instanceof ActionError)
+    if (err instanceof errors/* ActionError */.lZ)
         return err;
     const message = err?.message ?? String(err);
     if (/invalid characters|absolute path|invalid relative path|fileName/i.test(message)) {
-        return new UnsafeArchiveError(`Refusing to extract the archive: ${message}.`);
+        return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: ${message}.`);
     }
     return mapArchiveError(err, 'zip');
 }
@@ -55828,7 +55855,7 @@ class ExtractingSink {
         this.#head = [];
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new UnsafeArchiveError(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
         }
         this.#format = format;
         if (format !== 'zip') {
@@ -55845,7 +55872,7 @@ async function sniffFile(file) {
         const head = buffer.subarray(0, bytesRead);
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new UnsafeArchiveError(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
         }
         return format;
     }
@@ -55870,7 +55897,7 @@ function siblingPath(target, label) {
 async function checkTargetDirectory(target) {
     const stat = await promises_.lstat(target).catch(() => undefined);
     if (stat && !stat.isDirectory()) {
-        throw new ActionError(`path "${target}" exists and is not a directory: remove it or choose another path.`);
+        throw new errors/* ActionError */.lZ(`path "${target}" exists and is not a directory: remove it or choose another path.`);
     }
 }
 async function createStagingDirectory(target) {
@@ -56076,7 +56103,7 @@ async function requestBundle(jobId, options) {
                 throw err;
             const delay = NOT_READY_DELAYS_MS[Math.min(attempt, NOT_READY_DELAYS_MS.length - 1)];
             if (clock.now() + delay > options.deadline) {
-                throw new TimeoutError(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
+                throw new errors/* TimeoutError */.MU(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
             }
             reporter.info(`The bundle is not ready yet (HTTP 409): asking again in ${formatDuration(delay)}.`);
             await clock.sleep(delay, options.signal);
@@ -56195,7 +56222,7 @@ async function runExport(config, deps) {
         clock,
         interval: config.pollInterval,
         deadline: deps.deadline,
-        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs)),
         onJob: (job) => {
             record.status = job.status;
         },
@@ -56210,7 +56237,7 @@ async function runExport(config, deps) {
     reporter.setOutput('status', finished.status);
     if (finished.status === 'failed') {
         record.error = finished.error;
-        throw new JobFailedError(`Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`);
+        throw new errors/* JobFailedError */.dk(`Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`);
     }
     const bundleOptions = {
         api,
@@ -56242,6 +56269,9 @@ async function runExport(config, deps) {
         reporter.info(`Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
         return link;
     });
+    if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
+        reporter.notice(`deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`);
+    }
     if (config.download) {
         const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,
@@ -56262,7 +56292,14 @@ async function runExport(config, deps) {
             idleTimeoutMs: deps.idleTimeoutMs,
             reporter,
             ...withSignal,
-            ...(deps.inspectSite ? { inspect: deps.inspectSite } : {}),
+            ...(config.deploymentType !== 'cloud'
+                ? {
+                    inspect: async (stagingDir) => {
+                        const { checkSiteIsSelfContained } = await Promise.all(/* import() */[__nccwpck_require__.e(192), __nccwpck_require__.e(101)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46101));
+                        await checkSiteIsSelfContained(stagingDir, config, reporter, record);
+                    },
+                }
+                : {}),
         }));
         const { download } = delivered;
         record.sha256 = download.sha256;
@@ -56292,7 +56329,18 @@ async function runExport(config, deps) {
                 const files = delivered.archivePath
                     ? [delivered.archivePath]
                     : await listFiles(delivered.directory);
-                const uploaded = await deps.uploadArtifact(config.artifactName, delivered.directory, files);
+                const name = config.artifactName;
+                let uploaded;
+                try {
+                    uploaded = await deps.uploadArtifact(name, delivered.directory, files);
+                }
+                catch (err) {
+                    const cause = (0,errors/* errorMessage */.gJ)(err).replace(/\.$/, '');
+                    const duplicate = /already exists|\(409\)/i.test(cause)
+                        ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
+                        : '';
+                    throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate} The export itself is in ${delivered.directory}.`);
+                }
                 if (uploaded.id !== undefined) {
                     record.artifactId = String(uploaded.id);
                     reporter.setOutput('artifact-id', String(uploaded.id));
@@ -56372,7 +56420,7 @@ async function executeConfigured(raw, environment, reporter, options) {
             waited: config.wait,
         }
         : { command: 'export', domain: config.domain, startedAt };
-    const timer = setTimeout(() => timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))), config.timeoutMs);
+    const timer = setTimeout(() => timeout.abort(new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs))), config.timeoutMs);
     const signal = options.signal
         ? AbortSignal.any([options.signal, timeout.signal])
         : timeout.signal;
@@ -56398,7 +56446,6 @@ async function executeConfigured(raw, environment, reporter, options) {
             await runAgent(config, { api, reporter, clock, deadline, signal, record });
         }
         else if (config.command === 'export' && record.command === 'export') {
-            const inspectSite = environment.inspectSite?.(config, reporter);
             await runExport(config, {
                 api,
                 reporter,
@@ -56411,7 +56458,6 @@ async function executeConfigured(raw, environment, reporter, options) {
                 signal,
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
-                ...(inspectSite ? { inspectSite } : {}),
             });
         }
         return { config, record };
@@ -56420,12 +56466,12 @@ async function executeConfigured(raw, environment, reporter, options) {
         // An abort surfaces as whatever the aborted call threw: report the reason instead.
         if (!signal.aborted)
             return { config, record, error: err };
-        const reason = abortReason(signal);
+        const reason = (0,errors/* abortReason */.Js)(signal);
         return {
             config,
             record,
-            error: reason instanceof CancelledError
-                ? new CancelledError(`${reason.message} ${describeCancellation(record)}`)
+            error: reason instanceof errors/* CancelledError */.cc
+                ? new errors/* CancelledError */.cc(`${reason.message} ${describeCancellation(record)}`)
                 : reason,
         };
     }
@@ -56446,7 +56492,7 @@ async function executeConfigured(raw, environment, reporter, options) {
 function cancelOnSignals() {
     const controller = new AbortController();
     const handlers = ['SIGINT', 'SIGTERM'].map((name) => {
-        const handler = () => controller.abort(new CancelledError(`Cancelled (${name}).`));
+        const handler = () => controller.abort(new errors/* CancelledError */.cc(`Cancelled (${name}).`));
         process.once(name, handler);
         return [name, handler];
     });
@@ -56468,12 +56514,13 @@ function cancelOnSignals() {
 
 
 
+
 /** The runner's world turned into a Reporter, every line scrubbed of secrets. */
 function githubReporter(redactor) {
     const clean = (text) => redactor.redact(text);
     const properties = (annotation) => ({
         ...(annotation?.title ? { title: clean(annotation.title) } : {}),
-        ...(annotation?.file ? { file: annotation.file } : {}),
+        ...(annotation?.file ? { file: relativeToWorkspace(annotation.file) } : {}),
         ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
         ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
     });
@@ -56481,31 +56528,37 @@ function githubReporter(redactor) {
         info: (message) => lib_core/* info */.pq(clean(message)),
         notice: (message, annotation) => lib_core/* notice */.lm(clean(message), properties(annotation)),
         warning: (message, annotation) => lib_core/* warning */.$e(clean(message), properties(annotation)),
+        error: (message, annotation) => lib_core/* error */.z3(clean(message), properties(annotation)),
         debug: (message) => lib_core/* debug */.Yz(clean(message)),
         group: (title, fn) => lib_core/* group */.Os(clean(title), fn),
         setOutput: (name, value) => lib_core/* setOutput */.uH(name, clean(value)),
         mask: (value) => lib_core/* setSecret */.Pq(value),
     };
 }
+/** Annotations point at files relative to the repository checkout. */
+function relativeToWorkspace(file) {
+    const workspace = process.env.GITHUB_WORKSPACE;
+    return workspace && external_node_path_.isAbsolute(file) ? external_node_path_.relative(workspace, file) : file;
+}
 function readInputs() {
     // `prompt` keeps its inner layout; every other input is trimmed by getInput.
     return Object.fromEntries(INPUT_NAMES.map((name) => [name, lib_core/* getInput */.V4(name, { trimWhitespace: name !== 'prompt' })]));
 }
+/** GitHub Enterprise Server: artifacts v2+ are not available there (same rule as @actions/artifact). */
+function isGhes() {
+    const host = new URL(process.env.GITHUB_SERVER_URL || 'https://github.com').hostname.toLowerCase();
+    return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
+}
 /** Workflow artifacts through @actions/artifact, loaded only when an upload is asked for. */
 const uploadArtifact = async (name, root, files) => {
+    if (isGhes()) {
+        lib_core/* notice */.lm('Workflow artifacts v2+ are not supported on GitHub Enterprise Server: the export was not uploaded as an artifact (use actions/upload-artifact@v3 on GHES).');
+        return {};
+    }
     const artifact = await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(645)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9645));
-    try {
-        const client = new artifact.DefaultArtifactClient();
-        const uploaded = await client.uploadArtifact(name, files, root);
-        return uploaded.id !== undefined ? { id: uploaded.id } : {};
-    }
-    catch (err) {
-        if (err instanceof artifact.GHESNotSupportedError) {
-            lib_core/* notice */.lm('Workflow artifacts v2+ are not supported on GitHub Enterprise Server: the export was not uploaded as an artifact (use actions/upload-artifact@v3 on GHES).');
-            return {};
-        }
-        throw err;
-    }
+    const client = new artifact.DefaultArtifactClient();
+    const uploaded = await client.uploadArtifact(name, files, root);
+    return uploaded.id !== undefined ? { id: uploaded.id } : {};
 };
 /** The GitHub Action: inputs from the runner, outputs and summary back to it. */
 async function runAction() {
@@ -56524,19 +56577,19 @@ async function runAction() {
         uploadArtifact,
     }, reporter, { signal: cancel.signal, redactor });
     cancel.dispose();
-    const failure = outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
+    const failure = outcome.error !== undefined ? redactor.redact((0,errors/* errorMessage */.gJ)(outcome.error)) : undefined;
     if (outcome.record && process.env.GITHUB_STEP_SUMMARY) {
         const markdown = renderSummary(outcome.record, failure);
         try {
             await lib_core/* summary */.z.addRaw(redactor.redact(markdown)).write();
         }
         catch (err) {
-            lib_core/* warning */.$e(`Could not write the job summary: ${redactor.redact(errorMessage(err))}`);
+            lib_core/* warning */.$e(`Could not write the job summary: ${redactor.redact((0,errors/* errorMessage */.gJ)(err))}`);
         }
     }
     if (outcome.error === undefined)
         return;
-    if (outcome.error instanceof InputError) {
+    if (outcome.error instanceof errors/* InputError */.dz) {
         for (const problem of outcome.error.problems) {
             lib_core/* error */.z3(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`));
         }
@@ -56558,7 +56611,7 @@ async function runAction() {
 /***/ ((__webpack_module__, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(89789);
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(75338);
 
 await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .C)();
 

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import * as core from '@actions/core';
 import { INPUT_NAMES, type RawInputs } from './config.js';
 import { errorMessage, InputError } from './errors.js';
@@ -13,7 +14,7 @@ export function githubReporter(redactor: Redactor): Reporter {
   const clean = (text: string) => redactor.redact(text);
   const properties = (annotation?: Annotation): core.AnnotationProperties => ({
     ...(annotation?.title ? { title: clean(annotation.title) } : {}),
-    ...(annotation?.file ? { file: annotation.file } : {}),
+    ...(annotation?.file ? { file: relativeToWorkspace(annotation.file) } : {}),
     ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
     ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
   });
@@ -21,11 +22,18 @@ export function githubReporter(redactor: Redactor): Reporter {
     info: (message) => core.info(clean(message)),
     notice: (message, annotation) => core.notice(clean(message), properties(annotation)),
     warning: (message, annotation) => core.warning(clean(message), properties(annotation)),
+    error: (message, annotation) => core.error(clean(message), properties(annotation)),
     debug: (message) => core.debug(clean(message)),
     group: (title, fn) => core.group(clean(title), fn),
     setOutput: (name, value) => core.setOutput(name, clean(value)),
     mask: (value) => core.setSecret(value),
   };
+}
+
+/** Annotations point at files relative to the repository checkout. */
+function relativeToWorkspace(file: string): string {
+  const workspace = process.env.GITHUB_WORKSPACE;
+  return workspace && path.isAbsolute(file) ? path.relative(workspace, file) : file;
 }
 
 function readInputs(): RawInputs {
@@ -35,22 +43,26 @@ function readInputs(): RawInputs {
   );
 }
 
+/** GitHub Enterprise Server: artifacts v2+ are not available there (same rule as @actions/artifact). */
+function isGhes(): boolean {
+  const host = new URL(
+    process.env.GITHUB_SERVER_URL || 'https://github.com',
+  ).hostname.toLowerCase();
+  return host !== 'github.com' && !host.endsWith('.ghe.com') && !host.endsWith('.localhost');
+}
+
 /** Workflow artifacts through @actions/artifact, loaded only when an upload is asked for. */
 const uploadArtifact: ArtifactUploader = async (name, root, files) => {
-  const artifact = await import('@actions/artifact');
-  try {
-    const client = new artifact.DefaultArtifactClient();
-    const uploaded = await client.uploadArtifact(name, files, root);
-    return uploaded.id !== undefined ? { id: uploaded.id } : {};
-  } catch (err) {
-    if (err instanceof artifact.GHESNotSupportedError) {
-      core.notice(
-        'Workflow artifacts v2+ are not supported on GitHub Enterprise Server: the export was not uploaded as an artifact (use actions/upload-artifact@v3 on GHES).',
-      );
-      return {};
-    }
-    throw err;
+  if (isGhes()) {
+    core.notice(
+      'Workflow artifacts v2+ are not supported on GitHub Enterprise Server: the export was not uploaded as an artifact (use actions/upload-artifact@v3 on GHES).',
+    );
+    return {};
   }
+  const artifact = await import('@actions/artifact');
+  const client = new artifact.DefaultArtifactClient();
+  const uploaded = await client.uploadArtifact(name, files, root);
+  return uploaded.id !== undefined ? { id: uploaded.id } : {};
 };
 
 /** The GitHub Action: inputs from the runner, outputs and summary back to it. */

@@ -18,10 +18,6 @@ export interface Environment {
   /** Looked up only when needed: the commit SHA in a workflow. */
   defaultReleaseVersion?: () => Promise<string | undefined>;
   uploadArtifact?: ArtifactUploader;
-  inspectSite?: (
-    config: Config & { command: 'export' },
-    reporter: Reporter,
-  ) => ((dir: string) => Promise<void>) | undefined;
 }
 
 export interface RunOptions {
@@ -125,7 +121,6 @@ async function executeConfigured(
     if (config.command === 'agent' && record.command === 'agent') {
       await runAgent(config, { api, reporter, clock, deadline, signal, record });
     } else if (config.command === 'export' && record.command === 'export') {
-      const inspectSite = environment.inspectSite?.(config, reporter);
       await runExport(config, {
         api,
         reporter,
@@ -138,7 +133,6 @@ async function executeConfigured(
         signal,
         record,
         ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
-        ...(inspectSite ? { inspectSite } : {}),
       });
     }
     return { config, record };

@@ -1,3 +1,4 @@
+import type { ExternalReference } from './airgap/references.js';
 import { formatBytes, formatDuration } from './duration.js';
 
 /** The outputs of action-interface.md: names are fixed. */
@@ -46,6 +47,8 @@ export interface Reporter {
   info(message: string): void;
   notice(message: string, annotation?: Annotation): void;
   warning(message: string, annotation?: Annotation): void;
+  /** An error annotation that does not by itself end the run. */
+  error(message: string, annotation?: Annotation): void;
   debug(message: string): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   setOutput(name: OutputName, value: string): void;
@@ -78,6 +81,8 @@ export interface ExportRecord {
   artifactId?: string;
   helmValuesFile?: string;
   checks?: string[];
+  /** What the deployment check found outside the site. */
+  externalReferences?: ExternalReference[];
   /** Why the last failed call was tried again (explains a timeout). */
   lastRetry?: string;
 }
@@ -198,6 +203,18 @@ export function renderExportSummary(record: ExportRecord, failure?: string): str
   ];
   const parts = [heading, '', table(rows)];
   if (record.checks?.length) parts.push('', ...record.checks.map((c) => `- ${c}`));
+  const references = record.externalReferences ?? [];
+  if (references.length > 0) {
+    parts.push(
+      '',
+      '| File | Line | Reference | Kind |',
+      '|---|---|---|---|',
+      ...references
+        .slice(0, 200)
+        .map((r) => `| ${code(r.file)} | ${r.line} | ${code(r.url)} | ${r.kind} |`),
+    );
+    if (references.length > 200) parts.push('', `… and ${references.length - 200} more.`);
+  }
   if (!ok) parts.push('', `**Error:** ${cell(failure)}`);
   return `${parts.join('\n')}\n`;
 }

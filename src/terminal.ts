@@ -49,8 +49,8 @@ export class TerminalReporter implements Reporter {
     this.#line(`${this.#paint('33', 'warning')}: ${this.#where(annotation)}${message}`);
   }
 
-  error(message: string): void {
-    this.#line(`${this.#paint('31', 'error')}: ${message}`);
+  error(message: string, annotation?: Annotation): void {
+    this.#line(`${this.#paint('31', 'error')}: ${this.#where(annotation)}${message}`);
   }
 
   debug(message: string): void {

@@ -43699,7 +43699,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var node_stream_consumers__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8321);
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2013);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2616);
 
 
 process.exitCode = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_1__/* .runCli */ .a)(process.argv.slice(2), {
@@ -43715,7 +43715,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2013:
+/***/ 2616:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43817,74 +43817,8 @@ function inputFlagNames() {
         .filter((name) => !['json', 'verbose', 'help'].includes(name));
 }
 
-;// CONCATENATED MODULE: ./.build/errors.js
-/**
- * Expected failures carry a message written for the person reading the CI log: what
- * happened and what to do. Anything else that is thrown is a bug and keeps its stack.
- */
-class ActionError extends Error {
-    name = 'ActionError';
-    /** Process exit code when this error ends a run (1: the step failed, 2: bad usage). */
-    exitCode = 1;
-}
-/** An input the user must fix; raised before any network call. */
-class InputError extends ActionError {
-    problems;
-    name = 'InputError';
-    exitCode = 2;
-    constructor(problems) {
-        super(problems.map((p) => `${p.input}: ${p.message}`).join('; '));
-        this.problems = problems;
-    }
-}
-/** The run was cancelled by SIGINT/SIGTERM (or the CI stopping the job). */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-    constructor(detail = 'cancelled') {
-        super(detail);
-    }
-}
-/** The overall `timeout` passed. */
-class TimeoutError extends ActionError {
-    name = 'TimeoutError';
-}
-/** The export or agent job ended in `failed` on the server. */
-class JobFailedError extends ActionError {
-    name = 'JobFailedError';
-}
-/** The archive (or the bytes served as one) is unsafe to extract. */
-class UnsafeArchiveError extends ActionError {
-    name = 'UnsafeArchiveError';
-}
-/** The bundle could not be downloaded completely or did not verify. */
-class DownloadError extends ActionError {
-    name = 'DownloadError';
-}
-/** One readable line for anything thrown. */
-function errorMessage(err) {
-    if (err instanceof Error)
-        return err.message || err.name;
-    if (typeof err === 'string')
-        return err;
-    try {
-        return JSON.stringify(err);
-    }
-    catch {
-        return String(err);
-    }
-}
-/** The reason an AbortSignal fired, as an error the caller can rethrow. */
-function abortReason(signal) {
-    const reason = signal.reason;
-    if (reason instanceof Error)
-        return reason;
-    return new CancelledError(typeof reason === 'string' ? reason : 'cancelled');
-}
-function throwIfAborted(signal) {
-    if (signal?.aborted)
-        throw abortReason(signal);
-}
-
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __nccwpck_require__(9243);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -43900,7 +43834,7 @@ const systemClock = {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw err;
         }
     },
@@ -44012,7 +43946,7 @@ class Redactor {
 ;// CONCATENATED MODULE: ./.build/api/errors.js
 
 /** A request to the admin API that did not succeed; the message says what to do. */
-class ApiError extends ActionError {
+class ApiError extends errors/* ActionError */.lZ {
     kind;
     status;
     detail;
@@ -53806,7 +53740,7 @@ class AdminApi {
     constructor(options) {
         const checked = parseServiceUrl(options.baseUrl.href);
         if (!(checked instanceof URL))
-            throw new ActionError(`base-url ${checked.reason}.`);
+            throw new errors/* ActionError */.lZ(`base-url ${checked.reason}.`);
         const redactor = options.redactor ?? new Redactor();
         redactor.add(options.apiKey);
         this.#options = {
@@ -53882,7 +53816,7 @@ class AdminApi {
         // The operation names ids the caller passed in; a key pasted there must not leak.
         const call = { ...request, operation: redactor.redact(request.operation) };
         for (let attempt = 1;; attempt += 1) {
-            throwIfAborted(signal);
+            (0,errors/* throwIfAborted */.Te)(signal);
             let failure;
             try {
                 return await this.#send(call, signal);
@@ -53948,7 +53882,7 @@ class AdminApi {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw networkError(call, err, redactor);
         }
         let text;
@@ -53960,7 +53894,7 @@ class AdminApi {
         }
         catch (err) {
             if (signal?.aborted)
-                throw abortReason(signal);
+                throw (0,errors/* abortReason */.Js)(signal);
             throw networkError(call, err, redactor);
         }
         const { statusCode } = response;
@@ -54124,7 +54058,7 @@ async function pollUntilSettled(options) {
     const { clock, signal } = options;
     const history = [];
     for (;;) {
-        throwIfAborted(signal);
+        (0,errors/* throwIfAborted */.Te)(signal);
         const value = await options.read(signal);
         const progress = options.progressOf?.(value);
         history.push({ at: clock.now(), ...(progress !== undefined ? { progress } : {}) });
@@ -54244,6 +54178,14 @@ function renderExportSummary(record, failure) {
     const parts = [heading, '', table(rows)];
     if (record.checks?.length)
         parts.push('', ...record.checks.map((c) => `- ${c}`));
+    const references = record.externalReferences ?? [];
+    if (references.length > 0) {
+        parts.push('', '| File | Line | Reference | Kind |', '|---|---|---|---|', ...references
+            .slice(0, 200)
+            .map((r) => `| ${code(r.file)} | ${r.line} | ${code(r.url)} | ${r.kind} |`));
+        if (references.length > 200)
+            parts.push('', `… and ${references.length - 200} more.`);
+    }
     if (!ok)
         parts.push('', `**Error:** ${cell(failure)}`);
     return `${parts.join('\n')}\n`;
@@ -54352,14 +54294,14 @@ async function runAgent(config, deps) {
         limits: AGENT_SCHEDULE,
         clock,
         deadline: deps.deadline,
-        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs)),
         ...(signal ? { signal } : {}),
     }));
     reporter.setOutput('agent-status', finished.status);
     reporter.setOutput('pr-link', finished.prLink ?? '');
     if (finished.status === 'failed') {
         record.error = finished.error;
-        throw new JobFailedError(`Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`);
+        throw new errors/* JobFailedError */.dk(`Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`);
     }
     if (finished.prLink)
         reporter.info(`Pull request: ${finished.prLink}`);
@@ -54647,7 +54589,7 @@ function parseConfig(raw, context) {
         ? external_node_path_.resolve(workspace, values['helm-values-file'])
         : undefined;
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors/* InputError */.dz(problems);
     const connection = {
         apiKey: values['api-key'],
         baseUrl: values['base-url'],
@@ -54778,7 +54720,7 @@ async function downloadBundle(options) {
     };
     const refresh = async (why) => {
         if (refreshes >= maxRefreshes) {
-            throw new DownloadError(`The bundle link expired before the download finished, ${refreshes} fresh link(s) later (${why}). Check that the runner's clock is right and that the storage is reachable fast enough.`);
+            throw new errors/* DownloadError */.nV(`The bundle link expired before the download finished, ${refreshes} fresh link(s) later (${why}). Check that the runner's clock is right and that the storage is reachable fast enough.`);
         }
         refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
@@ -54787,7 +54729,7 @@ async function downloadBundle(options) {
     const failed = async (what, retryAfterMs) => {
         failures += 1;
         if (failures >= maxAttempts) {
-            throw new DownloadError(`The bundle download failed ${failures} times in a row at ${duration_formatBytes(received)}${total !== undefined ? ` of ${duration_formatBytes(total)}` : ''} (${what}).`);
+            throw new errors/* DownloadError */.nV(`The bundle download failed ${failures} times in a row at ${duration_formatBytes(received)}${total !== undefined ? ` of ${duration_formatBytes(total)}` : ''} (${what}).`);
         }
         const delay = retryAfterMs ?? backoffDelay(failures, RESUME_BACKOFF, options.random);
         options.onEvent?.(`${what} after ${duration_formatBytes(received)}${total !== undefined ? ` of ${duration_formatBytes(total)}` : ''}: ${received > 0 ? 'resuming' : 'retrying'} in ${(delay / 1000).toFixed(1)}s.`);
@@ -54795,7 +54737,7 @@ async function downloadBundle(options) {
     };
     try {
         for (;;) {
-            throwIfAborted(signal);
+            (0,errors/* throwIfAborted */.Te)(signal);
             if (source.expiresAt !== undefined && source.expiresAt.getTime() <= clock.now()) {
                 await refresh(`The bundle link expired at ${source.expiresAt.toISOString()}`);
                 continue;
@@ -54820,7 +54762,7 @@ async function downloadBundle(options) {
             }
             catch (err) {
                 if (signal?.aborted)
-                    throw abortReason(signal);
+                    throw (0,errors/* abortReason */.Js)(signal);
                 await failed(`The storage did not answer (${describeNetworkError(err)})`);
                 continue;
             }
@@ -54844,7 +54786,7 @@ async function downloadBundle(options) {
                     await failed(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, parseRetryAfter(header(headers, 'retry-after'), clock));
                 }
                 else {
-                    throw new DownloadError(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403 ? ' The link may have been altered, or the storage does not accept it from this network.' : ''}`);
+                    throw new errors/* DownloadError */.nV(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403 ? ' The link may have been altered, or the storage does not accept it from this network.' : ''}`);
                 }
                 continue;
             }
@@ -54867,14 +54809,14 @@ async function downloadBundle(options) {
                 etag = served;
                 if (total !== undefined && source.sizeBytes !== undefined && total !== source.sizeBytes) {
                     response.body.destroy();
-                    throw new DownloadError(`The storage serves ${duration_formatBytes(total)} (${total} bytes) but the API announced ${source.sizeBytes} bytes: refusing an archive that is not the one the export produced.`);
+                    throw new errors/* DownloadError */.nV(`The storage serves ${duration_formatBytes(total)} (${total} bytes) but the API announced ${source.sizeBytes} bytes: refusing an archive that is not the one the export produced.`);
                 }
             }
             try {
                 for await (const data of response.body) {
                     const chunk = data;
                     if (total !== undefined && received + chunk.length > total) {
-                        throw new DownloadError(`The storage sent more than the ${total} bytes it announced: refusing the archive.`);
+                        throw new errors/* DownloadError */.nV(`The storage sent more than the ${total} bytes it announced: refusing the archive.`);
                     }
                     sha256.update(chunk);
                     md5.update(chunk);
@@ -54885,10 +54827,10 @@ async function downloadBundle(options) {
                 }
             }
             catch (err) {
-                if (err instanceof ActionError)
+                if (err instanceof errors/* ActionError */.lZ)
                     throw err;
                 if (signal?.aborted)
-                    throw abortReason(signal);
+                    throw (0,errors/* abortReason */.Js)(signal);
                 await failed(`The connection broke (${describeNetworkError(err)})`);
                 continue;
             }
@@ -54922,7 +54864,7 @@ function verifyEtag(etag, md5, size) {
     if (plain === undefined || !/^[0-9a-f]{32}$/i.test(plain))
         return false;
     if (plain.toLowerCase() !== md5) {
-        throw new DownloadError(`The downloaded archive (${size} bytes) does not match the storage's checksum (ETag ${plain}, got MD5 ${md5}): the transfer was corrupted.`);
+        throw new errors/* DownloadError */.nV(`The downloaded archive (${size} bytes) does not match the storage's checksum (ETag ${plain}, got MD5 ${md5}): the transfer was corrupted.`);
     }
     return true;
 }
@@ -54982,7 +54924,7 @@ class EntryGuard {
     plan(entry) {
         const name = entry.name;
         const refuse = (why) => {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: entry "${printable(name)}" ${why}.`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(name)}" ${why}.`);
         };
         if (entry.kind === 'device')
             refuse('is a device file');
@@ -54992,7 +54934,7 @@ class EntryGuard {
             refuse('has an entry type this action does not extract');
         this.#entries += 1;
         if (this.#entries > this.limits.maxEntries) {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries (raise max-extract-files if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries (raise max-extract-files if this is expected).`);
         }
         this.addBytes(entry.size);
         const relative = normalizeName(name, refuse);
@@ -55060,7 +55002,7 @@ class EntryGuard {
     addBytes(count) {
         this.#bytes += count;
         if (this.#bytes > this.limits.maxBytes) {
-            throw new UnsafeArchiveError(`Refusing to extract the archive: it expands to more than ${duration_formatBytes(this.limits.maxBytes)} (raise max-extract-size if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${duration_formatBytes(this.limits.maxBytes)} (raise max-extract-size if this is expected).`);
         }
     }
 }
@@ -55184,10 +55126,10 @@ class SiteWriter {
                 // A dangling link points nowhere; its target was checked to lie inside.
                 if (err.code === 'ENOENT')
                     continue;
-                throw new UnsafeArchiveError(`Refusing to extract the archive: the symlink "${relative}" does not resolve (${err.message}).`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${relative}" does not resolve (${err.message}).`);
             }
             if (resolved !== realRoot && !resolved.startsWith(realRoot + external_node_path_.sep)) {
-                throw new UnsafeArchiveError(`Refusing to extract the archive: the symlink "${relative}" resolves outside the export through other links.`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${relative}" resolves outside the export through other links.`);
             }
         }
     }
@@ -55269,7 +55211,7 @@ class TarExtraction {
     }
     /** Stops extracting; what was written stays for the caller to remove. */
     async abort() {
-        this.#input.destroy(new ActionError('extraction aborted'));
+        this.#input.destroy(new errors/* ActionError */.lZ('extraction aborted'));
         await this.#done.catch(() => undefined);
     }
     async #run(root, format, limits) {
@@ -55331,21 +55273,21 @@ async function extractEntry(guard, writer, header, content) {
 }
 /** Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. */
 function mapArchiveError(err, format) {
-    if (err instanceof ActionError)
+    if (err instanceof errors/* ActionError */.lZ)
         return err;
     const error = err;
     const message = error?.message ?? String(err);
     if (error?.code === 'ENOSPC') {
-        return new ActionError(`Could not write the extracted site: the disk is full (${message}).`);
+        return new errors/* ActionError */.lZ(`Could not write the extracted site: the disk is full (${message}).`);
     }
     if (error?.code?.startsWith('Z_') ||
         /unexpected end|invalid tar header|truncated|incorrect header|corrupt/i.test(message)) {
-        return new UnsafeArchiveError(`The ${format} archive is truncated or corrupt (${message}).`);
+        return new errors/* UnsafeArchiveError */.td(`The ${format} archive is truncated or corrupt (${message}).`);
     }
     if (error?.code && /^E[A-Z]+$/.test(error.code)) {
-        return new ActionError(`Could not write the extracted site (${error.code}: ${message}).`);
+        return new errors/* ActionError */.lZ(`Could not write the extracted site (${error.code}: ${message}).`);
     }
-    return new UnsafeArchiveError(`The ${format} archive could not be read (${message}).`);
+    return new errors/* UnsafeArchiveError */.td(`The ${format} archive could not be read (${message}).`);
 }
 
 // EXTERNAL MODULE: ./node_modules/yauzl/index.js
@@ -55387,7 +55329,7 @@ async function extractZip(file, root, limits) {
     }
     if (zip.entryCount > limits.maxEntries) {
         zip.close();
-        throw new UnsafeArchiveError(`Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`);
     }
     const guard = new EntryGuard(root, limits);
     const writer = new SiteWriter(root);
@@ -55419,7 +55361,7 @@ async function extractZipEntry(zip, entry, guard, writer) {
             ? 'directory'
             : 'file';
     if (entry.isEncrypted()) {
-        throw new UnsafeArchiveError(`Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`);
     }
     const linkTarget = kind === 'symlink' ? await readSymlinkTarget(zip, entry) : undefined;
     const planned = guard.plan({
@@ -55448,7 +55390,7 @@ async function extractZipEntry(zip, entry, guard, writer) {
 }
 async function readSymlinkTarget(zip, entry) {
     if (entry.uncompressedSize > MAX_SYMLINK_TARGET) {
-        throw new UnsafeArchiveError(`Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`);
     }
     const content = await openEntry(zip, entry);
     const chunks = [];
@@ -55460,11 +55402,11 @@ function openEntry(zip, entry) {
     return new Promise((resolve, reject) => zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))));
 }
 function mapZipError(err) {
-    if (err instanceof ActionError)
+    if (err instanceof errors/* ActionError */.lZ)
         return err;
     const message = err?.message ?? String(err);
     if (/invalid characters|absolute path|invalid relative path|fileName/i.test(message)) {
-        return new UnsafeArchiveError(`Refusing to extract the archive: ${message}.`);
+        return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: ${message}.`);
     }
     return mapArchiveError(err, 'zip');
 }
@@ -55533,7 +55475,7 @@ class ExtractingSink {
         this.#head = [];
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new UnsafeArchiveError(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
         }
         this.#format = format;
         if (format !== 'zip') {
@@ -55550,7 +55492,7 @@ async function sniffFile(file) {
         const head = buffer.subarray(0, bytesRead);
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new UnsafeArchiveError(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
         }
         return format;
     }
@@ -55575,7 +55517,7 @@ function siblingPath(target, label) {
 async function checkTargetDirectory(target) {
     const stat = await promises_.lstat(target).catch(() => undefined);
     if (stat && !stat.isDirectory()) {
-        throw new ActionError(`path "${target}" exists and is not a directory: remove it or choose another path.`);
+        throw new errors/* ActionError */.lZ(`path "${target}" exists and is not a directory: remove it or choose another path.`);
     }
 }
 async function createStagingDirectory(target) {
@@ -55781,7 +55723,7 @@ async function requestBundle(jobId, options) {
                 throw err;
             const delay = NOT_READY_DELAYS_MS[Math.min(attempt, NOT_READY_DELAYS_MS.length - 1)];
             if (clock.now() + delay > options.deadline) {
-                throw new TimeoutError(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
+                throw new errors/* TimeoutError */.MU(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
             }
             reporter.info(`The bundle is not ready yet (HTTP 409): asking again in ${duration_formatDuration(delay)}.`);
             await clock.sleep(delay, options.signal);
@@ -55900,7 +55842,7 @@ async function runExport(config, deps) {
         clock,
         interval: config.pollInterval,
         deadline: deps.deadline,
-        onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs)),
         onJob: (job) => {
             record.status = job.status;
         },
@@ -55915,7 +55857,7 @@ async function runExport(config, deps) {
     reporter.setOutput('status', finished.status);
     if (finished.status === 'failed') {
         record.error = finished.error;
-        throw new JobFailedError(`Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`);
+        throw new errors/* JobFailedError */.dk(`Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`);
     }
     const bundleOptions = {
         api,
@@ -55947,6 +55889,9 @@ async function runExport(config, deps) {
         reporter.info(`Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${duration_formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
         return link;
     });
+    if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
+        reporter.notice(`deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`);
+    }
     if (config.download) {
         const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,
@@ -55967,7 +55912,14 @@ async function runExport(config, deps) {
             idleTimeoutMs: deps.idleTimeoutMs,
             reporter,
             ...withSignal,
-            ...(deps.inspectSite ? { inspect: deps.inspectSite } : {}),
+            ...(config.deploymentType !== 'cloud'
+                ? {
+                    inspect: async (stagingDir) => {
+                        const { checkSiteIsSelfContained } = await Promise.all(/* import() */[__nccwpck_require__.e(192), __nccwpck_require__.e(101)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6101));
+                        await checkSiteIsSelfContained(stagingDir, config, reporter, record);
+                    },
+                }
+                : {}),
         }));
         const { download } = delivered;
         record.sha256 = download.sha256;
@@ -55997,7 +55949,18 @@ async function runExport(config, deps) {
                 const files = delivered.archivePath
                     ? [delivered.archivePath]
                     : await listFiles(delivered.directory);
-                const uploaded = await deps.uploadArtifact(config.artifactName, delivered.directory, files);
+                const name = config.artifactName;
+                let uploaded;
+                try {
+                    uploaded = await deps.uploadArtifact(name, delivered.directory, files);
+                }
+                catch (err) {
+                    const cause = (0,errors/* errorMessage */.gJ)(err).replace(/\.$/, '');
+                    const duplicate = /already exists|\(409\)/i.test(cause)
+                        ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
+                        : '';
+                    throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate} The export itself is in ${delivered.directory}.`);
+                }
                 if (uploaded.id !== undefined) {
                     record.artifactId = String(uploaded.id);
                     reporter.setOutput('artifact-id', String(uploaded.id));
@@ -56077,7 +56040,7 @@ async function executeConfigured(raw, environment, reporter, options) {
             waited: config.wait,
         }
         : { command: 'export', domain: config.domain, startedAt };
-    const timer = setTimeout(() => timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))), config.timeoutMs);
+    const timer = setTimeout(() => timeout.abort(new errors/* TimeoutError */.MU(describeTimeout(record, config.timeoutMs))), config.timeoutMs);
     const signal = options.signal
         ? AbortSignal.any([options.signal, timeout.signal])
         : timeout.signal;
@@ -56103,7 +56066,6 @@ async function executeConfigured(raw, environment, reporter, options) {
             await runAgent(config, { api, reporter, clock, deadline, signal, record });
         }
         else if (config.command === 'export' && record.command === 'export') {
-            const inspectSite = environment.inspectSite?.(config, reporter);
             await runExport(config, {
                 api,
                 reporter,
@@ -56116,7 +56078,6 @@ async function executeConfigured(raw, environment, reporter, options) {
                 signal,
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
-                ...(inspectSite ? { inspectSite } : {}),
             });
         }
         return { config, record };
@@ -56125,12 +56086,12 @@ async function executeConfigured(raw, environment, reporter, options) {
         // An abort surfaces as whatever the aborted call threw: report the reason instead.
         if (!signal.aborted)
             return { config, record, error: err };
-        const reason = abortReason(signal);
+        const reason = (0,errors/* abortReason */.Js)(signal);
         return {
             config,
             record,
-            error: reason instanceof CancelledError
-                ? new CancelledError(`${reason.message} ${describeCancellation(record)}`)
+            error: reason instanceof errors/* CancelledError */.cc
+                ? new errors/* CancelledError */.cc(`${reason.message} ${describeCancellation(record)}`)
                 : reason,
         };
     }
@@ -56151,7 +56112,7 @@ async function executeConfigured(raw, environment, reporter, options) {
 function cancelOnSignals() {
     const controller = new AbortController();
     const handlers = ['SIGINT', 'SIGTERM'].map((name) => {
-        const handler = () => controller.abort(new CancelledError(`Cancelled (${name}).`));
+        const handler = () => controller.abort(new errors/* CancelledError */.cc(`Cancelled (${name}).`));
         process.once(name, handler);
         return [name, handler];
     });
@@ -56199,8 +56160,8 @@ class TerminalReporter {
     warning(message, annotation) {
         this.#line(`${this.#paint('33', 'warning')}: ${this.#where(annotation)}${message}`);
     }
-    error(message) {
-        this.#line(`${this.#paint('31', 'error')}: ${message}`);
+    error(message, annotation) {
+        this.#line(`${this.#paint('31', 'error')}: ${this.#where(annotation)}${message}`);
     }
     debug(message) {
         if (this.#verbose)
@@ -56308,7 +56269,7 @@ async function runCli(argv, context) {
         });
     }
     catch (err) {
-        context.stderr.write(`error: ${errorMessage(err)}\n\n${usage()}\n`);
+        context.stderr.write(`error: ${(0,errors/* errorMessage */.gJ)(err)}\n\n${usage()}\n`);
         return EXIT.usage;
     }
     const { values, positionals } = parsed;
@@ -56352,8 +56313,8 @@ async function runCli(argv, context) {
     });
     cancel.dispose();
     const error = outcome.error;
-    const message = error !== undefined ? redactor.redact(errorMessage(error)) : undefined;
-    if (error instanceof InputError) {
+    const message = error !== undefined ? redactor.redact((0,errors/* errorMessage */.gJ)(error)) : undefined;
+    if (error instanceof errors/* InputError */.dz) {
         for (const problem of error.problems)
             reporter.error(`--${problem.input}: ${problem.message}`);
         if (!json)
@@ -56372,11 +56333,96 @@ async function runCli(argv, context) {
     }
     if (error === undefined)
         return EXIT.ok;
-    if (error instanceof InputError)
+    if (error instanceof errors/* InputError */.dz)
         return EXIT.usage;
-    if (error instanceof CancelledError)
+    if (error instanceof errors/* CancelledError */.cc)
         return EXIT.cancelled;
     return EXIT.failed;
+}
+
+
+/***/ }),
+
+/***/ 9243:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Js: () => (/* binding */ abortReason),
+/* harmony export */   MU: () => (/* binding */ TimeoutError),
+/* harmony export */   Te: () => (/* binding */ throwIfAborted),
+/* harmony export */   cc: () => (/* binding */ CancelledError),
+/* harmony export */   dk: () => (/* binding */ JobFailedError),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   gJ: () => (/* binding */ errorMessage),
+/* harmony export */   lZ: () => (/* binding */ ActionError),
+/* harmony export */   nV: () => (/* binding */ DownloadError),
+/* harmony export */   td: () => (/* binding */ UnsafeArchiveError)
+/* harmony export */ });
+/**
+ * Expected failures carry a message written for the person reading the CI log: what
+ * happened and what to do. Anything else that is thrown is a bug and keeps its stack.
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+    /** Process exit code when this error ends a run (1: the step failed, 2: bad usage). */
+    exitCode = 1;
+}
+/** An input the user must fix; raised before any network call. */
+class InputError extends ActionError {
+    problems;
+    name = 'InputError';
+    exitCode = 2;
+    constructor(problems) {
+        super(problems.map((p) => `${p.input}: ${p.message}`).join('; '));
+        this.problems = problems;
+    }
+}
+/** The run was cancelled by SIGINT/SIGTERM (or the CI stopping the job). */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+    constructor(detail = 'cancelled') {
+        super(detail);
+    }
+}
+/** The overall `timeout` passed. */
+class TimeoutError extends ActionError {
+    name = 'TimeoutError';
+}
+/** The export or agent job ended in `failed` on the server. */
+class JobFailedError extends ActionError {
+    name = 'JobFailedError';
+}
+/** The archive (or the bytes served as one) is unsafe to extract. */
+class UnsafeArchiveError extends ActionError {
+    name = 'UnsafeArchiveError';
+}
+/** The bundle could not be downloaded completely or did not verify. */
+class DownloadError extends ActionError {
+    name = 'DownloadError';
+}
+/** One readable line for anything thrown. */
+function errorMessage(err) {
+    if (err instanceof Error)
+        return err.message || err.name;
+    if (typeof err === 'string')
+        return err;
+    try {
+        return JSON.stringify(err);
+    }
+    catch {
+        return String(err);
+    }
+}
+/** The reason an AbortSignal fired, as an error the caller can rethrow. */
+function abortReason(signal) {
+    const reason = signal.reason;
+    if (reason instanceof Error)
+        return reason;
+    return new CancelledError(typeof reason === 'string' ? reason : 'cancelled');
+}
+function throwIfAborted(signal) {
+    if (signal?.aborted)
+        throw abortReason(signal);
 }
 
 
@@ -56416,6 +56462,9 @@ async function runCli(argv, context) {
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -56502,6 +56551,28 @@ async function runCli(argv, context) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
@@ -56514,6 +56585,69 @@ async function runCli(argv, context) {
 /******/ 		if (!module.children) module.children = [];
 /******/ 		return module;
 /******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/

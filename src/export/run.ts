@@ -9,7 +9,7 @@ import type { BundleSource } from '../deliver/download.js';
 import { renderHelmValues } from '../deliver/helm.js';
 import { checkTargetDirectory, writeFileAtomic } from '../deliver/place.js';
 import { formatBytes } from '../duration.js';
-import { JobFailedError, TimeoutError } from '../errors.js';
+import { ActionError, errorMessage, JobFailedError, TimeoutError } from '../errors.js';
 import { withoutQuery } from '../net.js';
 import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
@@ -37,8 +37,6 @@ export interface ExportDeps {
   /** Filled in as the run goes, so a summary can be written even after a failure. */
   record: ExportRecord;
   uploadArtifact?: ArtifactUploader;
-  /** Checks the extracted site before it is put in place (the air-gapped scan). */
-  inspectSite?: (stagingDir: string) => Promise<void>;
 }
 
 /** start → poll → bundle → download/extract → helm values → artifact. */
@@ -129,6 +127,11 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     return link;
   });
 
+  if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
+    reporter.notice(
+      `deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`,
+    );
+  }
   if (config.download) {
     const delivered = await reporter.group(
       `Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`,
@@ -152,7 +155,14 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
-          ...(deps.inspectSite ? { inspect: deps.inspectSite } : {}),
+          ...(config.deploymentType !== 'cloud'
+            ? {
+                inspect: async (stagingDir: string) => {
+                  const { checkSiteIsSelfContained } = await import('../airgap/check.js');
+                  await checkSiteIsSelfContained(stagingDir, config, reporter, record);
+                },
+              }
+            : {}),
         }),
     );
     const { download } = delivered;
@@ -187,11 +197,19 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
         const files = delivered.archivePath
           ? [delivered.archivePath]
           : await listFiles(delivered.directory);
-        const uploaded = await deps.uploadArtifact(
-          config.artifactName as string,
-          delivered.directory,
-          files,
-        );
+        const name = config.artifactName as string;
+        let uploaded: { id?: number | string };
+        try {
+          uploaded = await deps.uploadArtifact(name, delivered.directory, files);
+        } catch (err) {
+          const cause = errorMessage(err).replace(/\.$/, '');
+          const duplicate = /already exists|\(409\)/i.test(cause)
+            ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
+            : '';
+          throw new ActionError(
+            `Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate} The export itself is in ${delivered.directory}.`,
+          );
+        }
         if (uploaded.id !== undefined) {
           record.artifactId = String(uploaded.id);
           reporter.setOutput('artifact-id', String(uploaded.id));

@@ -1,0 +1,55 @@
+import { tokenize } from 'css-tree/tokenizer';
+import type { ReferenceKind } from './references.js';
+
+// Token types of css-tree's tokenizer (CSS Syntax Level 3).
+const FUNCTION = 2;
+const AT_KEYWORD = 3;
+const STRING = 5;
+const URL = 7;
+const WHITESPACE = 13;
+const COMMENT = 25;
+
+export interface FoundUrl {
+  url: string;
+  offset: number;
+  kind: ReferenceKind;
+}
+
+function unquote(text: string): string {
+  const quote = text[0];
+  const inner =
+    quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
+  return inner.replace(/\\([0-9a-f]{1,6}\s?|.)/gi, (_, escaped: string) =>
+    /^[0-9a-f]/i.test(escaped) ? String.fromCodePoint(Number.parseInt(escaped, 16)) : escaped,
+  );
+}
+
+/**
+ * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
+ * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
+ * so comments and strings that merely contain "url(" are not mistaken for references.
+ */
+export function urlsInCss(source: string): FoundUrl[] {
+  const found: FoundUrl[] = [];
+  let pending: { kind: ReferenceKind } | undefined;
+  tokenize(source, (type, start, end) => {
+    if (type === WHITESPACE || type === COMMENT) return;
+    const text = source.slice(start, end);
+    if (type === URL) {
+      const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
+      found.push({ url: unquote(inner), offset: start, kind: 'css url()' });
+      pending = undefined;
+      return;
+    }
+    if (pending && type === STRING) {
+      found.push({ url: unquote(text), offset: start, kind: pending.kind });
+      pending = undefined;
+      return;
+    }
+    pending = undefined;
+    if (type === FUNCTION && /^(url|src)\($/i.test(text)) pending = { kind: 'css url()' };
+    else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
+      pending = { kind: 'css @import' };
+  });
+  return found;
+}
