@@ -15,6 +15,7 @@ export const COMMON_FLAGS: [string, string][] = [
 
 export const EXPORT_FLAGS: [string, string][] = [
   ['--domain <host>', 'documentation domain, a bare hostname such as docs.example.com (required)'],
+  ['--job-id <id>', 'reuse this export job (e.g. for a fresh link) instead of starting one'],
   ['--docs-version <v>', "sent as the start body's version"],
   ['--export-paths <list>', "comma- or newline-separated, sent as the start body's paths"],
   ['--project-id <id>', 'use the project-scoped export endpoints'],

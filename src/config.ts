@@ -35,6 +35,8 @@ export interface ExportConfig extends ConnectionConfig {
   exportPaths?: string[];
   /** Set when the service scopes export endpoints by project. */
   projectId?: string;
+  /** An export job to reuse (poll it and get a fresh link) instead of starting one. */
+  jobId?: string;
   download: boolean;
   extract: boolean;
   /** Absolute directory that receives the site (or the archive file). */
@@ -297,6 +299,16 @@ const schemas = {
   'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped'] as const),
   'mask-bundle-url': boolean,
   'project-id': projectId,
+  'job-id': text.transform((value, ctx) => {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run), got "${value}"`,
+      });
+      return z.NEVER;
+    }
+    return value;
+  }),
   prompt,
   wait: boolean,
   'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', parseByteSize),
@@ -392,6 +404,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     ...(values['docs-version'] ? { docsVersion: values['docs-version'] } : {}),
     ...(values['export-paths']?.length ? { exportPaths: values['export-paths'] } : {}),
     ...(values['project-id'] ? { projectId: values['project-id'] } : {}),
+    ...(values['job-id'] ? { jobId: values['job-id'] } : {}),
     download: values.download as boolean,
     extract: values.extract as boolean,
     path: outputPath,

@@ -43747,6 +43747,7 @@ const COMMON_FLAGS = [
 ];
 const EXPORT_FLAGS = [
     ['--domain <host>', 'documentation domain, a bare hostname such as docs.example.com (required)'],
+    ['--job-id <id>', 'reuse this export job (e.g. for a fresh link) instead of starting one'],
     ['--docs-version <v>', "sent as the start body's version"],
     ['--export-paths <list>', "comma- or newline-separated, sent as the start body's paths"],
     ['--project-id <id>', 'use the project-scoped export endpoints'],
@@ -54527,6 +54528,16 @@ const config_schemas = {
     'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped']),
     'mask-bundle-url': config_boolean,
     'project-id': projectId,
+    'job-id': config_text.transform((value, ctx) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
+            ctx.addIssue({
+                code: 'custom',
+                message: `must be an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run), got "${value}"`,
+            });
+            return NEVER;
+        }
+        return value;
+    }),
     prompt: config_prompt,
     wait: config_boolean,
     'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', parseByteSize),
@@ -54614,6 +54625,7 @@ function parseConfig(raw, context) {
         ...(values['docs-version'] ? { docsVersion: values['docs-version'] } : {}),
         ...(values['export-paths']?.length ? { exportPaths: values['export-paths'] } : {}),
         ...(values['project-id'] ? { projectId: values['project-id'] } : {}),
+        ...(values['job-id'] ? { jobId: values['job-id'] } : {}),
         download: values.download,
         extract: values.extract,
         path: outputPath,
@@ -55823,13 +55835,18 @@ async function runExport(config, deps) {
     const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
     if (config.download)
         await checkTargetDirectory(config.path);
-    const started = await reporter.group(`Starting the static export of ${config.domain}`, async () => {
-        const job = await api.startExport({
-            domain: config.domain,
-            ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
-            ...(config.exportPaths !== undefined ? { paths: config.exportPaths } : {}),
-            ...projectScope,
-        }, signal);
+    const existing = config.jobId;
+    const started = await reporter.group(existing !== undefined
+        ? `Reusing export job ${existing} of ${config.domain}`
+        : `Starting the static export of ${config.domain}`, async () => {
+        const job = existing !== undefined
+            ? await api.getExportJob(existing, config.projectId, signal)
+            : await api.startExport({
+                domain: config.domain,
+                ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
+                ...(config.exportPaths !== undefined ? { paths: config.exportPaths } : {}),
+                ...projectScope,
+            }, signal);
         record.jobId = job.jobId;
         record.status = job.status;
         reporter.setOutput('job-id', job.jobId);

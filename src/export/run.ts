@@ -47,18 +47,24 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
   if (config.download) await checkTargetDirectory(config.path);
 
+  const existing = config.jobId;
   const started = await reporter.group(
-    `Starting the static export of ${config.domain}`,
+    existing !== undefined
+      ? `Reusing export job ${existing} of ${config.domain}`
+      : `Starting the static export of ${config.domain}`,
     async () => {
-      const job = await api.startExport(
-        {
-          domain: config.domain,
-          ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
-          ...(config.exportPaths !== undefined ? { paths: config.exportPaths } : {}),
-          ...projectScope,
-        },
-        signal,
-      );
+      const job =
+        existing !== undefined
+          ? await api.getExportJob(existing, config.projectId, signal)
+          : await api.startExport(
+              {
+                domain: config.domain,
+                ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
+                ...(config.exportPaths !== undefined ? { paths: config.exportPaths } : {}),
+                ...projectScope,
+              },
+              signal,
+            );
       record.jobId = job.jobId;
       record.status = job.status;
       reporter.setOutput('job-id', job.jobId);

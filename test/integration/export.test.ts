@@ -342,3 +342,26 @@ describe('unsafe archives are refused and path is left untouched', () => {
     expect(await fs.readdir(run.tempDir)).toEqual([]);
   });
 });
+
+describe('reusing an export job', () => {
+  it('gets a fresh link for the job-id of an earlier run without starting a new export', async () => {
+    const first = await harness.run({ domain: DOMAIN, download: 'false' });
+    expect(first.code).toBe(0);
+    const jobId = first.outputs['job-id'] as string;
+    const starts = harness.emulator.requests.filter((r) => r.route === 'export.start').length;
+    const again = await harness.run({ domain: DOMAIN, 'job-id': jobId, path: 'site' });
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain(`Reusing export job ${jobId}`);
+    expect(again.outputs['job-id']).toBe(jobId);
+    expect(harness.emulator.requests.filter((r) => r.route === 'export.start')).toHaveLength(
+      starts,
+    );
+    expect(await listTree(path.join(again.workspace, 'site'))).toContain('index.html');
+  });
+
+  it('fails clearly for a job id the service does not know', async () => {
+    const run = await harness.run({ domain: DOMAIN, 'job-id': 'se_0000000000000000' });
+    expect(run.code).toBe(1);
+    expect(errorLines(run)[0]).toMatch(/Could not read export job se_0000000000000000 \(HTTP 404/);
+  });
+});

@@ -181,7 +181,7 @@ describe('scanSite', () => {
       const extract = tar.extract();
       extract.on('entry', (header, stream, next) => {
         const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('data', (c: unknown) => chunks.push(c as Buffer));
         stream.on('end', async () => {
           if (header.type === 'file') {
             const file = path.join(root, header.name);
@@ -192,7 +192,7 @@ describe('scanSite', () => {
         });
       });
       await new Promise((resolve, reject) => {
-        extract.on('finish', resolve);
+        extract.on('finish', () => resolve(undefined));
         extract.on('error', reject);
         extract.end(gunzipSync(archive));
       });
