@@ -44188,10 +44188,10 @@ function throwIfAborted(signal) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  C: () => (/* binding */ runAction)
+  Cs: () => (/* binding */ runAction)
 });
 
-// UNUSED EXPORTS: githubReporter
+// UNUSED EXPORTS: githubReporter, run
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(48161);
@@ -56619,6 +56619,8 @@ async function runAction() {
     }
     lib_core/* setFailed */.C1(failure);
 }
+/** The name @github/local-action (and the typescript-action template) looks for. */
+
 
 
 /***/ }),
@@ -56629,7 +56631,7 @@ async function runAction() {
 __nccwpck_require__.a(__webpack_module__, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(75338);
 
-await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .C)();
+await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .Cs)();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);

@@ -115,3 +115,6 @@ export async function runAction(): Promise<void> {
   }
   core.setFailed(failure as string);
 }
+
+/** The name @github/local-action (and the typescript-action template) looks for. */
+export { runAction as run };
