@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { parse } from 'yaml';
 import { ROOT } from './runner.js';
 
@@ -51,10 +52,10 @@ const readmePath = path.join(ROOT, 'README.md');
 const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as ActionYaml;
 const tables = renderTables(action);
 const current = readFileSync(readmePath, 'utf8');
-const updated = replaceBetween(
-  replaceBetween(current, 'inputs', tables.inputs),
-  'outputs',
-  tables.outputs,
+// Formatted as `npm run format` would, so the check and the formatter agree.
+const updated = await format(
+  replaceBetween(replaceBetween(current, 'inputs', tables.inputs), 'outputs', tables.outputs),
+  { ...(await resolveConfig(readmePath)), filepath: readmePath },
 );
 if (process.argv.includes('--check')) {
   if (updated !== current) {
