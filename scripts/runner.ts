@@ -49,6 +49,8 @@ export interface RunActionOptions {
   env?: Record<string, string>;
   /** Node binary; the current one by default. */
   node?: string;
+  /** Flags for node itself, e.g. ['--cpu-prof'] (NODE_OPTIONS does not take every flag). */
+  nodeArgs?: string[];
   /** Called with each chunk of stdout as it arrives. */
   onStdout?: (text: string) => void;
   /** Called once the process has started, e.g. to send it a signal later. */
@@ -105,11 +107,15 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   }
 
   const started = Date.now();
-  const child = spawn(options.node ?? process.execPath, [ACTION_ENTRY], {
-    cwd: workspace,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    options.node ?? process.execPath,
+    [...(options.nodeArgs ?? []), ACTION_ENTRY],
+    {
+      cwd: workspace,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => {

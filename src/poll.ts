@@ -34,24 +34,32 @@ export const AGENT_SCHEDULE: ScheduleLimits = {
 /** Once the estimate says the job is this close to done, poll just after the estimate. */
 const NEAR_MS = 2000;
 const JUST_AFTER_MS = 250;
+/** While progress stands still, wait at most this share of the time it has stood still. */
+const STALL_SHARE = 0.25;
+/** Never wait longer than this share of the time polled so far: early estimates are poor. */
+const ELAPSED_SHARE = 0.5;
+
+type Progressed = PollSample & { progress: number };
 
 /**
- * Estimated time to completion from the progress rate: the rate between the first
- * sample that reported progress and the latest one.
+ * Estimated time to completion from the progress rate, measured from the first sample
+ * that showed any progress (a queued job's 0% would make a running job look slow).
  */
 export function estimateRemainingMs(history: readonly PollSample[]): number | undefined {
-  const withProgress = history.filter((s) => s.progress !== undefined);
-  if (withProgress.length < 2) return undefined;
-  const first = withProgress[0] as PollSample & { progress: number };
-  const last = withProgress[withProgress.length - 1] as PollSample & { progress: number };
+  const moving = history.filter((s): s is Progressed => s.progress !== undefined && s.progress > 0);
+  const last = history.at(-1);
+  const first = moving[0];
+  if (!first || last?.progress === undefined || last.at <= first.at) return undefined;
   const rate = (last.progress - first.progress) / (last.at - first.at);
   if (!(rate > 0)) return undefined;
   return Math.max(0, (100 - last.progress) / rate);
 }
 
 /**
- * The wait before the next poll. With progress, poll half-way to the estimated end and
- * then just after it; without, back off geometrically. Always within [minMs, maxMs].
+ * The wait before the next poll. With progress: half-way to the estimated end, then
+ * just after it; while progress stands still, a quarter of the time it has stood still
+ * (so a job that stalls and then jumps is noticed soon after); past the estimated end,
+ * a short backoff. Without progress: a geometric backoff. Always within [minMs, maxMs].
  */
 export function nextPollDelay(
   history: readonly PollSample[],
@@ -60,11 +68,24 @@ export function nextPollDelay(
 ): number {
   if (interval !== 'auto') return interval;
   const clamp = (ms: number) => Math.min(limits.maxMs, Math.max(limits.minMs, Math.round(ms)));
-  const remaining = estimateRemainingMs(history);
-  if (remaining !== undefined) {
-    return clamp(remaining > NEAR_MS ? remaining / 2 : remaining + JUST_AFTER_MS);
+  const last = history.at(-1);
+  if (last?.progress === undefined) {
+    return clamp(limits.initialMs * limits.factor ** Math.max(0, history.length - 1));
   }
-  return clamp(limits.initialMs * limits.factor ** Math.max(0, history.length - 1));
+  // Samples at the current progress value, oldest first: how long it has stood still.
+  let since = history.length - 1;
+  while (since > 0 && history[since - 1]?.progress === last.progress) since -= 1;
+  const still = history.length - 1 - since;
+  if (last.progress >= 100) return clamp(limits.minMs * limits.factor ** still);
+  const remaining = estimateRemainingMs(history);
+  const stalled =
+    still > 0 ? STALL_SHARE * (last.at - (history[since] as PollSample).at) : Infinity;
+  if (remaining === undefined) {
+    return clamp(Math.min(stalled, limits.initialMs * limits.factor ** still));
+  }
+  const ahead = remaining > NEAR_MS ? remaining / 2 : remaining + JUST_AFTER_MS;
+  const elapsed = ELAPSED_SHARE * (last.at - (history[0] as PollSample).at);
+  return clamp(Math.min(ahead, stalled, elapsed));
 }
 
 export interface PollOptions<T> {

@@ -67,7 +67,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       random: options.random,
       idleTimeoutMs: options.idleTimeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(sink ? { sink } : {}),
+      ...(sink ? { sink, verifyEtag: false } : {}),
       onProgress: progress,
       onEvent: (message) => reporter.info(message),
       debug: (line) => reporter.debug(line),

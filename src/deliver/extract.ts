@@ -36,6 +36,11 @@ export class ExtractingSink implements ByteSink {
     return this.#format;
   }
 
+  /** Only zip (read from its end) and a format not yet known need the file. */
+  needsFile(): boolean {
+    return this.#format === undefined || this.#format === 'zip';
+  }
+
   async write(chunk: Buffer): Promise<void> {
     if (this.#format === undefined) {
       this.#head.push(chunk);

@@ -57,53 +57,97 @@ describe('nextPollDelay', () => {
     expect(delays.at(-1)).toBe(15_000);
   });
 
-  it('waits about half the estimated time left, within 0.5 s and 15 s', () => {
-    expect(
-      estimateRemainingMs([
-        { at: 0, progress: 0 },
-        { at: 1000, progress: 10 },
-      ]),
-    ).toBe(9000);
-    expect(
-      nextPollDelay(
-        [
-          { at: 0, progress: 0 },
-          { at: 1000, progress: 10 },
-        ],
-        'auto',
-        EXPORT_SCHEDULE,
-      ),
-    ).toBe(4500);
-    expect(
-      nextPollDelay(
-        [
-          { at: 0, progress: 0 },
-          { at: 1000, progress: 1 },
-        ],
-        'auto',
-        EXPORT_SCHEDULE,
-      ),
-    ).toBe(15_000);
-    expect(
-      nextPollDelay(
-        [
-          { at: 0, progress: 0 },
-          { at: 1000, progress: 99.99 },
-        ],
-        'auto',
-        EXPORT_SCHEDULE,
-      ),
-    ).toBe(500);
+  it('waits about half the estimated time left, measured from the first progress', () => {
+    const running = [
+      { at: 0, progress: 0 },
+      { at: 1000, progress: 10 },
+      { at: 5000, progress: 30 },
+    ];
+    // 20 points in 4 s since progress began: 5%/s, 70% left → 14 s, so wait 7 s … but
+    // never more than half the 5 s polled so far.
+    expect(estimateRemainingMs(running)).toBe(14_000);
+    expect(nextPollDelay(running, 'auto', EXPORT_SCHEDULE)).toBe(2500);
+    expect(nextPollDelay([...running, { at: 18_000, progress: 95 }], 'auto', EXPORT_SCHEDULE)).toBe(
+      1250,
+    );
   });
 
-  it('has no estimate while progress stands still', () => {
-    expect(
-      estimateRemainingMs([
-        { at: 0, progress: 40 },
-        { at: 5000, progress: 40 },
-      ]),
-    ).toBeUndefined();
+  it('stays within 0.5 s and 15 s', () => {
+    const slow = [
+      { at: 0, progress: 1 },
+      { at: 100_000, progress: 2 },
+    ];
+    expect(nextPollDelay(slow, 'auto', EXPORT_SCHEDULE)).toBe(15_000);
+    const almost = [
+      { at: 0, progress: 1 },
+      { at: 1000, progress: 99.99 },
+    ];
+    expect(nextPollDelay(almost, 'auto', EXPORT_SCHEDULE)).toBe(500);
   });
+
+  it('has no estimate while progress stands still, and waits a share of the stall', () => {
+    const stalled = [
+      { at: 0, progress: 10 },
+      { at: 4000, progress: 10 },
+      { at: 8000, progress: 10 },
+    ];
+    expect(estimateRemainingMs(stalled)).toBeUndefined();
+    expect(nextPollDelay(stalled, 'auto', EXPORT_SCHEDULE)).toBe(2000);
+  });
+
+  it('backs off gently once progress reads 100% but the job is not done yet', () => {
+    const full = [
+      { at: 0, progress: 50 },
+      { at: 1000, progress: 100 },
+      { at: 1500, progress: 100 },
+    ];
+    expect(nextPollDelay(full.slice(0, 2), 'auto', EXPORT_SCHEDULE)).toBe(500);
+    expect(nextPollDelay(full, 'auto', EXPORT_SCHEDULE)).toBe(750);
+  });
+});
+
+/** Progress of the emulator's profiles, for a fraction of the running phase. */
+function progressAt(profile: 'linear' | 'stall-then-jump', fraction: number): number {
+  const f = Math.min(1, Math.max(0, fraction));
+  return profile === 'linear' ? 100 * f : f < 0.8 ? 10 * Math.min(1, f / 0.1) : 100;
+}
+
+describe('adaptive polling against progress profiles', () => {
+  it.each([
+    ['linear', 20_000, 1000, 15],
+    ['linear', 60_000, 1000, 15],
+    ['linear', 300_000, 1000, 35],
+    ['stall-then-jump', 20_000, 1000, 20],
+    ['stall-then-jump', 60_000, 3000, 25],
+  ] as const)(
+    'a %s job of %i ms is noticed within %i ms using at most %i status reads',
+    async (profile, total, delay, reads) => {
+      const { clock } = fakeClock();
+      const queued = 500;
+      let count = 0;
+      const final = await pollUntilSettled({
+        read: async () => {
+          count += 1;
+          const t = clock.now();
+          if (t >= total) return { status: 'completed', progress: 100 };
+          return {
+            status: 'running',
+            progress: t < queued ? 0 : progressAt(profile, (t - queued) / (total - queued)),
+          };
+        },
+        isSettled: (j) => j.status === 'completed',
+        progressOf: (j) => j.progress,
+        interval: 'auto',
+        limits: EXPORT_SCHEDULE,
+        clock,
+        deadline: total * 3,
+        onDeadline: () => new Error('deadline'),
+      });
+      expect(final.status).toBe('completed');
+      expect(clock.now() - total).toBeLessThanOrEqual(delay);
+      expect(count).toBeLessThanOrEqual(reads);
+    },
+  );
 });
 
 describe('pollUntilSettled', () => {

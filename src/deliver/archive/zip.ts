@@ -62,13 +62,11 @@ export async function extractZip(
       });
       zip.readEntry();
     });
-    await writer.finish();
   } catch (err) {
     zip.close();
-    await writer.finish().catch(() => undefined);
     throw mapZipError(err);
   }
-  await writer.verifySymlinks(guard.symlinks);
+  writer.verifySymlinks(guard.symlinks);
   return { files: writer.fileCount, entries: guard.entryCount, bytes: guard.byteCount };
 }
 
@@ -106,7 +104,7 @@ async function extractZipEntry(
   if (planned.size <= SMALL_FILE_BYTES) {
     const chunks: Buffer[] = [];
     for await (const chunk of content) chunks.push(chunk as Buffer);
-    await writer.fileFromBuffer(planned, Buffer.concat(chunks));
+    writer.file(planned, Buffer.concat(chunks));
   } else {
     await writer.fileFromChunks(planned, content);
   }
