@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { ExtractLimits } from '../../config.js';
 import { ActionError, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, EntryGuard } from './entries.js';
-import { mapArchiveError, type ExtractResult } from './tar.js';
+import { type ExtractResult, mapArchiveError } from './tar.js';
 import { SiteWriter, SMALL_FILE_BYTES } from './writer.js';
 
 const S_IFMT = 0o170000;
@@ -17,61 +19,102 @@ const FILE_TYPE: Record<number, ArchiveEntry['kind']> = {
   0o140000: 'unknown', // socket
 };
 const MAX_SYMLINK_TARGET = 4096;
+const STORED = 0;
+const DEFLATED = 8;
+
+/**
+ * Reads the zip file with synchronous calls: yauzl parses the directory and the local
+ * headers through it, and a site's thousands of small entries each cost a read instead
+ * of a thread-pool round trip.
+ */
+class SyncFileReader extends yauzl.RandomAccessReader {
+  constructor(readonly fd: number) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return fs.createReadStream('', { fd: this.fd, start, end: end - 1, autoClose: false });
+  }
+
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (err: Error | null, bytesRead?: number) => void,
+  ): void {
+    let bytesRead: number;
+    try {
+      bytesRead = fs.readSync(this.fd, buffer, offset, length, position);
+    } catch (err) {
+      callback(err as Error);
+      return;
+    }
+    callback(null, bytesRead);
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    callback(null);
+  }
+}
 
 /**
  * Extracts a zip file (its directory is at the end, so it cannot stream). Entries pass
- * the same EntryGuard as tar entries; yauzl checks that sizes match the headers.
+ * the same EntryGuard as tar entries; sizes and CRC-32s are checked against the
+ * directory (yauzl itself checks no CRC).
  */
 export async function extractZip(
   file: string,
   root: string,
   limits: ExtractLimits,
 ): Promise<ExtractResult> {
-  let zip: yauzl.ZipFile;
+  const fd = fs.openSync(file, 'r');
   try {
-    zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(
-        file,
+    let zip: yauzl.ZipFile;
+    try {
+      zip = await yauzl.fromRandomAccessReaderPromise(
+        new SyncFileReader(fd),
+        fs.fstatSync(fd).size,
         {
           lazyEntries: true,
-          autoClose: true,
+          autoClose: false,
           validateEntrySizes: true,
           strictFileNames: true,
           decodeStrings: true,
         },
-        (err, opened) => (err ? reject(err) : resolve(opened)),
-      ),
-    );
-  } catch (err) {
-    throw mapZipError(err);
-  }
-  if (zip.entryCount > limits.maxEntries) {
-    zip.close();
-    throw new UnsafeArchiveError(
-      `Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`,
-    );
-  }
-  const guard = new EntryGuard(root, limits);
-  const writer = new SiteWriter(root);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on('error', reject);
-      zip.on('end', resolve);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        extractZipEntry(zip, entry, guard, writer).then(() => zip.readEntry(), reject);
+      );
+    } catch (err) {
+      throw mapZipError(err);
+    }
+    if (zip.entryCount > limits.maxEntries) {
+      throw new UnsafeArchiveError(
+        `Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`,
+      );
+    }
+    const guard = new EntryGuard(root, limits);
+    const writer = new SiteWriter(root);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        zip.on('error', reject);
+        zip.on('end', resolve);
+        zip.on('entry', (entry: yauzl.Entry) => {
+          extractZipEntry(zip, fd, entry, guard, writer).then(() => zip.readEntry(), reject);
+        });
+        zip.readEntry();
       });
-      zip.readEntry();
-    });
-  } catch (err) {
-    zip.close();
-    throw mapZipError(err);
+    } catch (err) {
+      throw mapZipError(err);
+    }
+    writer.verifySymlinks(guard.symlinks);
+    return { files: writer.fileCount, entries: guard.entryCount, bytes: guard.byteCount };
+  } finally {
+    fs.closeSync(fd);
   }
-  writer.verifySymlinks(guard.symlinks);
-  return { files: writer.fileCount, entries: guard.entryCount, bytes: guard.byteCount };
 }
 
 async function extractZipEntry(
   zip: yauzl.ZipFile,
+  fd: number,
   entry: yauzl.Entry,
   guard: EntryGuard,
   writer: SiteWriter,
@@ -89,7 +132,13 @@ async function extractZipEntry(
       `Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`,
     );
   }
-  const linkTarget = kind === 'symlink' ? await readSymlinkTarget(zip, entry) : undefined;
+  if (kind === 'symlink' && entry.uncompressedSize > MAX_SYMLINK_TARGET) {
+    throw new UnsafeArchiveError(
+      `Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`,
+    );
+  }
+  const linkTarget =
+    kind === 'symlink' ? (await readWhole(zip, fd, entry)).toString('utf8') : undefined;
   const planned = guard.plan({
     name: entry.fileName,
     kind,
@@ -100,32 +149,64 @@ async function extractZipEntry(
   if (planned === undefined) return;
   if (planned.kind === 'directory') return writer.directory(planned);
   if (planned.kind === 'symlink') return writer.symlink(planned);
-  const content = await openEntry(zip, entry);
-  if (planned.size <= SMALL_FILE_BYTES) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of content) chunks.push(chunk as Buffer);
-    writer.file(planned, Buffer.concat(chunks));
-  } else {
-    await writer.fileFromChunks(planned, content);
-  }
-}
-
-async function readSymlinkTarget(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
-  if (entry.uncompressedSize > MAX_SYMLINK_TARGET) {
-    throw new UnsafeArchiveError(
-      `Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`,
-    );
-  }
-  const content = await openEntry(zip, entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) =>
+  if (planned.size <= SMALL_FILE_BYTES)
+    return writer.file(planned, await readWhole(zip, fd, entry));
+  let crc = 0;
+  const content = await new Promise<Readable>((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
   );
+  await writer.fileFromChunks(
+    planned,
+    (async function* () {
+      for await (const chunk of content as AsyncIterable<Buffer>) {
+        crc = zlib.crc32(chunk, crc);
+        yield chunk;
+      }
+    })(),
+  );
+  checkCrc(entry, crc);
+}
+
+/** An entry's content, read and inflated in one go; sizes and CRC-32 checked. */
+async function readWhole(zip: yauzl.ZipFile, fd: number, entry: yauzl.Entry): Promise<Buffer> {
+  const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+  const compressed = Buffer.allocUnsafe(entry.compressedSize);
+  if (fs.readSync(fd, compressed, 0, compressed.length, fileDataStart) !== compressed.length) {
+    throw new UnsafeArchiveError(
+      `The zip archive is truncated or corrupt (entry "${entry.fileName}" is cut short).`,
+    );
+  }
+  let data: Buffer;
+  if (entry.compressionMethod === STORED) data = compressed;
+  else if (entry.compressionMethod === DEFLATED) {
+    try {
+      // One byte of slack, so that content longer than declared is noticed, never written.
+      data = zlib.inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSize + 1 });
+    } catch (err) {
+      throw new UnsafeArchiveError(
+        `The zip archive is truncated or corrupt (entry "${entry.fileName}": ${(err as Error).message}).`,
+      );
+    }
+  } else {
+    throw new UnsafeArchiveError(
+      `Refusing to extract the archive: entry "${entry.fileName}" uses compression method ${entry.compressionMethod}, which this action does not read.`,
+    );
+  }
+  if (data.length !== entry.uncompressedSize) {
+    throw new UnsafeArchiveError(
+      `Refusing to extract the archive: entry "${entry.fileName}" holds ${data.length > entry.uncompressedSize ? 'more' : 'fewer'} bytes than its header declares.`,
+    );
+  }
+  checkCrc(entry, zlib.crc32(data));
+  return data;
+}
+
+function checkCrc(entry: yauzl.Entry, crc: number): void {
+  if (crc >>> 0 !== entry.crc32 >>> 0) {
+    throw new UnsafeArchiveError(
+      `The zip archive is corrupt: entry "${entry.fileName}" does not match its CRC-32.`,
+    );
+  }
 }
 
 function mapZipError(err: unknown): Error {
