@@ -25,6 +25,10 @@ export const EXPORT_FLAGS: [string, string][] = [
   ['--helm-values-file <file>', 'write a Helm values file with the bundle link'],
   ['--release-version <v>', 'staticExport.version in that file (default: the job id)'],
   ['--deployment-type <type>', 'cloud, client-hosted or air-gapped (default cloud)'],
+  [
+    '--browser-check <auto|true|false>',
+    'load index.html in headless Chromium, network refused (default auto)',
+  ],
   ['--allowed-hosts <list>', 'hosts the air-gapped check accepts (cdn.example.com, *.example.com)'],
   ['--mask-bundle-url <true|false>', 'hide the bundle link in the log (default false)'],
   ['--max-extract-size <size>', 'refuse archives that expand past this (default 20GB)'],

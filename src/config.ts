@@ -49,6 +49,8 @@ export interface ExportConfig extends ConnectionConfig {
   maskBundleUrl: boolean;
   limits: ExtractLimits;
   allowedHosts: string[];
+  /** The headless browser part of the deployment check: `auto` runs it when Chromium is installed. */
+  browserCheck: 'auto' | 'true' | 'false';
 }
 
 export interface AgentConfig extends ConnectionConfig {
@@ -81,6 +83,7 @@ export const DEFAULTS = {
   wait: 'true',
   'max-extract-size': '20GB',
   'max-extract-files': '500000',
+  'browser-check': 'auto',
 } as const satisfies RawInputs;
 
 const MAX_PROMPT_CHARS = 100_000;
@@ -316,6 +319,7 @@ const schemas = {
     /^\d+$/.test(v) ? Number(v) : undefined,
   ),
   'allowed-hosts': allowedHosts,
+  'browser-check': enumOf(['auto', 'true', 'false'] as const),
 } as const;
 
 export type InputName = keyof typeof schemas;
@@ -418,5 +422,6 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       maxEntries: values['max-extract-files'] as number,
     },
     allowedHosts: values['allowed-hosts'] ?? [],
+    browserCheck: values['browser-check'] as 'auto' | 'true' | 'false',
   };
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarOf } from '../support/archives.js';
+import { findBrowser } from '../../src/airgap/browser.js';
 import { errorLines, type Harness, listTree, startHarness } from '../support/action.js';
 
 const LEAKY_SITE = [
@@ -118,5 +119,62 @@ describe('deployment-type readiness check', () => {
     expect(run.stdout).toMatch(
       /::notice::deployment-type is air-gapped, but the site is not extracted here/,
     );
+  });
+});
+
+const browser = findBrowser();
+if (!browser)
+  console.log(
+    'Skipping the headless browser checks: no Chromium (apt install chromium-headless-shell).',
+  );
+
+describe.skipIf(!browser)('headless browser check', () => {
+  let dynamic: Harness;
+  beforeAll(async () => {
+    const archive = await tarOf([
+      {
+        name: 'index.html',
+        content:
+          "<!doctype html><title>Docs</title><img src=\"missing.png\"><script>fetch(['https:', '', 'search.example.com', 'q'].join('/')).catch(() => {});</script>\n",
+      },
+    ]);
+    dynamic = await startHarness({ archiveFor: () => archive });
+  });
+  afterAll(async () => {
+    await dynamic.stop();
+  });
+
+  it('catches a request built at run time, which no static scan sees, and a missing file', async () => {
+    const workspace = await workspaceWithPreviousSite();
+    const run = await dynamic.run(
+      { domain: 'docs.example.com', path: 'site', 'deployment-type': 'air-gapped' },
+      { workspace },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/no reference leaves the site/);
+    expect(run.stdout).toMatch(
+      /Headless browser check \(.+, network refused\): index\.html made 1 request\(s\) outside the site and 1 to missing files\./,
+    );
+    expect(errorLines(run)).toContain(
+      '::error title=Request outside the site,file=site/index.html::Loading index.html requested https://search.example.com/q, outside the site',
+    );
+    expect(run.stdout).toContain(
+      '::warning title=Missing file,file=site/index.html::Loading index.html requested',
+    );
+    expect(errorLines(run).at(-1)).toMatch(
+      /1 request\(s\) outside the site when index\.html loads/,
+    );
+    expect(await listTree(path.join(workspace, 'site'))).toEqual(['previous.html']);
+  });
+
+  it('can be turned off', async () => {
+    const run = await dynamic.run({
+      domain: 'docs.example.com',
+      path: 'site',
+      'deployment-type': 'air-gapped',
+      'browser-check': 'false',
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).not.toContain('Headless browser check');
   });
 });
