@@ -200,9 +200,11 @@ export class AdminApi {
       const left = deadline === undefined ? Infinity : deadline - clock.now();
       // A jittered wait is shortened to fit before the deadline; the server's own
       // Retry-After is not, since trying earlier than asked is pointless.
+      // Room for a wait that still leaves time for the request itself.
+      const room = left - MIN_TRY_MS;
       const delayMs =
-        failure.retryAfterMs ?? Math.min(backoffDelay(attempt, backoff, random), left - MIN_TRY_MS);
-      if (delayMs < 0 || delayMs > left) {
+        failure.retryAfterMs ?? Math.min(backoffDelay(attempt, backoff, random), room);
+      if (delayMs > left || (failure.retryAfterMs === undefined && room < MIN_TRY_MS)) {
         throw new ApiError(
           `${failure.message} The run's timeout leaves no time to try again${
             failure.retryAfterMs !== undefined
