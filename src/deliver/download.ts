@@ -200,11 +200,17 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         ) {
           response.body.destroy();
           await startOver('The storage resumed from an unexpected place or a different version');
+          // The API announces the size of the version it links to: ask again.
+          await refresh('The bundle changed on the storage');
           continue;
         }
       } else {
-        if (received > 0)
+        if (received > 0) {
+          response.body.destroy();
           await startOver('The bundle changed on the storage since the download began');
+          await refresh('The bundle changed on the storage');
+          continue;
+        }
         total = contentLength(headers);
         etag = served;
         if (total !== undefined && source.sizeBytes !== undefined && total !== source.sizeBytes) {

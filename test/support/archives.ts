@@ -8,6 +8,8 @@ export interface TarEntrySpec {
   content?: string | Buffer;
   linkname?: string;
   mode?: number;
+  /** Extra pax records; any value makes the name travel in a pax header, verbatim. */
+  pax?: Record<string, string>;
 }
 
 /** A tar (or tar.gz) built entry by entry, names and types exactly as given. */
@@ -33,6 +35,7 @@ export async function tarOf(entries: TarEntrySpec[], gzip = true): Promise<Buffe
         gname: '',
         devmajor: 0,
         devminor: 0,
+        ...(entry.pax ? { pax: entry.pax } : {}),
       };
       if (content) pack.entry(header, content, (err) => (err ? reject(err) : resolve()));
       else pack.entry(header, (err) => (err ? reject(err) : resolve())).end(null);

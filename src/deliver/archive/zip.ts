@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { ExtractLimits } from '../../config.js';
@@ -32,8 +32,25 @@ class SyncFileReader extends yauzl.RandomAccessReader {
     super();
   }
 
+  /** Large entries stream; the descriptor stays open (it belongs to extractZip). */
   override _readStreamForRange(start: number, end: number): Readable {
-    return fs.createReadStream('', { fd: this.fd, start, end: end - 1, autoClose: false });
+    const fd = this.fd;
+    let position = start;
+    return new Readable({
+      read(size) {
+        const length = Math.min(Math.max(size, 64 * 1024), end - position);
+        if (length <= 0) {
+          this.push(null);
+          return;
+        }
+        const buffer = Buffer.allocUnsafe(length);
+        fs.read(fd, buffer, 0, length, position, (err, bytesRead) => {
+          if (err) return this.destroy(err);
+          position += bytesRead;
+          this.push(bytesRead > 0 ? buffer.subarray(0, bytesRead) : null);
+        });
+      },
+    });
   }
 
   override read(
