@@ -31,7 +31,7 @@ export default class ReliabilityTable implements Reporter {
     if (rows.length === 0) return;
     const header = ['family', 'case', 'expected', 'outcome'];
     const widths = header.map((h, i) =>
-      Math.min(i === 1 ? 70 : 40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+      Math.min(i === 1 ? 70 : 52, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
     );
     const cut = (text: string, width: number) =>
       text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
