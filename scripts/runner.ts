@@ -27,6 +27,14 @@ export function node24Available(): boolean {
   return existsSync(NODE24);
 }
 
+/** The node that runs dist/index.js by default: ACTION_NODE=24 picks Node 24. */
+export function actionNode(): string {
+  if (process.env.ACTION_NODE !== '24') return process.execPath;
+  if (!node24Available())
+    throw new Error(`ACTION_NODE=24, but ${NODE24} is missing: run npm test once to install it.`);
+  return NODE24;
+}
+
 export interface ActionRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -47,7 +55,7 @@ export interface RunActionOptions {
   workspace?: string;
   /** Extra environment (RUNNER_DEBUG, proxies…). */
   env?: Record<string, string>;
-  /** Node binary; the current one by default. */
+  /** Node binary; the current one by default (see actionNode). */
   node?: string;
   /** Flags for node itself, e.g. ['--cpu-prof'] (NODE_OPTIONS does not take every flag). */
   nodeArgs?: string[];

@@ -59,6 +59,7 @@ export interface DownloadOptions {
 }
 
 export interface DownloadResult {
+  /** The archive on disk, whole unless the sink consumed the stream (needsFile false). */
   file: string;
   size: number;
   sha256: string;

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../emulator/index.js';
 import type { ActionRun } from '../../scripts/runner.js';
-import {
-  errorLines,
-  type Harness,
-  NODE24,
-  node24Available,
-  startHarness,
-} from '../support/action.js';
+import { errorLines, type Harness, startHarness } from '../support/action.js';
 
 const PROJECT = 'demo-project';
 const REPOSITORY = 'https://github.com/example/docs';
@@ -254,17 +248,6 @@ describe('agent, end to end against the emulator', () => {
       await withStatus.stop();
     }
   });
-
-  it.skipIf(!node24Available())(
-    'runs the same on Node 24, the runtime of runs.using: node24',
-    async () => {
-      const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' }, { node: NODE24 });
-      expect(run.code, run.stderr).toBe(0);
-      expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
-      expect(run.outputs['agent-status']).toBe('completed');
-      expect(run.outputs['pr-link']).toMatch(/\/pull\/\d+$/);
-    },
-  );
 });
 
 describe('agent creation rate limit (429)', () => {

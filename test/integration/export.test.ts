@@ -9,8 +9,6 @@ import {
   expectNoKey,
   type Harness,
   listTree,
-  NODE24,
-  node24Available,
   sha256File,
   startHarness,
   treeDigest,
@@ -240,17 +238,6 @@ describe('export, end to end against the emulator', () => {
     expect(await exists(path.join(site, 'stale.html'))).toBe(false);
     expect(await fs.readdir(first.workspace)).toEqual(['site']);
   });
-
-  it.skipIf(!node24Available())(
-    'runs the same on Node 24, the runtime of runs.using: node24',
-    async () => {
-      const run = await harness.run({ domain: DOMAIN, path: 'site' }, { node: NODE24 });
-      expect(run.code, run.stderr).toBe(0);
-      expect(
-        (await listTree(path.join(run.workspace, 'site'))).filter((f) => f.endsWith('.html')),
-      ).toHaveLength(12);
-    },
-  );
 
   it('keeps the key out of every output with RUNNER_DEBUG=1, on success and on failure', async () => {
     harness.emulator.faults.add({
