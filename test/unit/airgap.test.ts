@@ -9,6 +9,7 @@ import { externalHost, isAllowedHost } from '../../src/airgap/references.js';
 import { scanSite } from '../../src/airgap/scan.js';
 import { startEmulator } from '../../emulator/index.js';
 import { request } from 'undici';
+import { mintBundleLink } from '../../scripts/emulator-link.js';
 import { gunzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 
@@ -161,21 +162,7 @@ describe('scanSite', () => {
       pageCount: 8,
     });
     try {
-      const headers = {
-        authorization: `Bearer ${emulator.keys.write}`,
-        'content-type': 'application/json',
-      };
-      const start = await request(`${emulator.baseUrl}/v1/static-export/jobs`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ domain: 'docs.example.com' }),
-      });
-      const { jobId } = (await start.body.json()) as { jobId: string };
-      const bundle = await request(`${emulator.baseUrl}/v1/static-export/jobs/${jobId}/bundle`, {
-        method: 'POST',
-        headers,
-      });
-      const { bundleUrl } = (await bundle.body.json()) as { bundleUrl: string };
+      const { url: bundleUrl } = await mintBundleLink(emulator, 'docs.example.com');
       const archive = Buffer.from(await (await request(bundleUrl)).body.arrayBuffer());
       const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-site-'));
       const extract = tar.extract();
