@@ -1,116 +1,151 @@
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../emulator/index.js';
-import { errorLines, type Harness, startHarness } from '../support/action.js';
-import { DEBUG, expectUntouched, workspaceWithSite } from './support.js';
+import { describe, expect, it } from 'vitest';
+import type { EmulatorOptions, FaultRule } from '../../emulator/index.js';
+import { errorLines } from '../support/action.js';
+import { rawZip } from '../support/raw-zip.js';
+import {
+  addFaults,
+  caseHarness,
+  expectUntouched,
+  row,
+  runCase,
+  workspaceWithSite,
+} from './support.js';
 
-/** SIGINT and SIGTERM in each phase: out within 2 s, temporary files gone, path untouched. */
-
-let quick: Harness;
-let slow: Harness;
-beforeAll(async () => {
-  quick = await startHarness({
-    jobDurationMs: 200,
-    queuedMs: 50,
-    archiveSizeBytes: 4 * 1024 * 1024,
-    agentDurationMs: 60_000,
-  });
-  slow = await startHarness({ jobDurationMs: 120_000, queuedMs: 100 });
-});
-afterAll(async () => {
-  await quick.stop();
-  await slow.stop();
-});
+/**
+ * SIGINT and SIGTERM (what a CI system sends to cancel a job) in each phase of a run. The
+ * signal is sent once the log shows the phase under way; the process must exit within
+ * 2 s with one "Cancelled" line, its temporary files gone and `path` as it was.
+ */
 
 interface Phase {
   name: string;
-  harness: () => Harness;
-  faults: FaultRule[];
+  emulator: EmulatorOptions | (() => Promise<EmulatorOptions>);
+  faults?: FaultRule[];
   /** stdout that shows the phase has begun. */
   marker: RegExp;
   /** Extra wait after the marker, so the phase is well under way. */
   settleMs: number;
   inputs?: Record<string, string>;
+  bug?: string;
 }
+
+const QUICK: EmulatorOptions = { jobDurationMs: 200, queuedMs: 50, agentDurationMs: 60_000 };
+const AGENT = { command: 'agent', 'project-id': 'demo-project', prompt: 'Fix the typos' };
 
 const PHASES: Phase[] = [
   {
     name: 'while starting',
-    harness: () => quick,
+    emulator: QUICK,
     faults: [{ route: 'export.start', latencyMs: 10_000 }],
     marker: /::group::Starting/,
     settleMs: 300,
   },
   {
+    name: 'while waiting out a 429 Retry-After: 30',
+    emulator: QUICK,
+    faults: [{ route: 'export.start', status: 429, body: 'json', retryAfter: '30' }],
+    marker: /trying again in 30/,
+    settleMs: 200,
+  },
+  {
     name: 'while polling',
-    harness: () => slow,
-    faults: [],
+    emulator: { jobDurationMs: 120_000, queuedMs: 100 },
     marker: /\] (queued|running)/,
     settleMs: 300,
   },
   {
     name: 'while getting the bundle link',
-    harness: () => quick,
+    emulator: QUICK,
     faults: [{ route: 'export.bundle', latencyMs: 10_000 }],
     marker: /::group::Getting the bundle link/,
     settleMs: 300,
   },
   {
-    name: 'while downloading',
-    harness: () => quick,
+    name: 'while downloading (tar.gz, extracting as it arrives)',
+    emulator: { ...QUICK, archiveSizeBytes: 4 * 1024 * 1024 },
     faults: [{ route: 'store.get', stallAfterBytes: 1024 * 1024 }],
     marker: /::group::Downloading/,
     settleMs: 500,
   },
   {
+    name: 'while extracting a zip of 20000 files',
+    emulator: async () => {
+      const zip = rawZip(
+        Array.from({ length: 20_000 }, (_, i) => ({ name: `p/${i}.html`, data: `<p>${i}</p>` })),
+      );
+      return { ...QUICK, archiveFor: () => zip };
+    },
+    marker: /Downloaded .*sha256/,
+    settleMs: 0,
+    // BUG: src/deliver/archive/zip.ts extractZip takes no AbortSignal and
+    // src/deliver/deliver.ts renames the staging directory into `path` without checking the
+    // signal: the zip is extracted to the end (about 3 s for 20000 files here), `path` is
+    // replaced and the run exits 0 despite the signal.
+    bug: 'a signal during zip extraction is ignored: path replaced, exit 0, after more than 2 s',
+  },
+  {
+    name: 'while creating an agent job',
+    emulator: QUICK,
+    faults: [{ route: 'agent.create', latencyMs: 10_000 }],
+    marker: /::group::Creating an agent job/,
+    settleMs: 300,
+    inputs: AGENT,
+  },
+  {
     name: 'while an agent job runs',
-    harness: () => quick,
-    faults: [],
+    emulator: QUICK,
     marker: /\] active/,
     settleMs: 300,
-    inputs: { command: 'agent', 'project-id': 'demo-project', prompt: 'Fix the typos' },
+    inputs: AGENT,
   },
 ];
 
-describe('cancellation', () => {
+describe.concurrent('cancellation', () => {
   for (const phase of PHASES) {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      it(`${signal} ${phase.name}`, async ({ task }) => {
-        task.meta.expected = 'exit 1 within 2 s, temp removed, path untouched';
-        const harness = phase.harness();
-        harness.emulator.faults.clear();
-        for (const fault of phase.faults) harness.emulator.faults.add(fault);
-        const { workspace } = await workspaceWithSite();
-        let sentAt = 0;
-        const run = await harness.run(
-          phase.inputs ?? { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
-          {
-            workspace,
-            env: DEBUG,
-            killAfterMs: 30_000,
-            onSpawn: (pid, stdout) => {
-              const timer = setInterval(() => {
-                if (!phase.marker.test(stdout())) return;
-                clearInterval(timer);
-                setTimeout(() => {
-                  sentAt = Date.now();
-                  process.kill(pid, signal);
-                }, phase.settleMs);
-              }, 20);
+      (phase.bug ? it.skip : it)(
+        `${signal} ${phase.name}`,
+        row('exit 1 within 2 s, one "Cancelled" line, temp removed, path untouched', phase.bug),
+        async (context) => {
+          const options =
+            typeof phase.emulator === 'function' ? await phase.emulator() : phase.emulator;
+          const harness = await caseHarness(context, options);
+          addFaults(harness, phase.faults ?? []);
+          const { workspace } = await workspaceWithSite();
+          let sentAt = 0;
+          const run = await runCase(
+            harness,
+            phase.inputs ?? { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
+            {
+              workspace,
+              killAfterMs: 30_000,
+              onSpawn: (pid, stdout) => {
+                const timer = setInterval(() => {
+                  if (!phase.marker.test(stdout())) return;
+                  clearInterval(timer);
+                  setTimeout(() => {
+                    sentAt = Date.now();
+                    process.kill(pid, signal);
+                  }, phase.settleMs);
+                }, 5);
+              },
             },
-          },
-        );
-        harness.emulator.faults.clear();
-        expect(sentAt, run.stdout).toBeGreaterThan(0);
-        expect(Date.now() - sentAt).toBeLessThan(2000);
-        expect(run.signal).toBeNull();
-        expect(run.code).toBe(1);
-        expect(errorLines(run)).toEqual([
-          expect.stringMatching(new RegExp(`^::error::Cancelled \\(${signal}\\)\\.`)),
-        ]);
-        if (phase.inputs) expect(await fs.readdir(run.tempDir)).toEqual([]);
-        else await expectUntouched(run, workspace);
-      });
+          );
+          const exitedAfter = Date.now() - sentAt;
+          expect(sentAt, run.stdout).toBeGreaterThan(0);
+          expect(exitedAfter).toBeLessThan(2000);
+          expect(run.signal).toBeNull();
+          expect(run.code).toBe(1);
+          expect(errorLines(run)).toEqual([
+            expect.stringMatching(new RegExp(`^::error::Cancelled \\(${signal}\\)\\.`)),
+          ]);
+          if (phase.inputs) {
+            expect(await fs.readdir(run.tempDir)).toEqual([]);
+            expect(await fs.readdir(workspace)).toEqual(['site']);
+          } else await expectUntouched(run, workspace);
+        },
+      );
     }
   }
 });

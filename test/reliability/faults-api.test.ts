@@ -1,37 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/index.js';
-import { type Harness, startHarness, treeDigest } from '../support/action.js';
-import { DEBUG, expectOneClearError, expectUntouched, workspaceWithSite } from './support.js';
-import path from 'node:path';
+import {
+  addFaults,
+  caseHarness,
+  expectDelivered,
+  expectOneClearError,
+  expectUntouched,
+  type Fault,
+  HTTP_FAULTS,
+  type ReferenceSite,
+  referenceSite,
+  row,
+  runCase,
+  withDate,
+  workspaceWithSite,
+} from './support.js';
 
 /**
- * Faults at the API phases of an export (start, each poll, bundle) and of an agent job.
- * Recoverable faults end in the same site as a clean run; the rest fail with one line.
+ * Faults at the API phases of an export: the start, the first poll, a later poll (the job
+ * still running) and the bundle call. Recoverable faults end in exactly the files of the
+ * archive; the others fail with one clear line and leave `path` as it was. Each case has
+ * its own emulator, so the cases run concurrently.
  */
 
-const HTTP_FAULTS: [string, Omit<FaultRule, 'route'>][] = [
-  ['500 with a JSON body', { status: 500, body: 'json' }],
-  ['500 with an HTML body', { status: 500, body: 'html' }],
-  ['502 with a JSON body', { status: 502, body: 'json' }],
-  ['502 with an HTML body', { status: 502, body: 'html' }],
-  ['503 with a JSON body', { status: 503, body: 'json' }],
-  ['503 with an HTML body', { status: 503, body: 'html' }],
-  ['504 with a JSON body', { status: 504, body: 'json' }],
-  ['504 with an HTML body', { status: 504, body: 'html' }],
-  ['a connection reset', { reset: true }],
-  ['a stalled answer (request-timeout)', { latencyMs: 2500 }],
-  ['429 with Retry-After in seconds', { status: 429, body: 'json', retryAfter: '1' }],
-  ['429 with Retry-After as an HTTP date', { status: 429, body: 'json', retryAfter: 'DATE+1' }],
-  ['429 without Retry-After', { status: 429, body: 'json' }],
-];
-
-/** A 500 on start may mean the job exists: it is the one fault not retried there. */
-function recoverable(route: string, fault: Omit<FaultRule, 'route'>): boolean {
-  return !(route === 'export.start' && fault.status === 500);
-}
-
-let harness: Harness;
-let reference: Record<string, string>;
 const INPUTS = {
   domain: 'docs.example.com',
   path: 'site',
@@ -39,130 +30,136 @@ const INPUTS = {
   'request-timeout': '1s',
 };
 
-beforeAll(async () => {
-  harness = await startHarness({
-    jobDurationMs: 800,
-    queuedMs: 100,
-    pageCount: 5,
-    agentDurationMs: 600,
-  });
-  const clean = await harness.run(INPUTS, { env: DEBUG });
-  expect(clean.code, clean.stdout).toBe(0);
-  reference = await treeDigest(path.join(clean.workspace, 'site'));
-});
-afterAll(async () => {
-  await harness.stop();
-});
-
-function withDate(fault: Omit<FaultRule, 'route'>): Omit<FaultRule, 'route'> {
-  return fault.retryAfter === 'DATE+1'
-    ? { ...fault, retryAfter: new Date(Date.now() + 1500).toUTCString() }
-    : fault;
+interface Phase {
+  name: string;
+  route: FaultRule['route'];
+  /** Rules that let the requests before the faulted one through untouched. */
+  before: FaultRule[];
+  /** Whether the phase's retry policy tries the fault again (see src/api/retry.ts). */
+  retries: (fault: Fault) => boolean;
+  /** The one line of an unrecoverable fault. */
+  failure: RegExp;
 }
 
-describe('export: faults at start, poll and bundle', () => {
-  for (const [route, phase] of [
-    ['export.start', 'start'],
-    ['export.get', 'poll'],
-    ['export.bundle', 'bundle'],
-  ] as const) {
-    for (const [name, fault] of HTTP_FAULTS) {
-      const recovers = recoverable(route, fault);
-      it(`${phase}: ${name}`, async ({ task }) => {
-        task.meta.expected = recovers ? 'recovers, same files' : 'fails, one clear line';
-        harness.emulator.faults.clear();
-        harness.emulator.faults.add({ route, ...withDate(fault) });
-        const { workspace } = await workspaceWithSite();
-        const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-        if (recovers) {
-          expect(run.code, run.stdout).toBe(0);
-          expect(await treeDigest(path.join(workspace, 'site'))).toEqual(reference);
-        } else {
-          expectOneClearError(run, /Could not start the static export .*HTTP 500/);
-          await expectUntouched(run, workspace);
-        }
-        expect(harness.emulator.faults.pending).toEqual([]);
-      });
-    }
-  }
+/** A rule that changes nothing: it only lets one request go by before the real fault. */
+const PASS = (route: FaultRule['route']): FaultRule => ({ route, latencyMs: 0 });
 
-  it('poll: an error body that echoes the Authorization header is scrubbed', async ({ task }) => {
-    task.meta.expected = 'recovers, key scrubbed';
-    harness.emulator.faults.clear();
-    harness.emulator.faults.add({
-      route: 'export.get',
-      status: 503,
-      body: 'json',
-      echoAuthorization: true,
-    });
-    const run = await harness.run(INPUTS, { env: DEBUG });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Bearer \*\*\*/);
-  });
+const PHASES: Phase[] = [
+  {
+    name: 'start',
+    route: 'export.start',
+    before: [],
+    // A 500 may mean the job was created: the start is not repeated then.
+    retries: (fault) => fault.status !== 500,
+    failure: /Could not start the static export of docs\.example\.com/,
+  },
+  {
+    name: 'first poll',
+    route: 'export.get',
+    before: [],
+    retries: () => true,
+    failure: /Could not read export job se_/,
+  },
+  {
+    name: 'later poll',
+    route: 'export.get',
+    before: [PASS('export.get')],
+    retries: () => true,
+    failure: /Could not read export job se_/,
+  },
+  {
+    name: 'bundle',
+    route: 'export.bundle',
+    before: [],
+    retries: () => true,
+    failure: /Could not generate the bundle link of export job se_/,
+  },
+];
 
-  it('start: a 400 that echoes the Authorization header fails without the key', async ({
-    task,
-  }) => {
-    task.meta.expected = 'fails, one clear line, key scrubbed';
-    harness.emulator.faults.clear();
-    harness.emulator.faults.add({
-      route: 'export.start',
-      status: 400,
-      body: 'json',
-      echoAuthorization: true,
-    });
-    const { workspace } = await workspaceWithSite();
-    const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-    expectOneClearError(run, /HTTP 400: .*Bearer \*\*\*/);
-    await expectUntouched(run, workspace);
-  });
+let site: ReferenceSite;
+beforeAll(async () => {
+  site = await referenceSite('tar.gz', { padBytes: 16 * 1024 });
 });
 
-describe('agent: faults at create and poll', () => {
-  const AGENT = {
-    command: 'agent',
-    'project-id': 'demo-project',
-    prompt: 'Fix the typos',
-    'poll-interval': '0.5s',
-  };
-  const cases: [string, FaultRule, boolean][] = [
-    [
-      'create: 502 (not retried: a second job would open a second pull request)',
-      { route: 'agent.create', status: 502, body: 'html' },
-      false,
-    ],
-    ['create: 504 (not retried)', { route: 'agent.create', status: 504, body: 'json' }, false],
-    ['create: a connection reset (not retried)', { route: 'agent.create', reset: true }, false],
-    [
-      'create: 503 (refused before acting: retried)',
-      { route: 'agent.create', status: 503, body: 'json' },
-      true,
-    ],
-    [
-      'create: 429 with Retry-After',
-      { route: 'agent.create', status: 429, body: 'json', retryAfter: '1' },
-      true,
-    ],
-    ['create: 429 without Retry-After', { route: 'agent.create', status: 429, body: 'json' }, true],
-    ['poll: 502 with an HTML body', { route: 'agent.get', status: 502, body: 'html' }, true],
-    ['poll: a connection reset', { route: 'agent.get', reset: true }, true],
-  ];
-  for (const [name, fault, recovers] of cases) {
-    it(name, async ({ task }) => {
-      task.meta.expected = recovers ? 'recovers' : 'fails, one clear line, one create';
-      harness.emulator.faults.clear();
-      harness.emulator.faults.add(fault);
-      const creates = () =>
-        harness.emulator.requests.filter((r) => r.route === 'agent.create').length;
-      const before = creates();
-      const run = await harness.run(AGENT, { env: DEBUG });
-      if (recovers) {
-        expect(run.code, run.stdout).toBe(0);
-        expect(run.outputs['agent-status']).toBe('completed');
-      } else {
-        expectOneClearError(run, /Could not create an agent job .*may have been created anyway/);
-        expect(creates() - before).toBe(1);
-      }
-    });
+/** Jobs run 1.5 s, so a second poll 0.5 s apart still sees the job running. */
+const exportHarness = (context: TestContext) =>
+  caseHarness(context, { jobDurationMs: 1500, queuedMs: 100, archiveFor: () => site.archive });
+
+describe.concurrent('export API faults', () => {
+  for (const phase of PHASES) {
+    for (const [name, fault] of HTTP_FAULTS) {
+      const recovers = phase.retries(fault);
+      it(
+        `${phase.name}: ${name}`,
+        row(recovers ? 'retried, same files' : 'exit 1, one clear line, path untouched'),
+        async (context) => {
+          const harness = await exportHarness(context);
+          addFaults(harness, [...phase.before, { route: phase.route, ...withDate(fault) }]);
+          const { workspace } = await workspaceWithSite();
+          const run = await runCase(harness, INPUTS, { workspace });
+          expect(harness.emulator.faults.pending).toEqual([]);
+          const hits = harness.emulator.requests.filter((r) => r.route === phase.route);
+          expect(hits[phase.before.length]?.faulted).toBe(true);
+          if (recovers) {
+            await expectDelivered(run, workspace, site.digest);
+            expect(run.outputs.sha256).toBe(site.sha256);
+            expect(hits.length).toBeGreaterThan(phase.before.length + 1);
+            expect(run.stdout).toMatch(/trying again in/);
+          } else {
+            expectOneClearError(run, new RegExp(`${phase.failure.source}.*HTTP 500`));
+            await expectUntouched(run, workspace);
+            expect(hits).toHaveLength(1);
+          }
+          if (phase.route === 'export.start') {
+            // A fault answers instead of the server: one job when retried, none otherwise.
+            expect(harness.emulator.exportJobs.list()).toHaveLength(recovers ? 1 : 0);
+          }
+        },
+      );
+    }
+
+    it(
+      `${phase.name}: 503 on every try until the timeout`,
+      row('exit 1, one clear line, path untouched'),
+      async (context) => {
+        const harness = await exportHarness(context);
+        addFaults(harness, [
+          ...phase.before,
+          { route: phase.route, status: 503, body: 'html', times: Infinity },
+        ]);
+        const { workspace } = await workspaceWithSite();
+        const run = await runCase(harness, { ...INPUTS, timeout: '4s' }, { workspace });
+        expectOneClearError(run, /HTTP 503|timed out|timeout/i);
+        expect(run.durationMs).toBeLessThan(8000);
+        await expectUntouched(run, workspace);
+      },
+    );
   }
+
+  it('start: 401, the key is refused', row('exit 1, one line naming api-key'), async (context) => {
+    const harness = await exportHarness(context);
+    addFaults(harness, [{ route: 'export.start', status: 401, body: 'json' }]);
+    const { workspace } = await workspaceWithSite();
+    const run = await runCase(harness, INPUTS, { workspace });
+    expectOneClearError(run, /HTTP 401.*api-key/);
+    await expectUntouched(run, workspace);
+    expect(harness.emulator.requests.filter((r) => r.route === 'export.start')).toHaveLength(1);
+  });
+
+  it(
+    'poll: three faults in a row (503, reset, 504)',
+    row('retried, same files'),
+    async (context) => {
+      const harness = await exportHarness(context);
+      addFaults(harness, [
+        { route: 'export.get', status: 503, body: 'html' },
+        { route: 'export.get', reset: true },
+        { route: 'export.get', status: 504, body: 'json' },
+      ]);
+      const { workspace } = await workspaceWithSite();
+      const run = await runCase(harness, INPUTS, { workspace });
+      await expectDelivered(run, workspace, site.digest);
+      expect(harness.emulator.faults.pending).toEqual([]);
+    },
+  );
 });

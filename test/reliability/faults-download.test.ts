@@ -1,18 +1,27 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/index.js';
-import { type Harness, listTree, startHarness, treeDigest } from '../support/action.js';
-import { DEBUG, expectOneClearError, expectUntouched, workspaceWithSite } from './support.js';
+import {
+  addFaults,
+  caseHarness,
+  expectDelivered,
+  expectOneClearError,
+  expectUntouched,
+  type Fault,
+  type ReferenceSite,
+  referenceSite,
+  row,
+  runCase,
+  withDate,
+  workspaceWithSite,
+} from './support.js';
 
 /**
- * Faults while the bundle downloads from the object store. The archive is padded to
- * 512 KiB so that "half" is a real place in the transfer.
+ * Faults while the bundle streams from the object store. The archive holds 512 KiB of
+ * incompressible data, so that "half" is a real place in the transfer, and each revision
+ * of it (an archive regenerated on the storage) has other bytes and another size, so a
+ * splice of two versions could not go unnoticed.
  */
 
-const SIZE = 512 * 1024;
-let harness: Harness;
-let reference: Record<string, string>;
-let archiveBytes = 0;
 const INPUTS = {
   domain: 'docs.example.com',
   path: 'site',
@@ -20,144 +29,242 @@ const INPUTS = {
   'request-timeout': '1s',
 };
 
+type Format = 'tar.gz' | 'zip';
+const sites: Record<Format, ReferenceSite[]> = { 'tar.gz': [], zip: [] };
 beforeAll(async () => {
-  harness = await startHarness({
+  for (const format of ['tar.gz', 'zip'] as const) {
+    sites[format] = [
+      await referenceSite(format, { revision: 0 }),
+      await referenceSite(format, { revision: 1 }),
+    ];
+  }
+});
+
+async function storeCase(context: TestContext, rules: FaultRule[], format: Format = 'tar.gz') {
+  const harness = await caseHarness(context, {
     jobDurationMs: 300,
     queuedMs: 50,
-    pageCount: 5,
-    archiveSizeBytes: SIZE,
+    archiveFor: (job) => sites[format][Math.min(job.revision, 1)]?.archive,
   });
-  const clean = await harness.run(INPUTS, { env: DEBUG });
-  expect(clean.code, clean.stdout).toBe(0);
-  reference = await treeDigest(path.join(clean.workspace, 'site'));
-  archiveBytes = Number(clean.outputs['size-bytes']);
-});
-afterAll(async () => {
-  await harness.stop();
-});
-
-async function recovers(rules: FaultRule[], logLine?: RegExp) {
-  harness.emulator.faults.clear();
-  for (const rule of rules) harness.emulator.faults.add(rule);
+  addFaults(harness, rules);
   const { workspace } = await workspaceWithSite();
-  const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-  expect(run.code, run.stdout).toBe(0);
-  expect(await treeDigest(path.join(workspace, 'site'))).toEqual(reference);
-  expect(harness.emulator.faults.pending).toEqual([]);
-  if (logLine) expect(run.stdout).toMatch(logLine);
-  return run;
+  const run = await runCase(harness, INPUTS, { workspace });
+  return { harness, run, workspace, site: sites[format][0] as ReferenceSite };
 }
 
-describe('download: HTTP faults from the storage', () => {
-  const cases: [string, Omit<FaultRule, 'route'>][] = [
-    ['500 with an XML body', { status: 500 }],
-    ['500 with an HTML body', { status: 500, body: 'html' }],
-    ['502 with a JSON body', { status: 502, body: 'json' }],
-    ['502 with an HTML body', { status: 502, body: 'html' }],
-    ['503 with an XML body', { status: 503 }],
-    ['503 with an HTML body', { status: 503, body: 'html' }],
-    ['504 with a JSON body', { status: 504, body: 'json' }],
-    ['504 with an HTML body', { status: 504, body: 'html' }],
-    ['a connection reset before any byte', { reset: true }],
-    ['no answer within request-timeout', { latencyMs: 2500 }],
-    ['429 with Retry-After in seconds', { status: 429, retryAfter: '1' }],
-    ['429 with Retry-After as an HTTP date', { status: 429, retryAfter: 'DATE' }],
-    ['429 without Retry-After', { status: 429 }],
-  ];
-  for (const [name, fault] of cases) {
-    it(name, async ({ task }) => {
-      task.meta.expected = 'recovers, same files';
-      const rule =
-        fault.retryAfter === 'DATE'
-          ? { ...fault, retryAfter: new Date(Date.now() + 1500).toUTCString() }
-          : fault;
-      await recovers([{ route: 'store.get', ...rule }]);
+/** The fault was used, and the run ended with exactly the files of the archive. */
+async function expectRecovered(
+  { harness, run, workspace, site }: Awaited<ReturnType<typeof storeCase>>,
+  logLine?: RegExp,
+) {
+  expect(harness.emulator.faults.pending).toEqual([]);
+  await expectDelivered(run, workspace, site.digest);
+  expect(run.outputs.sha256).toBe(site.sha256);
+  if (logLine) expect(run.stdout).toMatch(logLine);
+}
+
+const STORE_FAULTS: [string, Fault][] = [
+  ['500 with a JSON body', { status: 500, body: 'json' }],
+  ['500 with an HTML body', { status: 500, body: 'html' }],
+  ['500 with the S3 XML body', { status: 500 }],
+  ['502 with a JSON body', { status: 502, body: 'json' }],
+  ['502 with an HTML body', { status: 502, body: 'html' }],
+  ['503 with a JSON body', { status: 503, body: 'json' }],
+  ['503 with an HTML body', { status: 503, body: 'html' }],
+  ['503 with the S3 XML body (SlowDown)', { status: 503 }],
+  ['504 with a JSON body', { status: 504, body: 'json' }],
+  ['504 with an HTML body', { status: 504, body: 'html' }],
+  ['a connection reset before any byte', { reset: true }],
+  ['no answer within request-timeout', { latencyMs: 2500 }],
+  ['429 with Retry-After in seconds', { status: 429, retryAfter: '1' }],
+  ['429 with Retry-After as an HTTP date', { status: 429, retryAfter: 'DATE+1.5' }],
+  ['429 without Retry-After', { status: 429 }],
+];
+
+describe.concurrent('download: HTTP faults from the storage', () => {
+  for (const [name, fault] of STORE_FAULTS) {
+    it(name, row('retried, same files'), async (context) => {
+      await expectRecovered(
+        await storeCase(context, [{ route: 'store.get', ...withDate(fault) }]),
+        /retrying in/,
+      );
     });
   }
 });
 
-describe('download: broken transfers', () => {
-  it('a stall mid-body: the idle timeout fires and the download resumes', async ({ task }) => {
-    task.meta.expected = 'recovers via Range, same files';
-    await recovers(
-      [{ route: 'store.get', stallAfterBytes: SIZE / 2 }],
-      /connection broke .*resuming/i,
+describe.concurrent('download: broken transfers', () => {
+  for (const format of ['tar.gz', 'zip'] as const) {
+    it(
+      `${format}: a stall mid-body (the idle timeout fires)`,
+      row('resumed with Range, same files'),
+      async (context) => {
+        await expectRecovered(
+          await storeCase(context, [{ route: 'store.get', stallAfterBytes: 256 * 1024 }], format),
+          /connection broke .*resuming/i,
+        );
+      },
     );
-  });
 
-  for (const [where, bytes] of [
-    ['1 byte', () => 1],
-    ['half', () => Math.floor(archiveBytes / 2)],
-    ['the last byte', () => archiveBytes - 1],
-  ] as const) {
-    it(`a connection cut after ${where}`, async ({ task }) => {
-      task.meta.expected = 'recovers via Range, same files';
-      await recovers([{ route: 'store.get', cutAfterBytes: bytes() }], /resuming/);
-    });
+    for (const [where, at] of [
+      ['1 byte', () => 1],
+      ['half', (size: number) => Math.floor(size / 2)],
+      ['the last byte', (size: number) => size - 1],
+    ] as const) {
+      it(
+        `${format}: a connection cut after ${where}`,
+        row('resumed with Range, same files'),
+        async (context) => {
+          const size = (sites[format][0] as ReferenceSite).archive.length;
+          await expectRecovered(
+            await storeCase(context, [{ route: 'store.get', cutAfterBytes: at(size) }], format),
+            /resuming/,
+          );
+        },
+      );
+    }
+
+    it(
+      `${format}: the archive changes between a cut and the resume (ETag differs)`,
+      row('restarted from byte 0: exactly the new version, never a splice'),
+      async (context) => {
+        const size = (sites[format][0] as ReferenceSite).archive.length;
+        const { run, workspace, harness } = await storeCase(
+          context,
+          [
+            { route: 'store.get', cutAfterBytes: Math.floor(size / 2) },
+            { route: 'store.get', changeArchive: true },
+          ],
+          format,
+        );
+        const changed = sites[format][1] as ReferenceSite;
+        expect(harness.emulator.faults.pending).toEqual([]);
+        await expectDelivered(run, workspace, changed.digest);
+        expect(run.outputs.sha256).toBe(changed.sha256);
+        expect(run.outputs['size-bytes']).toBe(String(changed.archive.length));
+        expect(run.stdout).toMatch(/changed on the storage.*starting the download over/);
+        expect(run.stdout).toMatch(/requesting a fresh bundle link/);
+      },
+    );
   }
 
-  // The emulator sends the real body under a Content-Length that lies; the API announced
-  // the real size, so the lie is caught before a byte is trusted.
+  // BUG: same cause as the Content-Length cases below: a 200 whose length differs from the
+  // size the API announced fails the step at once, where a fresh link (which announces the
+  // new size, as the 206 branch of download.ts already asks for) would succeed.
+  it.skip(
+    'the archive changes between the bundle call and the first byte (another size)',
+    row('fresh link, exactly the new version', 'download.ts refuses a size change on a 200'),
+    async (context) => {
+      const { run, workspace } = await storeCase(context, [
+        { route: 'store.get', changeArchive: true },
+      ]);
+      const changed = sites['tar.gz'][1] as ReferenceSite;
+      await expectDelivered(run, workspace, changed.digest);
+      expect(run.outputs.sha256).toBe(changed.sha256);
+    },
+  );
+
   for (const mismatch of ['shorter', 'longer'] as const) {
-    it(`a body ${mismatch} than its Content-Length`, async ({ task }) => {
-      task.meta.expected = 'fails, one clear line';
-      harness.emulator.faults.clear();
-      harness.emulator.faults.add({ route: 'store.get', lengthMismatch: mismatch });
-      const { workspace } = await workspaceWithSite();
-      const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-      expectOneClearError(run, /storage serves .* but the API announced \d+ bytes/);
-      await expectUntouched(run, workspace);
-    });
+    // BUG: src/deliver/download.ts throws on the first response whose Content-Length
+    // disagrees with the size the API announced, instead of treating it like any other
+    // broken response (retry, bounded by maxAttempts). One bad answer fails the step.
+    it.skip(
+      `a body ${mismatch} than its Content-Length, once`,
+      row('retried, same files', 'a one-off Content-Length lie is not retried'),
+      async (context) => {
+        await expectRecovered(
+          await storeCase(context, [{ route: 'store.get', lengthMismatch: mismatch }]),
+        );
+      },
+    );
+
+    it(
+      `a body ${mismatch} than its Content-Length, on every try`,
+      row('exit 1, one clear line, path untouched'),
+      async (context) => {
+        const { run, workspace } = await storeCase(context, [
+          { route: 'store.get', lengthMismatch: mismatch, times: Infinity },
+        ]);
+        expectOneClearError(run, /the API announced \d+ bytes/);
+        await expectUntouched(run, workspace);
+      },
+    );
   }
 
-  it('the archive changes between a cut and the resume (ETag differs): starts over, never splices', async ({
-    task,
-  }) => {
-    task.meta.expected = 'recovers from byte 0 with a fresh link';
-    harness.emulator.faults.clear();
-    harness.emulator.faults.add({
-      route: 'store.get',
-      cutAfterBytes: Math.floor(archiveBytes / 2),
-    });
-    harness.emulator.faults.add({ route: 'store.get', changeArchive: true });
-    const { workspace } = await workspaceWithSite();
-    const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-    expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toMatch(
-      /changed on the storage since the download began: starting the download over/,
-    );
-    expect(run.stdout).toMatch(/requesting a fresh bundle link/);
-    // Same pages, other bytes: the new version, extracted whole.
-    expect(await listTree(path.join(workspace, 'site'))).toEqual(Object.keys(reference));
-    expect(await treeDigest(path.join(workspace, 'site'))).not.toEqual(reference);
-  });
+  it(
+    'the storage sends the headers, then stalls, on every try',
+    row('exit 1, one clear line, path untouched'),
+    async (context) => {
+      const { run, workspace } = await storeCase(context, [
+        { route: 'store.get', stallAfterBytes: 0, times: Infinity },
+      ]);
+      expectOneClearError(run, /bundle download failed \d+ times in a row/);
+      await expectUntouched(run, workspace);
+    },
+  );
+
+  it(
+    'the storage answers 500 on every try',
+    row('exit 1, one clear line, path untouched'),
+    async (context) => {
+      const { run, workspace } = await storeCase(context, [
+        { route: 'store.get', status: 500, times: Infinity },
+      ]);
+      expectOneClearError(run, /bundle download failed \d+ times in a row.*HTTP 500/);
+      await expectUntouched(run, workspace);
+    },
+  );
 });
 
-describe('download: expiring links', () => {
-  it('the link expires between the bundle call and the download', async ({ task }) => {
-    task.meta.expected = 'recovers with a fresh link';
-    await recovers(
-      [{ route: 'store.get', expireLink: true }],
-      /expired.*requesting a fresh bundle link/,
-    );
-  });
+describe.concurrent('download: expiring links', () => {
+  it(
+    'the link expires between the bundle call and the download',
+    row('fresh link, same files'),
+    async (context) => {
+      await expectRecovered(
+        await storeCase(context, [{ route: 'store.get', expireLink: true }]),
+        /expired.*requesting a fresh bundle link/,
+      );
+    },
+  );
 
-  it('the bundle endpoint hands out a link that has already expired', async ({ task }) => {
-    task.meta.expected = 'recovers with a fresh link';
-    await recovers(
-      [{ route: 'export.bundle', expireLink: true }],
-      /requesting a fresh bundle link/,
-    );
-  });
+  it(
+    'the link expires mid-download (after a cut at half)',
+    row('fresh link, resumed, same files'),
+    async (context) => {
+      const size = (sites['tar.gz'][0] as ReferenceSite).archive.length;
+      await expectRecovered(
+        await storeCase(context, [
+          { route: 'store.get', cutAfterBytes: Math.floor(size / 2) },
+          { route: 'store.get', expireLink: true },
+        ]),
+        /requesting a fresh bundle link/,
+      );
+    },
+  );
 
-  it('every link is expired: gives up after a bounded number of fresh links', async ({ task }) => {
-    task.meta.expected = 'fails, one clear line';
-    harness.emulator.faults.clear();
-    harness.emulator.faults.add({ route: 'store.get', expireLink: true, times: Infinity });
-    const { workspace } = await workspaceWithSite();
-    const run = await harness.run(INPUTS, { workspace, env: DEBUG });
-    harness.emulator.faults.clear();
-    expectOneClearError(run, /link expired before the download finished, 3 fresh link\(s\) later/);
-    await expectUntouched(run, workspace);
-  });
+  it(
+    'the bundle endpoint hands out a link that has already expired',
+    row('fresh link, same files'),
+    async (context) => {
+      await expectRecovered(
+        await storeCase(context, [{ route: 'export.bundle', expireLink: true }]),
+        /requesting a fresh bundle link/,
+      );
+    },
+  );
+
+  it(
+    'every link is expired',
+    row('exit 1 after 3 fresh links, one clear line, path untouched'),
+    async (context) => {
+      const { run, workspace } = await storeCase(context, [
+        { route: 'store.get', expireLink: true, times: Infinity },
+      ]);
+      expectOneClearError(
+        run,
+        /link expired before the download finished, 3 fresh link\(s\) later/,
+      );
+      await expectUntouched(run, workspace);
+    },
+  );
 });

@@ -1,119 +1,149 @@
-import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../support/action.js';
-import { DEBUG } from './support.js';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { type ForwardProxy, startForwardProxy } from '../support/forward-proxy.js';
+import {
+  caseHarness,
+  expectDelivered,
+  expectOneClearError,
+  expectUntouched,
+  type ReferenceSite,
+  referenceSite,
+  row,
+  runCase,
+  workspaceWithSite,
+} from './support.js';
 
 /**
- * A small forward proxy (CONNECT tunnels and absolute-form requests) on loopback: with
- * HTTPS_PROXY/HTTP_PROXY set, every request of the action must go through it, to the API
- * and to the storage alike; NO_PROXY must be honoured.
+ * A forward proxy started by the test, on loopback. With HTTP_PROXY set, every request of
+ * the action, to the API and to the storage, must go through it: the proxy counts the
+ * HTTP requests it carried (inside CONNECT tunnels too) and the count must equal what the
+ * emulator received. NO_PROXY must be honoured, host by host. The emulator speaks plain
+ * http on loopback, so HTTP_PROXY is the variable that applies; HTTPS_PROXY is set too, to
+ * show it does not capture http traffic.
  */
-async function startForwardProxy() {
-  const seen: string[] = [];
-  const server = http.createServer((req, res) => {
-    const target = new URL(req.url ?? '');
-    seen.push(`${req.method} ${target.host}`);
-    const upstream = http.request(
-      target,
-      { method: req.method, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+
+const EXPORT = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
+const AGENT = {
+  command: 'agent',
+  'project-id': 'demo-project',
+  prompt: 'Fix the typos',
+  'poll-interval': '0.5s',
+};
+
+let site: ReferenceSite;
+beforeAll(async () => {
+  site = await referenceSite('tar.gz', { padBytes: 64 * 1024 });
+});
+
+async function proxyCase(context: TestContext) {
+  const harness = await caseHarness(context, {
+    jobDurationMs: 500,
+    queuedMs: 100,
+    agentDurationMs: 500,
+    archiveFor: () => site.archive,
   });
-  server.on('connect', (req, socket, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = net.connect(Number(port), host, () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    seen,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const proxy = await startForwardProxy();
+  context.onTestFinished(() => proxy.stop());
+  const { workspace } = await workspaceWithSite();
+  return { harness, proxy, workspace };
 }
 
-let harness: Harness;
-let proxy: Awaited<ReturnType<typeof startForwardProxy>>;
-beforeAll(async () => {
-  harness = await startHarness({ jobDurationMs: 500, queuedMs: 100, pageCount: 4 });
-  proxy = await startForwardProxy();
-});
-afterAll(async () => {
-  await proxy.stop();
-  await harness.stop();
-});
-
 const hostOf = (url: string) => new URL(url).host;
+const via = (proxy: ForwardProxy, host: string) =>
+  proxy.requests.filter((line) => line.split(' ')[1] === host);
 
-describe('proxy', () => {
-  it('sends every request, to the API and to the storage, through HTTPS_PROXY/HTTP_PROXY', async ({
-    task,
-  }) => {
-    task.meta.expected = 'success, all traffic via the proxy';
-    proxy.seen.length = 0;
-    const run = await harness.run(
-      { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
-      { env: { ...DEBUG, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url } },
-    );
-    expect(run.code, run.stdout).toBe(0);
-    const targets = new Set(proxy.seen.map((line) => line.split(' ')[1]));
-    expect(targets).toEqual(
-      new Set([hostOf(harness.emulator.baseUrl), hostOf(harness.emulator.storeUrl)]),
-    );
-    // Each request the emulator received came through the proxy.
-    expect(proxy.seen.length).toBeGreaterThan(0);
-  });
-
-  it('leaves hosts listed in NO_PROXY alone', async ({ task }) => {
-    task.meta.expected = 'success, nothing via the proxy';
-    proxy.seen.length = 0;
-    const run = await harness.run(
-      { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
-      { env: { ...DEBUG, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } },
-    );
-    expect(run.code, run.stdout).toBe(0);
-    expect(proxy.seen).toEqual([]);
-  });
-
-  it('a proxy that refuses connections fails with one clear line', async ({ task }) => {
-    task.meta.expected = 'fails, one clear line';
-    const closed = net.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const run = await harness.run(
-      { domain: 'docs.example.com', 'poll-interval': '0.5s', timeout: '20s' },
-      {
-        env: {
-          ...DEBUG,
-          HTTPS_PROXY: `http://127.0.0.1:${port}`,
-          HTTP_PROXY: `http://127.0.0.1:${port}`,
-        },
+describe.concurrent('proxy', () => {
+  for (const [name, env] of [
+    ['HTTP_PROXY and HTTPS_PROXY', (url: string) => ({ HTTP_PROXY: url, HTTPS_PROXY: url })],
+    ['http_proxy (lower case)', (url: string) => ({ http_proxy: url })],
+  ] as const) {
+    it(
+      `export with ${name}: every request through the proxy`,
+      row('succeeds, same files; proxied requests = requests received'),
+      async (context) => {
+        const { harness, proxy, workspace } = await proxyCase(context);
+        const run = await runCase(harness, EXPORT, { workspace, env: env(proxy.url) });
+        await expectDelivered(run, workspace, site.digest);
+        const { requests } = harness.emulator;
+        const api = requests.filter((r) => r.server === 'api').length;
+        const store = requests.filter((r) => r.server === 'store').length;
+        expect(api).toBeGreaterThanOrEqual(3);
+        expect(store).toBeGreaterThanOrEqual(1);
+        expect(via(proxy, hostOf(harness.emulator.baseUrl))).toHaveLength(api);
+        expect(via(proxy, hostOf(harness.emulator.storeUrl))).toHaveLength(store);
+        expect(proxy.requests).toHaveLength(api + store);
       },
     );
-    expect(run.code).toBe(1);
-    expect(run.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
-      expect.stringMatching(
-        /Could not start the static export .*connection failed.*ECONNREFUSED.*proxy/,
-      ),
-    ]);
-  });
+  }
+
+  it(
+    'agent with HTTP_PROXY: every request through the proxy',
+    row('succeeds; proxied requests = requests received'),
+    async (context) => {
+      const { harness, proxy } = await proxyCase(context);
+      const run = await runCase(harness, AGENT, { env: { HTTP_PROXY: proxy.url } });
+      expect(run.code, run.stdout).toBe(0);
+      expect(harness.emulator.requests.length).toBeGreaterThanOrEqual(2);
+      expect(proxy.requests).toHaveLength(harness.emulator.requests.length);
+    },
+  );
+
+  for (const [name, noProxy] of [
+    ['NO_PROXY=127.0.0.1', () => '127.0.0.1'],
+    ['NO_PROXY=*', () => '*'],
+    ['no_proxy=localhost,127.0.0.1 (lower case, a list)', () => 'localhost,127.0.0.1'],
+  ] as const) {
+    it(
+      `${name}: nothing through the proxy`,
+      row('succeeds, same files; proxy unused'),
+      async (context) => {
+        const { harness, proxy, workspace } = await proxyCase(context);
+        const key = name.startsWith('no_proxy') ? 'no_proxy' : 'NO_PROXY';
+        const run = await runCase(harness, EXPORT, {
+          workspace,
+          env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, [key]: noProxy() },
+        });
+        await expectDelivered(run, workspace, site.digest);
+        expect(proxy.seen).toEqual([]);
+      },
+    );
+  }
+
+  it(
+    'NO_PROXY naming the API host:port only: the storage through the proxy, the API direct',
+    row('succeeds, same files; only storage requests proxied'),
+    async (context) => {
+      const { harness, proxy, workspace } = await proxyCase(context);
+      const run = await runCase(harness, EXPORT, {
+        workspace,
+        env: { HTTP_PROXY: proxy.url, NO_PROXY: hostOf(harness.emulator.baseUrl) },
+      });
+      await expectDelivered(run, workspace, site.digest);
+      const store = harness.emulator.requests.filter((r) => r.server === 'store').length;
+      expect(store).toBeGreaterThanOrEqual(1);
+      expect(via(proxy, hostOf(harness.emulator.baseUrl))).toEqual([]);
+      expect(via(proxy, hostOf(harness.emulator.storeUrl))).toHaveLength(store);
+      expect(proxy.requests).toHaveLength(store);
+    },
+  );
+
+  it(
+    'a proxy that refuses connections',
+    row('exit 1, one clear line naming the proxy, path untouched'),
+    async (context) => {
+      const { harness, workspace } = await proxyCase(context);
+      const closed = net.createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const run = await runCase(
+        harness,
+        { ...EXPORT, timeout: '5s' },
+        { workspace, env: { HTTP_PROXY: `http://127.0.0.1:${port}` } },
+      );
+      expectOneClearError(run, /Could not start the static export .*ECONNREFUSED.*proxy/);
+      await expectUntouched(run, workspace);
+      expect(harness.emulator.requests).toEqual([]);
+    },
+  );
 });
