@@ -28,6 +28,8 @@ export interface PlannedEntry {
   linkTarget?: string;
   /** For hard links: the absolute path of the file linked to. */
   linkSource?: string;
+  /** For hard links: the normalized relative path of the file linked to. */
+  linkSourceRelative?: string;
 }
 
 /**
@@ -134,6 +136,7 @@ export class EntryGuard {
         );
       }
       planned.linkSource = path.join(this.root, ...targetRelative.split('/'));
+      planned.linkSourceRelative = targetRelative;
     }
     for (let i = 1; i < parts.length; i += 1) {
       const parent = parts.slice(0, i).join('/');

@@ -6,12 +6,14 @@ import tar from 'tar-stream';
 import type { ExtractLimits } from '../../config.js';
 import { ActionError, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, EntryGuard } from './entries.js';
-import { SiteWriter, SMALL_FILE_BYTES } from './writer.js';
+import { type SiteContents, SiteWriter, SMALL_FILE_BYTES } from './writer.js';
 
 export interface ExtractResult {
   files: number;
   entries: number;
   bytes: number;
+  /** Every file (size, SHA-256) and link written: the export manifest is built from it. */
+  contents: SiteContents;
 }
 
 /** Larger than zlib's 16 KB default: fewer callbacks per megabyte. */
@@ -113,7 +115,12 @@ export class TarExtraction {
       throw refusal ?? err;
     }
     writer.verifySymlinks(guard.symlinks);
-    return { files: writer.fileCount, entries: guard.entryCount, bytes: guard.byteCount };
+    return {
+      files: writer.fileCount,
+      entries: guard.entryCount,
+      bytes: guard.byteCount,
+      contents: writer.contents(),
+    };
   }
 }
 

@@ -123,7 +123,12 @@ export async function extractZip(
       throw mapZipError(err);
     }
     writer.verifySymlinks(guard.symlinks);
-    return { files: writer.fileCount, entries: guard.entryCount, bytes: guard.byteCount };
+    return {
+      files: writer.fileCount,
+      entries: guard.entryCount,
+      bytes: guard.byteCount,
+      contents: writer.contents(),
+    };
   } finally {
     fs.closeSync(fd);
   }

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TarExtraction } from '../../src/deliver/archive/tar.js';
+import { extractZip } from '../../src/deliver/archive/zip.js';
+import { tarOf, zipOf } from '../support/archives.js';
+
+/**
+ * The manifest's file list comes from the extraction pass itself: every regular file with
+ * the size and SHA-256 of the bytes that really landed on disk.
+ */
+
+const limits = { maxBytes: 1 << 30, maxEntries: 1000 };
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+let root: string;
+
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'site-contents-'));
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+/** The file list as computed from the tree on disk, in a second pass: the truth. */
+async function filesOnDisk(dir: string) {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  const files = [];
+  for (const entry of entries.filter((e) => e.isFile())) {
+    const full = path.join(entry.parentPath, entry.name);
+    const data = await fs.readFile(full);
+    const stat = await fs.stat(full);
+    files.push({
+      path: path.relative(dir, full).split(path.sep).join('/'),
+      size: data.length,
+      sha256: sha256(data),
+      executable: (stat.mode & 0o111) !== 0,
+    });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+async function extractTar(archive: Buffer, gzip: boolean) {
+  const extraction = new TarExtraction(root, gzip ? 'tar.gz' : 'tar', limits);
+  for (let at = 0; at < archive.length; at += 700)
+    await extraction.write(archive.subarray(at, at + 700));
+  return extraction.end();
+}
+
+describe('the contents recorded while extracting', () => {
+  it('match a second pass over the tar.gz tree: sizes, hashes, exec bit, links', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'x'); // over the in-memory threshold: streamed
+    const archive = await tarOf([
+      { name: 'index.html', content: '<h1>Home</h1>' },
+      { name: 'guides/', type: 'directory' },
+      { name: 'guides/intro.html', content: 'first version' },
+      { name: 'bin/run.sh', content: '#!/bin/sh\n', mode: 0o755 },
+      { name: 'assets/big.bin', content: big },
+      { name: 'assets/same.bin', type: 'link', linkname: 'assets/big.bin' },
+      { name: 'latest', type: 'symlink', linkname: 'guides/intro.html' },
+      // The same name twice: the later entry is what lands on disk, and what is recorded.
+      { name: 'guides/intro.html', content: 'second version, longer' },
+    ]);
+    const result = await extractTar(archive, true);
+    expect(result.contents.files).toEqual(await filesOnDisk(root));
+    expect(result.contents.files.find((f) => f.path === 'guides/intro.html')).toMatchObject({
+      size: 22,
+      sha256: sha256('second version, longer'),
+    });
+    expect(result.contents.files.find((f) => f.path === 'bin/run.sh')?.executable).toBe(true);
+    expect(result.contents.files.find((f) => f.path === 'assets/same.bin')?.sha256).toBe(
+      sha256(big),
+    );
+    expect(result.contents.symlinks).toEqual([{ path: 'latest', target: 'guides/intro.html' }]);
+  });
+
+  it('match a second pass over the zip tree', async () => {
+    const archive = await zipOf([
+      { name: 'index.html', content: '<h1>Home</h1>' },
+      { name: 'empty/', directory: true },
+      { name: 'guides/a.html', content: 'a'.repeat(2 * 1024 * 1024) },
+      { name: 'up', symlinkTo: 'guides/a.html' },
+    ]);
+    const file = path.join(root, '..', `${path.basename(root)}.zip`);
+    await fs.writeFile(file, archive);
+    try {
+      const result = await extractZip(file, root, limits);
+      expect(result.contents.files).toEqual(await filesOnDisk(root));
+      expect(result.contents.files.map((f) => f.path)).toEqual(['guides/a.html', 'index.html']);
+      expect(result.contents.symlinks).toEqual([{ path: 'up', target: 'guides/a.html' }]);
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  });
+});
