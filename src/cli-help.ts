@@ -22,6 +22,7 @@ export const EXPORT_FLAGS: [string, string][] = [
   ['--download <true|false>', 'false: stop after the bundle link (default true)'],
   ['--path <dir>', 'directory that receives the site, or the archive (default static-export)'],
   ['--extract <true|false>', 'false: keep the archive file in --path (default true)'],
+  ['--overwrite <true|false>', 'true: replace a --path this tool did not write (default false)'],
   ['--helm-values-file <file>', 'write a Helm values file with the bundle link'],
   ['--release-version <v>', 'staticExport.version in that file (default: the job id)'],
   ['--deployment-type <type>', 'cloud, client-hosted or air-gapped (default cloud)'],

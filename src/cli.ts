@@ -82,7 +82,7 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
   const cancel = cancelOnSignals();
   const outcome = await execute(
     raw as RawInputs,
-    { workspace: context.cwd, tempDir: os.tmpdir() },
+    { workspace: context.cwd, tempDir: os.tmpdir(), home: os.homedir(), runnerDirs: [os.tmpdir()] },
     reporter,
     {
       signal: cancel.signal,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseByteSize, parseDuration } from './duration.js';
+import { type ProtectedContext, protectedReason, systemTreeOf } from './deliver/protected.js';
 import { InputError } from './errors.js';
 import { parseServiceUrl } from './net.js';
 
@@ -41,6 +42,12 @@ export interface ExportConfig extends ConnectionConfig {
   extract: boolean;
   /** Absolute directory that receives the site (or the archive file). */
   path: string;
+  /** `path` as the user wrote it, for messages. */
+  pathGiven: string;
+  /** Replace a `path` this action did not write (never a protected one). */
+  overwrite: boolean;
+  /** What `path` may never replace: the workspace, home, runner and system directories. */
+  protection: ProtectedContext;
   artifactName?: string;
   /** Absolute path of the Helm values file to write. */
   helmValuesFile?: string;
@@ -65,6 +72,11 @@ export type Config = ExportConfig | AgentConfig;
 export interface ConfigContext {
   /** Directory relative paths are resolved against (GITHUB_WORKSPACE or the cwd). */
   workspace: string;
+  /** The home directory: `~/…` paths expand to it, and it is never replaced. */
+  home?: string;
+  /** The runner's temp and tool-cache roots and the system temp directory: never replaced. */
+  runnerDirs?: readonly string[];
+  platform?: NodeJS.Platform;
   /** `release-version` when the input is empty (the commit SHA in a workflow). */
   defaultReleaseVersion?: string;
 }
@@ -75,6 +87,7 @@ export const DEFAULTS = {
   download: 'true',
   path: 'static-export',
   extract: 'true',
+  overwrite: 'false',
   timeout: '30m',
   'poll-interval': 'auto',
   'request-timeout': '30s',
@@ -284,6 +297,7 @@ const schemas = {
   download: boolean,
   path: text.min(1, 'must name a directory'),
   extract: boolean,
+  overwrite: boolean,
   'artifact-name': artifactName,
   timeout: duration(
     1000,
@@ -362,24 +376,62 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
   }
 
-  const workspace = path.resolve(context.workspace);
-  const resolveInWorkspace = (name: InputName, value: string) => {
-    const absolute = path.resolve(workspace, value);
-    const fromTarget = path.relative(absolute, workspace);
-    // The workspace itself or one of its parents: replacing it would wipe the checkout.
-    if (fromTarget === '' || (!fromTarget.startsWith('..') && !path.isAbsolute(fromTarget))) {
+  const platform = context.platform ?? process.platform;
+  const paths = platform === 'win32' ? path.win32 : path.posix;
+  const workspace = paths.resolve(context.workspace);
+  const protection: ProtectedContext = {
+    platform,
+    workspace,
+    ...(context.home ? { home: paths.resolve(context.home) } : {}),
+    runnerDirs: (context.runnerDirs ?? []).map((dir) => paths.resolve(dir)),
+  };
+  /** Relative to the workspace; `~` and `~/…` to the home directory; never a literal `~`. */
+  const resolvePath = (name: InputName, value: string): string | undefined => {
+    const tilde = /^~(?=$|[/\\])/.exec(value);
+    if (value.startsWith('~') && !tilde) {
       problems.push({
         input: name,
-        message: `must name a directory of its own, not the workspace or a parent of it (got "${value}")`,
+        message: `"${value}" starts with ~ followed by a user name, which this action does not expand: write the full path`,
+      });
+      return undefined;
+    }
+    if (tilde && !protection.home) {
+      problems.push({
+        input: name,
+        message: `"${value}" starts with ~, but the home directory is unknown here: write the full path`,
+      });
+      return undefined;
+    }
+    return tilde
+      ? paths.resolve(protection.home as string, `.${value.slice(1)}`)
+      : paths.resolve(workspace, value);
+  };
+  const outputPath = values.path !== undefined ? resolvePath('path', values.path) : undefined;
+  // Keeping the archive as a file writes into `path` without replacing it.
+  const replacesPath = values.download !== false && values.extract !== false;
+  if (outputPath !== undefined && values.command !== 'agent') {
+    const why = replacesPath ? protectedReason(outputPath, protection) : undefined;
+    if (why) {
+      problems.push({
+        input: 'path',
+        message: `"${values.path}" (${outputPath}) is never replaced: ${why}. Choose a directory of its own, such as a new folder in the workspace`,
       });
     }
-    return absolute;
-  };
-  const outputPath = values.path !== undefined ? resolveInWorkspace('path', values.path) : '';
+  }
+  const helmGiven = values['helm-values-file'];
   const helmValuesFile =
-    values['helm-values-file'] !== undefined && values['helm-values-file'] !== ''
-      ? path.resolve(workspace, values['helm-values-file'])
+    helmGiven !== undefined && helmGiven !== ''
+      ? resolvePath('helm-values-file', helmGiven)
       : undefined;
+  if (helmValuesFile !== undefined) {
+    const system = systemTreeOf(helmValuesFile, platform);
+    if (system) {
+      problems.push({
+        input: 'helm-values-file',
+        message: `"${helmGiven}" (${helmValuesFile}) is inside ${system}, a system directory: choose a file in the workspace`,
+      });
+    }
+  }
 
   if (problems.length > 0) throw new InputError(problems);
 
@@ -411,7 +463,10 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     ...(values['job-id'] ? { jobId: values['job-id'] } : {}),
     download: values.download as boolean,
     extract: values.extract as boolean,
-    path: outputPath,
+    path: outputPath as string,
+    pathGiven: values.path as string,
+    overwrite: values.overwrite as boolean,
+    protection,
     ...(values['artifact-name'] ? { artifactName: values['artifact-name'] } : {}),
     ...(helmValuesFile ? { helmValuesFile } : {}),
     ...(releaseVersionValue ? { releaseVersion: releaseVersionValue } : {}),

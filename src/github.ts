@@ -76,6 +76,10 @@ export async function runAction(): Promise<void> {
     {
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       tempDir: process.env.RUNNER_TEMP || os.tmpdir(),
+      home: os.homedir(),
+      runnerDirs: [process.env.RUNNER_TEMP, process.env.RUNNER_TOOL_CACHE, os.tmpdir()].filter(
+        (dir): dir is string => Boolean(dir),
+      ),
       defaultReleaseVersion: async () => {
         if (!process.env.GITHUB_SHA) return undefined;
         const { context } = await import('@actions/github');

@@ -15,6 +15,11 @@ export interface Environment {
   workspace: string;
   /** Temporary files go here (RUNNER_TEMP in a workflow). */
   tempDir: string;
+  /** The home directory: `~/…` expands to it; it is never replaced. */
+  home?: string;
+  /** Directories never replaced besides the workspace and home: temp and tool caches. */
+  runnerDirs?: string[];
+  platform?: NodeJS.Platform;
   /** Looked up only when needed: the commit SHA in a workflow. */
   defaultReleaseVersion?: () => Promise<string | undefined>;
   uploadArtifact?: ArtifactUploader;
@@ -68,6 +73,9 @@ async function executeConfigured(
     (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
   const config = parseConfig(raw, {
     workspace: environment.workspace,
+    ...(environment.home !== undefined ? { home: environment.home } : {}),
+    runnerDirs: environment.runnerDirs ?? [environment.tempDir],
+    ...(environment.platform !== undefined ? { platform: environment.platform } : {}),
     ...(needsReleaseVersion && environment.defaultReleaseVersion
       ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
       : {}),

@@ -80,6 +80,12 @@ export interface ExportRecord {
   archivePath?: string;
   artifactId?: string;
   helmValuesFile?: string;
+  /** The export manifest written beside or inside the export. */
+  manifestPath?: string;
+  /** Job id of the earlier export that `path` held and the new one replaced. */
+  replacedExport?: string;
+  /** What `path` held when it was replaced with `overwrite` (not an export of this action). */
+  replacedForeign?: string;
   checks?: string[];
   /** What the deployment check found outside the site. */
   externalReferences?: ExternalReference[];
@@ -132,6 +138,9 @@ export function describeCancellation(record: RunRecord): string {
     return record.jobId
       ? `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`
       : 'No agent job was created.';
+  }
+  if (record.sitePath ?? record.archivePath) {
+    return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
   }
   return record.jobId
     ? `Export job ${record.jobId} may keep running on the server; temporary files were removed and path was left as it was.`
@@ -198,6 +207,14 @@ export function renderExportSummary(record: ExportRecord, failure?: string): str
           : undefined,
     ],
     [record.sitePath ? 'Site' : 'Archive file', where ? code(where) : undefined],
+    [
+      'Replaced',
+      record.replacedForeign
+        ? `⚠️ a directory this action did not write (it ${record.replacedForeign}), because overwrite is true`
+        : record.replacedExport
+          ? `the earlier export (job ${code(record.replacedExport)})`
+          : undefined,
+    ],
     ['Artifact', record.artifactId ? `id ${record.artifactId}` : undefined],
     ['Helm values', record.helmValuesFile ? code(record.helmValuesFile) : undefined],
   ];

@@ -1,15 +1,38 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Clock, Random } from '../clock.js';
 import type { ExtractLimits } from '../config.js';
 import { formatBytes } from '../duration.js';
+import { ActionError, UnsafeArchiveError } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
 import { type BundleSource, type DownloadResult, downloadBundle } from './download.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
-import { createStagingDirectory, moveFileInto, replaceDirectory } from './place.js';
+import {
+  buildManifest,
+  MANIFEST_NAME,
+  type ManifestFacts,
+  serializeManifest,
+  writeManifest,
+} from './manifest.js';
+import {
+  createStagingDirectory,
+  moveFileInto,
+  removeTemporary,
+  replaceDirectory,
+  temporaryFileName,
+  trackTemporary,
+  writeFileAtomic,
+} from './place.js';
+import {
+  archiveManifestName,
+  inspectArchiveTarget,
+  inspectTarget,
+  TargetRefusal,
+  type TargetRules,
+  type TargetState,
+} from './target.js';
 
 export interface DeliverOptions {
   source: BundleSource;
@@ -29,6 +52,12 @@ export interface DeliverOptions {
   signal?: AbortSignal;
   /** Runs on the extracted site before it is put in place; throwing keeps `target` untouched. */
   inspect?: (stagingDir: string) => Promise<void>;
+  /** What `target` may replace: checked again just before it is replaced. */
+  targetRules: TargetRules;
+  /** `target` as the user wrote it, for messages. */
+  targetGiven: string;
+  /** The export the bundle comes from, for the manifest. */
+  export: Pick<ManifestFacts, 'domain' | 'jobId' | 'pageCount'>;
 }
 
 export interface Delivered {
@@ -39,7 +68,10 @@ export interface Delivered {
   archivePath?: string;
   site?: ExtractedSite;
   format: string;
-  replaced: boolean;
+  /** What was at `target` before (absent when nothing was replaced). */
+  replaced?: TargetState;
+  /** The manifest written with the export. */
+  manifestPath: string;
 }
 
 /**
@@ -50,10 +82,8 @@ export interface Delivered {
 export async function deliverBundle(options: DeliverOptions): Promise<Delivered> {
   const { reporter } = options;
   await fs.mkdir(options.tempDir, { recursive: true });
-  const file = path.join(
-    options.tempDir,
-    `static-export-${randomBytes(6).toString('hex')}.download`,
-  );
+  const file = temporaryFileName(options.tempDir, '.download');
+  trackTemporary(file);
   const staging = options.extract ? await createStagingDirectory(options.target) : undefined;
   const sink = staging ? new ExtractingSink(staging, options.limits) : undefined;
   const progress = downloadProgress(reporter, options.clock);
@@ -75,26 +105,69 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     reporter.info(
       `Downloaded ${formatBytes(download.size)}, sha256 ${download.sha256}${download.etagVerified ? ' (matches the storage ETag)' : ''}.`,
     );
+    const facts = (format: ExtractedSite['format']) => ({
+      ...options.export,
+      exportedAt: new Date(options.clock.now()),
+      archive: { format, sha256: download.sha256, sizeBytes: download.size },
+    });
     if (sink && staging) {
       const site = await sink.finish(file);
       reporter.info(
         `Extracted ${site.files} files (${formatBytes(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`,
       );
+      if (site.contents.files.some((f) => f.path === MANIFEST_NAME)) {
+        throw new UnsafeArchiveError(
+          `Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`,
+        );
+      }
       await options.inspect?.(staging);
+      await writeManifest(
+        staging,
+        buildManifest({ ...facts(site.format), contents: site.contents }),
+      );
+      const previous = await recheckTarget(() =>
+        inspectTarget(options.target, options.targetRules, options.targetGiven),
+      );
       const { replaced } = await replaceDirectory(staging, options.target);
-      return { download, directory: options.target, site, format: site.format, replaced };
+      return {
+        download,
+        directory: options.target,
+        site,
+        format: site.format,
+        ...(replaced ? { replaced: previous } : {}),
+        manifestPath: path.join(options.target, MANIFEST_NAME),
+      };
     }
     const format = await sniffFile(file);
-    const archivePath = await moveFileInto(
-      file,
-      options.target,
-      `${options.archiveName}${EXTENSION[format]}`,
+    const name = `${options.archiveName}${EXTENSION[format]}`;
+    await recheckTarget(() =>
+      inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven),
     );
-    return { download, directory: options.target, archivePath, format, replaced: false };
+    const archivePath = await moveFileInto(file, options.target, name);
+    const manifestPath = path.join(options.target, archiveManifestName(name));
+    await writeFileAtomic(
+      manifestPath,
+      serializeManifest(
+        buildManifest({ ...facts(format), archive: { ...facts(format).archive, file: name } }),
+      ),
+    );
+    return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
     await sink?.abort();
-    await fs.rm(file, { force: true });
-    if (staging) await fs.rm(staging, { recursive: true, force: true });
+    await removeTemporary(file);
+    if (staging) await removeTemporary(staging);
+  }
+}
+
+/** The target is checked again at the last moment: a long export leaves time for changes. */
+async function recheckTarget<T>(inspect: () => Promise<T>): Promise<T> {
+  try {
+    return await inspect();
+  } catch (err) {
+    if (!(err instanceof TargetRefusal)) throw err;
+    throw new ActionError(
+      `The export was not put in place, and path was left as it is: ${err.message}`,
+    );
   }
 }
 

@@ -1,56 +1,170 @@
 import { randomBytes } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError } from '../errors.js';
 
 /**
- * Everything lands in a sibling of the target first and is renamed into place only
- * when complete, so after any failure the target is untouched (or absent).
+ * Everything lands in a sibling of the target first and is renamed into place only when
+ * complete. Every temporary path is registered, so that it is removed however the run
+ * ends: by the run's own cleanup, or, when the process dies first (a crash, an exit from
+ * elsewhere), by an exit hook. Names carry the process id, so a later run can recognise
+ * and remove what a killed run (SIGKILL, power loss) left behind.
  */
-export function siblingPath(target: string, label: string): string {
+
+const leftovers = new Set<string>();
+/** Earlier exports moved aside (value) while the new one is renamed to their place (key). */
+const movedAside = new Map<string, string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', cleanUpSync);
+}
+
+/** Registers a temporary path for removal should the process end before the run does. */
+export function trackTemporary(file: string): void {
+  leftovers.add(file);
+  installExitHook();
+}
+
+/** Removes a temporary path now and forgets it. */
+export async function removeTemporary(file: string): Promise<void> {
+  await fs.rm(file, { recursive: true, force: true });
+  leftovers.delete(file);
+}
+
+/** Forgets a temporary path that became the real thing (renamed into place). */
+function untrack(file: string): void {
+  leftovers.delete(file);
+}
+
+function cleanUpSync(): void {
+  for (const [target, previous] of movedAside) {
+    try {
+      if (!fsSync.existsSync(target)) fsSync.renameSync(previous, target);
+    } catch {
+      // A later run puts it back (recoverInterruptedRuns).
+    }
+  }
+  movedAside.clear();
+  for (const file of leftovers) {
+    try {
+      fsSync.rmSync(file, { recursive: true, force: true });
+    } catch {
+      // Nothing more can be done while the process exits.
+    }
+  }
+  leftovers.clear();
+}
+
+const SIBLING = /^\.(.+)\.(partial|previous)-(\d+)-[0-9a-f]+$/;
+
+/** `.site.partial-<pid>-<random>` beside `site`. */
+export function siblingPath(target: string, label: 'partial' | 'previous'): string {
   return path.join(
     path.dirname(target),
-    `.${path.basename(target)}.${label}-${randomBytes(4).toString('hex')}`,
+    `.${path.basename(target)}.${label}-${process.pid}-${randomBytes(4).toString('hex')}`,
   );
 }
 
-/** Fails early, before any network call, when `target` cannot become a directory. */
-export async function checkTargetDirectory(target: string): Promise<void> {
-  const stat = await fs.lstat(target).catch(() => undefined);
-  if (stat && !stat.isDirectory()) {
-    throw new ActionError(
-      `path "${target}" exists and is not a directory: remove it or choose another path.`,
+/** A temporary file name in `dir` that a later run recognises as this run's. */
+export function temporaryFileName(dir: string, suffix: string): string {
+  return path.join(dir, `static-export-${process.pid}-${randomBytes(6).toString('hex')}${suffix}`);
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Cleans up after runs that were killed before they could: their staging directories
+ * beside `target` are removed, and an earlier export they had moved aside but not yet
+ * replaced is put back. Returns one line per thing done, for the log.
+ */
+export async function recoverInterruptedRuns(target: string): Promise<string[]> {
+  const dir = path.dirname(target);
+  const base = path.basename(target);
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const done: string[] = [];
+  for (const name of names) {
+    const match = SIBLING.exec(name);
+    if (!match || match[1] !== base || isAlive(Number(match[3]))) continue;
+    const file = path.join(dir, name);
+    const targetExists = await fs.lstat(target).then(
+      () => true,
+      () => false,
     );
+    if (match[2] === 'previous' && !targetExists) {
+      await fs.rename(file, target);
+      done.push(`Put back the earlier export that an interrupted run had moved to ${name}.`);
+    } else {
+      await fs.rm(file, { recursive: true, force: true });
+      done.push(`Removed ${name}, left by an interrupted run.`);
+    }
+  }
+  return done;
+}
+
+/** Removes this action's temporary files that killed runs left in `dir`. */
+export async function removeStaleTemporaryFiles(dir: string): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const match = /^static-export-(\d+)-[0-9a-f]+\.download$/.exec(name);
+    if (match && !isAlive(Number(match[1]))) {
+      await fs.rm(path.join(dir, name), { force: true });
+    }
   }
 }
 
 export async function createStagingDirectory(target: string): Promise<string> {
   await fs.mkdir(path.dirname(target), { recursive: true });
   const staging = siblingPath(target, 'partial');
+  trackTemporary(staging);
   await fs.mkdir(staging, { mode: 0o755 });
   return staging;
 }
 
-/** Puts `staging` where `target` is, replacing an earlier export in one rename. */
+/**
+ * Puts `staging` where `target` is. The earlier tree is moved aside, the new one renamed
+ * into place, and only then is the earlier one removed; if the second rename fails the
+ * earlier tree is put back. Either way `target` is a complete tree, old or new.
+ */
 export async function replaceDirectory(
   staging: string,
   target: string,
 ): Promise<{ replaced: boolean }> {
   const previous = siblingPath(target, 'previous');
   let replaced = false;
+  installExitHook();
+  movedAside.set(target, previous);
   try {
-    await fs.rename(target, previous);
-    replaced = true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    try {
+      await fs.rename(target, previous);
+      replaced = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      await fs.rename(staging, target);
+    } catch (err) {
+      if (replaced) await fs.rename(previous, target);
+      throw err;
+    }
+  } finally {
+    movedAside.delete(target);
   }
-  try {
-    await fs.rename(staging, target);
-  } catch (err) {
-    if (replaced) await fs.rename(previous, target);
-    throw err;
+  untrack(staging);
+  if (replaced) {
+    trackTemporary(previous);
+    await removeTemporary(previous);
   }
-  if (replaced) await fs.rm(previous, { recursive: true, force: true });
   return { replaced };
 }
 
@@ -59,19 +173,20 @@ export async function moveFileInto(file: string, dir: string, name: string): Pro
   await fs.mkdir(dir, { recursive: true });
   const destination = path.join(dir, name);
   const staging = siblingPath(destination, 'partial');
+  trackTemporary(staging);
   try {
-    await fs.rename(file, staging);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await fs.copyFile(file, staging);
-    await fs.rm(file, { force: true });
-  }
-  try {
+    try {
+      await fs.rename(file, staging);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await fs.copyFile(file, staging);
+      await fs.rm(file, { force: true });
+    }
     await fs.chmod(staging, 0o644);
     await fs.rename(staging, destination);
-  } catch (err) {
-    await fs.rm(staging, { force: true });
-    throw err;
+    untrack(staging);
+  } finally {
+    await removeTemporary(staging);
   }
   return destination;
 }
@@ -80,11 +195,12 @@ export async function moveFileInto(file: string, dir: string, name: string): Pro
 export async function writeFileAtomic(file: string, content: string, mode = 0o644): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const staging = siblingPath(file, 'partial');
+  trackTemporary(staging);
   try {
     await fs.writeFile(staging, content, { mode });
     await fs.rename(staging, file);
-  } catch (err) {
-    await fs.rm(staging, { force: true });
-    throw err;
+    untrack(staging);
+  } finally {
+    await removeTemporary(staging);
   }
 }

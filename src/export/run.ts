@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import fs, { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { AdminApi } from '../api/client.js';
@@ -7,9 +7,21 @@ import type { ExportConfig } from '../config.js';
 import { deliverBundle } from '../deliver/deliver.js';
 import type { BundleSource } from '../deliver/download.js';
 import { renderHelmValues } from '../deliver/helm.js';
-import { checkTargetDirectory, writeFileAtomic } from '../deliver/place.js';
+import { EXTENSION } from '../deliver/archive/format.js';
+import {
+  recoverInterruptedRuns,
+  removeStaleTemporaryFiles,
+  writeFileAtomic,
+} from '../deliver/place.js';
+import {
+  inspectArchiveTarget,
+  inspectTarget,
+  TargetRefusal,
+  type TargetRules,
+  type TargetState,
+} from '../deliver/target.js';
 import { formatBytes } from '../duration.js';
-import { ActionError, errorMessage, JobFailedError, TimeoutError } from '../errors.js';
+import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } from '../errors.js';
 import { withoutQuery } from '../net.js';
 import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
@@ -45,7 +57,9 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   const signal = deps.signal;
   const withSignal = signal ? { signal } : {};
   const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
-  if (config.download) await checkTargetDirectory(config.path);
+  // A wrong path costs milliseconds, not an export: checked before any request.
+  const targetRules: TargetRules = { ...config.protection, overwrite: config.overwrite };
+  if (config.download) await checkTargetBeforeRun(config, targetRules, deps);
 
   const existing = config.jobId;
   const started = await reporter.group(
@@ -154,6 +168,13 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           extract: config.extract,
           archiveName: config.domain,
           limits: config.limits,
+          targetRules,
+          targetGiven: config.pathGiven,
+          export: {
+            domain: config.domain,
+            jobId: finished.jobId,
+            ...(finished.pageCount !== undefined ? { pageCount: finished.pageCount } : {}),
+          },
           tempDir: deps.tempDir,
           dispatcher: deps.dispatcher,
           clock,
@@ -187,10 +208,9 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       record.sitePath = delivered.directory;
       record.files = delivered.site?.files;
       record.extractedBytes = delivered.site?.bytes;
-      reporter.info(
-        `${delivered.replaced ? 'Replaced' : 'Created'} ${delivered.directory} with the exported site.`,
-      );
+      reportPlacement(delivered.directory, delivered.replaced, reporter, record);
     }
+    record.manifestPath = delivered.manifestPath;
 
     if (config.artifactName !== undefined) {
       await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
@@ -247,6 +267,70 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     );
   }
   return record;
+}
+
+/**
+ * The path rules, before any request: `path` (or the archive file in it) may be written,
+ * the Helm values file is not a directory, and whatever killed runs left behind is
+ * cleaned up. A refusal is an input error: nothing has been sent.
+ */
+async function checkTargetBeforeRun(
+  config: ExportConfig,
+  rules: TargetRules,
+  deps: Pick<ExportDeps, 'reporter' | 'tempDir'>,
+): Promise<void> {
+  for (const line of await recoverInterruptedRuns(config.path)) deps.reporter.info(line);
+  await removeStaleTemporaryFiles(deps.tempDir);
+  try {
+    if (config.extract) {
+      const state = await inspectTarget(config.path, rules, config.pathGiven);
+      if (state.kind === 'foreign') {
+        deps.reporter.warning(
+          `overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`,
+        );
+      }
+    } else {
+      const names = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+      await inspectArchiveTarget(config.path, names, rules, config.pathGiven);
+    }
+  } catch (err) {
+    if (err instanceof TargetRefusal)
+      throw new InputError([{ input: 'path', message: err.message }]);
+    throw err;
+  }
+  if (config.helmValuesFile !== undefined) {
+    const stat = await fs.lstat(config.helmValuesFile).catch(() => undefined);
+    if (stat && !stat.isFile()) {
+      throw new InputError([
+        {
+          input: 'helm-values-file',
+          message: `${config.helmValuesFile} exists and is not a regular file: name a file to write, such as static-export-values.yaml`,
+        },
+      ]);
+    }
+  }
+}
+
+/** Says what the export replaced; a directory this action did not write, loudly. */
+function reportPlacement(
+  directory: string,
+  replaced: TargetState | undefined,
+  reporter: Reporter,
+  record: ExportRecord,
+): void {
+  if (replaced?.kind === 'foreign') {
+    record.replacedForeign = replaced.description;
+    reporter.warning(
+      `Replaced ${directory}, which this action did not write (it ${replaced.description}), because overwrite is true.`,
+    );
+  } else if (replaced?.kind === 'export') {
+    record.replacedExport = replaced.manifest.jobId;
+    reporter.info(
+      `Replaced the earlier export in ${directory} (job ${replaced.manifest.jobId}, exported ${replaced.manifest.exportedAt}) with the new one.`,
+    );
+  } else {
+    reporter.info(`Put the exported site in ${directory}.`);
+  }
 }
 
 async function listFiles(root: string): Promise<string[]> {

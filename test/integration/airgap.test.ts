@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarOf } from '../support/archives.js';
 import { findBrowser } from '../../src/airgap/browser.js';
 import { errorLines, type Harness, listTree, startHarness } from '../support/action.js';
+import { writeEarlierExport } from '../support/earlier-export.js';
 
 const LEAKY_SITE = [
   {
@@ -31,7 +32,7 @@ afterAll(async () => {
 async function workspaceWithPreviousSite() {
   const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-airgap-'));
   await fs.mkdir(path.join(workspace, 'site'));
-  await fs.writeFile(path.join(workspace, 'site', 'previous.html'), 'previous export');
+  await writeEarlierExport(path.join(workspace, 'site'), { 'previous.html': 'previous export' });
   return workspace;
 }
 

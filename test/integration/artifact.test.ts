@@ -1,3 +1,4 @@
+import { MANIFEST_NAME } from '../../src/deliver/manifest.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -67,7 +68,8 @@ describe('artifact-name, end to end against the results service emulator', () =>
     const files = await listTree(site);
     expect(files.filter((f) => f.endsWith('.html'))).toHaveLength(3);
     const zipped = await unzip(artifact?.zip as Buffer);
-    expect([...zipped.keys()].sort()).toEqual(files);
+    // The site and its manifest, which a later run can compare against.
+    expect([...zipped.keys()].sort()).toEqual([...files, MANIFEST_NAME].sort());
     for (const file of files) {
       expect(zipped.get(file)?.equals(await fs.readFile(path.join(site, file))), file).toBe(true);
     }

@@ -13,6 +13,7 @@ import {
   startHarness,
   treeDigest,
 } from '../support/action.js';
+import { writeEarlierExport } from '../support/earlier-export.js';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -225,17 +226,17 @@ describe('export, end to end against the emulator', () => {
     }
   });
 
-  it('replaces an earlier export in path only once the new one is complete', async () => {
+  it('replaces the earlier export of a previous run in path', async () => {
     const first = await harness.run({ domain: DOMAIN, path: 'site' });
     const site = path.join(first.workspace, 'site');
-    await fs.writeFile(path.join(site, 'stale.html'), 'old');
     const second = await harness.run(
       { domain: DOMAIN, path: 'site' },
       { workspace: first.workspace },
     );
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Replaced ${site}`);
-    expect(await exists(path.join(site, 'stale.html'))).toBe(false);
+    expect(second.stdout).toContain(
+      `Replaced the earlier export in ${site} (job ${first.outputs['job-id']}`,
+    );
     expect(await fs.readdir(first.workspace)).toEqual(['site']);
   });
 
@@ -318,8 +319,7 @@ describe('unsafe archives are refused and path is left untouched', () => {
       path.join((await import('node:os')).tmpdir(), 'sea-hostile-'),
     );
     const site = path.join(workspace, 'site');
-    await fs.mkdir(site);
-    await fs.writeFile(path.join(site, 'previous.html'), 'previous export');
+    await writeEarlierExport(site, { 'previous.html': 'previous export' });
     const run = await hostile.run({ domain: DOMAIN, path: 'site' }, { workspace });
     expect(run.code).toBe(1);
     expect(errorLines(run)).toHaveLength(1);

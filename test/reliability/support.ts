@@ -14,6 +14,7 @@ import {
   startHarness,
   treeDigest,
 } from '../support/action.js';
+import { writeEarlierExport } from '../support/earlier-export.js';
 
 /** Every run of the suite is in debug mode: secrets must stay out of debug lines too. */
 export const DEBUG = { RUNNER_DEBUG: '1' };
@@ -95,8 +96,7 @@ export function withDate(fault: Fault): Fault {
 export async function workspaceWithSite(): Promise<{ workspace: string; site: string }> {
   const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-suite-'));
   const site = path.join(workspace, 'site');
-  await fs.mkdir(site);
-  await fs.writeFile(path.join(site, 'previous.html'), 'previous export');
+  await writeEarlierExport(site, { 'previous.html': 'previous export' });
   return { workspace, site };
 }
 

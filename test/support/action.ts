@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import { type ActionRun, type RunActionOptions, runAction } from '../../scripts/runner.js';
+import { MANIFEST_NAME } from '../../src/deliver/manifest.js';
 
 export { NODE24, node24Available } from '../../scripts/runner.js';
 
@@ -59,13 +60,18 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   };
 }
 
-/** Every file under `dir`, relative, sorted; symlinks shown as `name -> target`. */
+/**
+ * Every file under `dir`, relative, sorted; symlinks shown as `name -> target`. The
+ * export manifest at the root is left out (the site's own files are compared here; the
+ * manifest has tests of its own).
+ */
 export async function listTree(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
   const out: string[] = [];
   for (const entry of entries) {
     const full = path.join(entry.parentPath, entry.name);
     const relative = path.relative(dir, full);
+    if (relative === MANIFEST_NAME) continue;
     if (entry.isSymbolicLink()) out.push(`${relative} -> ${await fs.readlink(full)}`);
     else if (entry.isFile()) out.push(relative);
   }

@@ -1,0 +1,145 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { VERSION } from '../version.js';
+import type { SiteContents } from './archive/writer.js';
+
+/**
+ * The export manifest: a small JSON file at the root of every extracted export (or
+ * beside a kept archive) that proves the directory is one this action wrote, and
+ * describes it: which export, from which archive, and every file with its size and
+ * SHA-256. It holds no secret (no bundle link, no key). It lives inside the tree so that
+ * it moves with the site in the same rename and can never describe another tree.
+ */
+export const MANIFEST_NAME = '.static-export.json';
+export const MANIFEST_FORMAT = 'static-export-manifest';
+export const MANIFEST_VERSION = 1;
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+/** A `/`-separated relative path that stays inside the tree. */
+const relativePath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) =>
+      !p.startsWith('/') && !p.includes('\\') && !p.split('/').some((s) => s === '..' || s === ''),
+    'is not a relative path inside the export',
+  );
+
+export const manifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  version: z.literal(MANIFEST_VERSION),
+  generator: z.string(),
+  domain: z.string(),
+  jobId: z.string(),
+  exportedAt: z.iso.datetime(),
+  pageCount: z.number().int().nonnegative().optional(),
+  archive: z.object({
+    /** Set when the archive itself is kept: its file name beside the manifest. */
+    file: z.string().optional(),
+    format: z.enum(['tar.gz', 'tar', 'zip']),
+    sha256: sha256Hex,
+    sizeBytes: z.number().int().nonnegative(),
+  }),
+  totals: z.object({
+    files: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+  }),
+  files: z.array(
+    z.object({
+      path: relativePath,
+      size: z.number().int().nonnegative(),
+      sha256: sha256Hex,
+      executable: z.literal(true).optional(),
+    }),
+  ),
+  symlinks: z.array(z.object({ path: relativePath, target: z.string() })),
+});
+
+export type Manifest = z.output<typeof manifestSchema>;
+
+export interface ManifestFacts {
+  domain: string;
+  jobId: string;
+  exportedAt: Date;
+  pageCount?: number;
+  archive: Manifest['archive'];
+  contents?: SiteContents;
+}
+
+export function buildManifest(facts: ManifestFacts): Manifest {
+  const files = (facts.contents?.files ?? []).map((file) => ({
+    path: file.path,
+    size: file.size,
+    sha256: file.sha256,
+    ...(file.executable ? { executable: true as const } : {}),
+  }));
+  return {
+    format: MANIFEST_FORMAT,
+    version: MANIFEST_VERSION,
+    generator: `static-export-action ${VERSION}`,
+    domain: facts.domain,
+    jobId: facts.jobId,
+    exportedAt: facts.exportedAt.toISOString(),
+    ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
+    archive: facts.archive,
+    totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
+    files,
+    symlinks: facts.contents?.symlinks ?? [],
+  };
+}
+
+/** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
+export function serializeManifest(manifest: Manifest): string {
+  const { files, symlinks, ...head } = manifest;
+  const list = (items: unknown[]) =>
+    items.length === 0
+      ? '[]'
+      : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
+  const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
+  return `${headText},\n  "files": ${list(files)},\n  "symlinks": ${list(symlinks)}\n}\n`;
+}
+
+export type ManifestRead =
+  { kind: 'absent' } | { kind: 'valid'; manifest: Manifest } | { kind: 'invalid'; reason: string };
+
+/** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
+export async function readManifest(file: string): Promise<ManifestRead> {
+  let text: string;
+  try {
+    const stat = await fs.lstat(file);
+    if (!stat.isFile()) return { kind: 'invalid', reason: 'it is not a regular file' };
+    // A manifest lists at most max-extract-files entries; far larger is not ours.
+    if (stat.size > 256 * 1024 * 1024) return { kind: 'invalid', reason: 'it is too large' };
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', reason: 'it is not JSON' };
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: 'invalid',
+      reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
+    };
+  }
+  return { kind: 'valid', manifest: parsed.data };
+}
+
+/** Writes the manifest into `dir` (a staging directory about to be put in place). */
+export async function writeManifest(
+  dir: string,
+  manifest: Manifest,
+  name = MANIFEST_NAME,
+): Promise<string> {
+  const file = path.join(dir, name);
+  await fs.writeFile(file, serializeManifest(manifest), { mode: 0o644, flag: 'wx' });
+  return file;
+}

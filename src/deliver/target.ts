@@ -1,0 +1,231 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
+import { contains, type ProtectedContext, protectedReason } from './protected.js';
+
+/**
+ * What `path` may replace. It is replaced only when it does not exist, is an empty
+ * directory, or holds an earlier export of this action (its manifest, and nothing the
+ * manifest does not list). Anything else needs the explicit `overwrite` opt-in, and the
+ * protected directories (see protected.ts) are refused even then. Outside the workspace
+ * only a missing directory or an earlier export may be replaced without the opt-in.
+ */
+
+export interface TargetRules extends ProtectedContext {
+  overwrite: boolean;
+}
+
+export type TargetState =
+  | { kind: 'absent' }
+  | { kind: 'empty' }
+  /** An earlier export of this action. */
+  | { kind: 'export'; manifest: Manifest }
+  /** A directory this action did not write; replaced only with `overwrite`. */
+  | { kind: 'foreign'; description: string };
+
+/** Why `path` may not be used; the message names the path, what is in it and the way out. */
+export class TargetRefusal extends Error {
+  override name = 'TargetRefusal';
+}
+
+const SAMPLE = 3;
+
+/**
+ * Decides whether the directory `target` may be replaced by a new export. Reads the
+ * filesystem (never writes). Throws a TargetRefusal, or returns what is there now.
+ */
+export async function inspectTarget(
+  target: string,
+  rules: TargetRules,
+  given?: string,
+): Promise<TargetState> {
+  const shown = describePath(target, given);
+  const refuse = (why: string): never => {
+    throw new TargetRefusal(`${shown} ${why}`);
+  };
+  const protectedWhy = await protectedReasonThroughLinks(target, rules);
+  if (protectedWhy)
+    refuse(
+      `is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`,
+    );
+
+  const stat = await lstatOrUndefined(target);
+  if (stat === undefined) return { kind: 'absent' };
+  if (stat.isSymbolicLink()) {
+    const to = await fs.readlink(target).catch(() => '?');
+    refuse(
+      `is a symbolic link (to ${to}): give the directory itself as path, so that the link is not replaced by a directory.`,
+    );
+  }
+  if (!stat.isDirectory())
+    refuse('exists and is not a directory: remove it or choose another path.');
+
+  const state = await describeDirectory(target);
+  const outside = !contains(rules.workspace, target, rules.platform);
+  const needsOptIn = state.kind === 'foreign' || (state.kind === 'empty' && outside);
+  if (needsOptIn && !rules.overwrite) {
+    const what =
+      state.kind === 'foreign'
+        ? state.description
+        : 'is an existing directory outside the workspace';
+    refuse(
+      `${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or set overwrite to true to replace it and everything in it.`,
+    );
+  }
+  return state;
+}
+
+/**
+ * Decides whether an archive kept as a file (`extract: false`) may be written into `dir`
+ * under one of `names` (the extension depends on the format the storage serves). The
+ * directory is not replaced, so it may hold other files; an existing archive of the same
+ * name is overwritten only when its manifest beside it says this action wrote it.
+ */
+export async function inspectArchiveTarget(
+  dir: string,
+  names: readonly string[],
+  rules: TargetRules,
+  given?: string,
+): Promise<void> {
+  const shown = describePath(dir, given);
+  // Writing one file into the workspace is fine; replacing the workspace is not.
+  if (!(
+    contains(dir, rules.workspace, rules.platform) && contains(rules.workspace, dir, rules.platform)
+  )) {
+    const why = await protectedReasonThroughLinks(dir, rules);
+    if (why)
+      throw new TargetRefusal(
+        `${shown} is not written into: ${why}. Choose a directory of its own.`,
+      );
+  }
+  const stat = await lstatOrUndefined(dir);
+  if (stat === undefined) return;
+  if (!stat.isDirectory()) {
+    throw new TargetRefusal(
+      `${shown} exists and is not a directory: remove it or choose another path.`,
+    );
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const existing = await lstatOrUndefined(file);
+    if (existing === undefined) continue;
+    if (!existing.isFile()) {
+      throw new TargetRefusal(
+        `${shown} already holds ${name}, which is not a regular file: remove it or choose another path.`,
+      );
+    }
+    const read = await readManifest(path.join(dir, archiveManifestName(name)));
+    const ours =
+      read.kind === 'valid' &&
+      read.manifest.archive.file === name &&
+      read.manifest.archive.sizeBytes === existing.size;
+    if (!ours && !rules.overwrite) {
+      throw new TargetRefusal(
+        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or set overwrite to true.`,
+      );
+    }
+  }
+}
+
+/** The manifest kept beside an archive file. */
+export function archiveManifestName(archiveName: string): string {
+  return `${archiveName}.static-export.json`;
+}
+
+/** `"docs" (/home/runner/work/repo/repo/docs)`: what the user wrote and where it leads. */
+function describePath(target: string, given?: string): string {
+  return given !== undefined && given !== target ? `"${given}" (${target})` : target;
+}
+
+async function lstatOrUndefined(file: string) {
+  return fs.lstat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
+/**
+ * The protected rules applied to `target` as written and as it really resolves: a
+ * symlink on the way must not lead into a directory that may not be replaced.
+ */
+async function protectedReasonThroughLinks(
+  target: string,
+  rules: ProtectedContext,
+): Promise<string | undefined> {
+  const lexical = protectedReason(target, rules);
+  if (lexical) return lexical;
+  const real = await realPathOfPlanned(target);
+  if (real === target) return undefined;
+  const realRules: ProtectedContext = {
+    ...rules,
+    workspace: await realPathOfPlanned(rules.workspace),
+    ...(rules.home ? { home: await realPathOfPlanned(rules.home) } : {}),
+    runnerDirs: await Promise.all(rules.runnerDirs.map(realPathOfPlanned)),
+  };
+  const why = protectedReason(real, realRules);
+  return why ? `${why} (it resolves to ${real})` : undefined;
+}
+
+/** The real path of `target`, or of its deepest existing parent with the rest appended. */
+export async function realPathOfPlanned(target: string): Promise<string> {
+  const missing: string[] = [];
+  let at = path.resolve(target);
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(at), ...missing.reverse());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const parent = path.dirname(at);
+      if (parent === at) return path.resolve(target);
+      missing.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+/** An empty directory, an earlier export (manifest and nothing else), or something else. */
+async function describeDirectory(dir: string): Promise<TargetState> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  // Empty directories hold no data: only files, links and other entries count.
+  const items = entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    );
+  if (items.length === 0) return { kind: 'empty' };
+
+  const read = await readManifest(path.join(dir, MANIFEST_NAME));
+  if (read.kind === 'valid') {
+    const listed = new Set([
+      MANIFEST_NAME,
+      ...read.manifest.files.map((f) => f.path),
+      ...read.manifest.symlinks.map((s) => s.path),
+    ]);
+    const extra = items.filter((item) => !listed.has(item)).sort();
+    if (extra.length === 0) return { kind: 'export', manifest: read.manifest };
+    return {
+      kind: 'foreign',
+      description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+    };
+  }
+  const sorted = items.sort();
+  const why =
+    read.kind === 'invalid'
+      ? `its ${MANIFEST_NAME} is not a valid export manifest (${read.reason})`
+      : `no export manifest (${MANIFEST_NAME}) says this action wrote it`;
+  return {
+    kind: 'foreign',
+    description: `holds ${count(sorted.length, 'file')} (${sample(sorted)}) and ${why}`,
+  };
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function sample(items: readonly string[]): string {
+  const shown = items
+    .slice(0, SAMPLE)
+    .map((item) => (item.length > 80 ? `${item.slice(0, 79)}…` : item));
+  return `${shown.join(', ')}${items.length > SAMPLE ? `, … ${items.length - SAMPLE} more` : ''}`;
+}

@@ -1,0 +1,235 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
+import { execute, type RunOutcome } from '../../src/main.js';
+import type { Reporter } from '../../src/report.js';
+import { renderSummary } from '../../src/report.js';
+import { InputError } from '../../src/errors.js';
+import { listTree, sha256File, treeDigest } from '../support/action.js';
+import { writeEarlierExport } from '../support/earlier-export.js';
+
+/**
+ * What `path` may replace, end to end through the core against the emulator, on real
+ * directories of a fake machine in a temp dir: the user's data survives byte for byte,
+ * a refusal costs no request, an earlier export is replaced whole.
+ */
+
+let emulator: Emulator;
+let machine: string;
+let workspace: string;
+let runnerTemp: string;
+let home: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ jobDurationMs: 3000, queuedMs: 100, timeScale: 20, log: false });
+});
+afterAll(async () => {
+  await emulator.stop();
+});
+beforeEach(async () => {
+  machine = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'path-safety-')));
+  home = path.join(machine, 'home', 'runner');
+  workspace = path.join(home, 'work', 'docs', 'docs');
+  runnerTemp = path.join(home, 'work', '_temp');
+  await fs.mkdir(workspace, { recursive: true });
+  await fs.mkdir(runnerTemp, { recursive: true });
+  emulator.requests.length = 0;
+  return () => fs.rm(machine, { recursive: true, force: true });
+});
+
+interface Run extends RunOutcome {
+  lines: string[];
+  warnings: string[];
+  outputs: Record<string, string>;
+  summary: string;
+  ms: number;
+}
+
+async function run(inputs: Record<string, string>): Promise<Run> {
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  const outputs: Record<string, string> = {};
+  const reporter: Reporter = {
+    info: (m) => lines.push(m),
+    notice: (m) => lines.push(m),
+    warning: (m) => warnings.push(m),
+    error: (m) => lines.push(m),
+    debug: () => undefined,
+    group: (_, fn) => fn(),
+    setOutput: (name, value) => {
+      outputs[name] = value;
+    },
+    mask: () => undefined,
+  };
+  const started = performance.now();
+  const outcome = await execute(
+    {
+      'api-key': emulator.keys.write,
+      'base-url': emulator.baseUrl,
+      domain: 'docs.example.com',
+      ...inputs,
+    },
+    { workspace, tempDir: runnerTemp, home, runnerDirs: [runnerTemp] },
+    reporter,
+  );
+  const summary = outcome.record ? renderSummary(outcome.record) : '';
+  return { ...outcome, lines, warnings, outputs, summary, ms: performance.now() - started };
+}
+
+const apiRequests = () => emulator.requests.filter((r) => r.server === 'api');
+
+async function userDirectory(dir: string): Promise<Record<string, string>> {
+  await fs.mkdir(path.join(dir, 'guides'), { recursive: true });
+  await fs.writeFile(path.join(dir, 'NOTES.md'), '# my notes\n');
+  await fs.writeFile(path.join(dir, 'guides', 'intro.mdx'), 'Intro, hand-written.\n');
+  return treeDigest(dir);
+}
+
+describe('path safety, end to end', () => {
+  it("refuses a directory of the user's in well under a second, before any request", async () => {
+    const docs = path.join(workspace, 'docs');
+    const before = await userDirectory(docs);
+    const result = await run({ path: 'docs' });
+    expect(result.error).toBeInstanceOf(InputError);
+    expect((result.error as InputError).problems).toEqual([
+      {
+        input: 'path',
+        message: expect.stringMatching(
+          /^"docs" \(.*\/docs\) holds 2 files \(NOTES\.md, guides\/intro\.mdx\) and no export manifest .* set overwrite to true/,
+        ),
+      },
+    ]);
+    expect(result.ms).toBeLessThan(1000);
+    expect(apiRequests()).toEqual([]);
+    expect(await treeDigest(docs)).toEqual(before);
+    expect(await fs.readdir(workspace)).toEqual(['docs']);
+  });
+
+  it("leaves a directory of the user's outside the workspace untouched, byte for byte", async () => {
+    const outside = path.join(machine, 'srv', 'docs');
+    const before = await userDirectory(outside);
+    const result = await run({ path: outside });
+    expect((result.error as InputError).problems[0]?.message).toMatch(/holds 2 files/);
+    expect(apiRequests()).toEqual([]);
+    expect(await treeDigest(outside)).toEqual(before);
+  });
+
+  it.each([
+    ['the workspace itself', '.'],
+    ['a parent of the workspace', '..'],
+    ['the home directory', '~'],
+    ["the runner's temp directory", '../../_temp'],
+  ])('refuses %s even with overwrite, before any request', async (_, given) => {
+    await fs.writeFile(path.join(workspace, 'README.md'), 'the checkout');
+    const result = await run({ path: given, overwrite: 'true' });
+    expect((result.error as InputError).problems[0]?.message).toMatch(/is never replaced: it /);
+    expect(apiRequests()).toEqual([]);
+    expect(await fs.readFile(path.join(workspace, 'README.md'), 'utf8')).toBe('the checkout');
+  });
+
+  it('exports into a new directory with a manifest that describes every file, and no secret', async () => {
+    const result = await run({ path: 'site' });
+    expect(result.error).toBeUndefined();
+    const site = path.join(workspace, 'site');
+    const read = await readManifest(path.join(site, MANIFEST_NAME));
+    expect(read.kind).toBe('valid');
+    const manifest = read.kind === 'valid' ? read.manifest : undefined;
+    expect(manifest).toMatchObject({
+      domain: 'docs.example.com',
+      jobId: result.outputs['job-id'],
+      archive: {
+        format: 'tar.gz',
+        sha256: result.outputs.sha256,
+        sizeBytes: Number(result.outputs['size-bytes']),
+      },
+    });
+    // Every file, with the hash of what is on disk: the extraction pass computed them.
+    const digest = await treeDigest(site);
+    expect(Object.fromEntries(manifest?.files.map((f) => [f.path, f.sha256]) ?? [])).toEqual(
+      digest,
+    );
+    const text = await fs.readFile(path.join(site, MANIFEST_NAME), 'utf8');
+    expect(text).not.toContain(emulator.keys.write);
+    expect(text).not.toContain('X-Amz-Signature');
+    expect(text).not.toContain(result.outputs['bundle-url']);
+    expect(await fs.readdir(runnerTemp)).toEqual([]);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  it('replaces an earlier export whole, and says so', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'old-page.html': 'gone after the new export' });
+    const result = await run({ path: 'site' });
+    expect(result.error).toBeUndefined();
+    expect(await listTree(site)).not.toContain('old-page.html');
+    expect(result.lines).toContainEqual(
+      expect.stringMatching(
+        /^Replaced the earlier export in .*site \(job se_0000000000000001, exported 2026-11-01T00:00:00\.000Z\) with the new one\.$/,
+      ),
+    );
+    expect(result.summary).toMatch(
+      /\| Replaced \| the earlier export \(job `se_0000000000000001`\) \|/,
+    );
+    expect(result.warnings).toEqual([]);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  it("with overwrite, replaces a directory of the user's and says so in the log and the summary", async () => {
+    const docs = path.join(workspace, 'docs');
+    await userDirectory(docs);
+    const result = await run({ path: 'docs', overwrite: 'true' });
+    expect(result.error).toBeUndefined();
+    expect(await listTree(docs)).not.toContain('NOTES.md');
+    expect(result.warnings).toEqual([
+      expect.stringMatching(/^overwrite is true: path .*docs holds 2 files/),
+      expect.stringMatching(
+        /^Replaced .*docs, which this action did not write \(it holds 2 files .*\), because overwrite is true\.$/,
+      ),
+    ]);
+    expect(result.summary).toMatch(/\| Replaced \| ⚠️ a directory this action did not write/);
+  });
+
+  it('keeps the archive as a file with a manifest beside it, and never overwrites one it did not write', async () => {
+    const first = await run({ path: 'out', extract: 'false' });
+    expect(first.error).toBeUndefined();
+    const archive = path.join(workspace, 'out', 'docs.example.com.tar.gz');
+    expect(await sha256File(archive)).toBe(first.outputs.sha256);
+    expect((await fs.readdir(path.join(workspace, 'out'))).sort()).toEqual([
+      'docs.example.com.tar.gz',
+      'docs.example.com.tar.gz.static-export.json',
+    ]);
+    // Its own earlier archive is replaced by the next run…
+    const second = await run({ path: 'out', extract: 'false' });
+    expect(second.error).toBeUndefined();
+    // …but not an archive of the user's under the same name.
+    await fs.writeFile(archive, 'my own archive');
+    await fs.rm(`${archive}.static-export.json`);
+    const third = await run({ path: 'out', extract: 'false' });
+    expect((third.error as InputError).problems[0]?.message).toMatch(
+      /already holds docs\.example\.com\.tar\.gz, and no export manifest/,
+    );
+    expect(await fs.readFile(archive, 'utf8')).toBe('my own archive');
+  });
+
+  it('refuses a Helm values file that names a directory before any request', async () => {
+    await fs.mkdir(path.join(workspace, 'values'));
+    const result = await run({ path: 'site', 'helm-values-file': 'values' });
+    expect((result.error as InputError).problems[0]).toMatchObject({
+      input: 'helm-values-file',
+      message: expect.stringMatching(/exists and is not a regular file/),
+    });
+    expect(apiRequests()).toEqual([]);
+    expect(await fs.readdir(workspace)).toEqual(['values']);
+  });
+
+  it('expands ~/ to the home directory instead of creating a directory named ~', async () => {
+    const result = await run({ path: '~/exported-site' });
+    expect(result.error).toBeUndefined();
+    expect(result.outputs.path).toBe(path.join(home, 'exported-site'));
+    expect(await fs.readdir(path.join(home, 'exported-site'))).toContain('index.html');
+    expect(await fs.readdir(workspace)).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildManifest,
+  MANIFEST_NAME,
+  readManifest,
+  serializeManifest,
+  writeManifest,
+} from '../../src/deliver/manifest.js';
+import { VERSION } from '../../src/version.js';
+
+const facts = {
+  domain: 'docs.example.com',
+  jobId: 'se_3f9a2c1b8e7d4a06',
+  exportedAt: new Date('2026-11-23T10:00:00Z'),
+  pageCount: 2,
+  archive: { format: 'tar.gz' as const, sha256: 'a'.repeat(64), sizeBytes: 1234 },
+  contents: {
+    files: [
+      { path: 'guides/intro.html', size: 5, sha256: 'b'.repeat(64), executable: false },
+      { path: 'index.html', size: 7, sha256: 'c'.repeat(64), executable: false },
+      { path: 'tools/run.sh', size: 3, sha256: 'd'.repeat(64), executable: true },
+    ],
+    symlinks: [{ path: 'latest', target: 'guides/intro.html' }],
+  },
+};
+
+describe('the export manifest', () => {
+  it('describes the export: version, job, archive, totals and every file', () => {
+    const manifest = buildManifest(facts);
+    expect(manifest).toEqual({
+      format: 'static-export-manifest',
+      version: 1,
+      generator: `static-export-action ${VERSION}`,
+      domain: 'docs.example.com',
+      jobId: 'se_3f9a2c1b8e7d4a06',
+      exportedAt: '2026-11-23T10:00:00.000Z',
+      pageCount: 2,
+      archive: facts.archive,
+      totals: { files: 3, bytes: 15 },
+      files: [
+        { path: 'guides/intro.html', size: 5, sha256: 'b'.repeat(64) },
+        { path: 'index.html', size: 7, sha256: 'c'.repeat(64) },
+        { path: 'tools/run.sh', size: 3, sha256: 'd'.repeat(64), executable: true },
+      ],
+      symlinks: [{ path: 'latest', target: 'guides/intro.html' }],
+    });
+  });
+
+  it('is written one file per line and read back as it was', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      const file = await writeManifest(dir, buildManifest(facts));
+      expect(path.basename(file)).toBe(MANIFEST_NAME);
+      const text = await fs.readFile(file, 'utf8');
+      expect(text.split('\n')).toContain(
+        `    {"path":"index.html","size":7,"sha256":"${'c'.repeat(64)}"},`,
+      );
+      expect(JSON.parse(text)).toEqual(buildManifest(facts));
+      expect(await readManifest(file)).toEqual({ kind: 'valid', manifest: buildManifest(facts) });
+      // Never written over: the staging directory is fresh, a second manifest is a bug.
+      await expect(writeManifest(dir, buildManifest(facts))).rejects.toThrow(/EEXIST/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['a path that leaves the tree', { path: '../etc/passwd' }],
+    ['an absolute path', { path: '/etc/passwd' }],
+    ['a hash that is not SHA-256', { sha256: 'xyz' }],
+  ])('refuses a manifest with %s', async (_, change) => {
+    const manifest = buildManifest(facts);
+    const tampered = { ...manifest, files: [{ ...manifest.files[0], ...change }] };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      await fs.writeFile(path.join(dir, MANIFEST_NAME), serializeManifest(tampered as never));
+      expect(await readManifest(path.join(dir, MANIFEST_NAME))).toMatchObject({ kind: 'invalid' });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the release of package.json', async () => {
+    const pkg = JSON.parse(
+      await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+    );
+    expect(VERSION).toBe(pkg.version);
+  });
+});
