@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 import { text } from 'node:stream/consumers';
 import { runCli } from './cli.js';
+import { ignoreClosedPipe } from './signals.js';
 
+ignoreClosedPipe(process.stdout);
+ignoreClosedPipe(process.stderr);
 process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: process.stdout,

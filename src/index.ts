@@ -1,3 +1,5 @@
 import { runAction } from './github.js';
+import { ignoreClosedPipe } from './signals.js';
 
+ignoreClosedPipe(process.stdout);
 await runAction();

@@ -1,14 +1,22 @@
+import { constants } from 'node:os';
 import { CancelledError } from './errors.js';
 
+const CANCELLING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
- * An AbortSignal that fires on SIGINT or SIGTERM (what a CI system sends when a job is
- * cancelled), so every request, wait and write of the run stops promptly and cleans up.
+ * An AbortSignal that fires on SIGINT, SIGTERM (what a CI system sends when a job is
+ * cancelled) or SIGHUP (a closed terminal), so every request, wait and write of the run
+ * stops promptly and cleans up. A second signal ends the process at once; the exit hook
+ * of deliver/place.ts still removes the temporary files.
  */
 export function cancelOnSignals(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((name) => {
-    const handler = () => controller.abort(new CancelledError(`Cancelled (${name}).`));
-    process.once(name, handler);
+  const handlers = CANCELLING.map((name) => {
+    const handler = () => {
+      if (controller.signal.aborted) process.exit(128 + constants.signals[name]);
+      controller.abort(new CancelledError(`Cancelled (${name}).`));
+    };
+    process.on(name, handler);
     return [name, handler] as const;
   });
   return {
@@ -17,4 +25,15 @@ export function cancelOnSignals(): { signal: AbortSignal; dispose: () => void } 
       for (const [name, handler] of handlers) process.off(name, handler);
     },
   };
+}
+
+/**
+ * A reader that goes away (`static-export … | head`) is not a failure of the export:
+ * writes to the closed pipe are dropped, without a stack trace, and the run goes on.
+ */
+export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    stream.write = (() => true) as typeof stream.write;
+  });
 }

@@ -103,7 +103,7 @@ const PHASES: Phase[] = [
 
 describe.concurrent('cancellation', () => {
   for (const phase of PHASES) {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       (phase.bug ? it.skip : it)(
         `${signal} ${phase.name}`,
         row('exit 1 within 2 s, one "Cancelled" line, temp removed, path untouched', phase.bug),
