@@ -31621,7 +31621,7 @@ module.exports.addAbortSignalNoValidate = function (signal, stream) {
   if (signal.aborted) {
     onAbort()
   } else {
-    addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
+    addAbortListener = addAbortListener || (__webpack_require__(45920).addAbortListener)
     const disposable = addAbortListener(signal, onAbort)
     eos(stream, disposable[SymbolDispose])
   }
@@ -31638,7 +31638,7 @@ module.exports.addAbortSignalNoValidate = function (signal, stream) {
 
 const { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array } = __webpack_require__(50999)
 const { Buffer } = __webpack_require__(20181)
-const { inspect } = __webpack_require__(23539)
+const { inspect } = __webpack_require__(45920)
 module.exports = class BufferList {
   constructor() {
     this.head = null
@@ -32474,7 +32474,7 @@ const { destroyer } = __webpack_require__(65089)
 const Duplex = __webpack_require__(94449)
 const Readable = __webpack_require__(17783)
 const Writable = __webpack_require__(58939)
-const { createDeferredPromise } = __webpack_require__(23539)
+const { createDeferredPromise } = __webpack_require__(45920)
 const from = __webpack_require__(4659)
 const Blob = globalThis.Blob || bufferModule.Blob
 const isBlob =
@@ -32844,7 +32844,7 @@ const process = __webpack_require__(76417)
 
 const { AbortError, codes } = __webpack_require__(69220)
 const { ERR_INVALID_ARG_TYPE, ERR_STREAM_PREMATURE_CLOSE } = codes
-const { kEmptyObject, once } = __webpack_require__(23539)
+const { kEmptyObject, once } = __webpack_require__(45920)
 const { validateAbortSignal, validateFunction, validateObject, validateBoolean } = __webpack_require__(49554)
 const { Promise, PromisePrototypeThen, SymbolDispose } = __webpack_require__(50999)
 const {
@@ -33048,7 +33048,7 @@ function eos(stream, options, callback) {
     if (options.signal.aborted) {
       process.nextTick(abort)
     } else {
-      addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
+      addAbortListener = addAbortListener || (__webpack_require__(45920).addAbortListener)
       const disposable = addAbortListener(options.signal, abort)
       const originalCallback = callback
       callback = once((...args) => {
@@ -33075,7 +33075,7 @@ function eosWeb(stream, options, callback) {
     if (options.signal.aborted) {
       process.nextTick(abort)
     } else {
-      addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
+      addAbortListener = addAbortListener || (__webpack_require__(45920).addAbortListener)
       const disposable = addAbortListener(options.signal, abort)
       const originalCallback = callback
       callback = once((...args) => {
@@ -33344,7 +33344,7 @@ const { finished } = __webpack_require__(59196)
 const staticCompose = __webpack_require__(64999)
 const { addAbortSignalNoValidate } = __webpack_require__(80652)
 const { isWritable, isNodeStream } = __webpack_require__(83426)
-const { deprecate } = __webpack_require__(23539)
+const { deprecate } = __webpack_require__(45920)
 const {
   ArrayPrototypePush,
   Boolean,
@@ -33398,7 +33398,7 @@ function map(fn, options) {
   validateInteger(highWaterMark, 'options.highWaterMark', 0)
   highWaterMark += concurrency
   return async function* map() {
-    const signal = (__webpack_require__(23539).AbortSignalAny)(
+    const signal = (__webpack_require__(45920).AbortSignalAny)(
       [options === null || options === undefined ? undefined : options.signal].filter(Boolean)
     )
     const stream = this
@@ -33851,7 +33851,7 @@ const process = __webpack_require__(76417)
 ;('use strict')
 const { ArrayIsArray, Promise, SymbolAsyncIterator, SymbolDispose } = __webpack_require__(50999)
 const eos = __webpack_require__(59196)
-const { once } = __webpack_require__(23539)
+const { once } = __webpack_require__(45920)
 const destroyImpl = __webpack_require__(65089)
 const Duplex = __webpack_require__(94449)
 const {
@@ -34028,7 +34028,7 @@ function pipelineImpl(streams, callback, opts) {
   function abort() {
     finishImpl(new AbortError())
   }
-  addAbortListener = addAbortListener || (__webpack_require__(23539).addAbortListener)
+  addAbortListener = addAbortListener || (__webpack_require__(45920).addAbortListener)
   let disposable
   if (outerSignal) {
     disposable = addAbortListener(outerSignal, abort)
@@ -34368,7 +34368,7 @@ const { Stream, prependListener } = __webpack_require__(84128)
 const { Buffer } = __webpack_require__(20181)
 const { addAbortSignal } = __webpack_require__(80652)
 const eos = __webpack_require__(59196)
-let debug = (__webpack_require__(23539).debuglog)('stream', (fn) => {
+let debug = (__webpack_require__(45920).debuglog)('stream', (fn) => {
   debug = fn
 })
 const BufferList = __webpack_require__(77336)
@@ -37032,8 +37032,8 @@ const {
   hideStackFrames,
   codes: { ERR_SOCKET_BAD_PORT, ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_OUT_OF_RANGE, ERR_UNKNOWN_SIGNAL }
 } = __webpack_require__(69220)
-const { normalizeEncoding } = __webpack_require__(23539)
-const { isAsyncFunction, isArrayBufferView } = (__webpack_require__(23539).types)
+const { normalizeEncoding } = __webpack_require__(45920)
+const { isAsyncFunction, isArrayBufferView } = (__webpack_require__(45920).types)
 const signals = {}
 
 /**
@@ -38095,7 +38095,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 23539:
+/***/ 45920:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -38347,7 +38347,7 @@ const { Buffer } = __webpack_require__(20181)
 const { ObjectDefineProperty, ObjectKeys, ReflectApply } = __webpack_require__(50999)
 const {
   promisify: { custom: customPromisify }
-} = __webpack_require__(23539)
+} = __webpack_require__(45920)
 const { streamReturningOperators, promiseReturningOperators } = __webpack_require__(11222)
 const {
   codes: { ERR_ILLEGAL_CONSTRUCTOR }

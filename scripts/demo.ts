@@ -8,6 +8,9 @@
  *   npm start -- --zip        the same, with a zip bundle
  *   npm start -- agent        an agent job that opens a pull request
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../emulator/index.js';
 import { ROOT, runAction } from './runner.js';
@@ -22,7 +25,12 @@ const { positionals, values } = parseArgs({
 });
 const command = positionals[0] === 'agent' ? 'agent' : 'export';
 
+// Everything but the site itself lives here and is removed at the end: the runner's files
+// (GITHUB_OUTPUT holds a live bundle link), the Helm values, the emulator's cache.
+const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'static-export-demo-'));
+process.env.TMPDIR = scratch;
 const emulator = await startEmulator({
+  cacheDir: path.join(scratch, 'emulator-cache'),
   jobDurationMs: 6000,
   pageCount: 24,
   agentDurationMs: 5000,
@@ -47,7 +55,7 @@ const inputs: Record<string, string> =
         'base-url': emulator.baseUrl,
         domain: values.domain,
         path: values.path,
-        'helm-values-file': 'static-export-values.yaml',
+        'helm-values-file': path.join(scratch, 'static-export-values.yaml'),
         'release-version': 'demo',
       };
 
@@ -69,4 +77,5 @@ try {
   process.exitCode = run.code ?? 1;
 } finally {
   await emulator.stop();
+  await fs.rm(scratch, { recursive: true, force: true });
 }
