@@ -59,7 +59,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
   // A wrong path costs milliseconds, not an export: checked before any request.
   const targetRules: TargetRules = { ...config.protection, overwrite: config.overwrite };
-  if (config.download) await checkTargetBeforeRun(config, targetRules, deps);
+  await checkTargetBeforeRun(config, targetRules, deps);
 
   const existing = config.jobId;
   const started = await reporter.group(
@@ -279,24 +279,25 @@ async function checkTargetBeforeRun(
   rules: TargetRules,
   deps: Pick<ExportDeps, 'reporter' | 'tempDir'>,
 ): Promise<void> {
-  for (const line of await recoverInterruptedRuns(config.path)) deps.reporter.info(line);
-  await removeStaleTemporaryFiles(deps.tempDir);
-  try {
-    if (config.extract) {
-      const state = await inspectTarget(config.path, rules, config.pathGiven);
-      if (state.kind === 'foreign') {
-        deps.reporter.warning(
-          `overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`,
-        );
+  if (config.download) {
+    for (const line of await recoverInterruptedRuns(config.path)) deps.reporter.info(line);
+    await removeStaleTemporaryFiles(deps.tempDir);
+    try {
+      if (config.extract) {
+        const state = await inspectTarget(config.path, rules, config.pathGiven);
+        if (state.kind === 'foreign') {
+          deps.reporter.warning(
+            `overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`,
+          );
+        }
+      } else {
+        const names = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+        await inspectArchiveTarget(config.path, names, rules, config.pathGiven);
       }
-    } else {
-      const names = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-      await inspectArchiveTarget(config.path, names, rules, config.pathGiven);
-    }
-  } catch (err) {
-    if (err instanceof TargetRefusal)
+    } catch (err) {
+      if (!(err instanceof TargetRefusal)) throw err;
       throw new InputError([{ input: 'path', message: err.message }]);
-    throw err;
+    }
   }
   if (config.helmValuesFile !== undefined) {
     const stat = await fs.lstat(config.helmValuesFile).catch(() => undefined);

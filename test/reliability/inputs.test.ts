@@ -131,9 +131,6 @@ const CASES: BadInput[] = [
     name: 'helm-values-file naming the workspace itself',
     inputs: { ...EXPORT, 'helm-values-file': '.' },
     input: 'helm-values-file',
-    // BUG: src/config.ts resolves helm-values-file without any check; the run exports,
-    // replaces `path`, then fails on EISDIR in writeFileAtomic with a raw error line.
-    bug: 'helm-values-file naming a directory is accepted; the run fails late (EISDIR) after replacing path',
   },
   {
     name: 'release-version with a newline',
