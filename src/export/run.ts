@@ -69,6 +69,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       record.status = job.status;
       reporter.setOutput('job-id', job.jobId);
       reporter.info(`Export job ${job.jobId} is ${job.status}.`);
+      if (config.projectId !== undefined) reporter.info(describeRoutes(api, config.projectId));
       return job;
     },
   );
@@ -97,7 +98,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   if (finished.status === 'failed') {
     record.error = finished.error;
     throw new JobFailedError(
-      `Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`,
+      `Export job ${started.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`,
     );
   }
 
@@ -105,6 +106,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     api,
     reporter,
     clock,
+    random: deps.random,
     deadline: deps.deadline,
     ...projectScope,
     ...withSignal,
@@ -125,7 +127,20 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     }
   };
   let source = await reporter.group('Getting the bundle link', async () => {
-    const link = await obtainBundleLink(finished, bundleOptions);
+    let link = await obtainBundleLink(started.jobId, finished, bundleOptions);
+    // Published without a download, the link must still work when someone uses it.
+    if (!config.download && link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
+      reporter.info(
+        `The bundle link expired at ${link.expiresAt.toISOString()} already: requesting a fresh one.`,
+      );
+      link = await refreshBundleLink(started.jobId, inline, bundleOptions);
+      if (link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
+        const skew = api.serverTime.describeSkew('the API');
+        throw new ActionError(
+          `The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with download: true to fetch the archive at once.`,
+        );
+      }
+    }
     publishLink(link);
     reporter.info(
       `Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`,
@@ -146,7 +161,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           source,
           refresh: async (reason) => {
             reporter.debug(`Refreshing the bundle link: ${reason}`);
-            source = await refreshBundleLink(finished.jobId, inline, bundleOptions);
+            source = await refreshBundleLink(started.jobId, inline, bundleOptions);
             publishLink(source);
             return source;
           },
@@ -158,6 +173,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           dispatcher: deps.dispatcher,
           clock,
           random: deps.random,
+          deadline: deps.deadline,
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
@@ -228,13 +244,13 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   }
 
   if (config.helmValuesFile !== undefined) {
-    const version = config.releaseVersion ?? finished.jobId;
+    const version = config.releaseVersion ?? started.jobId;
     await writeFileAtomic(
       config.helmValuesFile,
       renderHelmValues({
         bundleUrl: source.url,
         version,
-        jobId: finished.jobId,
+        jobId: started.jobId,
         domain: config.domain,
         ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
       }),
@@ -247,6 +263,13 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     );
   }
   return record;
+}
+
+/** Which export routes answered, for a run given project-id. */
+function describeRoutes(api: AdminApi, projectId: string): string {
+  return api.exportRoutes === 'project'
+    ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
+    : 'project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.';
 }
 
 async function listFiles(root: string): Promise<string[]> {

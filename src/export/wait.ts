@@ -35,7 +35,14 @@ export async function waitForExport(first: ExportJob, options: WaitOptions): Pro
   const { reporter, clock } = options;
   const started = clock.now();
   let lastLine = '';
+  let mismatchTold = false;
   const describe = (job: ExportJob, remainingMs: number | undefined) => {
+    if (job.jobId !== first.jobId && !mismatchTold) {
+      mismatchTold = true;
+      reporter.warning(
+        `The status answer for export job ${first.jobId} names job ${job.jobId}: following ${first.jobId}, the job this run asked for.`,
+      );
+    }
     options.onJob?.(job);
     const parts = [job.status];
     if (job.progress !== undefined) parts.push(`${Math.round(job.progress)}%`);
