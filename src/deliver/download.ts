@@ -279,7 +279,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         encoding !== undefined && length !== undefined && length === source.sizeBytes;
       const decoder = encoding !== undefined && !storedEncoded ? decoderFor(encoding) : undefined;
       if (encoding !== undefined && !storedEncoded && decoder === undefined) {
-        response.body.destroy();
+        discard(response.body);
         throw new DownloadError(
           `The storage sent the bundle with Content-Encoding ${encoding}, which this action cannot undo, although the request asked for none (Accept-Encoding: identity): a proxy or CDN between the runner and the storage is re-encoding it. Exempt the storage host from that.`,
         );
@@ -294,7 +294,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           (etag !== undefined && served !== etag) ||
           (total !== undefined && range.total !== total)
         ) {
-          response.body.destroy();
+          discard(response.body);
           await startOver('The storage resumed from an unexpected place or a different version');
           // The API announces the size of the version it links to: ask again.
           await refresh('The bundle changed on the storage', KEPT_CHANGING);
@@ -304,7 +304,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         if (received > 0) {
           const sameVersion = served !== undefined && served === etag && length === total;
           if (!sameVersion) {
-            response.body.destroy();
+            discard(response.body);
             await startOver('The bundle changed on the storage since the download began');
             await refresh('The bundle changed on the storage', KEPT_CHANGING);
             continue;
@@ -326,7 +326,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           source.sizeBytes !== undefined &&
           length !== source.sizeBytes
         ) {
-          response.body.destroy();
+          discard(response.body);
           await refresh(
             `The storage serves ${length} bytes, but the API announced ${source.sizeBytes}`,
             `The storage serves ${formatBytes(length)} (${length} bytes) but the API announced ${source.sizeBytes} bytes, also with ${refreshes} fresh link${refreshes === 1 ? '' : 's'}: refusing an archive that is not the one the export produced.`,
@@ -372,7 +372,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
       } catch (err) {
         if (err instanceof ActionError) throw err;
         if (signal?.aborted) throw abortReason(signal);
-        if (decoder) response.body.destroy();
+        if (decoder) discard(response.body);
         const failure = classifyNetworkError(err, { host: hostOf(url) });
         await retryLater(`The connection broke (${failure.summary})`);
         continue;
@@ -425,7 +425,7 @@ async function openFollowingRedirects(
     });
     const location = header(response.headers, 'location');
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
-    response.body.destroy();
+    discard(response.body);
     const next = new URL(location, url);
     options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
     if (hop + 1 > MAX_REDIRECTS) {
@@ -446,6 +446,12 @@ async function openFollowingRedirects(
     }
     url = checked;
   }
+}
+
+/** Drops a body not worth reading; the stream's own abort error is of no interest then. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */

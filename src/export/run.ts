@@ -13,7 +13,7 @@ import { ActionError, errorMessage, JobFailedError, TimeoutError } from '../erro
 import { withoutQuery } from '../net.js';
 import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
-import { waitForExport } from './wait.js';
+import { describeOtherJob, waitForExport } from './wait.js';
 
 /** Uploads files under `root` as a workflow artifact; returns its id. */
 export type ArtifactUploader = (
@@ -53,7 +53,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       ? `Reusing export job ${existing} of ${config.domain}`
       : `Starting the static export of ${config.domain}`,
     async () => {
-      const job =
+      const answer =
         existing !== undefined
           ? await api.getExportJob(existing, config.projectId, signal)
           : await api.startExport(
@@ -65,6 +65,11 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
               },
               signal,
             );
+      // A reused job is the one the run was given, whatever id the answer names.
+      if (existing !== undefined && answer.jobId !== existing) {
+        reporter.warning(describeOtherJob(existing, answer.jobId));
+      }
+      const job = existing !== undefined ? { ...answer, jobId: existing } : answer;
       record.jobId = job.jobId;
       record.status = job.status;
       reporter.setOutput('job-id', job.jobId);

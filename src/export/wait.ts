@@ -25,6 +25,11 @@ export function isExportSettled(job: ExportJob): boolean {
   return job.status === 'completed' || job.status === 'failed';
 }
 
+/** A status answer that names another job than the one asked about. */
+export function describeOtherJob(asked: string, named: string): string {
+  return `The status answer for export job ${asked} names job ${named}: following ${asked}, the job this run asked for.`;
+}
+
 const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
 
 /**
@@ -39,9 +44,7 @@ export async function waitForExport(first: ExportJob, options: WaitOptions): Pro
   const describe = (job: ExportJob, remainingMs: number | undefined) => {
     if (job.jobId !== first.jobId && !mismatchTold) {
       mismatchTold = true;
-      reporter.warning(
-        `The status answer for export job ${first.jobId} names job ${job.jobId}: following ${first.jobId}, the job this run asked for.`,
-      );
+      reporter.warning(describeOtherJob(first.jobId, job.jobId));
     }
     options.onJob?.(job);
     const parts = [job.status];
