@@ -305,6 +305,16 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
   return { kind: 'broken', transient: true, code, summary: `the connection failed (${detail})` };
 }
 
+/**
+ * An error answer that the proxy itself wrote (not the server behind it): squid marks its
+ * pages with X-Squid-Error, proxies that follow RFC 9209 send Proxy-Status.
+ */
+export function answeredByProxy(headers: Headers): boolean {
+  return (
+    header(headers, 'x-squid-error') !== undefined || header(headers, 'proxy-status') !== undefined
+  );
+}
+
 /** A proxy's own refusal (a CONNECT answered with an error, or a 407 to a plain request). */
 export function proxyRefusal(status: number, proxy: URL, host: string): NetworkFailure {
   const name = describeProxy(proxy);

@@ -209,6 +209,10 @@ class AbsoluteFormProxy extends CompositeDispatcher {
 function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
   return new ProxyAgent({
     ...options,
+    // The TLS settings meant for the server apply inside the tunnel.
+    ...(options.connect && typeof options.connect === 'object'
+      ? { requestTls: options.connect }
+      : {}),
     uri: proxy.href,
     clientFactory: (origin: URL, clientOptions: object) => {
       const pool = new Pool(origin, clientOptions);

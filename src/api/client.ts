@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { type Clock, type Random, systemClock } from '../clock.js';
 import { abortReason, ActionError, throwIfAborted } from '../errors.js';
 import {
+  answeredByProxy,
   classifyNetworkError,
   header,
   hostOf,
@@ -324,14 +325,14 @@ export class AdminApi {
       `${call.method} ${url.pathname} → ${statusCode} (${clock.now() - started} ms, ${text.length} bytes)`,
     );
 
-    if (statusCode === 407 && proxy !== undefined) {
+    if (
+      proxy !== undefined &&
+      (statusCode === 407 || (statusCode >= 400 && answeredByProxy(response.headers)))
+    ) {
       const refusal = proxyRefusal(statusCode, proxy, hostOf(url));
       throw new ApiError(
         `Could not ${call.operation}: ${refusal.summary}. ${refusal.advice ?? ''}`.trim(),
-        {
-          kind: 'proxy',
-          status: statusCode,
-        },
+        { kind: 'proxy', status: statusCode, transient: refusal.transient },
       );
     }
     if (statusCode >= 300 && statusCode < 400) {
@@ -394,9 +395,10 @@ function segment(id: string, what: string): string {
 
 function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
   if (failure.status !== undefined) {
-    return (
-      failure.kind !== 'proxy' && failure.kind !== 'redirect' && policy.statuses.has(failure.status)
-    );
+    if (failure.kind === 'redirect') return false;
+    // A proxy's own 5xx (it could not reach the API) is a gateway error like any other.
+    if (failure.kind === 'proxy' && !failure.transient) return false;
+    return policy.statuses.has(failure.status);
   }
   if (!failure.transient) return false;
   return policy.network === 'any' || failure.code === 'ECONNREFUSED';

@@ -13,6 +13,7 @@ import {
   throwIfAborted,
 } from '../errors.js';
 import {
+  answeredByProxy,
   classifyNetworkError,
   contentEncoding,
   decoderFor,
@@ -241,11 +242,16 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         );
         const detail = summarizeBody(body, header(headers, 'content-type'));
         const proxy = proxyOf(options.dispatcher, url);
-        if (statusCode === 407 && proxy !== undefined) {
+        if (
+          proxy !== undefined &&
+          (statusCode === 407 || (statusCode >= 400 && answeredByProxy(headers)))
+        ) {
           const refusal = proxyRefusal(statusCode, proxy, hostOf(url));
-          throw new DownloadError(
-            `Could not download the bundle: ${refusal.summary}. ${refusal.advice ?? ''}`.trim(),
-          );
+          if (!refusal.transient) {
+            throw new DownloadError(
+              `Could not download the bundle: ${refusal.summary}. ${refusal.advice ?? ''}`.trim(),
+            );
+          }
         }
         if (statusCode === 403 && (await linkRefused(detail, headers))) continue;
         if (statusCode === 416 && total !== undefined && received === total) break;

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceSite, referenceSite } from '../reliability/support.js';
 import { treeDigest } from '../support/action.js';
 import { runAction } from './support/action.js';
 import { type BundleAnswer, startExportApi } from './support/api.js';
 import { NGINX, startNginx } from './support/nginx.js';
-import { freePort, run as exec, scratch } from './support/processes.js';
+import { freePort, run as exec, scratch, stopAfterEach } from './support/processes.js';
 import { type ObjectStore, startObjectStore } from './support/s3.js';
 
 /**
@@ -27,14 +27,7 @@ beforeAll(async () => {
   small = await referenceSite('tar.gz', { revision: 2, padBytes: 16 * 1024 });
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()?.();
-});
-const later = <T extends { stop(): Promise<unknown> }>(peer: T): T => {
-  cleanups.push(() => peer.stop());
-  return peer;
-};
+const { later, add: cleanup } = stopAfterEach();
 
 /** A store holding `archive`, and an API whose bundle links point at `endpoint` (or the store). */
 async function storeAndApi(
@@ -81,7 +74,7 @@ describe.skipIf(!NGINX.available)('storage outages behind nginx', () => {
     );
     await store.pause();
     const back = setTimeout(() => void store.resume(), 8000);
-    cleanups.push(async () => clearTimeout(back));
+    cleanup(async () => clearTimeout(back));
     const started = Date.now();
     const run = await runAction({ ...INPUTS, 'base-url': api.baseUrl });
     expect(run.code, run.error).toBe(0);
@@ -234,7 +227,7 @@ describe('the archive changes size between a cut and the resume', () => {
     });
     const port = await freePort();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    cleanup(() => new Promise((resolve) => server.close(resolve)));
     relay = `http://127.0.0.1:${port}`;
     const run = await runAction({ ...INPUTS, 'base-url': api.baseUrl });
     expect(run.code, run.error).toBe(0);
@@ -258,7 +251,7 @@ describe('the runner’s own disk', () => {
       console.warn(`skipping: cannot mount a tmpfs here (${(err as Error).message})`);
       return undefined;
     }
-    cleanups.push(() => exec('umount', [dir]));
+    cleanup(() => exec('umount', [dir]));
     return dir;
   }
 

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -101,4 +102,53 @@ export function tool(file: string, installedBy: string): { available: boolean; r
   if (!available && process.env.CI === 'true') throw new Error(`CI needs ${reason}`);
   if (!available) console.warn(`skipping: ${reason}`);
   return { available, reason };
+}
+
+export interface Relay {
+  port: number;
+  /** Connections accepted so far: one per attempt the client made. */
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/** A TCP relay to 127.0.0.1:`target` that counts the connections it carries. */
+export async function startCountingRelay(target: number): Promise<Relay> {
+  let connections = 0;
+  const server = net.createServer((client) => {
+    connections += 1;
+    const upstream = net.connect(target, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface Cleanup {
+  /** Registers a started peer (or anything with `stop`) and returns it. */
+  later<T extends { stop(): Promise<unknown> }>(peer: T): T;
+  /** Registers any other undo step. */
+  add(step: () => Promise<unknown>): void;
+}
+
+/** What a test starts is stopped when it ends, last first, whether it passed or not. */
+export function stopAfterEach(): Cleanup {
+  const steps: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    while (steps.length > 0) await steps.pop()?.();
+  });
+  return {
+    later(peer) {
+      steps.push(() => peer.stop());
+      return peer;
+    },
+    add(step) {
+      steps.push(step);
+    },
+  };
 }

@@ -44,6 +44,8 @@ export async function startObjectStore(host = '127.0.0.1'): Promise<ObjectStore>
       address: host,
       port,
       silent: true,
+      // Path-style only: a bracketed IPv6 host must not read as a bucket name.
+      vhostBuckets: false,
       directory,
       configureBuckets: [{ name: BUCKET }],
     });

@@ -4,6 +4,7 @@ declare module '@20minutes/s3rver' {
     address?: string;
     port?: number;
     silent?: boolean;
+    vhostBuckets?: boolean;
     directory?: string;
     configureBuckets?: { name: string }[];
   }

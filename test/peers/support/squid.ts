@@ -20,7 +20,8 @@ export async function startSquid(
   options: { auth?: { user: string; password: string }; tlsPorts?: number[] } = {},
 ): Promise<Squid> {
   const dir = await scratch('squid');
-  // squid drops to the `proxy` user: it must be able to write its logs here.
+  // squid drops to the `proxy` user: it must reach this directory and write its logs here.
+  await fs.chmod(path.dirname(dir), 0o711);
   await fs.chmod(dir, 0o777);
   const port = await freePort();
   const lines = [
@@ -63,7 +64,8 @@ export async function startSquid(
     url: `http://${credentials}127.0.0.1:${port}`,
     async accessLog() {
       const text = await fs.readFile(path.join(dir, 'access.log'), 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean);
+      // Lines of requests only: a bare connection (the readiness probe) logs as `- error:…`.
+      return text.split('\n').filter((line) => /^[A-Z]+ /.test(line));
     },
   };
 }
