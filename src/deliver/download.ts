@@ -186,6 +186,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
   const linkRefused = async (detail: string, headers: Dispatcher.ResponseData['headers']) => {
     const expiredByStore =
       source.expiresAt !== undefined && !storeTime.mayBeBefore(source.expiresAt);
+    // S3 tells expiry only in words (AccessDenied, "Request has expired"), or by its Date.
     if (!(/expired/i.test(detail) || expiredByStore)) return false;
     const skew = storeTime.describeSkew('the storage');
     const words = detail || `HTTP 403 at ${header(headers, 'date') ?? 'an unknown time'}`;

@@ -90,6 +90,42 @@ describe.skipIf(!NGINX.available)('storage outages behind nginx', () => {
   }, 60_000);
 });
 
+describe.skipIf(!NGINX.available)('a gateway in front of the API', () => {
+  it('real nginx 504 pages while the backend hangs are tried again, even for the start', async () => {
+    const store = later(await startObjectStore());
+    await store.put(KEY, site.archive);
+    const api = later(
+      await startExportApi(
+        async () => ({
+          bundleUrl: await store.presign(KEY, 600),
+          sizeBytes: site.archive.length,
+          expiresAt: new Date(Date.now() + 600_000).toISOString(),
+        }),
+        '127.0.0.1',
+        { hangFirst: 2 },
+      ),
+    );
+    const nginx = later(
+      await startNginx(
+        1,
+        ([port]) => `server {
+          listen 127.0.0.1:${port};
+          location / { proxy_pass ${api.baseUrl}; proxy_read_timeout 1s; }
+        }`,
+      ),
+    );
+    const run = await runAction({ ...INPUTS, 'base-url': `http://127.0.0.1:${nginx.ports[0]}` });
+    expect(run.code, run.error).toBe(0);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+    expect((await nginx.accessLog()).slice(0, 3)).toEqual([
+      'POST /v1/static-export/jobs 504',
+      'POST /v1/static-export/jobs 504',
+      'POST /v1/static-export/jobs 202',
+    ]);
+    expect(run.lines.join('\n')).toMatch(/HTTP 504 \(an HTML page titled "504 Gateway Time-out"\)/);
+  });
+});
+
 describe.skipIf(!NGINX.available)('redirects from a download front end', () => {
   async function frontEnd(locations: (link: string) => string) {
     const store = later(await startObjectStore());

@@ -25,6 +25,8 @@ export interface ExportApi {
 export async function startExportApi(
   bundle: () => Promise<BundleAnswer>,
   host = '127.0.0.1',
+  /** The first this many requests get no answer at all (a hung backend behind a gateway). */
+  { hangFirst = 0 } = {},
 ): Promise<ExportApi> {
   const requests: string[] = [];
   const job = {
@@ -39,6 +41,7 @@ export async function startExportApi(
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     req.resume();
+    if (requests.length <= hangFirst) return;
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
