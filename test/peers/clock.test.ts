@@ -3,9 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceSite, referenceSite } from '../reliability/support.js';
 import { treeDigest } from '../support/action.js';
 import { spawnAction } from './support/action.js';
-import { startExportApi } from './support/api.js';
+import { startExport } from './support/export.js';
 import { run as exec, stopAfterEach, tool } from './support/processes.js';
-import { startObjectStore } from './support/s3.js';
 
 /**
  * A runner whose clock is 20 minutes ahead (libfaketime, in a process of its own) and a
@@ -15,26 +14,17 @@ import { startObjectStore } from './support/s3.js';
 
 const ARCH = process.arch === 'arm64' ? 'aarch64-linux-gnu' : 'x86_64-linux-gnu';
 const FAKETIME = tool(`/usr/lib/${ARCH}/faketime/libfaketime.so.1`, 'libfaketime');
-const KEY = 'exports/se_peer/site.tar.gz';
 
 let site: ReferenceSite;
 beforeAll(async () => {
   site = await referenceSite('tar.gz', { padBytes: 64 * 1024 });
 });
 
-const { later } = stopAfterEach();
+const peers = stopAfterEach();
 
 describe.skipIf(!FAKETIME.available)('a runner clock 20 minutes ahead of the store’s', () => {
   it('the download of a link valid for 10 more minutes completes', async () => {
-    const store = later(await startObjectStore());
-    await store.put(KEY, site.archive);
-    const api = later(
-      await startExportApi(async () => ({
-        bundleUrl: await store.presign(KEY, 600),
-        sizeBytes: site.archive.length,
-        expiresAt: new Date(Date.now() + 600_000).toISOString(),
-      })),
-    );
+    const { api } = await startExport(site.archive, peers);
     const faked = {
       LD_PRELOAD: `/usr/lib/${ARCH}/faketime/libfaketime.so.1`,
       FAKETIME: '+1200',

@@ -5,10 +5,9 @@ import { ProxyRoutes } from '../../src/proxy.js';
 import { type ReferenceSite, referenceSite } from '../reliability/support.js';
 import { treeDigest } from '../support/action.js';
 import { runAction } from './support/action.js';
-import { startExportApi } from './support/api.js';
+import { startExport } from './support/export.js';
 import { NGINX, startNginx } from './support/nginx.js';
 import { freePort, scratch, stopAfterEach } from './support/processes.js';
-import { startObjectStore } from './support/s3.js';
 import { SQUID, startSquid } from './support/squid.js';
 import { createPrivateCa } from './support/tls.js';
 
@@ -18,7 +17,6 @@ import { createPrivateCa } from './support/tls.js';
  * in the forms curl accepts (a bare IPv6 address, CIDR ranges), on IPv6 loopback too.
  */
 
-const KEY = 'exports/se_peer/site.tar.gz';
 const INPUTS = { domain: 'docs.example.com', path: 'site' };
 
 let site: ReferenceSite;
@@ -26,24 +24,10 @@ beforeAll(async () => {
   site = await referenceSite('tar.gz', { padBytes: 64 * 1024 });
 });
 
-const { later, add: cleanup } = stopAfterEach();
+const peers = stopAfterEach();
+const { later, add: cleanup } = peers;
 
-/** An export API and an S3 store on `host`, the API handing out presigned links of the store. */
-async function apiAndStore(host = '127.0.0.1') {
-  const store = later(await startObjectStore(host));
-  await store.put(KEY, site.archive);
-  const api = later(
-    await startExportApi(
-      async () => ({
-        bundleUrl: await store.presign(KEY, 600),
-        sizeBytes: site.archive.length,
-        expiresAt: new Date(Date.now() + 600_000).toISOString(),
-      }),
-      host,
-    ),
-  );
-  return { api, store };
-}
+const apiAndStore = (host = '127.0.0.1') => startExport(site.archive, peers, { host });
 
 /** The dispatcher the action builds from these proxy variables. */
 function through(env: Record<string, string>): ProxyRoutes {

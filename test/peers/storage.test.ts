@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceSite, referenceSite } from '../reliability/support.js';
 import { treeDigest } from '../support/action.js';
 import { runAction } from './support/action.js';
-import { type BundleAnswer, startExportApi } from './support/api.js';
+import { startExportApi } from './support/api.js';
+import { ARCHIVE_KEY, type ExportOptions, startExport } from './support/export.js';
 import { NGINX, startNginx } from './support/nginx.js';
 import { freePort, run as exec, scratch, stopAfterEach } from './support/processes.js';
 import { type ObjectStore, startObjectStore } from './support/s3.js';
@@ -17,7 +18,7 @@ import { type ObjectStore, startObjectStore } from './support/s3.js';
  * gateway: real 502 pages while the store is down, redirects, a compressing middlebox.
  */
 
-const KEY = 'exports/se_peer/site.tar.gz';
+const KEY = ARCHIVE_KEY;
 const INPUTS = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
 
 let site: ReferenceSite;
@@ -27,31 +28,17 @@ beforeAll(async () => {
   small = await referenceSite('tar.gz', { revision: 2, padBytes: 16 * 1024 });
 });
 
-const { later, add: cleanup } = stopAfterEach();
-
-/** A store holding `archive`, and an API whose bundle links point at `endpoint` (or the store). */
-async function storeAndApi(
+const peers = stopAfterEach();
+const { later, add: cleanup } = peers;
+const storeAndApi = (
   archive: Buffer,
   linkEndpoint?: (store: ObjectStore) => string,
-  answer?: (store: ObjectStore) => Promise<BundleAnswer>,
-) {
-  const store = later(await startObjectStore());
-  await store.put(KEY, archive);
-  const api = later(
-    await startExportApi(
-      answer
-        ? () => answer(store)
-        : async () => ({
-            bundleUrl: await store.presign(KEY, 600, {
-              ...(linkEndpoint ? { endpoint: linkEndpoint(store) } : {}),
-            }),
-            sizeBytes: archive.length,
-            expiresAt: new Date(Date.now() + 600_000).toISOString(),
-          }),
-    ),
-  );
-  return { store, api };
-}
+  answer?: ExportOptions['answer'],
+) =>
+  startExport(archive, peers, {
+    ...(linkEndpoint ? { linkEndpoint } : {}),
+    ...(answer ? { answer } : {}),
+  });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -92,19 +79,7 @@ describe.skipIf(!NGINX.available)('storage outages behind nginx', () => {
 
 describe.skipIf(!NGINX.available)('a gateway in front of the API', () => {
   it('real nginx 504 pages while the backend hangs are tried again, even for the start', async () => {
-    const store = later(await startObjectStore());
-    await store.put(KEY, site.archive);
-    const api = later(
-      await startExportApi(
-        async () => ({
-          bundleUrl: await store.presign(KEY, 600),
-          sizeBytes: site.archive.length,
-          expiresAt: new Date(Date.now() + 600_000).toISOString(),
-        }),
-        '127.0.0.1',
-        { hangFirst: 2 },
-      ),
-    );
+    const { api } = await startExport(site.archive, peers, { hangFirst: 2 });
     const nginx = later(
       await startNginx(
         1,
