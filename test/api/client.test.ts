@@ -191,6 +191,34 @@ describe('base URL', () => {
     expect(String(error)).toMatch(/https/);
   });
 
+  it.each([
+    ['ENOTFOUND', 'dns', /does not resolve from this runner/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'tls', /NODE_EXTRA_CA_CERTS/],
+    ['CERT_HAS_EXPIRED', 'tls', /runner's clock/],
+  ])(
+    'a connection failing with %s is a %s error, reported after one attempt',
+    async (code, kind, advice) => {
+      let connects = 0;
+      const failing = new Agent({
+        connect: (_options, callback) => {
+          connects += 1;
+          callback(Object.assign(new Error(`connect failed: ${code}`), { code }), null);
+        },
+      });
+      const { api, sleeps } = client({
+        baseUrl: new URL('https://api.example.com'),
+        dispatcher: failing,
+      });
+      const error = await failure(api.getExportJob('se_1'));
+      await failing.close();
+      expect(connects).toBe(1);
+      expect(sleeps).toEqual([]);
+      expect(error.kind).toBe(kind);
+      expect(error.message).toMatch(advice);
+      expect(error.message).toContain(`(${code})`);
+    },
+  );
+
   it.each(['/admin', '/admin/', '/admin//'])(
     'a base URL with the path prefix %s is kept in front of every endpoint',
     async (suffix) => {
