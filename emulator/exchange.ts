@@ -47,6 +47,8 @@ async function serveExchange(
   res: ServerResponse,
 ): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  // A real server's Date header reads its own clock: clients estimate clock skew from it.
+  res.setHeader('date', new Date(ctx.clock.now()).toUTCString());
   if (spec.intercept !== undefined && (await spec.intercept(req, res, url))) return;
   const method = req.method ?? 'GET';
   const route = spec.routeOf(method, url.pathname);

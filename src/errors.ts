@@ -45,6 +45,62 @@ export class DownloadError extends ActionError {
   override name = 'DownloadError';
 }
 
+/** Local file system failures: retrying cannot help, and the network is not to blame. */
+const LOCAL_CAUSES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error on the disk',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files on the system',
+  ENOENT: 'the directory no longer exists',
+  ENOTDIR: 'a part of the path is not a directory',
+  EISDIR: 'the path is a directory',
+};
+
+/** Writing to (or reading from) the runner's own disk failed: named with its path and cause. */
+export class LocalFileError extends ActionError {
+  override name = 'LocalFileError';
+  readonly kind = 'local-file';
+  readonly code: string;
+  readonly path: string;
+  constructor(options: { code: string; path: string; doing: string; cause?: unknown }) {
+    const cause = LOCAL_CAUSES[options.code] ?? options.code;
+    super(
+      `Could not ${options.doing} ${options.path}: ${cause} (${options.code}). ${
+        options.code === 'ENOSPC' || options.code === 'EDQUOT'
+          ? 'Free space on the runner, or point path (and RUNNER_TEMP or TMPDIR) at a larger disk.'
+          : 'Check that the runner may write there, or choose another path (and RUNNER_TEMP or TMPDIR).'
+      }`,
+      { cause: options.cause },
+    );
+    this.code = options.code;
+    this.path = options.path;
+  }
+}
+
+/**
+ * The LocalFileError for an errno failure of the local file system, or undefined when
+ * `err` is something else (classified by its code, never by its message).
+ */
+export function asLocalFileError(
+  err: unknown,
+  fallbackPath: string,
+  doing: string,
+): LocalFileError | undefined {
+  if (err instanceof LocalFileError) return err;
+  const { code, path: where } = (err ?? {}) as { code?: unknown; path?: unknown };
+  if (typeof code !== 'string' || !(code in LOCAL_CAUSES)) return undefined;
+  return new LocalFileError({
+    code,
+    path: typeof where === 'string' ? where : fallbackPath,
+    doing,
+    cause: err,
+  });
+}
+
 /** One readable line for anything thrown. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;

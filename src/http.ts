@@ -1,4 +1,8 @@
+import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { Clock } from './clock.js';
+import { formatDuration } from './duration.js';
+import { describeProxy, ProxyRoutes, ProxyTunnelRefused } from './proxy.js';
 
 type Body = Dispatcher.ResponseData['body'];
 type Headers = Dispatcher.ResponseData['headers'];
@@ -31,13 +35,323 @@ export async function readText(
   return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
 }
 
-/** `ECONNRESET other side closed`: the codes and message of a network failure. */
-export function describeNetworkError(err: unknown): string {
-  const error = err as {
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
+/** A Content-Encoding the action can undo, as a fresh zlib transform. */
+export function decoderFor(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+/** The encodings a response carries beyond `identity`, e.g. `gzip`. */
+export function contentEncoding(headers: Headers): string | undefined {
+  const value = header(headers, 'content-encoding')?.trim().toLowerCase();
+  return value === undefined || value === '' || value === 'identity' ? undefined : value;
+}
+
+/**
+ * Reads a small body as text, undoing a Content-Encoding that arrived although the
+ * request asked for identity (a middlebox), within `limit` bytes either way.
+ */
+export async function readDecodedText(
+  body: Body,
+  headers: Headers,
+  limit: number,
+): Promise<{ text: string; truncated: boolean }> {
+  const encoding = contentEncoding(headers);
+  const decoder = decoderFor(encoding);
+  if (decoder === undefined) return readText(body, limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const data of body.pipe(decoder)) {
+    const chunk = data as Buffer;
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) {
+      body.destroy();
+      decoder.destroy();
+      return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+/** The proxy a request to `url` goes through, when the dispatcher routes by the environment. */
+export function proxyOf(dispatcher: Dispatcher, url: URL): URL | undefined {
+  return dispatcher instanceof ProxyRoutes ? dispatcher.proxyFor(url) : undefined;
+}
+
+/**
+ * What servers say the time is, from their `Date` headers: the storage judges a link's
+ * expiry by its own clock, which may differ from the runner's by minutes.
+ */
+export class ServerTime {
+  #offsetMs: number | undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Learns the offset from a response's Date header (second resolution: mid-second). */
+  observe(headers: Headers): void {
+    const at = Date.parse(header(headers, 'date') ?? '');
+    if (!Number.isNaN(at)) this.#offsetMs = at + 500 - this.clock.now();
+  }
+
+  /** How far the server's clock is ahead of the runner's (negative: behind), once known. */
+  get offsetMs(): number | undefined {
+    return this.#offsetMs;
+  }
+
+  /** The server's time now, when a Date header has been seen. */
+  now(): number | undefined {
+    return this.#offsetMs === undefined ? undefined : this.clock.now() + this.#offsetMs;
+  }
+
+  /**
+   * False only when both clocks, the runner's and the server's (when known), say the
+   * moment has passed: a link is tried whenever the store may still accept it.
+   */
+  mayBeBefore(at: Date): boolean {
+    const margin = 2000;
+    if (this.clock.now() < at.getTime()) return true;
+    const server = this.now();
+    return server !== undefined && server < at.getTime() + margin;
+  }
+
+  /** "the runner's clock is 20m 00s ahead of the server's", when they differ by over a minute. */
+  describeSkew(server: string): string | undefined {
+    const offset = this.#offsetMs;
+    if (offset === undefined || Math.abs(offset) < 60_000) return undefined;
+    return `the runner's clock is ${formatDuration(Math.abs(offset))} ${offset < 0 ? 'ahead of' : 'behind'} ${server}'s (from its Date header)`;
+  }
+}
+
+/**
+ * Retry-After as seconds or as an HTTP date, in ms. A date is read against the same
+ * response's Date header when there is one, so a runner clock that is off does not
+ * stretch or cut the wait.
+ */
+export function retryAfterMs(headers: Headers, clock: Clock): number | undefined {
+  const text = header(headers, 'retry-after')?.trim();
+  if (text === undefined) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  const now = Date.parse(header(headers, 'date') ?? '');
+  return Math.max(0, at - (Number.isNaN(now) ? clock.now() : now));
+}
+
+/** What kind of network failure a request met, and whether another try can help. */
+export type NetworkFailureKind = 'tls' | 'proxy' | 'dns' | 'refused' | 'timeout' | 'broken';
+
+export interface NetworkFailure {
+  kind: NetworkFailureKind;
+  /** Worth another try: the same request may well work in a moment. */
+  transient: boolean;
+  /** The undici or system code, e.g. `SELF_SIGNED_CERT_IN_CHAIN`. */
+  code: string | undefined;
+  /** What happened, in a few words with the code: `the certificate chain … (CODE)`. */
+  summary: string;
+  /** What the user can do about it, when it is not simply "wait". */
+  advice?: string;
+  /** The proxy's status, when a proxy refused the request. */
+  status?: number;
+}
+
+const UNKNOWN_ISSUER = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+const CERT_DATES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+const TLS_OTHER = new Set([
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UND_ERR_PRX_TLS',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'EPROTO',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+]);
+const TIMEOUTS = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
+/** Connection failures that, with a proxy set, are the proxy's. */
+const CONNECTING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function codesOf(err: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown })?.message;
+  return typeof message === 'string' ? message : String(err);
+}
+
+export interface FailedRequest {
+  /** The host the request was for (`api.example.com:443`). */
+  host: string;
+  /** The proxy it went through, if any. */
+  proxy?: URL;
+}
+
+/**
+ * Classifies a failed request by its error codes (never by its message): TLS, proxy and
+ * DNS failures are not transient, since trying again cannot fix a missing CA, refused
+ * proxy credentials or a host name that does not resolve.
+ */
+export function classifyNetworkError(err: unknown, request: FailedRequest): NetworkFailure {
+  if (err instanceof ProxyTunnelRefused) return proxyRefusal(err.status, err.proxy, request.host);
+  const codes = codesOf(err);
+  const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
+  const detail = `${code ?? 'error'}: ${messageOf(err)}`;
+  const has = (set: Set<string>) => codes.some((c) => set.has(c));
+  if (has(UNKNOWN_ISSUER)) {
+    return {
+      kind: 'tls',
+      transient: false,
+      code,
+      summary: `the TLS certificate of ${request.host} is not signed by a CA this runner trusts (${code})`,
+      advice: `If ${request.host} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
+    };
+  }
+  if (has(CERT_DATES)) {
+    return {
+      kind: 'tls',
+      transient: false,
+      code,
+      summary: `the TLS certificate of ${request.host} is outside its validity dates (${code})`,
+      advice: `Check the runner's clock, and that ${request.host} serves a current certificate.`,
+    };
+  }
+  if (has(TLS_OTHER)) {
+    return {
+      kind: 'tls',
+      transient: false,
+      code,
+      summary: `the TLS handshake with ${request.host} failed (${detail})`,
+      advice:
+        code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'UND_ERR_PRX_TLS'
+          ? `The certificate is for another host name: check the URL's host name.`
+          : `Check that the URL's scheme and port match the server (https to a TLS port).`,
+    };
+  }
+  if (request.proxy !== undefined && has(CONNECTING)) {
+    const proxy = describeProxy(request.proxy);
+    const refused = codes.includes('ECONNREFUSED');
+    const unknown = codes.includes('ENOTFOUND');
+    return {
+      kind: 'proxy',
+      transient: !(refused || unknown),
+      code,
+      summary: refused
+        ? `the proxy ${proxy} refused the connection (${code})`
+        : unknown
+          ? `the proxy's host name ${request.proxy.hostname} does not resolve (${code})`
+          : `the proxy ${proxy} could not be reached (${code})`,
+      advice: `Check the proxy in HTTPS_PROXY/HTTP_PROXY (or ALL_PROXY), or list ${request.host.replace(/:\d+$/, '')} in NO_PROXY if it is reachable directly.`,
+    };
+  }
+  if (codes.includes('ENOTFOUND')) {
+    return {
+      kind: 'dns',
+      transient: false,
+      code,
+      summary: `the host name ${request.host.replace(/:\d+$/, '')} does not resolve from this runner (${code})`,
+      advice:
+        "Check the host name in the URL and the runner's DNS; a network that reaches out only through a proxy needs HTTPS_PROXY.",
+    };
+  }
+  if (has(TIMEOUTS)) {
+    return { kind: 'timeout', transient: true, code, summary: `no answer in time (${detail})` };
+  }
+  if (codes.includes('ECONNREFUSED')) {
+    return {
+      kind: 'refused',
+      transient: true,
+      code,
+      summary: `the connection was refused (${detail})`,
+    };
+  }
+  return { kind: 'broken', transient: true, code, summary: `the connection failed (${detail})` };
+}
+
+/**
+ * An error answer that the proxy itself wrote (not the server behind it): squid marks its
+ * pages with X-Squid-Error, proxies that follow RFC 9209 send Proxy-Status.
+ */
+export function answeredByProxy(headers: Headers): boolean {
+  return (
+    header(headers, 'x-squid-error') !== undefined || header(headers, 'proxy-status') !== undefined
+  );
+}
+
+/** A proxy's own refusal (a CONNECT answered with an error, or a 407 to a plain request). */
+export function proxyRefusal(status: number, proxy: URL, host: string): NetworkFailure {
+  const name = describeProxy(proxy);
+  const withCredentials = proxy.username !== '' || proxy.password !== '';
+  if (status === 407) {
+    return {
+      kind: 'proxy',
+      transient: false,
+      code: 'HTTP 407',
+      status,
+      summary: `the proxy ${name} requires authentication (HTTP 407)`,
+      advice: withCredentials
+        ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
+        : 'Put the proxy credentials in the proxy URL: HTTPS_PROXY=http://user:password@host:port (percent-encode special characters; keep it in a secret).',
+    };
+  }
+  if (status === 403) {
+    return {
+      kind: 'proxy',
+      transient: false,
+      code: 'HTTP 403',
+      status,
+      summary: `the proxy ${name} refused to connect to ${host} (HTTP 403)`,
+      advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+    };
+  }
+  return {
+    kind: 'proxy',
+    transient: status >= 500,
+    code: `HTTP ${status}`,
+    status,
+    summary: `the proxy ${name} could not connect to ${host} (HTTP ${status})`,
+    ...(status >= 500 ? {} : { advice: `Check the proxy settings for ${host}.` }),
   };
-  const parts = [error?.code, error?.cause?.code, error?.message];
-  return [...new Set(parts.filter(Boolean))].join(' ') || String(err);
+}
+
+/** The host:port of a URL, for messages. */
+export function hostOf(url: URL): string {
+  return url.port !== '' ? url.host : `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
 }

@@ -1,4 +1,4 @@
-import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AdminApi } from './api/client.js';
 import { runAgent } from './agent/run.js';
 import { type Clock, type Random, systemClock } from './clock.js';
@@ -6,6 +6,7 @@ import { type Config, parseConfig, type RawInputs } from './config.js';
 import { formatDuration } from './duration.js';
 import { abortReason, CancelledError, TimeoutError } from './errors.js';
 import { type ArtifactUploader, runExport } from './export/run.js';
+import { ProxyRoutes } from './proxy.js';
 import { Redactor } from './redact.js';
 import { describeCancellation, describeTimeout, type Reporter, type RunRecord } from './report.js';
 
@@ -103,7 +104,7 @@ async function executeConfigured(
   const signal = options.signal
     ? AbortSignal.any([options.signal, timeout.signal])
     : timeout.signal;
-  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+  const dispatcher = options.dispatcher ?? new ProxyRoutes();
   const api = new AdminApi({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,

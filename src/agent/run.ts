@@ -44,22 +44,16 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
         job = await api.createAgentJob(config.projectId, config.prompt, signal);
       } catch (err) {
         if (err instanceof ApiError && err.status === 429) {
-          throw new ApiError(
+          throw err.withMessage(
             `${err.message} Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.`,
-            err.kind,
-            err.status,
-            err.detail,
           );
         }
         if (
           err instanceof ApiError &&
           (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
         ) {
-          throw new ApiError(
+          throw err.withMessage(
             `${err.message} The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.`,
-            err.kind,
-            err.status,
-            err.detail,
           );
         }
         throw err;
@@ -75,6 +69,13 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
 
   if (!config.wait) {
     reporter.setOutput('agent-status', created.status);
+    // Not waiting does not hide a job that has already failed.
+    if (created.status === 'failed') {
+      record.error = created.error;
+      throw new JobFailedError(
+        `Agent job ${created.id} failed right away: ${created.error ?? 'the API gave no reason'}.`,
+      );
+    }
     reporter.info('wait is false: not following the job.');
     return record;
   }

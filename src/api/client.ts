@@ -1,21 +1,30 @@
-import { type Dispatcher, EnvHttpProxyAgent, errors as undiciErrors, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { type Clock, type Random, systemClock } from '../clock.js';
 import { abortReason, ActionError, throwIfAborted } from '../errors.js';
-import { describeNetworkError, header, readText } from '../http.js';
-import { parseServiceUrl } from '../net.js';
-import { Redactor } from '../redact.js';
-import { ApiError, describeStatus, kindOfStatus, summarizeBody } from './errors.js';
 import {
-  type Backoff,
-  backoffDelay,
-  CREATE_ONCE,
-  DEFAULT_BACKOFF,
-  parseRetryAfter,
-  REPEATABLE,
-  type RetryPolicy,
-  START_EXPORT,
-} from './retry.js';
+  answeredByProxy,
+  classifyNetworkError,
+  header,
+  hostOf,
+  proxyOf,
+  proxyRefusal,
+  readDecodedText,
+  retryAfterMs,
+  ServerTime,
+} from '../http.js';
+import { parseServiceUrl, withoutQuery } from '../net.js';
+import { ProxyRoutes } from '../proxy.js';
+import { Redactor } from '../redact.js';
+import { describeGiveUp, type RetryBudget, RetrySchedule } from '../retry.js';
+import {
+  ApiError,
+  type ApiErrorKind,
+  describeStatus,
+  kindOfStatus,
+  summarizeBody,
+} from './errors.js';
+import { CREATE_ONCE, REPEATABLE, type RetryPolicy, START_EXPORT } from './retry.js';
 import {
   type AgentJob,
   agentJobSchema,
@@ -23,6 +32,7 @@ import {
   bundleLinkSchema,
   type ExportJob,
   exportJobSchema,
+  pathSegment,
 } from './schemas.js';
 
 export interface RetryEvent {
@@ -40,7 +50,8 @@ export interface AdminApiOptions {
   random?: Random;
   /** Limit for the response headers, and for each silence while a body streams (ms). */
   requestTimeoutMs?: number;
-  backoff?: Backoff;
+  /** How long a run of failures is tried again (shared with the download). */
+  budget?: RetryBudget;
   /** Clock time after which no retry is attempted (the run's overall deadline). */
   deadline?: number;
   redactor?: Redactor;
@@ -53,15 +64,22 @@ export interface StartExportRequest {
   domain: string;
   version?: string;
   paths?: string[];
-  /** When set, the project-scoped endpoints (/v1/static-export/<projectId>/jobs) are used. */
+  /**
+   * The project, for services that scope export routes by it (a pending change of the
+   * API): those routes are tried only when the published ones answer that they do not exist.
+   */
   projectId?: string;
 }
 
-/** A retry needs at least this much time left before the deadline to be worth it. */
-const MIN_TRY_MS = 250;
+/** Which export routes answered: the published ones, or the project-scoped ones. */
+export type ExportRoutes = 'published' | 'project';
 
 /** Bodies bigger than this are not read: no legitimate answer of this API comes close. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The inputs each request field comes from, for the advice on a 400. */
+const START_FIELDS = { domain: 'domain', version: 'docs-version', paths: 'export-paths' };
+const AGENT_FIELDS = { prompt: 'prompt', projectId: 'project-id', project: 'project-id' };
 
 interface Call<S extends z.ZodType> {
   method: 'GET' | 'POST';
@@ -70,12 +88,17 @@ interface Call<S extends z.ZodType> {
   schema: S;
   operation: string;
   retry: RetryPolicy;
+  inputs?: Readonly<Record<string, string>>;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
 export class AdminApi {
-  readonly #options: Required<Omit<AdminApiOptions, 'deadline' | 'onRetry' | 'debug'>> &
-    Pick<AdminApiOptions, 'deadline' | 'onRetry' | 'debug'>;
+  readonly #options: Required<Omit<AdminApiOptions, 'deadline' | 'onRetry' | 'debug' | 'budget'>> &
+    Pick<AdminApiOptions, 'deadline' | 'onRetry' | 'debug' | 'budget'>;
+  /** The API server's clock, from its Date headers. */
+  readonly serverTime: ServerTime;
+  /** Decided by the first export call that got an answer other than "no such route". */
+  #exportRoutes: ExportRoutes | undefined;
 
   constructor(options: AdminApiOptions) {
     const checked = parseServiceUrl(options.baseUrl.href);
@@ -84,14 +107,14 @@ export class AdminApi {
     redactor.add(options.apiKey);
     this.#options = {
       ...options,
-      dispatcher: options.dispatcher ?? new EnvHttpProxyAgent(),
+      dispatcher: options.dispatcher ?? new ProxyRoutes(),
       clock: options.clock ?? systemClock,
       random: options.random ?? Math.random,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
-      backoff: options.backoff ?? DEFAULT_BACKOFF,
       userAgent: options.userAgent ?? 'static-export-action',
       redactor,
     };
+    this.serverTime = new ServerTime(this.#options.clock);
   }
 
   /** Later calls stop retrying once this clock time has passed. */
@@ -99,46 +122,55 @@ export class AdminApi {
     this.#options.deadline = at;
   }
 
+  /** The export routes in use, once an export call has been answered. */
+  get exportRoutes(): ExportRoutes | undefined {
+    return this.#exportRoutes;
+  }
+
   startExport(request: StartExportRequest, signal?: AbortSignal): Promise<ExportJob> {
     const body: Record<string, unknown> = { domain: request.domain };
     if (request.version !== undefined) body.version = request.version;
     if (request.paths !== undefined) body.paths = request.paths;
-    return this.#call(
-      {
+    return this.#exportCall(
+      request.projectId,
+      (prefix) => ({
         method: 'POST',
-        path: exportJobsPath(request.projectId),
+        path: prefix,
         body,
         schema: exportJobSchema,
         operation: `start the static export of ${request.domain}`,
         retry: START_EXPORT,
-      },
+        inputs: START_FIELDS,
+      }),
       signal,
     );
   }
 
   getExportJob(jobId: string, projectId?: string, signal?: AbortSignal): Promise<ExportJob> {
-    return this.#call(
-      {
+    return this.#exportCall(
+      projectId,
+      (prefix) => ({
         method: 'GET',
-        path: `${exportJobsPath(projectId)}/${encodeURIComponent(jobId)}`,
+        path: `${prefix}/${segment(jobId, 'export job id')}`,
         schema: exportJobSchema,
         operation: `read export job ${jobId}`,
         retry: REPEATABLE,
-      },
+      }),
       signal,
     );
   }
 
   /** Each call hands out a fresh presigned link for the same finished job. */
   createBundle(jobId: string, projectId?: string, signal?: AbortSignal): Promise<BundleLink> {
-    return this.#call(
-      {
+    return this.#exportCall(
+      projectId,
+      (prefix) => ({
         method: 'POST',
-        path: `${exportJobsPath(projectId)}/${encodeURIComponent(jobId)}/bundle`,
+        path: `${prefix}/${segment(jobId, 'export job id')}/bundle`,
         schema: bundleLinkSchema,
         operation: `generate the bundle link of export job ${jobId}`,
         retry: REPEATABLE,
-      },
+      }),
       signal,
     );
   }
@@ -147,11 +179,12 @@ export class AdminApi {
     return this.#call(
       {
         method: 'POST',
-        path: `/v2/agent/${encodeURIComponent(projectId)}/job`,
+        path: `/v2/agent/${segment(projectId, 'project id')}/job`,
         body: { prompt },
         schema: agentJobSchema,
         operation: `create an agent job in project ${projectId}`,
         retry: CREATE_ONCE,
+        inputs: AGENT_FIELDS,
       },
       signal,
     );
@@ -161,7 +194,7 @@ export class AdminApi {
     return this.#call(
       {
         method: 'GET',
-        path: `/v2/agent/${encodeURIComponent(projectId)}/job/${encodeURIComponent(id)}`,
+        path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
         schema: agentJobSchema,
         operation: `read agent job ${id}`,
         retry: REPEATABLE,
@@ -170,11 +203,58 @@ export class AdminApi {
     );
   }
 
+  /**
+   * An export call on the published routes; with a project, on the project-scoped ones
+   * when the published ones answer that the route does not exist (404 or 405).
+   */
+  async #exportCall<S extends z.ZodType>(
+    projectId: string | undefined,
+    callAt: (prefix: string) => Call<S>,
+    signal?: AbortSignal,
+  ): Promise<z.output<S>> {
+    const published = '/v1/static-export/jobs';
+    if (this.#exportRoutes === 'project' && projectId !== undefined) {
+      return this.#call(
+        callAt(`/v1/static-export/${segment(projectId, 'project id')}/jobs`),
+        signal,
+      );
+    }
+    try {
+      const answer = await this.#call(callAt(published), signal);
+      this.#exportRoutes = 'published';
+      return answer;
+    } catch (err) {
+      const noSuchRoute = err instanceof ApiError && (err.status === 404 || err.status === 405);
+      if (!noSuchRoute || projectId === undefined || this.#exportRoutes === 'published') throw err;
+      let answer: z.output<S>;
+      try {
+        answer = await this.#call(
+          callAt(`/v1/static-export/${segment(projectId, 'project id')}/jobs`),
+          signal,
+        );
+      } catch (scopedErr) {
+        // Both 404: the published route's answer is the one to show.
+        if (scopedErr instanceof ApiError && scopedErr.status === 404) throw err;
+        throw scopedErr;
+      }
+      this.#exportRoutes = 'project';
+      return answer;
+    }
+  }
+
   async #call<S extends z.ZodType>(request: Call<S>, signal?: AbortSignal): Promise<z.output<S>> {
-    const { clock, random, backoff, redactor } = this.#options;
+    const { clock, random, redactor } = this.#options;
     // The operation names ids the caller passed in; a key pasted there must not leak.
     const call = { ...request, operation: redactor.redact(request.operation) };
-    for (let attempt = 1; ; attempt += 1) {
+    const schedule = new RetrySchedule({
+      clock,
+      random,
+      ...(this.#options.budget ? { budget: this.#options.budget } : {}),
+      deadline: () => this.#options.deadline,
+      ...(signal ? { signal } : {}),
+      onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
+    });
+    for (;;) {
       throwIfAborted(signal);
       let failure: ApiError;
       try {
@@ -183,50 +263,21 @@ export class AdminApi {
         if (!(err instanceof ApiError)) throw err;
         failure = err;
       }
-      const retryable =
-        failure.status !== undefined
-          ? call.retry.statuses.has(failure.status)
-          : call.retry.network === 'any'
-            ? failure.kind === 'network' || failure.kind === 'timeout'
-            : failure.detail?.includes('ECONNREFUSED') === true;
-      const rateLimited = failure.status === 429;
-      // 429 keeps trying until the deadline; without one it is bounded like the rest.
-      const exhausted =
-        attempt >= call.retry.maxAttempts && (!rateLimited || this.#options.deadline === undefined);
-      if (!retryable || exhausted) {
-        throw attempt > 1 ? withAttempts(failure, attempt) : failure;
+      if (!isRetryable(call.retry, failure)) {
+        throw schedule.failures > 0
+          ? failure.withMessage(`${failure.message} (after ${schedule.failures + 1} attempts)`)
+          : failure;
       }
-      const deadline = this.#options.deadline;
-      const left = deadline === undefined ? Infinity : deadline - clock.now();
-      // A jittered wait is shortened to fit before the deadline; the server's own
-      // Retry-After is not, since trying earlier than asked is pointless.
-      // Room for a wait that still leaves time for the request itself.
-      const room = left - MIN_TRY_MS;
-      const delayMs =
-        failure.retryAfterMs ?? Math.min(backoffDelay(attempt, backoff, random), room);
-      if (delayMs > left || (failure.retryAfterMs === undefined && room < MIN_TRY_MS)) {
-        throw new ApiError(
-          `${failure.message} The run's timeout leaves no time to try again${
-            failure.retryAfterMs !== undefined
-              ? ` (the server asked to wait ${Math.ceil(failure.retryAfterMs / 1000)}s)`
-              : ''
-          }.`,
-          failure.kind,
-          failure.status,
-          failure.detail,
-          failure.retryAfterMs,
-        );
-      }
-      this.#options.onRetry?.({
-        operation: call.operation,
-        attempt: attempt + 1,
-        delayMs,
+      const stop = await schedule.failed({
         reason:
           failure.status !== undefined
             ? `HTTP ${failure.status}${failure.detail ? ` (${failure.detail})` : ''}`
             : (failure.detail ?? failure.kind),
+        ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+        // A rate limit is not an outage: it is waited out until the deadline.
+        untilDeadline: failure.status === 429,
       });
-      await clock.sleep(delayMs, signal);
+      if (stop) throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);
     }
   }
 
@@ -234,6 +285,7 @@ export class AdminApi {
     const { baseUrl, apiKey, dispatcher, requestTimeoutMs, redactor, clock } = this.#options;
     const url = new URL(baseUrl);
     url.pathname = `${baseUrl.pathname.replace(/\/+$/, '')}${call.path}`;
+    const proxy = proxyOf(dispatcher, url);
     const started = clock.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -243,6 +295,7 @@ export class AdminApi {
         headers: {
           authorization: `Bearer ${apiKey}`,
           accept: 'application/json',
+          'accept-encoding': 'identity',
           'user-agent': this.#options.userAgent,
           ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
@@ -253,17 +306,18 @@ export class AdminApi {
       });
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
-      throw networkError(call, err, redactor);
+      throw networkError(call, err, redactor, hostOf(url), proxy);
     }
+    this.serverTime.observe(response.headers);
 
     let text: string;
     try {
-      const read = await readText(response.body, MAX_BODY_BYTES);
+      const read = await readDecodedText(response.body, response.headers, MAX_BODY_BYTES);
       if (read.truncated) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`);
       text = read.text;
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
-      throw networkError(call, err, redactor);
+      throw networkError(call, err, redactor, hostOf(url), proxy);
     }
     const { statusCode } = response;
     const contentType = header(response.headers, 'content-type');
@@ -271,15 +325,37 @@ export class AdminApi {
       `${call.method} ${url.pathname} → ${statusCode} (${clock.now() - started} ms, ${text.length} bytes)`,
     );
 
+    if (
+      proxy !== undefined &&
+      (statusCode === 407 || (statusCode >= 400 && answeredByProxy(response.headers)))
+    ) {
+      const refusal = proxyRefusal(statusCode, proxy, hostOf(url));
+      throw new ApiError(
+        `Could not ${call.operation}: ${refusal.summary}. ${refusal.advice ?? ''}`.trim(),
+        { kind: 'proxy', status: statusCode, transient: refusal.transient },
+      );
+    }
+    if (statusCode >= 300 && statusCode < 400) {
+      const location = header(response.headers, 'location');
+      const target = location !== undefined ? withoutQuery(new URL(location, url)) : 'nowhere';
+      throw new ApiError(
+        redactor.redact(
+          `Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
+        ),
+        { kind: 'redirect', status: statusCode },
+      );
+    }
     if (statusCode < 200 || statusCode >= 300) {
       const detail = redactor.redact(summarizeBody(text, contentType));
-      const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), clock);
+      const waitMs = retryAfterMs(response.headers, clock);
       throw new ApiError(
-        redactor.redact(describeStatus(call.operation, statusCode, detail)),
-        kindOfStatus(statusCode),
-        statusCode,
-        detail,
-        retryAfterMs,
+        redactor.redact(describeStatus(call.operation, statusCode, detail, call.inputs)),
+        {
+          kind: kindOfStatus(statusCode),
+          status: statusCode,
+          detail,
+          ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+        },
       );
     }
 
@@ -289,8 +365,7 @@ export class AdminApi {
     } catch {
       throw new ApiError(
         `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). Check base-url: it must point at the admin API.`,
-        'invalid-response',
-        statusCode,
+        { kind: 'invalid-response', status: statusCode },
       );
     }
     const parsed = call.schema.safeParse(json);
@@ -299,40 +374,66 @@ export class AdminApi {
       const where = issue?.path.length ? issue.path.join('.') : 'the body';
       throw new ApiError(
         `Could not ${call.operation}: the API's answer is not usable (${where} ${issue?.message ?? 'is invalid'}).`,
-        'invalid-response',
-        statusCode,
+        { kind: 'invalid-response', status: statusCode },
       );
     }
     return parsed.data;
   }
 }
 
-function exportJobsPath(projectId: string | undefined): string {
-  return projectId === undefined
-    ? '/v1/static-export/jobs'
-    : `/v1/static-export/${encodeURIComponent(projectId)}/jobs`;
+/** An id as one path segment, or a refusal when it would change the request's path. */
+function segment(id: string, what: string): string {
+  const checked = pathSegment(id);
+  if (checked === undefined) {
+    throw new ApiError(
+      `The ${what} ${JSON.stringify(id.slice(0, 80))} would change the request path (it holds a slash, a backslash, control characters or is "." or ".."): refusing to send it.`,
+      { kind: 'invalid-response' },
+    );
+  }
+  return encodeURIComponent(checked);
 }
 
-function withAttempts(error: ApiError, attempts: number): ApiError {
-  return new ApiError(
-    `${error.message} (gave up after ${attempts} attempts)`,
-    error.kind,
-    error.status,
-    error.detail,
-    error.retryAfterMs,
-  );
+function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
+  if (failure.status !== undefined) {
+    if (failure.kind === 'redirect') return false;
+    // A proxy's own 5xx (it could not reach the API) is a gateway error like any other.
+    if (failure.kind === 'proxy' && !failure.transient) return false;
+    return policy.statuses.has(failure.status);
+  }
+  if (!failure.transient) return false;
+  return policy.network === 'any' || failure.code === 'ECONNREFUSED';
 }
 
-function networkError(call: Call<z.ZodType>, err: unknown, redactor: Redactor): ApiError {
-  const timedOut =
-    err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError;
-  const detail = redactor.redact(describeNetworkError(err));
+const NETWORK_KIND: Record<string, ApiErrorKind> = {
+  tls: 'tls',
+  proxy: 'proxy',
+  dns: 'dns',
+  timeout: 'timeout',
+  refused: 'network',
+  broken: 'network',
+};
+
+function networkError(
+  call: Call<z.ZodType>,
+  err: unknown,
+  redactor: Redactor,
+  host: string,
+  proxy: URL | undefined,
+): ApiError {
+  const failure = classifyNetworkError(err, { host, ...(proxy ? { proxy } : {}) });
+  const detail = redactor.redact(failure.summary);
+  const advice =
+    failure.advice ??
+    (failure.kind === 'timeout' ? '' : 'Check base-url and the network or proxy settings.');
+  const what = failure.kind === 'timeout' ? `the API did not answer in time (${detail})` : detail;
   return new ApiError(
-    timedOut
-      ? `Could not ${call.operation}: the API did not answer in time (${detail}).`
-      : `Could not ${call.operation}: the connection failed (${detail}). Check base-url and the network or proxy settings.`,
-    timedOut ? 'timeout' : 'network',
-    undefined,
-    detail,
+    redactor.redact(`Could not ${call.operation}: ${what}.${advice ? ` ${advice}` : ''}`),
+    {
+      kind: NETWORK_KIND[failure.kind] ?? 'network',
+      detail,
+      transient: failure.transient,
+      ...(failure.code !== undefined ? { code: failure.code } : {}),
+      cause: err,
+    },
   );
 }

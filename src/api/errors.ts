@@ -8,24 +8,60 @@ export type ApiErrorKind =
   | 'conflict'
   | 'rate-limited'
   | 'server'
+  | 'redirect'
   | 'network'
+  | 'tls'
+  | 'proxy'
+  | 'dns'
   | 'timeout'
   | 'invalid-response'
   | 'unexpected';
 
+export interface ApiErrorOptions {
+  kind: ApiErrorKind;
+  status?: number;
+  /** The server's own words (`error` field or a summary of the body), redacted. */
+  detail?: string;
+  /** Delay the server asked for with Retry-After, in ms. */
+  retryAfterMs?: number;
+  /** Worth another try, for network failures (statuses are judged by the call's policy). */
+  transient?: boolean;
+  /** The undici or system code of a network failure (`ECONNREFUSED`). */
+  code?: string;
+  cause?: unknown;
+}
+
 /** A request to the admin API that did not succeed; the message says what to do. */
 export class ApiError extends ActionError {
   override name = 'ApiError';
-  constructor(
-    message: string,
-    readonly kind: ApiErrorKind,
-    readonly status?: number,
-    /** The server's own words (`error` field or a summary of the body), redacted. */
-    readonly detail?: string,
-    /** Delay the server asked for with Retry-After, in ms. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly detail: string | undefined;
+  readonly retryAfterMs: number | undefined;
+  readonly transient: boolean;
+  readonly code: string | undefined;
+
+  constructor(message: string, options: ApiErrorOptions) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.kind = options.kind;
+    this.status = options.status;
+    this.detail = options.detail;
+    this.retryAfterMs = options.retryAfterMs;
+    this.transient = options.transient ?? false;
+    this.code = options.code;
+  }
+
+  /** The same failure told differently (more advice, the attempts made). */
+  withMessage(message: string): ApiError {
+    return new ApiError(message, {
+      kind: this.kind,
+      transient: this.transient,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
+      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+      ...(this.code !== undefined ? { code: this.code } : {}),
+      cause: this,
+    });
   }
 }
 
@@ -42,7 +78,6 @@ export function kindOfStatus(status: number): ApiErrorKind {
 
 /** What the user should do about each kind of refusal, after the server's own words. */
 const ADVICE: Partial<Record<ApiErrorKind, string>> = {
-  'bad-request': 'Check the inputs the message names.',
   unauthorized:
     "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
   forbidden:
@@ -104,10 +139,26 @@ function oneLine(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** A message that names the call, the status, the server's words and the fix. */
-export function describeStatus(operation: string, status: number, detail: string): string {
+/**
+ * A message that names the call, the status, the server's words and the fix. For a 400,
+ * `inputs` maps the request's fields to the inputs they came from: the advice names the
+ * inputs the server's words mention, and is left out when they mention none.
+ */
+export function describeStatus(
+  operation: string,
+  status: number,
+  detail: string,
+  inputs: Readonly<Record<string, string>> = {},
+): string {
   const kind = kindOfStatus(status);
   const words = detail ? `: ${detail}` : '';
-  const advice = ADVICE[kind];
+  let advice = ADVICE[kind];
+  if (kind === 'bad-request') {
+    const named = Object.entries(inputs)
+      .filter(([field]) => new RegExp(`\\b${field}\\b`, 'i').test(detail))
+      .map(([, input]) => input);
+    const unique = [...new Set(named)];
+    advice = unique.length > 0 ? `Check ${unique.join(' and ')}.` : undefined;
+  }
   return `Could not ${operation} (HTTP ${status}${words}).${advice ? ` ${advice}` : ''}`;
 }

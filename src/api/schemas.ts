@@ -7,11 +7,30 @@ import { z } from 'zod';
  * URL path, links that are not http(s)).
  */
 
-/** Ids end up in URL paths: letters, digits, `.`, `_`, `-` only. */
+/**
+ * An id as it may be put into a URL path as one (encoded) segment: any string the vendor's
+ * schema allows, except what would change the path even after encoding, or once a proxy
+ * decodes it: a slash or backslash, `.` and `..`, control characters, the empty string.
+ */
+export function pathSegment(id: string): string | undefined {
+  if (id === '' || id.length > 1024) return undefined;
+  let decoded = id;
+  try {
+    decoded = decodeURIComponent(id);
+  } catch {
+    // Not percent-encoded text: checked as it is.
+  }
+  for (const form of [id, decoded]) {
+    if (/[/\\\u0000-\u001f\u007f]/.test(form) || form === '.' || form === '..') return undefined;
+  }
+  return id;
+}
+
+/** Ids end up in URL paths: any text that stays one path segment once encoded. */
 const identifier = z
   .union([z.string(), z.number().int().nonnegative()])
   .transform(String)
-  .pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'is not a safe identifier'));
+  .refine((id) => pathSegment(id) !== undefined, 'is not a safe identifier');
 
 /** A number, or a string holding one; null, missing and junk become undefined. */
 const looseNumber = z

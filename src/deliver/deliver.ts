@@ -47,6 +47,8 @@ export interface DeliverOptions {
   dispatcher: Dispatcher;
   clock: Clock;
   random: Random;
+  /** Clock time after which no retry is attempted (the run's overall deadline). */
+  deadline?: number;
   idleTimeoutMs: number;
   reporter: Reporter;
   signal?: AbortSignal;
@@ -95,6 +97,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       dispatcher: options.dispatcher,
       clock: options.clock,
       random: options.random,
+      ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       idleTimeoutMs: options.idleTimeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(sink ? { sink, verifyEtag: false } : {}),

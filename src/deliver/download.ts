@@ -1,13 +1,32 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import { summarizeBody } from '../api/errors.js';
-import { backoffDelay, parseRetryAfter } from '../api/retry.js';
 import type { Clock, Random } from '../clock.js';
-import { formatBytes } from '../duration.js';
-import { abortReason, ActionError, DownloadError, throwIfAborted } from '../errors.js';
-import { describeNetworkError, header, readText } from '../http.js';
-import { withoutQuery } from '../net.js';
+import { formatBytes, formatDuration } from '../duration.js';
+import {
+  abortReason,
+  ActionError,
+  asLocalFileError,
+  DownloadError,
+  throwIfAborted,
+} from '../errors.js';
+import {
+  answeredByProxy,
+  classifyNetworkError,
+  contentEncoding,
+  decoderFor,
+  header,
+  hostOf,
+  proxyOf,
+  proxyRefusal,
+  readDecodedText,
+  retryAfterMs,
+  ServerTime,
+} from '../http.js';
+import { parseServiceUrl, withoutQuery } from '../net.js';
+import { type GiveUp, type RetryBudget, RetrySchedule } from '../retry.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
 export interface BundleSource {
@@ -42,9 +61,11 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   /** Longest silence tolerated from the storage, for headers and between chunks. */
   idleTimeoutMs: number;
-  /** Failed tries in a row, without a byte of progress, before giving up. */
-  maxAttempts?: number;
-  /** Fresh links requested before giving up on expiring ones. */
+  /** How long a run of failures without a byte of progress is tried again. */
+  budget?: RetryBudget;
+  /** Clock time after which no retry is attempted (the run's overall deadline). */
+  deadline?: number;
+  /** Fresh links requested before giving up on expiring or changing ones. */
   maxRefreshes?: number;
   sink?: ByteSink;
   /**
@@ -73,31 +94,62 @@ export interface DownloadResult {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
-const RESUME_BACKOFF = { baseDelayMs: 250, maxDelayMs: 5000 };
+const KEPT_CHANGING =
+  'The bundle kept changing on the storage while it downloaded, also with fresh links: run again once the export is stable.';
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A response of the storage, after any redirects, with the URL that gave it. */
+interface Opened {
+  response: Dispatcher.ResponseData;
+  url: URL;
+}
 
 /**
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
  * feeding `sink`. A cut connection resumes with Range + If-Range on the ETag; if the
- * archive changed meanwhile, everything starts over from byte zero so two versions
- * are never spliced. An expired link is exchanged for a fresh one.
+ * archive changed meanwhile, everything starts over from byte zero with a fresh link, so
+ * two versions are never spliced. Every link is tried (the storage judges its expiry by
+ * its own clock); one it calls expired is exchanged for a fresh one. The received size
+ * is always checked against the size the API announced.
  */
 export async function downloadBundle(options: DownloadOptions): Promise<DownloadResult> {
   const { clock, signal, sink } = options;
-  const maxAttempts = options.maxAttempts ?? 5;
   const maxRefreshes = options.maxRefreshes ?? 3;
-  const fd = fs.openSync(options.file, 'w', 0o600);
   const verify = options.verifyEtag ?? true;
+  const storeTime = new ServerTime(clock);
+  const schedule = new RetrySchedule({
+    clock,
+    random: options.random,
+    ...(options.budget ? { budget: options.budget } : {}),
+    deadline: () => options.deadline,
+    ...(signal ? { signal } : {}),
+    // Said before the wait, so a person sees why the log pauses.
+    onRetry: (event) =>
+      options.onEvent?.(
+        `${event.reason} after ${position()}: ${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`,
+      ),
+  });
+  let fd: number;
+  try {
+    fd = fs.openSync(options.file, 'w', 0o600);
+  } catch (err) {
+    throw asLocalFileError(err, options.file, 'create the download file') ?? err;
+  }
   let source = options.source;
   let received = 0;
   let total: number | undefined;
   let etag: string | undefined;
+  /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
+  let decoding = false;
   let sha256: Hash = createHash('sha256');
   let md5: Hash | undefined = verify ? createHash('md5') : undefined;
-  let failures = 0;
   let resumes = 0;
   let restarts = 0;
   let refreshes = 0;
 
+  const position = () =>
+    `${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}`;
   const startOver = async (why: string) => {
     options.onEvent?.(`${why}: starting the download over from the first byte.`);
     restarts += 1;
@@ -105,144 +157,231 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     received = 0;
     total = undefined;
     etag = undefined;
+    decoding = false;
     sha256 = createHash('sha256');
     md5 = verify ? createHash('md5') : undefined;
     await sink?.restart();
   };
-  const refresh = async (why: string) => {
-    if (refreshes >= maxRefreshes) {
-      throw new DownloadError(
-        `The bundle link expired before the download finished, ${refreshes} fresh link(s) later (${why}). Check that the runner's clock is right and that the storage is reachable fast enough.`,
-      );
-    }
+  const refresh = async (why: string, giveUp: string) => {
+    if (refreshes >= maxRefreshes) throw new DownloadError(giveUp);
     refreshes += 1;
     options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
     source = await options.refresh(why);
   };
-  const failed = async (what: string, retryAfterMs?: number) => {
-    failures += 1;
-    if (failures >= maxAttempts) {
+  const describeStop = (stop: GiveUp) =>
+    stop.why === 'deadline'
+      ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
+      : ` over ${formatDuration(stop.elapsedMs)}`;
+  const retryLater = async (what: string, waitMs?: number) => {
+    const stop = await schedule.failed({
+      reason: what,
+      ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+    });
+    if (stop) {
       throw new DownloadError(
-        `The bundle download failed ${failures} times in a row at ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''} (${what}).`,
+        `The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`,
       );
     }
-    const delay = retryAfterMs ?? backoffDelay(failures, RESUME_BACKOFF, options.random);
-    options.onEvent?.(
-      `${what} after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}: ${received > 0 ? 'resuming' : 'retrying'} in ${(delay / 1000).toFixed(1)}s.`,
+  };
+  const linkRefused = async (detail: string, headers: Dispatcher.ResponseData['headers']) => {
+    const expiredByStore =
+      source.expiresAt !== undefined && !storeTime.mayBeBefore(source.expiresAt);
+    // S3 tells expiry only in words (AccessDenied, "Request has expired"), or by its Date.
+    if (!(/expired/i.test(detail) || expiredByStore)) return false;
+    const skew = storeTime.describeSkew('the storage');
+    const words = detail || `HTTP 403 at ${header(headers, 'date') ?? 'an unknown time'}`;
+    await refresh(
+      `The storage says the link has expired (${words})`,
+      `The storage refused ${refreshes + 1} bundle links in a row as expired (its answer: ${words})${skew ? `; ${skew}` : ''}. A link is valid until its expiresAt by the storage's clock: check that the service that signs the links and the storage agree on the time.`,
     );
-    await clock.sleep(delay, signal);
+    return true;
   };
 
   try {
     for (;;) {
       throwIfAborted(signal);
-      if (source.expiresAt !== undefined && source.expiresAt.getTime() <= clock.now()) {
-        await refresh(`The bundle link expired at ${source.expiresAt.toISOString()}`);
-        continue;
-      }
+      // A decoded transfer has no byte offsets of the storage's to resume from.
+      if (received > 0 && decoding) await startOver('The transfer was compressed on the way');
       const resuming = received > 0;
       if (resuming) resumes += 1;
-      let response: Dispatcher.ResponseData;
+      let opened: Opened;
       try {
-        response = await request(source.url, {
-          method: 'GET',
-          dispatcher: options.dispatcher,
-          // No Authorization header: the link is presigned, and the admin key must never
-          // travel to the storage host.
-          headers: resuming
+        opened = await openFollowingRedirects(
+          source.url,
+          resuming
             ? { range: `bytes=${received}-`, ...(etag !== undefined ? { 'if-range': etag } : {}) }
             : {},
-          headersTimeout: options.idleTimeoutMs,
-          bodyTimeout: options.idleTimeoutMs,
-          ...(signal ? { signal } : {}),
-        });
+          options,
+        );
       } catch (err) {
         if (signal?.aborted) throw abortReason(signal);
-        await failed(`The storage did not answer (${describeNetworkError(err)})`);
+        if (err instanceof ActionError) throw err;
+        const target = new URL(source.url);
+        const proxy = proxyOf(options.dispatcher, target);
+        const failure = classifyNetworkError(err, {
+          host: hostOf(target),
+          ...(proxy ? { proxy } : {}),
+        });
+        if (!failure.transient) {
+          throw new DownloadError(
+            `Could not download the bundle from ${withoutQuery(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`,
+          );
+        }
+        await retryLater(`The storage did not answer (${failure.summary})`);
         continue;
       }
+      const { response, url } = opened;
       const { statusCode, headers } = response;
+      storeTime.observe(headers);
       options.debug?.(
-        `GET ${withoutQuery(source.url)}${resuming ? ` (from byte ${received})` : ''} → ${statusCode}`,
+        `GET ${withoutQuery(url)}${resuming ? ` (from byte ${received})` : ''} → ${statusCode}`,
       );
 
       if (statusCode !== 200 && statusCode !== 206) {
-        const { text: body } = await readText(response.body, MAX_ERROR_BODY).catch(() => ({
-          text: '',
-        }));
+        const { text: body } = await readDecodedText(response.body, headers, MAX_ERROR_BODY).catch(
+          () => ({ text: '' }),
+        );
         const detail = summarizeBody(body, header(headers, 'content-type'));
-        if (statusCode === 403 && /expired/i.test(detail)) {
-          await refresh(`The storage says the link has expired (${detail})`);
-        } else if (statusCode === 416 && total !== undefined && received === total) {
-          break;
-        } else if (statusCode === 416) {
-          await startOver(`The storage refused to resume (HTTP 416)`);
-        } else if (statusCode === 408 || statusCode === 429 || statusCode >= 500) {
-          await failed(
-            `The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`,
-            parseRetryAfter(header(headers, 'retry-after'), clock),
-          );
-        } else {
-          throw new DownloadError(
-            `The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403 ? ' The link may have been altered, or the storage does not accept it from this network.' : ''}`,
-          );
+        const proxy = proxyOf(options.dispatcher, url);
+        if (
+          proxy !== undefined &&
+          (statusCode === 407 || (statusCode >= 400 && answeredByProxy(headers)))
+        ) {
+          const refusal = proxyRefusal(statusCode, proxy, hostOf(url));
+          if (!refusal.transient) {
+            throw new DownloadError(
+              `Could not download the bundle: ${refusal.summary}. ${refusal.advice ?? ''}`.trim(),
+            );
+          }
         }
-        continue;
+        if (statusCode === 403 && (await linkRefused(detail, headers))) continue;
+        if (statusCode === 416 && total !== undefined && received === total) break;
+        if (statusCode === 416) {
+          await startOver('The storage refused to resume (HTTP 416): the archive changed size');
+          await refresh('The bundle changed on the storage', KEPT_CHANGING);
+          continue;
+        }
+        if (statusCode === 408 || statusCode === 429 || statusCode >= 500) {
+          await retryLater(
+            `The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`,
+            retryAfterMs(headers, clock),
+          );
+          continue;
+        }
+        throw new DownloadError(
+          `The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${
+            statusCode === 403
+              ? ` The link may have been altered, or the storage does not accept it from this network${proxy ? ` or through the proxy ${proxy.host}` : ''}.`
+              : ''
+          }`,
+        );
       }
 
       const served = header(headers, 'etag');
+      const length = contentLength(headers);
+      const encoding = contentEncoding(headers);
+      // An object stored compressed is served with its encoding and its stored length: those
+      // bytes are the archive. Anything else encoded was compressed on the way.
+      const storedEncoded =
+        encoding !== undefined && length !== undefined && length === source.sizeBytes;
+      const decoder = encoding !== undefined && !storedEncoded ? decoderFor(encoding) : undefined;
+      if (encoding !== undefined && !storedEncoded && decoder === undefined) {
+        discard(response.body);
+        throw new DownloadError(
+          `The storage sent the bundle with Content-Encoding ${encoding}, which this action cannot undo, although the request asked for none (Accept-Encoding: identity): a proxy or CDN between the runner and the storage is re-encoding it. Exempt the storage host from that.`,
+        );
+      }
       if (statusCode === 206) {
         const range = parseContentRange(header(headers, 'content-range'));
         if (
+          !resuming ||
+          decoder !== undefined ||
           !range ||
           range.start !== received ||
           (etag !== undefined && served !== etag) ||
           (total !== undefined && range.total !== total)
         ) {
-          response.body.destroy();
+          discard(response.body);
           await startOver('The storage resumed from an unexpected place or a different version');
           // The API announces the size of the version it links to: ask again.
-          await refresh('The bundle changed on the storage');
+          await refresh('The bundle changed on the storage', KEPT_CHANGING);
           continue;
         }
       } else {
         if (received > 0) {
-          response.body.destroy();
-          await startOver('The bundle changed on the storage since the download began');
-          await refresh('The bundle changed on the storage');
-          continue;
+          const sameVersion = served !== undefined && served === etag && length === total;
+          if (!sameVersion) {
+            discard(response.body);
+            await startOver('The bundle changed on the storage since the download began');
+            await refresh('The bundle changed on the storage', KEPT_CHANGING);
+            continue;
+          }
+          // The storage ignored the Range header: take the whole archive again.
+          await startOver('The storage does not resume transfers');
         }
-        total = contentLength(headers);
-        etag = served;
-        if (total !== undefined && source.sizeBytes !== undefined && total !== source.sizeBytes) {
-          response.body.destroy();
-          throw new DownloadError(
-            `The storage serves ${formatBytes(total)} (${total} bytes) but the API announced ${source.sizeBytes} bytes: refusing an archive that is not the one the export produced.`,
+        decoding = decoder !== undefined;
+        if (decoding) {
+          options.onEvent?.(
+            `The storage's answer arrived compressed (Content-Encoding ${encoding}) although none was asked for: decoding it, and checking the size against the API's.`,
           );
+        }
+        total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
+        etag = served;
+        if (
+          !decoding &&
+          length !== undefined &&
+          source.sizeBytes !== undefined &&
+          length !== source.sizeBytes
+        ) {
+          discard(response.body);
+          await refresh(
+            `The storage serves ${length} bytes, but the API announced ${source.sizeBytes}`,
+            `The storage serves ${formatBytes(length)} (${length} bytes) but the API announced ${source.sizeBytes} bytes, also with ${refreshes} fresh link${refreshes === 1 ? '' : 's'}: refusing an archive that is not the one the export produced.`,
+          );
+          total = undefined;
+          etag = undefined;
+          continue;
         }
       }
 
+      const stream: Readable = decoder ? response.body.pipe(decoder) : response.body;
+      let progressed = false;
       try {
-        for await (const data of response.body) {
+        for await (const data of stream) {
           const chunk = data as Buffer;
           if (total !== undefined && received + chunk.length > total) {
             throw new DownloadError(
-              `The storage sent more than the ${total} bytes it announced: refusing the archive.`,
+              `The storage sent more than the ${total} bytes ${decoding || length === undefined ? 'the API announced' : 'it announced'}: refusing the archive.`,
             );
           }
           sha256.update(chunk);
           md5?.update(chunk);
           // Synchronous: a chunk into the page cache is quicker than a thread-pool round trip.
-          if (sink?.needsFile?.() !== false) fs.writeSync(fd, chunk, 0, chunk.length, received);
-          await sink?.write(chunk);
+          if (sink?.needsFile?.() !== false) {
+            try {
+              fs.writeSync(fd, chunk, 0, chunk.length, received);
+            } catch (err) {
+              throw asLocalFileError(err, options.file, 'write the download to') ?? err;
+            }
+          }
+          try {
+            await sink?.write(chunk);
+          } catch (err) {
+            throw asLocalFileError(err, options.file, 'write the extracted files to') ?? err;
+          }
           received += chunk.length;
-          failures = 0;
+          if (!progressed) {
+            progressed = true;
+            schedule.succeeded();
+          }
           options.onProgress?.(received, total);
         }
       } catch (err) {
         if (err instanceof ActionError) throw err;
         if (signal?.aborted) throw abortReason(signal);
-        await failed(`The connection broke (${describeNetworkError(err)})`);
+        if (decoder) discard(response.body);
+        const failure = classifyNetworkError(err, { host: hostOf(url) });
+        await retryLater(`The connection broke (${failure.summary})`);
         continue;
       }
       if (total === undefined) {
@@ -250,7 +389,9 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         break;
       }
       if (received === total) break;
-      await failed('The storage closed the connection early');
+      await retryLater(
+        `The storage ended the transfer early${length === undefined ? ' (a chunked answer without a length)' : ''}`,
+      );
     }
   } finally {
     fs.closeSync(fd);
@@ -267,6 +408,57 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     restarts,
     refreshes,
   };
+}
+
+/**
+ * GET `link`, following up to five redirects (S3 region redirects, download front ends),
+ * never from https to http and never to a URL the action would not fetch. The request
+ * carries no Authorization header, on any hop.
+ */
+async function openFollowingRedirects(
+  link: string,
+  headers: Record<string, string>,
+  options: DownloadOptions,
+): Promise<Opened> {
+  let url = new URL(link);
+  for (let hop = 0; ; hop += 1) {
+    const response = await request(url, {
+      method: 'GET',
+      dispatcher: options.dispatcher,
+      headers: { 'accept-encoding': 'identity', ...headers },
+      headersTimeout: options.idleTimeoutMs,
+      bodyTimeout: options.idleTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const location = header(response.headers, 'location');
+    if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
+    discard(response.body);
+    const next = new URL(location, url);
+    options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
+    if (hop + 1 > MAX_REDIRECTS) {
+      throw new DownloadError(
+        `The bundle link redirected more than ${MAX_REDIRECTS} times (last to ${withoutQuery(next)}): refusing to follow further.`,
+      );
+    }
+    if (url.protocol === 'https:' && next.protocol !== 'https:') {
+      throw new DownloadError(
+        `The bundle link redirected from https to ${withoutQuery(next)}: refusing to leave https.`,
+      );
+    }
+    const checked = parseServiceUrl(next.href);
+    if (!(checked instanceof URL)) {
+      throw new DownloadError(
+        `The bundle link redirected to ${withoutQuery(next)}, which this action will not fetch: it ${checked.reason}.`,
+      );
+    }
+    url = checked;
+  }
+}
+
+/** Drops a body not worth reading; the stream's own abort error is of no interest then. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */

@@ -25,7 +25,7 @@ import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } f
 import { withoutQuery } from '../net.js';
 import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
-import { waitForExport } from './wait.js';
+import { describeOtherJob, waitForExport } from './wait.js';
 
 /** Uploads files under `root` as a workflow artifact; returns its id. */
 export type ArtifactUploader = (
@@ -67,7 +67,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       ? `Reusing export job ${existing} of ${config.domain}`
       : `Starting the static export of ${config.domain}`,
     async () => {
-      const job =
+      const answer =
         existing !== undefined
           ? await api.getExportJob(existing, config.projectId, signal)
           : await api.startExport(
@@ -79,10 +79,16 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
               },
               signal,
             );
+      // A reused job is the one the run was given, whatever id the answer names.
+      if (existing !== undefined && answer.jobId !== existing) {
+        reporter.warning(describeOtherJob(existing, answer.jobId));
+      }
+      const job = existing !== undefined ? { ...answer, jobId: existing } : answer;
       record.jobId = job.jobId;
       record.status = job.status;
       reporter.setOutput('job-id', job.jobId);
       reporter.info(`Export job ${job.jobId} is ${job.status}.`);
+      if (config.projectId !== undefined) reporter.info(describeRoutes(api, config.projectId));
       return job;
     },
   );
@@ -111,7 +117,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   if (finished.status === 'failed') {
     record.error = finished.error;
     throw new JobFailedError(
-      `Export job ${finished.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`,
+      `Export job ${started.jobId} failed on the server: ${finished.error ?? 'the API gave no reason'}.`,
     );
   }
 
@@ -119,6 +125,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     api,
     reporter,
     clock,
+    random: deps.random,
     deadline: deps.deadline,
     ...projectScope,
     ...withSignal,
@@ -139,7 +146,20 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     }
   };
   let source = await reporter.group('Getting the bundle link', async () => {
-    const link = await obtainBundleLink(finished, bundleOptions);
+    let link = await obtainBundleLink(started.jobId, finished, bundleOptions);
+    // Published without a download, the link must still work when someone uses it.
+    if (!config.download && link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
+      reporter.info(
+        `The bundle link expired at ${link.expiresAt.toISOString()} already: requesting a fresh one.`,
+      );
+      link = await refreshBundleLink(started.jobId, inline, bundleOptions);
+      if (link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
+        const skew = api.serverTime.describeSkew('the API');
+        throw new ActionError(
+          `The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with download: true to fetch the archive at once.`,
+        );
+      }
+    }
     publishLink(link);
     reporter.info(
       `Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`,
@@ -160,7 +180,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           source,
           refresh: async (reason) => {
             reporter.debug(`Refreshing the bundle link: ${reason}`);
-            source = await refreshBundleLink(finished.jobId, inline, bundleOptions);
+            source = await refreshBundleLink(started.jobId, inline, bundleOptions);
             publishLink(source);
             return source;
           },
@@ -179,6 +199,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           dispatcher: deps.dispatcher,
           clock,
           random: deps.random,
+          deadline: deps.deadline,
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
@@ -248,13 +269,13 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   }
 
   if (config.helmValuesFile !== undefined) {
-    const version = config.releaseVersion ?? finished.jobId;
+    const version = config.releaseVersion ?? started.jobId;
     await writeFileAtomic(
       config.helmValuesFile,
       renderHelmValues({
         bundleUrl: source.url,
         version,
-        jobId: finished.jobId,
+        jobId: started.jobId,
         domain: config.domain,
         ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
       }),
@@ -332,6 +353,13 @@ function reportPlacement(
   } else {
     reporter.info(`Put the exported site in ${directory}.`);
   }
+}
+
+/** Which export routes answered, for a run given project-id. */
+function describeRoutes(api: AdminApi, projectId: string): string {
+  return api.exportRoutes === 'project'
+    ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
+    : 'project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.';
 }
 
 async function listFiles(root: string): Promise<string[]> {

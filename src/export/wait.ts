@@ -25,6 +25,11 @@ export function isExportSettled(job: ExportJob): boolean {
   return job.status === 'completed' || job.status === 'failed';
 }
 
+/** A status answer that names another job than the one asked about. */
+export function describeOtherJob(asked: string, named: string): string {
+  return `The status answer for export job ${asked} names job ${named}: following ${asked}, the job this run asked for.`;
+}
+
 const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
 
 /**
@@ -35,7 +40,12 @@ export async function waitForExport(first: ExportJob, options: WaitOptions): Pro
   const { reporter, clock } = options;
   const started = clock.now();
   let lastLine = '';
+  let mismatchTold = false;
   const describe = (job: ExportJob, remainingMs: number | undefined) => {
+    if (job.jobId !== first.jobId && !mismatchTold) {
+      mismatchTold = true;
+      reporter.warning(describeOtherJob(first.jobId, job.jobId));
+    }
     options.onJob?.(job);
     const parts = [job.status];
     if (job.progress !== undefined) parts.push(`${Math.round(job.progress)}%`);

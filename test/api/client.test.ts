@@ -12,9 +12,10 @@ import type { Emulator, EmulatorOptions, FaultRule, Route } from '../../emulator
 import { AdminApi } from '../../src/api/client.js';
 import type { AdminApiOptions, RetryEvent } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { backoffDelay, parseRetryAfter } from '../../src/api/retry.js';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { CancelledError } from '../../src/errors.js';
+import { retryAfterMs } from '../../src/http.js';
+import { backoffDelay } from '../../src/retry.js';
 import { parseServiceUrl } from '../../src/net.js';
 
 /** A whole second, so HTTP dates (second resolution) convert to exact delays. */
@@ -190,6 +191,34 @@ describe('base URL', () => {
     expect(String(error)).toMatch(/https/);
   });
 
+  it.each([
+    ['ENOTFOUND', 'dns', /does not resolve from this runner/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'tls', /NODE_EXTRA_CA_CERTS/],
+    ['CERT_HAS_EXPIRED', 'tls', /runner's clock/],
+  ])(
+    'a connection failing with %s is a %s error, reported after one attempt',
+    async (code, kind, advice) => {
+      let connects = 0;
+      const failing = new Agent({
+        connect: (_options, callback) => {
+          connects += 1;
+          callback(Object.assign(new Error(`connect failed: ${code}`), { code }), null);
+        },
+      });
+      const { api, sleeps } = client({
+        baseUrl: new URL('https://api.example.com'),
+        dispatcher: failing,
+      });
+      const error = await failure(api.getExportJob('se_1'));
+      await failing.close();
+      expect(connects).toBe(1);
+      expect(sleeps).toEqual([]);
+      expect(error.kind).toBe(kind);
+      expect(error.message).toMatch(advice);
+      expect(error.message).toContain(`(${code})`);
+    },
+  );
+
   it.each(['/admin', '/admin/', '/admin//'])(
     'a base URL with the path prefix %s is kept in front of every endpoint',
     async (suffix) => {
@@ -263,7 +292,7 @@ describe('requests and answers', () => {
     expect(link.expiresAt?.getTime()).toBeGreaterThan(emulator.clock.now());
   });
 
-  it('the project-scoped export API is used when a project is given, and its completed job carries the link', async () => {
+  it('with a project, the project-scoped export routes are used when the published ones do not exist, and its completed job carries the link', async () => {
     const inline = await startOwnEmulator({ variant: 'inline-bundle' });
     try {
       const { api } = client({}, inline);
@@ -273,9 +302,11 @@ describe('requests and answers', () => {
       expect(done.status).toBe('completed');
       expect(done.bundleUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
       expect(done.expiresAt).toBeInstanceOf(Date);
-      expect(inline.requests.map((r) => r.path)).toEqual([
-        '/v1/static-export/demo-project/jobs',
-        `/v1/static-export/demo-project/jobs/${job.jobId}`,
+      expect(api.exportRoutes).toBe('project');
+      expect(inline.requests.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/v1/static-export/jobs 404',
+        '/v1/static-export/demo-project/jobs 202',
+        `/v1/static-export/demo-project/jobs/${job.jobId} 200`,
       ]);
     } finally {
       await inline.stop();
@@ -315,12 +346,30 @@ describe('requests and answers', () => {
     });
   });
 
-  it('an id given by the caller is sent as one path segment, never as extra path', async () => {
-    const error = await failure(client().api.getExportJob('../jobs/x?y'));
+  it('an id given by the caller that would change the path is refused before any request', async () => {
+    for (const id of ['../jobs/x', 'a/b', '..', '%2e%2e', 'a\\b', 'x\ny']) {
+      const error = await failure(client().api.getExportJob(id));
+      expect(error.message).toMatch(/would change the request path/);
+    }
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('any other id the vendor allows is sent encoded, as one path segment', async () => {
+    const error = await failure(client().api.getExportJob('se 1?x=1#y%z'));
     expect(error.status).toBe(404);
     expect(emulator.requests.map((r) => r.path)).toEqual([
-      '/v1/static-export/jobs/..%2Fjobs%2Fx%3Fy',
+      '/v1/static-export/jobs/se%201%3Fx%3D1%23y%25z',
     ]);
+  });
+
+  it('an id from the API with characters beyond letters and digits is accepted and used encoded', async () => {
+    emulator.faults.add({
+      route: 'export.get',
+      status: 200,
+      body: JSON.stringify({ jobId: 'job:2026/x'.replace('/', '-') + ' é?', status: 'running' }),
+    });
+    const job = await client().api.getExportJob(completedJobId);
+    expect(job.jobId).toBe('job:2026-x é?');
   });
 
   it('an already expired bundle link is handed back with its past expiry, for the caller to regenerate', async () => {
@@ -447,7 +496,8 @@ describe('refused and broken answers', () => {
   it.each([
     { route: 'export.start', field: 'jobId', body: { jobId: 'se_1/../../admin' } },
     { route: 'export.start', field: 'jobId', body: { jobId: '..' } },
-    { route: 'export.get', field: 'jobId', body: { jobId: 'se_1?x=1', status: 'running' } },
+    { route: 'export.get', field: 'jobId', body: { jobId: 'se_1\\..', status: 'running' } },
+    { route: 'export.get', field: 'jobId', body: { jobId: 'se_1\u0000', status: 'running' } },
     { route: 'agent.create', field: 'id', body: { id: 'abc/def' } },
     { route: 'agent.get', field: 'id', body: { id: '%2e%2e', status: 'active' } },
     { route: 'export.bundle', field: 'bundleUrl', body: { bundleUrl: 'file:///etc/passwd' } },
@@ -523,8 +573,8 @@ describe('retries', () => {
     if (retried) {
       expect(outcome).toBe('ok');
       expect(sent(call)).toBe(2);
-      expect(sleeps).toEqual([500]);
-      expect(retries).toEqual([expect.objectContaining({ attempt: 2, delayMs: 500 })]);
+      expect(sleeps).toEqual([250]);
+      expect(retries).toEqual([expect.objectContaining({ attempt: 2, delayMs: 250 })]);
     } else {
       expect(outcome).toBeInstanceOf(ApiError);
       expect(sent(call)).toBe(1);
@@ -536,21 +586,34 @@ describe('retries', () => {
     expect(list.list().length - before).toBe(created);
   });
 
-  it('reads back off exponentially with full jitter and give up after six attempts, saying so', async () => {
+  it('reads are tried again for five minutes of outage with growing jittered waits, then the message says so', async () => {
     emulator.faults.add({ route: 'export.get', status: 503, times: Infinity });
     const { api, sleeps, retries } = client();
     const error = await failure(api.getExportJob(completedJobId));
-    expect(sleeps).toEqual([500, 1000, 2000, 4000, 8000]);
-    expect(sent('export.get')).toBe(6);
-    expect(retries.map((r) => r.attempt)).toEqual([2, 3, 4, 5, 6]);
+    expect(sleeps.slice(0, 8)).toEqual([250, 500, 1000, 2000, 4000, 7500, 7500, 7500]);
+    const slept = sleeps.reduce((a, b) => a + b, 0);
+    expect(slept).toBeLessThanOrEqual(5 * 60_000);
+    expect(slept).toBeGreaterThan(5 * 60_000 - 8000);
+    expect(sent('export.get')).toBe(sleeps.length + 1);
+    expect(retries.map((r) => r.attempt)).toEqual(sleeps.map((_, i) => i + 2));
     expect(retries[0]).toEqual({
       operation: `read export job ${completedJobId}`,
       attempt: 2,
-      delayMs: 500,
+      delayMs: 250,
       reason: 'HTTP 503 (Service Unavailable (emulated fault))',
     });
-    expect(error.message).toMatch(/\(gave up after 6 attempts\)$/);
+    expect(error.message).toMatch(
+      new RegExp(`Gave up after ${sleeps.length + 1} attempts over (4m 5\\ds|5m 00s)\\.$`),
+    );
     expect(error.status).toBe(503);
+  });
+
+  it('an eight-second outage costs a handful of tries and the call succeeds', async () => {
+    emulator.faults.add({ route: 'export.get', status: 502, body: 'html', times: 5 });
+    const { api, sleeps } = client();
+    const job = await api.getExportJob(completedJobId);
+    expect(job.status).toBe('completed');
+    expect(sleeps).toEqual([250, 500, 1000, 2000, 4000]);
   });
 
   it('the jitter spans from 50 ms up to the capped exponential ceiling', async () => {
@@ -558,7 +621,7 @@ describe('retries', () => {
     const draws = [0, 0.999, 0.25];
     const { api, sleeps } = client({
       random: () => draws.shift() ?? 0,
-      backoff: { baseDelayMs: 100, maxDelayMs: 300 },
+      budget: { outageMs: 60_000, baseDelayMs: 100, maxDelayMs: 300 },
     });
     await api.getAgentJob('demo-project', agentJobId);
     expect(sleeps).toEqual([50, 199, 75]);
@@ -574,21 +637,33 @@ describe('retries', () => {
     { header: '2', waitMs: 2000 },
     { header: '1.5', waitMs: 1500 },
     { header: '0', waitMs: 0 },
-    { header: new Date(T0 + 7000).toUTCString(), waitMs: 7000 },
-    { header: new Date(T0 - 7000).toUTCString(), waitMs: 0 },
-    { header: 'soon', waitMs: 500 },
+    { header: 'an HTTP date 7 s after its Date header', waitMs: 7000 },
+    { header: 'an HTTP date 7 s before its Date header', waitMs: 0 },
+    { header: 'soon', waitMs: 250 },
   ])('Retry-After: $header makes the client wait $waitMs ms', async ({ header, waitMs }) => {
-    emulator.faults.add({ route: 'export.start', status: 503, retryAfter: header });
+    // The emulator's clock stands still (timeScale 0): its Date header is exact. The client's
+    // clock reads another day: a date is read against the server's Date, not the runner's.
+    const at = (offset: number) => new Date(emulator.clock.now() + offset).toUTCString();
+    const value = header.includes('after')
+      ? at(7000)
+      : header.includes('before')
+        ? at(-7000)
+        : header;
+    emulator.faults.add({ route: 'export.start', status: 503, retryAfter: value });
     const { api, sleeps } = client();
     await api.startExport({ domain: 'docs.example.com' });
     expect(sleeps).toEqual([waitMs]);
     expect(sent('export.start')).toBe(2);
   });
 
-  it('Retry-After is read against the injected clock', () => {
+  it('Retry-After as a date is read against the Date header, or the injected clock without one', () => {
     const clock = fakeClock().clock;
-    expect(parseRetryAfter('Thu, 15 Jan 2026 12:01:00 GMT', clock)).toBe(60_000);
-    expect(parseRetryAfter(undefined, clock)).toBeUndefined();
+    const at = 'Thu, 15 Jan 2026 12:01:00 GMT';
+    expect(retryAfterMs({ 'retry-after': at }, clock)).toBe(60_000);
+    expect(retryAfterMs({ 'retry-after': at, date: 'Thu, 15 Jan 2026 12:00:50 GMT' }, clock)).toBe(
+      10_000,
+    );
+    expect(retryAfterMs({}, clock)).toBeUndefined();
   });
 
   it('a retry whose wait would pass the deadline is not attempted, and the message says why', async () => {
@@ -599,7 +674,7 @@ describe('retries', () => {
     expect(sleeps).toEqual([]);
     expect(retries).toEqual([]);
     expect(error.message).toMatch(
-      /The run's timeout leaves no time to try again \(the server asked to wait 5s\)\.$/,
+      /The run's timeout leaves no time to try again \(the server asked to wait 5s\); gave up after 1 attempt\.$/,
     );
     expect(error.retryAfterMs).toBe(5000);
   });
@@ -609,23 +684,23 @@ describe('retries', () => {
     const { api, sleeps } = client();
     api.deadline = T0 + 100;
     const error = await failure(api.getExportJob(completedJobId));
-    expect(error.message).toMatch(/leaves no time to try again\.$/);
+    expect(error.message).toMatch(/leaves no time to try again; gave up after 1 attempt\.$/);
     api.deadline = undefined;
     await api.getExportJob(completedJobId);
-    expect(sleeps).toEqual([500]);
+    expect(sleeps).toEqual([250]);
   });
 
-  it('429 answers are retried past the attempt limit, until the deadline', async () => {
+  it('429 answers are retried past the outage budget, until the deadline', async () => {
     emulator.faults.add({ route: 'agent.create', status: 429, times: Infinity });
     const agentsBefore = emulator.agentJobs.list().length;
     const { api, sleeps } = client({ deadline: T0 + 60_000 });
     const error = await failure(api.createAgentJob('demo-project', 'Fix it'));
-    // 500 + 1000 + 2000 + 4000 + 8000 + 15000 + 15000 = 45.5 s; the next wait is shortened
-    // to end 250 ms before the deadline, which then leaves no room for another.
-    expect(sleeps).toEqual([500, 1000, 2000, 4000, 8000, 15_000, 15_000, 14_250]);
-    expect(sent('agent.create')).toBe(9);
+    // 250 + … + 4000 + 6 × 7500 = 52.75 s; the next wait is shortened to end 250 ms before
+    // the deadline, which then leaves no room for another.
+    expect(sleeps).toEqual([250, 500, 1000, 2000, 4000, ...Array(6).fill(7500), 7000]);
+    expect(sent('agent.create')).toBe(13);
     expect(error.kind).toBe('rate-limited');
-    expect(error.message).toMatch(/leaves no time to try again\.$/);
+    expect(error.message).toMatch(/leaves no time to try again; gave up after 13 attempts\.$/);
     expect(emulator.agentJobs.list().length).toBe(agentsBefore);
   });
 
@@ -651,7 +726,9 @@ describe('retries', () => {
       const { api, sleeps } = client({ deadline: T0 + 1_800_000 }, limited);
       const error = await failure(api.createAgentJob('demo-project', 'Second job'));
       expect(sleeps).toEqual([]);
-      expect(error.message).toMatch(/Rate limit exceeded.*\(the server asked to wait 3600s\)\.$/);
+      expect(error.message).toMatch(
+        /Rate limit exceeded.*\(the server asked to wait 3600s\); gave up after 1 attempt\.$/,
+      );
       expect(limited.agentJobs.list()).toHaveLength(1);
     });
   });
@@ -660,10 +737,10 @@ describe('retries', () => {
     const port = await closedPort();
     const { api, sleeps } = client({ baseUrl: new URL(`http://127.0.0.1:${port}`) });
     const error = await failure(api.createAgentJob('demo-project', 'Fix it'));
-    expect(sleeps).toEqual([500, 1000, 2000, 4000]);
+    expect(sleeps.slice(0, 4)).toEqual([250, 500, 1000, 2000]);
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(
-      /^Could not create an agent job in project demo-project: the connection failed \(.*ECONNREFUSED.*\)\. Check base-url .*\(gave up after 5 attempts\)$/,
+      /^Could not create an agent job in project demo-project: the connection was refused \(ECONNREFUSED.*\)\. Check base-url .* Gave up after \d+ attempts over (4m 5\ds|5m 00s)\.$/,
     );
   });
 
@@ -724,7 +801,7 @@ describe('cancelling', () => {
     const controller = new AbortController();
     const { api } = client({
       clock: systemClock,
-      backoff: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      budget: { outageMs: 600_000, baseDelayMs: 60_000, maxDelayMs: 60_000 },
       onRetry: () => setTimeout(() => controller.abort(), 20),
     });
     const started = performance.now();

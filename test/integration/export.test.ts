@@ -87,7 +87,14 @@ describe('export, end to end against the emulator', () => {
       const run = await inline.run({ domain: DOMAIN, path: 'site', 'project-id': 'demo-project' });
       expect(run.code, run.stdout).toBe(0);
       expect(inline.emulator.requests.some((r) => r.route === 'export.bundle')).toBe(false);
-      expect(inline.emulator.requests[0]?.path).toBe('/v1/static-export/demo-project/jobs');
+      // The published route first; the project-scoped one only once that answered 404.
+      expect(inline.emulator.requests.slice(0, 2).map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/v1/static-export/jobs 404',
+        '/v1/static-export/demo-project/jobs 202',
+      ]);
+      expect(run.stdout).toMatch(
+        /the project-scoped ones \(\/v1\/static-export\/demo-project\/jobs\) answered/,
+      );
       expect(run.outputs['bundle-url']).toContain('X-Amz-Signature=');
     } finally {
       await inline.stop();

@@ -1,0 +1,284 @@
+import { BlockList, isIP } from 'node:net';
+import { Agent, Dispatcher, Pool, ProxyAgent } from 'undici';
+
+/**
+ * Proxies as curl uses them: `http_proxy`/`HTTP_PROXY` for http targets, `https_proxy`/
+ * `HTTPS_PROXY` for https ones, `ALL_PROXY` for both; plain-http targets are sent to the
+ * proxy as absolute-form requests (no CONNECT, which proxies refuse for port 80 by
+ * default); `NO_PROXY` takes host names (and their subdomains), host:port, IP addresses
+ * with or without brackets, and CIDR ranges.
+ */
+
+export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
+
+interface NoProxyRule {
+  host?: string;
+  addresses?: BlockList;
+  port?: number;
+}
+
+export interface NoProxy {
+  all: boolean;
+  rules: NoProxyRule[];
+}
+
+const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+function firstSet(env: ProxyEnvironment, names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** An address or CIDR range as a BlockList, or undefined when it is neither. */
+function addressRule(text: string): BlockList | undefined {
+  const [address = '', prefix] = text.split('/');
+  const bare = address.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  if (family === 0) return undefined;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const list = new BlockList();
+  if (prefix === undefined) {
+    list.addAddress(bare, type);
+    return list;
+  }
+  const bits = Number(prefix);
+  if (!/^\d+$/.test(prefix) || bits > (family === 4 ? 32 : 128)) return undefined;
+  list.addSubnet(bare, bits, type);
+  return list;
+}
+
+/** Parses a NO_PROXY value (commas or whitespace between entries). */
+export function parseNoProxy(value: string | undefined): NoProxy {
+  const rules: NoProxyRule[] = [];
+  let all = false;
+  for (const raw of (value ?? '').split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') {
+      all = true;
+      continue;
+    }
+    // `::1` is an address, not host `:` and port 1: try the whole entry as one first.
+    const whole = addressRule(entry);
+    if (whole) {
+      rules.push({ addresses: whole });
+      continue;
+    }
+    const bracketed = /^\[([^\]]+)\]:(\d+)$/.exec(entry);
+    const hostPort = bracketed ?? /^([^:]+):(\d+)$/.exec(entry);
+    const host = hostPort ? (hostPort[1] as string) : entry;
+    const port = hostPort ? Number(hostPort[2]) : undefined;
+    const addresses = addressRule(host);
+    if (addresses) rules.push({ addresses, ...(port !== undefined ? { port } : {}) });
+    else
+      rules.push({
+        host: host.replace(/^\*?\./, '').replace(/\.$/, ''),
+        ...(port !== undefined ? { port } : {}),
+      });
+  }
+  return { all, rules };
+}
+
+/** True when NO_PROXY says `url` is reached directly. */
+export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
+  if (noProxy.all) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = url.port !== '' ? Number(url.port) : DEFAULT_PORT[url.protocol];
+  const family = isIP(host);
+  return noProxy.rules.some((rule) => {
+    if (rule.port !== undefined && rule.port !== port) return false;
+    if (rule.addresses) {
+      return family !== 0 && rule.addresses.check(host, family === 4 ? 'ipv4' : 'ipv6');
+    }
+    const name = rule.host as string;
+    return host === name || host.endsWith(`.${name}`);
+  });
+}
+
+/** A proxy URL as the environment gives it; curl assumes http:// when the scheme is missing. */
+function parseProxyUrl(text: string): URL | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The proxy the environment names for `url`, or undefined when it is reached directly. */
+export function proxyFor(url: URL, env: ProxyEnvironment = process.env): URL | undefined {
+  const names =
+    url.protocol === 'https:'
+      ? ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']
+      : ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
+  const value = firstSet(env, names);
+  if (value === undefined) return undefined;
+  if (bypassesProxy(url, parseNoProxy(firstSet(env, ['no_proxy', 'NO_PROXY'])))) return undefined;
+  return parseProxyUrl(value);
+}
+
+/** A proxy as it may be printed: scheme, host and port, never its credentials. */
+export function describeProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/** The proxy answered a CONNECT with something other than 200: it refused the tunnel. */
+export class ProxyTunnelRefused extends Error {
+  override name = 'ProxyTunnelRefused';
+  readonly code = 'ERR_PROXY_TUNNEL_REFUSED';
+  readonly status: number;
+  readonly proxy: URL;
+  readonly target: string;
+  constructor(options: { status: number; proxy: URL; target: string }) {
+    super(
+      `The proxy ${describeProxy(options.proxy)} answered HTTP ${options.status} to CONNECT ${options.target}`,
+    );
+    this.status = options.status;
+    this.proxy = options.proxy;
+    this.target = options.target;
+  }
+}
+
+function proxyAuthorization(proxy: URL): string | undefined {
+  if (proxy.username === '' && proxy.password === '') return undefined;
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+
+/** A dispatcher made of others: closing or destroying it does so to each of them. */
+abstract class CompositeDispatcher extends Dispatcher {
+  protected abstract parts(): Dispatcher[];
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const closing = Promise.all(this.parts().map((d) => d.close())).then(() => undefined);
+    if (callback) void closing.then(callback);
+    else return closing;
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(
+    errOrCallback?: Error | null | (() => void),
+    callback?: () => void,
+  ): Promise<void> | void {
+    const err = typeof errOrCallback === 'function' ? null : (errOrCallback ?? null);
+    const done = typeof errOrCallback === 'function' ? errOrCallback : callback;
+    const destroying = Promise.all(this.parts().map((d) => d.destroy(err))).then(() => undefined);
+    if (done) void destroying.then(done);
+    else return destroying;
+  }
+}
+
+/**
+ * Plain-http requests through a proxy, as curl sends them: the whole URL on the request
+ * line (absolute form), to a connection with the proxy. The proxy's own answers (407,
+ * 403) come back as ordinary responses.
+ */
+class AbsoluteFormProxy extends CompositeDispatcher {
+  readonly #pool: Pool;
+  readonly #authorization: string | undefined;
+
+  constructor(proxy: URL, options: Agent.Options) {
+    super();
+    this.#pool = new Pool(proxy.origin, options);
+    this.#authorization = proxyAuthorization(proxy);
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    const origin = String(options.origin ?? '');
+    const headers = { ...(options.headers as Record<string, string> | undefined) };
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) {
+      headers.host = new URL(origin).host;
+    }
+    if (this.#authorization) headers['proxy-authorization'] = this.#authorization;
+    return this.#pool.dispatch({ ...options, path: `${origin}${options.path}`, headers }, handler);
+  }
+
+  protected parts(): Dispatcher[] {
+    return [this.#pool];
+  }
+}
+
+/** A tunnelling proxy agent whose refused CONNECT fails with the proxy's status as data. */
+function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
+  return new ProxyAgent({
+    ...options,
+    // The TLS settings meant for the server apply inside the tunnel.
+    ...(options.connect && typeof options.connect === 'object'
+      ? { requestTls: options.connect }
+      : {}),
+    uri: proxy.href,
+    clientFactory: (origin: URL, clientOptions: object) => {
+      const pool = new Pool(origin, clientOptions);
+      const connect = pool.connect.bind(pool) as (
+        o: Dispatcher.ConnectOptions,
+      ) => Promise<Dispatcher.ConnectData>;
+      return Object.assign(pool, {
+        connect: async (connectOptions: Dispatcher.ConnectOptions) => {
+          const data = await connect(connectOptions);
+          if (data.statusCode !== 200) {
+            data.socket.destroy();
+            throw new ProxyTunnelRefused({
+              status: data.statusCode,
+              proxy,
+              target: connectOptions.path,
+            });
+          }
+          return data;
+        },
+      });
+    },
+  });
+}
+
+/**
+ * The dispatcher of every request the action sends: direct, or through the proxy the
+ * environment names for that URL (read once, when it is created).
+ */
+export class ProxyRoutes extends CompositeDispatcher {
+  readonly #env: ProxyEnvironment;
+  readonly #options: Agent.Options;
+  readonly #direct: Agent;
+  readonly #viaProxy = new Map<string, Dispatcher>();
+
+  constructor(env: ProxyEnvironment = process.env, options: Agent.Options = {}) {
+    super();
+    this.#env = { ...env };
+    this.#options = options;
+    this.#direct = new Agent(options);
+  }
+
+  /** The proxy a request to `url` goes through, if any. */
+  proxyFor(url: URL): URL | undefined {
+    return proxyFor(url, this.#env);
+  }
+
+  #route(url: URL): Dispatcher {
+    const proxy = this.proxyFor(url);
+    if (proxy === undefined) return this.#direct;
+    const key = `${url.protocol}${proxy.href}`;
+    let dispatcher = this.#viaProxy.get(key);
+    if (dispatcher === undefined) {
+      dispatcher =
+        url.protocol === 'http:' && proxy.protocol === 'http:'
+          ? new AbsoluteFormProxy(proxy, this.#options)
+          : tunnellingAgent(proxy, this.#options);
+      this.#viaProxy.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    return this.#route(new URL(String(options.origin))).dispatch(options, handler);
+  }
+
+  protected parts(): Dispatcher[] {
+    return [this.#direct, ...this.#viaProxy.values()];
+  }
+}

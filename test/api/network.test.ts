@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.js';
+import { classifyNetworkError, ServerTime } from '../../src/http.js';
+import { bypassesProxy, parseNoProxy, proxyFor, ProxyTunnelRefused } from '../../src/proxy.js';
+import { RetrySchedule } from '../../src/retry.js';
+
+/** A clock whose sleeps pass at once and are recorded. */
+function fakeClock(start = Date.UTC(2026, 0, 15, 12, 0, 0)) {
+  let t = start;
+  const sleeps: number[] = [];
+  const clock: Clock = {
+    now: () => t,
+    async sleep(ms) {
+      sleeps.push(ms);
+      t += ms;
+    },
+  };
+  return { clock, sleeps, advance: (ms: number) => (t += ms) };
+}
+
+describe('NO_PROXY, as curl reads it', () => {
+  const bypass = (noProxy: string, url: string) =>
+    bypassesProxy(new URL(url), parseNoProxy(noProxy));
+
+  it.each([
+    ['::1', 'http://[::1]:8080/x', true],
+    ['[::1]', 'http://[::1]:8080/x', true],
+    ['0:0:0:0:0:0:0:1', 'http://[::1]/', true],
+    ['127.0.0.0/8', 'http://127.4.5.6:9000/', true],
+    ['127.0.0.0/8', 'http://128.0.0.1/', false],
+    ['10.0.0.0/8,192.168.0.0/16', 'https://192.168.1.20/', true],
+    ['fd00::/8', 'https://[fd12::1]/', true],
+    ['::1/128', 'http://[::2]/', false],
+    ['example.com', 'https://docs.example.com/', true],
+    ['.example.com', 'https://docs.example.com/', true],
+    ['*.example.com', 'https://example.com/', true],
+    ['example.com', 'https://notexample.com/', false],
+    ['127.0.0.1:4010', 'http://127.0.0.1:4010/', true],
+    ['127.0.0.1:4010', 'http://127.0.0.1:4011/', false],
+    ['[::1]:4010', 'http://[::1]:4010/', true],
+    ['*', 'https://anything.example/', true],
+    ['  localhost , 127.0.0.1 ', 'http://127.0.0.1/', true],
+    ['', 'http://127.0.0.1/', false],
+    ['127.0.0.1', 'http://localhost/', false],
+  ])('NO_PROXY=%j applies to %s: %s', (noProxy, url, expected) => {
+    expect(bypass(noProxy, url)).toBe(expected);
+  });
+
+  it('http targets use http_proxy, https ones https_proxy, ALL_PROXY both; a missing scheme means http', () => {
+    const env = { http_proxy: 'proxy.local:3128', HTTPS_PROXY: 'http://secure.local:8443' };
+    expect(proxyFor(new URL('http://127.0.0.1/'), env)?.href).toBe('http://proxy.local:3128/');
+    expect(proxyFor(new URL('https://api.example.com/'), env)?.href).toBe(
+      'http://secure.local:8443/',
+    );
+    expect(
+      proxyFor(new URL('https://api.example.com/'), { HTTP_PROXY: 'http://p:1' }),
+    ).toBeUndefined();
+    expect(proxyFor(new URL('https://api.example.com/'), { ALL_PROXY: 'http://p:1' })?.host).toBe(
+      'p:1',
+    );
+    expect(
+      proxyFor(new URL('http://[::1]:4010/'), { HTTP_PROXY: 'http://p:1', NO_PROXY: '::1' }),
+    ).toBeUndefined();
+  });
+});
+
+describe('network failures are classified by their codes', () => {
+  const host = 'api.example.com:443';
+  const error = (code: string, cause?: object) => Object.assign(new Error('x'), { code, cause });
+
+  it.each([
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'tls', /NODE_EXTRA_CA_CERTS/],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'tls', /NODE_EXTRA_CA_CERTS/],
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls', /NODE_EXTRA_CA_CERTS/],
+    ['CERT_HAS_EXPIRED', 'tls', /clock/],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls', /host name/],
+    ['ENOTFOUND', 'dns', /DNS/],
+  ])('%s is a %s failure, not worth another try, with advice', (code, kind, advice) => {
+    const failure = classifyNetworkError(error(code), { host });
+    expect(failure).toMatchObject({ kind, transient: false, code });
+    expect(failure.advice).toMatch(advice);
+  });
+
+  it.each(['ECONNRESET', 'UND_ERR_SOCKET', 'EAI_AGAIN', 'UND_ERR_HEADERS_TIMEOUT', 'ECONNREFUSED'])(
+    '%s is worth another try',
+    (code) => {
+      expect(classifyNetworkError(error(code), { host }).transient).toBe(true);
+    },
+  );
+
+  it('a code wrapped in a cause (as fetch and some undici errors do) is found', () => {
+    const failure = classifyNetworkError(
+      error('UND_ERR_SOCKET', error('SELF_SIGNED_CERT_IN_CHAIN')),
+      {
+        host,
+      },
+    );
+    expect(failure.kind).toBe('tls');
+  });
+
+  it('with a proxy, a refused connection names the proxy (without its password) and is not retried', () => {
+    const proxy = new URL('http://user:s3cret@127.0.0.1:3999');
+    const failure = classifyNetworkError(error('ECONNREFUSED'), { host, proxy });
+    expect(failure).toMatchObject({ kind: 'proxy', transient: false });
+    expect(failure.summary).toContain('the proxy http://127.0.0.1:3999 refused the connection');
+    expect(JSON.stringify(failure)).not.toContain('s3cret');
+  });
+
+  it.each([
+    [407, false, /credentials in the proxy URL/],
+    [403, false, /access rules/],
+    [502, true, undefined],
+  ])('a proxy refusing a tunnel with %i: transient %s', (status, transient, advice) => {
+    const proxy = new URL('http://127.0.0.1:3128');
+    const failure = classifyNetworkError(
+      new ProxyTunnelRefused({ status, proxy, target: 'api.example.com:443' }),
+      { host, proxy },
+    );
+    expect(failure).toMatchObject({ kind: 'proxy', transient, status });
+    if (advice) expect(failure.advice).toMatch(advice);
+  });
+});
+
+describe('the server clock', () => {
+  it('a runner clock 20 minutes ahead still tries a link the server considers valid', () => {
+    const { clock } = fakeClock();
+    const time = new ServerTime(clock);
+    const expiresAt = new Date(clock.now() - 10 * 60_000);
+    expect(time.mayBeBefore(expiresAt)).toBe(false);
+    time.observe({ date: new Date(clock.now() - 20 * 60_000).toUTCString() });
+    expect(time.mayBeBefore(expiresAt)).toBe(true);
+    expect(time.describeSkew('the storage')).toBe(
+      "the runner's clock is 20m 00s ahead of the storage's (from its Date header)",
+    );
+  });
+
+  it('a link expired by both clocks is known to be expired', () => {
+    const { clock } = fakeClock();
+    const time = new ServerTime(clock);
+    time.observe({ date: new Date(clock.now()).toUTCString() });
+    expect(time.mayBeBefore(new Date(clock.now() - 60_000))).toBe(false);
+    expect(time.describeSkew('the API')).toBeUndefined();
+  });
+});
+
+describe('the retry schedule', () => {
+  it('gives a run of failures five minutes, then says so; progress starts a new run', async () => {
+    const { clock, sleeps } = fakeClock();
+    const schedule = new RetrySchedule({ clock, random: () => 0.5 });
+    let stop;
+    while ((stop = await schedule.failed({ reason: 'HTTP 502' })) === undefined);
+    expect(stop).toMatchObject({ why: 'outage', attempts: sleeps.length + 1 });
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(300_000);
+    schedule.succeeded();
+    expect(await schedule.failed({ reason: 'HTTP 502' })).toBeUndefined();
+    expect(sleeps.at(-1)).toBe(250);
+  });
+
+  it('never waits past the deadline, and a Retry-After beyond it ends the run at once', async () => {
+    const { clock, sleeps } = fakeClock();
+    const deadline = clock.now() + 3000;
+    const schedule = new RetrySchedule({ clock, random: () => 0.99, deadline: () => deadline });
+    expect(await schedule.failed({ reason: 'x', retryAfterMs: 5000 })).toMatchObject({
+      why: 'deadline',
+      retryAfterMs: 5000,
+    });
+    expect(sleeps).toEqual([]);
+    while ((await schedule.failed({ reason: 'x' })) === undefined);
+    expect(clock.now()).toBeLessThanOrEqual(deadline - 250);
+  });
+
+  it('a rate limit is waited out past the outage budget, until the deadline', async () => {
+    const { clock } = fakeClock();
+    const start = clock.now();
+    const deadline = start + 3_600_000;
+    const schedule = new RetrySchedule({ clock, random: () => 0.5, deadline: () => deadline });
+    let stop;
+    while ((stop = await schedule.failed({ reason: '429', untilDeadline: true })) === undefined);
+    expect(stop.why).toBe('deadline');
+    expect(clock.now() - start).toBeGreaterThan(3_500_000);
+  });
+});

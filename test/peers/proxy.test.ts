@@ -1,0 +1,186 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ProxyRoutes } from '../../src/proxy.js';
+import { type ReferenceSite, referenceSite } from '../reliability/support.js';
+import { treeDigest } from '../support/action.js';
+import { runAction } from './support/action.js';
+import { startExport } from './support/export.js';
+import { NGINX, startNginx } from './support/nginx.js';
+import { freePort, scratch, stopAfterEach } from './support/processes.js';
+import { SQUID, startSquid } from './support/squid.js';
+import { createPrivateCa } from './support/tls.js';
+
+/**
+ * Forward proxies as runners meet them: Debian's squid with its default CONNECT rules
+ * (only port 443 and the listed ones), with and without Basic authentication; NO_PROXY
+ * in the forms curl accepts (a bare IPv6 address, CIDR ranges), on IPv6 loopback too.
+ */
+
+const INPUTS = { domain: 'docs.example.com', path: 'site' };
+
+let site: ReferenceSite;
+beforeAll(async () => {
+  site = await referenceSite('tar.gz', { padBytes: 64 * 1024 });
+});
+
+const peers = stopAfterEach();
+const { later, add: cleanup } = peers;
+
+const apiAndStore = (host = '127.0.0.1') => startExport(site.archive, peers, { host });
+
+/** The dispatcher the action builds from these proxy variables. */
+function through(env: Record<string, string>): ProxyRoutes {
+  const dispatcher = new ProxyRoutes(env);
+  cleanup(() => dispatcher.close());
+  return dispatcher;
+}
+
+describe.skipIf(!SQUID.available)('squid', () => {
+  it('plain-http targets go through as absolute-form requests (no CONNECT), as curl sends them', async () => {
+    const squid = later(await startSquid());
+    const { api, store } = await apiAndStore();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: squid.url }) },
+    );
+    expect(run.code, run.error).toBe(0);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+    const log = await squid.accessLog();
+    expect(log).toContain(`POST ${api.baseUrl}/v1/static-export/jobs 202`);
+    expect(
+      log.some((line) => line.startsWith(`GET ${store.endpoint}/`) && line.endsWith(' 200')),
+    ).toBe(true);
+    expect(log.filter((line) => line.startsWith('CONNECT'))).toEqual([]);
+  });
+
+  it('a proxy asking for credentials fails the run at once, saying how to give them', async () => {
+    const squid = later(await startSquid({ auth: { user: 'ci', password: 'pa:ss w0rd' } }));
+    const { api } = await apiAndStore();
+    const bare = squid.url.replace(/\/\/.*@/, '//');
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: bare }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(
+      /^Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ requires authentication \(HTTP 407\)\. Put the proxy credentials in the proxy URL/,
+    );
+    expect(await squid.accessLog()).toHaveLength(1);
+    expect(api.requests).toEqual([]);
+  });
+
+  it('wrong credentials are named as such, and the password is never printed', async () => {
+    const squid = later(await startSquid({ auth: { user: 'ci', password: 'right' } }));
+    const { api } = await apiAndStore();
+    const wrong = squid.url.replace('right', 's3cr3t-wrong');
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: wrong }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(/refused the user name and password in the proxy URL/);
+    expect(JSON.stringify(run)).not.toContain('s3cr3t-wrong');
+  });
+
+  it('with the credentials in the proxy URL (special characters encoded), the export arrives', async () => {
+    const squid = later(await startSquid({ auth: { user: 'ci', password: 'pa:ss w0rd' } }));
+    const { api } = await apiAndStore();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ http_proxy: squid.url }) },
+    );
+    expect(run.code, run.error).toBe(0);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+    expect(JSON.stringify(run)).not.toContain('w0rd');
+  });
+
+  it('a CONNECT the proxy refuses (a port outside its rules): the proxy and its 403, at once', async () => {
+    const squid = later(await startSquid());
+    const port = await freePort();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': `https://127.0.0.1:${port}` },
+      { dispatcher: through({ HTTPS_PROXY: squid.url }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(
+      new RegExp(
+        `the proxy http://127\\.0\\.0\\.1:${squid.port} refused to connect to 127\\.0\\.0\\.1:${port} \\(HTTP 403\\)\\. The proxy's access rules`,
+      ),
+    );
+    expect((await squid.accessLog()).filter((line) => line.startsWith('CONNECT'))).toHaveLength(1);
+  });
+
+  it.skipIf(!NGINX.available)(
+    'an https API through a CONNECT tunnel the proxy allows, with its private CA trusted',
+    async () => {
+      const ca = await createPrivateCa(await scratch('ca'));
+      const { api } = await apiAndStore();
+      const nginx = later(
+        await startNginx(
+          1,
+          ([p]) => `server {
+            listen 127.0.0.1:${p} ssl;
+            ssl_certificate ${ca.certFile};
+            ssl_certificate_key ${ca.keyFile};
+            location / { proxy_pass ${api.baseUrl}; }
+          }`,
+        ),
+      );
+      const tlsPort = nginx.ports[0] as number;
+      const squid = later(await startSquid({ tlsPorts: [tlsPort] }));
+      const dispatcher = new ProxyRoutes(
+        { HTTPS_PROXY: squid.url, HTTP_PROXY: squid.url },
+        { connect: { ca: await fs.readFile(ca.caFile, 'utf8') } },
+      );
+      cleanup(() => dispatcher.close().catch(() => undefined));
+      const run = await runAction(
+        { ...INPUTS, 'base-url': `https://127.0.0.1:${tlsPort}` },
+        { dispatcher },
+      );
+      expect(run.code, run.error).toBe(0);
+      expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+      // squid logs a tunnel once it closes.
+      await dispatcher.close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const log = await squid.accessLog();
+      expect(
+        log.filter((line) => line.startsWith(`CONNECT 127.0.0.1:${tlsPort}`)).length,
+      ).toBeGreaterThanOrEqual(1);
+    },
+  );
+});
+
+describe('NO_PROXY as curl reads it', () => {
+  /** A proxy address where nothing listens: any request sent to it fails the run. */
+  const deadProxy = async () => `http://127.0.0.1:${await freePort()}`;
+
+  it.each([
+    ['::1', '::1'],
+    ['[::1]', '::1'],
+    ['::1/128', '::1'],
+    ['127.0.0.0/8', '127.0.0.1'],
+    ['10.0.0.0/8, 127.0.0.1/32', '127.0.0.1'],
+  ])('NO_PROXY=%s reaches the API and the store on %s directly', async (noProxy, host) => {
+    const { api } = await apiAndStore(host);
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: await deadProxy(), NO_PROXY: noProxy }) },
+    );
+    expect(run.code, run.error).toBe(0);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+  });
+
+  it('without a matching NO_PROXY, the dead proxy is named and not tried again', async () => {
+    const { api } = await apiAndStore('::1');
+    const proxy = await deadProxy();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: proxy, NO_PROXY: '127.0.0.1' }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toContain(`the proxy ${proxy} refused the connection (ECONNREFUSED)`);
+    expect(run.lines.join('\n')).not.toMatch(/trying again/);
+    expect(api.requests).toEqual([]);
+  });
+});
