@@ -1,15 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { request, WebSocket } from 'undici';
+import type { Browser, Request, Route } from 'playwright-core';
+import { abortReason } from '../errors.js';
+import { serveSite } from './serve.js';
+import type { SiteTree } from './site-tree.js';
 
-/** Browsers looked for, in order, when no path is given. */
+/** Browsers looked for, in order, when no path is given (the binaries, not their shell wrappers). */
 const CANDIDATES = [
-  '/usr/bin/chromium-headless-shell',
   '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
   '/usr/bin/chromium',
   '/usr/bin/google-chrome',
 ];
@@ -20,189 +19,181 @@ export function findBrowser(env: NodeJS.ProcessEnv = process.env): string | unde
   return CANDIDATES.find((candidate) => existsSync(candidate));
 }
 
-export interface BrowserFinding {
+/** A request a page made to somewhere other than the site's own loopback server. */
+export interface OutsideRequest {
   url: string;
-  /** `blocked`: would leave the site; `missing`: a file of the site that is not there. */
-  kind: 'blocked' | 'missing';
+  /** Path of the page that made it (`/guides/intro`). */
+  page: string;
+  /** What the browser was fetching: script, stylesheet, image, font, fetch, websocket, … */
+  resourceType: string;
 }
 
-interface CdpMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { message: string };
+/** A request for a path of the site that no file serves. */
+export interface MissingFile {
+  path: string;
+  page: string;
+}
+
+export interface BrowserPass {
+  pages: string[];
+  outside: OutsideRequest[];
+  missing: MissingFile[];
+  /** Pages that did not finish loading in time, with why. */
+  failed: { page: string; error: string }[];
+}
+
+export interface BrowserPassOptions {
+  executablePath: string;
+  /** URL paths to load, the home page first. */
+  pages: string[];
+  signal?: AbortSignal;
+  /** Longest a page may take to load (ms). */
+  pageTimeoutMs?: number;
+  /** Quiet time after `load` that counts as settled (ms). */
+  settleMs?: number;
+}
+
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  // Nothing resolves but loopback: a request that slipped past interception still fails.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+/**
+ * Serves the site on loopback with the export's URL rules and loads the given pages in
+ * headless Chromium (driven by Playwright), letting their scripts run. Every request
+ * that leaves loopback is recorded with the page that made it and aborted; requests for
+ * paths of the site that nothing serves are recorded as missing. Honours `signal`.
+ */
+export async function loadPagesInBrowser(
+  tree: SiteTree,
+  options: BrowserPassOptions,
+): Promise<BrowserPass> {
+  const pageTimeoutMs = options.pageTimeoutMs ?? 15_000;
+  const settleMs = options.settleMs ?? 500;
+  const signal = options.signal;
+  const result: BrowserPass = { pages: [], outside: [], missing: [], failed: [] };
+  let current = '';
+  const server = await serveSite(tree, (path) => {
+    if (current !== '' && path !== '/favicon.ico') result.missing.push({ path, page: current });
+  });
+  let browser: Browser | undefined;
+  const onAbort = () => void browser?.close().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    // Loaded on demand: Playwright is large, and most runs never get here.
+    const { chromium } = await import('playwright-core');
+    if (signal?.aborted) throw abortReason(signal);
+    browser = await chromium.launch({
+      executablePath: options.executablePath,
+      headless: true,
+      args: LAUNCH_ARGS,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      timeout: pageTimeoutMs,
+    });
+    if (signal?.aborted) throw abortReason(signal);
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const seen = new Set<string>();
+    const record = (url: string, resourceType: string) => {
+      const key = `${current}\u0000${url}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      result.outside.push({ url, page: current, resourceType });
+    };
+    await context.route('**/*', async (route: Route, request: Request) => {
+      const url = request.url();
+      if (url.startsWith(`${server.origin}/`) || /^(data|blob|about):/i.test(url)) {
+        await route.continue().catch(() => undefined);
+        return;
+      }
+      record(url, request.resourceType());
+      await route.abort('blockedbyclient').catch(() => undefined);
+    });
+    await context.routeWebSocket(/.*/, (socket) => {
+      record(socket.url(), 'websocket');
+      void socket.close({ code: 1008, reason: 'outside the site' }).catch(() => undefined);
+    });
+    const page = await context.newPage();
+    let inFlight = 0;
+    let lastActivity = Date.now();
+    const touch = () => {
+      lastActivity = Date.now();
+    };
+    page.on('request', () => {
+      inFlight += 1;
+      touch();
+    });
+    const settle = () => {
+      inFlight = Math.max(0, inFlight - 1);
+      touch();
+    };
+    page.on('requestfinished', settle);
+    page.on('requestfailed', settle);
+    for (const path of options.pages) {
+      if (signal?.aborted) throw abortReason(signal);
+      current = path;
+      result.pages.push(path);
+      inFlight = 0;
+      touch();
+      try {
+        await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+        // Let scripts run: wait until the network has been quiet for settleMs.
+        const until = Date.now() + pageTimeoutMs;
+        while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
+          if (signal?.aborted) throw abortReason(signal);
+          await page.waitForTimeout(100);
+        }
+      } catch (error) {
+        if (signal?.aborted) throw abortReason(signal);
+        result.failed.push({
+          page: path,
+          error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+        });
+      }
+    }
+    current = '';
+    return result;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await browser?.close().catch(() => undefined);
+    await server.close();
+  }
 }
 
 /**
- * Loads a page of the extracted site in a headless Chromium over file:// with every
- * network request refused, and reports what the page tried to fetch outside the site
- * (and files of the site it could not find). Driven over the DevTools protocol.
+ * The home page and up to `count - 1` others: first one per top-level section, then
+ * evenly spread over the rest, so a sample sees each part of the site's layout.
  */
-export async function loadOffline(
-  browser: string,
-  page: string,
-  options: { timeoutMs?: number; settleMs?: number } = {},
-): Promise<BrowserFinding[]> {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const settleMs = options.settleMs ?? 750;
-  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'static-export-browser-'));
-  const child = spawn(
-    browser,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      // Nothing resolves: a request that slipped past the interception still fails.
-      '--host-resolver-rules=MAP * ~NOTFOUND',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
-    // Its own process group, so that the renderer and helper processes go with it.
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+export function samplePages(
+  pages: readonly { file: string; url: string }[],
+  count: number,
+): string[] {
+  const candidates = pages.filter(
+    (p) => !/(^|\/)(404|_not-found|500)(\.html|\/index\.html)$/.test(p.file),
   );
-  try {
-    const endpoint = await devtoolsEndpoint(child, timeoutMs);
-    const session = await openPageSession(endpoint);
-    try {
-      return await inspectPage(session, pathToFileURL(page).href, timeoutMs, settleMs);
-    } finally {
-      session.close();
-    }
-  } finally {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-    child.stderr?.destroy();
-    child.unref();
-    await fs.rm(profile, { recursive: true, force: true }).catch(() => undefined);
+  const home = candidates.find((p) => p.url === '/');
+  const chosen: string[] = home ? ['/'] : [];
+  const rest = candidates.filter((p) => p.url !== '/');
+  const sections = new Set<string>();
+  for (const page of rest) {
+    if (chosen.length >= count) break;
+    const section = page.url.split('/')[1] ?? '';
+    if (sections.has(section)) continue;
+    sections.add(section);
+    chosen.push(page.url);
   }
-}
-
-function devtoolsEndpoint(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error('the browser did not start in time')),
-      timeoutMs,
-    );
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-      output += text;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(
-        new Error(
-          `the browser exited (${code}) before it could be driven: ${output.trim().slice(0, 300)}`,
-        ),
-      );
-    });
-  });
-}
-
-interface Session {
-  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
-  on(listener: (message: CdpMessage) => void): void;
-  close(): void;
-}
-
-async function openPageSession(browserEndpoint: string): Promise<Session> {
-  const { host } = new URL(browserEndpoint);
-  const list = await request(`http://${host}/json/list`);
-  const targets = (await list.body.json()) as { type: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => t.type === 'page');
-  if (!target) throw new Error('the browser has no page to drive');
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('error', () => reject(new Error('could not connect to the browser')), {
-      once: true,
-    });
-  });
-  let next = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const listeners: ((message: CdpMessage) => void)[] = [];
-  socket.addEventListener('message', (event) => {
-    const message = JSON.parse(String(event.data)) as CdpMessage;
-    if (message.id !== undefined) {
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) waiter?.reject(new Error(message.error.message));
-      else waiter?.resolve(message.result);
-      return;
-    }
-    for (const listener of listeners) listener(message);
-  });
-  return {
-    send(method, params = {}) {
-      next += 1;
-      const id = next;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-    },
-    on: (listener) => listeners.push(listener),
-    close: () => socket.close(),
-  };
-}
-
-async function inspectPage(
-  session: Session,
-  url: string,
-  timeoutMs: number,
-  settleMs: number,
-): Promise<BrowserFinding[]> {
-  const findings = new Map<string, BrowserFinding>();
-  const requests = new Map<string, string>();
-  let lastActivity = Date.now();
-  let loaded = false;
-  session.on((message) => {
-    const params = message.params ?? {};
-    if (message.method === 'Fetch.requestPaused') {
-      lastActivity = Date.now();
-      const requestUrl = (params.request as { url: string }).url;
-      const requestId = params.requestId as string;
-      if (/^(file|data|blob|about):/i.test(requestUrl)) {
-        void session.send('Fetch.continueRequest', { requestId }).catch(() => undefined);
-      } else {
-        findings.set(requestUrl, { url: requestUrl, kind: 'blocked' });
-        void session
-          .send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
-          .catch(() => undefined);
-      }
-    } else if (message.method === 'Network.requestWillBeSent') {
-      lastActivity = Date.now();
-      requests.set(params.requestId as string, (params.request as { url: string }).url);
-    } else if (message.method === 'Network.loadingFailed') {
-      lastActivity = Date.now();
-      const failedUrl = requests.get(params.requestId as string) ?? '';
-      if (failedUrl.startsWith('file:') && /FILE_NOT_FOUND/.test(String(params.errorText))) {
-        findings.set(failedUrl, { url: failedUrl, kind: 'missing' });
-      }
-    } else if (message.method === 'Page.loadEventFired') {
-      loaded = true;
-      lastActivity = Date.now();
-    }
-  });
-  await session.send('Network.enable');
-  await session.send('Page.enable');
-  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
-  await session.send('Page.navigate', { url });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !(loaded && Date.now() - lastActivity >= settleMs)) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const remaining = rest.filter((p) => !chosen.includes(p.url));
+  const wanted = count - chosen.length;
+  for (let i = 0; i < wanted && remaining.length > 0; i += 1) {
+    const pick = remaining[Math.floor((i * remaining.length) / wanted)];
+    if (pick && !chosen.includes(pick.url)) chosen.push(pick.url);
   }
-  return [...findings.values()];
+  return chosen;
 }
