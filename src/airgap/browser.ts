@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Browser, Request, Route } from 'playwright-core';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import { abortReason } from '../errors.js';
 import { serveSite } from './serve.js';
 import type { SiteTree } from './site-tree.js';
@@ -53,7 +53,11 @@ export interface BrowserPassOptions {
   settleMs?: number;
 }
 
-const LAUNCH_ARGS = [
+/** Pages loaded at once (each in its own tab). */
+const TABS = 3;
+
+/** The flags Chromium is launched with: headless, quiet, and unable to resolve anything but loopback. */
+export const LAUNCH_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -75,13 +79,10 @@ export async function loadPagesInBrowser(
   options: BrowserPassOptions,
 ): Promise<BrowserPass> {
   const pageTimeoutMs = options.pageTimeoutMs ?? 15_000;
-  const settleMs = options.settleMs ?? 500;
+  const settleMs = options.settleMs ?? 300;
   const signal = options.signal;
   const result: BrowserPass = { pages: [], outside: [], missing: [], failed: [] };
-  let current = '';
-  const server = await serveSite(tree, (path) => {
-    if (current !== '' && path !== '/favicon.ico') result.missing.push({ path, page: current });
-  });
+  const server = await serveSite(tree);
   let browser: Browser | undefined;
   const onAbort = () => void browser?.close().catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -100,12 +101,21 @@ export async function loadPagesInBrowser(
     });
     if (signal?.aborted) throw abortReason(signal);
     const context = await browser.newContext({ serviceWorkers: 'block' });
+    /** Which site path each open tab is loading. */
+    const loading = new Map<Page, string>();
+    const pageOf = (request: Request): string => {
+      try {
+        return loading.get(request.frame().page()) ?? '';
+      } catch {
+        return ''; // a request without a frame (a worker's)
+      }
+    };
     const seen = new Set<string>();
-    const record = (url: string, resourceType: string) => {
-      const key = `${current}\u0000${url}`;
+    const record = (url: string, page: string, resourceType: string) => {
+      const key = `${page}\u0000${url}`;
       if (seen.has(key)) return;
       seen.add(key);
-      result.outside.push({ url, page: current, resourceType });
+      result.outside.push({ url, page, resourceType });
     };
     await context.route('**/*', async (route: Route, request: Request) => {
       const url = request.url();
@@ -113,52 +123,65 @@ export async function loadPagesInBrowser(
         await route.continue().catch(() => undefined);
         return;
       }
-      record(url, request.resourceType());
+      record(url, pageOf(request), request.resourceType());
       await route.abort('blockedbyclient').catch(() => undefined);
     });
     await context.routeWebSocket(/.*/, (socket) => {
-      record(socket.url(), 'websocket');
+      record(socket.url(), '', 'websocket');
       void socket.close({ code: 1008, reason: 'outside the site' }).catch(() => undefined);
     });
-    const page = await context.newPage();
-    let inFlight = 0;
-    let lastActivity = Date.now();
-    const touch = () => {
-      lastActivity = Date.now();
-    };
-    page.on('request', () => {
-      inFlight += 1;
-      touch();
-    });
-    const settle = () => {
-      inFlight = Math.max(0, inFlight - 1);
-      touch();
-    };
-    page.on('requestfinished', settle);
-    page.on('requestfailed', settle);
-    for (const path of options.pages) {
-      if (signal?.aborted) throw abortReason(signal);
-      current = path;
-      result.pages.push(path);
-      inFlight = 0;
-      touch();
-      try {
-        await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
-        // Let scripts run: wait until the network has been quiet for settleMs.
-        const until = Date.now() + pageTimeoutMs;
-        while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
-          if (signal?.aborted) throw abortReason(signal);
-          await page.waitForTimeout(100);
-        }
-      } catch (error) {
+    const queue = [...options.pages];
+    result.pages.push(...queue);
+    const worker = async () => {
+      const page = await context.newPage();
+      let inFlight = 0;
+      let lastActivity: number;
+      page.on('request', () => {
+        inFlight += 1;
+        lastActivity = Date.now();
+      });
+      const settled = () => {
+        inFlight = Math.max(0, inFlight - 1);
+        lastActivity = Date.now();
+      };
+      page.on('requestfinished', settled);
+      page.on('requestfailed', settled);
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (
+          response.status() === 404 &&
+          url.origin === server.origin &&
+          url.pathname !== '/favicon.ico'
+        )
+          result.missing.push({
+            path: decodeURIComponent(url.pathname),
+            page: loading.get(page) ?? '',
+          });
+      });
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
         if (signal?.aborted) throw abortReason(signal);
-        result.failed.push({
-          page: path,
-          error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
-        });
+        loading.set(page, path);
+        inFlight = 0;
+        lastActivity = Date.now();
+        try {
+          await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+          // Let scripts run: wait until the network has been quiet for settleMs.
+          const until = Date.now() + pageTimeoutMs;
+          while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
+            if (signal?.aborted) throw abortReason(signal);
+            await page.waitForTimeout(50);
+          }
+        } catch (error) {
+          if (signal?.aborted) throw abortReason(signal);
+          result.failed.push({
+            page: path,
+            error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+          });
+        }
       }
-    }
-    current = '';
+      await page.close();
+    };
+    await Promise.all(Array.from({ length: Math.min(TABS, queue.length) }, worker));
     return result;
   } finally {
     signal?.removeEventListener('abort', onAbort);

@@ -38,13 +38,9 @@ export interface SiteServer {
 /**
  * Serves an extracted site on a loopback port with the export's URL rules (the file,
  * then `.html` appended, then a directory's index.html; 404.html for the rest), so the
- * browser sees it as a reader on a correctly configured host would. `onMissing` hears
- * of every path that no file serves.
+ * browser sees it as a reader on a correctly configured host would.
  */
-export async function serveSite(
-  tree: SiteTree,
-  onMissing: (urlPath: string) => void = () => undefined,
-): Promise<SiteServer> {
+export async function serveSite(tree: SiteTree): Promise<SiteServer> {
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     let decoded: string;
@@ -71,7 +67,6 @@ export async function serveSite(
       send(resolved.file, 200);
       return;
     }
-    onMissing(decoded);
     if (tree.files.has('404.html')) send('404.html', 404);
     else {
       response.writeHead(404, { 'content-type': 'text/plain' });

@@ -9,12 +9,12 @@ import type { Serving } from './findings.js';
  */
 export function nginxConfig(
   serving: Pick<Serving, 'has404Page'>,
-  root = '/usr/share/nginx/html',
+  where: { root?: string; listen?: string } = {},
 ): string {
   return [
     'server {',
-    '    listen 80;',
-    `    root ${root};`,
+    `    listen ${where.listen ?? '80'};`,
+    `    root ${where.root ?? '/usr/share/nginx/html'};`,
     '    index index.html;',
     '    location / {',
     '        try_files $uri $uri.html $uri/ =404;',

@@ -279,6 +279,13 @@ export const collections = { docs: defineCollection({ loader: docsLoader(), sche
 `,
   );
   await write(root, 'public/logo.png', LOGO_PNG);
+  // Starlight links /favicon.svg from every page; the leaky site leaves it out (a broken link).
+  if (variant === 'clean')
+    await write(
+      root,
+      'public/favicon.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>\n',
+    );
   for (const page of pages) {
     const embeds = variant === 'leaky' && page.route === EMBED_ROUTE ? `\n\n${LEAKY_EMBEDS}` : '';
     const file =

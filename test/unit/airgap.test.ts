@@ -298,7 +298,7 @@ describe("the export's URL rules", () => {
   });
 
   it('prints an nginx configuration that tries .html before the directory', () => {
-    const config = nginxConfig({ has404Page: true }, '/srv/docs');
+    const config = nginxConfig({ has404Page: true }, { root: '/srv/docs' });
     expect(config).toContain('try_files $uri $uri.html $uri/ =404;');
     expect(config).toContain('root /srv/docs;');
     expect(config).toContain('error_page 404 /404.html;');
