@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { Browser, Page, Request, Route } from 'playwright-core';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser, PuppeteerNode } from 'puppeteer-core';
 import { abortReason } from '../errors.js';
 import { serveSite } from './serve.js';
 import type { SiteTree } from './site-tree.js';
@@ -70,7 +71,7 @@ export const LAUNCH_ARGS = [
 
 /**
  * Serves the site on loopback with the export's URL rules and loads the given pages in
- * headless Chromium (driven by Playwright), letting their scripts run. Every request
+ * headless Chromium (driven by puppeteer-core), letting their scripts run. Every request
  * that leaves loopback is recorded with the page that made it and aborted; requests for
  * paths of the site that nothing serves are recorded as missing. Honours `signal`.
  */
@@ -87,29 +88,12 @@ export async function loadPagesInBrowser(
   const onAbort = () => void browser?.close().catch(() => undefined);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    // Loaded on demand: Playwright is large, and most runs never get here.
-    const { chromium } = await import('playwright-core');
+    // Loaded on demand: most runs never get here.
+    const { default: puppeteer } = await import('puppeteer-core');
     if (signal?.aborted) throw abortReason(signal);
-    browser = await chromium.launch({
-      executablePath: options.executablePath,
-      headless: true,
-      args: LAUNCH_ARGS,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      timeout: pageTimeoutMs,
-    });
+    browser = await launchBrowser(puppeteer, options.executablePath, pageTimeoutMs);
     if (signal?.aborted) throw abortReason(signal);
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    /** Which site path each open tab is loading. */
-    const loading = new Map<Page, string>();
-    const pageOf = (request: Request): string => {
-      try {
-        return loading.get(request.frame().page()) ?? '';
-      } catch {
-        return ''; // a request without a frame (a worker's)
-      }
-    };
+    const context = await browser.createBrowserContext();
     const seen = new Set<string>();
     const record = (url: string, page: string, resourceType: string) => {
       const key = `${page}\u0000${url}`;
@@ -117,28 +101,25 @@ export async function loadPagesInBrowser(
       seen.add(key);
       result.outside.push({ url, page, resourceType });
     };
-    await context.route('**/*', async (route: Route, request: Request) => {
-      const url = request.url();
-      if (url.startsWith(`${server.origin}/`) || /^(data|blob|about):/i.test(url)) {
-        await route.continue().catch(() => undefined);
-        return;
-      }
-      record(url, pageOf(request), request.resourceType());
-      await route.abort('blockedbyclient').catch(() => undefined);
-    });
-    await context.routeWebSocket(/.*/, (socket) => {
-      record(socket.url(), '', 'websocket');
-      void socket.close({ code: 1008, reason: 'outside the site' }).catch(() => undefined);
-    });
     const queue = [...options.pages];
     result.pages.push(...queue);
     const worker = async () => {
       const page = await context.newPage();
+      let current = '';
       let inFlight = 0;
       let lastActivity: number;
-      page.on('request', () => {
+      await page.setBypassServiceWorker(true);
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
         inFlight += 1;
         lastActivity = Date.now();
+        const url = request.url();
+        if (url.startsWith(`${server.origin}/`) || /^(data|blob|about):/i.test(url)) {
+          void request.continue().catch(() => undefined);
+          return;
+        }
+        record(url, current, request.resourceType());
+        void request.abort('blockedbyclient').catch(() => undefined);
       });
       const settled = () => {
         inFlight = Math.max(0, inFlight - 1);
@@ -153,14 +134,15 @@ export async function loadPagesInBrowser(
           url.origin === server.origin &&
           url.pathname !== '/favicon.ico'
         )
-          result.missing.push({
-            path: decodeURIComponent(url.pathname),
-            page: loading.get(page) ?? '',
-          });
+          result.missing.push({ path: decodeURIComponent(url.pathname), page: current });
       });
+      // WebSockets bypass request interception: record them (the resolver rules refuse them).
+      const session = await page.createCDPSession();
+      await session.send('Network.enable');
+      session.on('Network.webSocketCreated', (event) => record(event.url, current, 'websocket'));
       for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
         if (signal?.aborted) throw abortReason(signal);
-        loading.set(page, path);
+        current = path;
         inFlight = 0;
         lastActivity = Date.now();
         try {
@@ -169,7 +151,7 @@ export async function loadPagesInBrowser(
           const until = Date.now() + pageTimeoutMs;
           while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
             if (signal?.aborted) throw abortReason(signal);
-            await page.waitForTimeout(50);
+            await delay(50);
           }
         } catch (error) {
           if (signal?.aborted) throw abortReason(signal);
@@ -183,11 +165,33 @@ export async function loadPagesInBrowser(
     };
     await Promise.all(Array.from({ length: Math.min(TABS, queue.length) }, worker));
     return result;
+  } catch (error) {
+    throw signal?.aborted ? abortReason(signal) : error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     await browser?.close().catch(() => undefined);
     await server.close();
   }
+}
+
+/**
+ * Launches Chromium with LAUNCH_ARGS: the old headless shell when that is the binary
+ * (chromium-headless-shell), the new headless mode of a full Chromium otherwise.
+ */
+export async function launchBrowser(
+  puppeteer: PuppeteerNode,
+  executablePath: string,
+  timeoutMs = 15_000,
+): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath,
+    headless: /headless[-_]shell/.test(executablePath) ? 'shell' : true,
+    args: LAUNCH_ARGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: timeoutMs,
+  });
 }
 
 /**

@@ -149,7 +149,7 @@ export function findingsFromBrowser(
       host,
       role: 'load',
       severity: severityOf(deploymentType, 'load'),
-      via: `browser: ${request.resourceType} requested by ${request.page}`,
+      via: `browser: ${request.resourceType}`,
       source: 'browser',
     });
   }

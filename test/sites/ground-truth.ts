@@ -1,5 +1,5 @@
-import { type Browser, chromium } from 'playwright-core';
-import { LAUNCH_ARGS } from '../../src/airgap/browser.js';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { launchBrowser } from '../../src/airgap/browser.js';
 
 /**
  * What a browser really contacts outside a site: every page loaded from `origin` (a
@@ -13,24 +13,23 @@ export async function hostsContacted(
   settleMs = 700,
 ): Promise<Map<string, string[]>> {
   const contacted = new Map<string, string[]>();
-  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const context = await browser.createBrowserContext();
   try {
-    await context.route('**/*', async (route, request) => {
-      const url = new URL(request.url());
-      if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') {
-        await route.continue().catch(() => undefined);
-        return;
-      }
-      const pages = contacted.get(url.host) ?? [];
-      pages.push(request.frame().url());
-      contacted.set(url.host, pages);
-      await route.abort('blockedbyclient').catch(() => undefined);
-    });
     await Promise.all(
       pages.map(async (pagePath) => {
         const page = await context.newPage();
+        await page.setRequestInterception(true);
+        page.on('request', (request) => {
+          const url = new URL(request.url());
+          if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'blob:') {
+            void request.continue().catch(() => undefined);
+            return;
+          }
+          contacted.set(url.host, [...(contacted.get(url.host) ?? []), pagePath]);
+          void request.abort('blockedbyclient').catch(() => undefined);
+        });
         await page.goto(`${origin}${pagePath}`, { waitUntil: 'load', timeout: 20_000 });
-        await page.waitForTimeout(settleMs);
+        await new Promise((resolve) => setTimeout(resolve, settleMs));
         await page.close();
       }),
     );
@@ -40,10 +39,6 @@ export async function hostsContacted(
   return contacted;
 }
 
-export async function launchChromium(executablePath: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: LAUNCH_ARGS,
-  });
+export function launchChromium(executablePath: string): Promise<Browser> {
+  return launchBrowser(puppeteer, executablePath, 20_000);
 }
