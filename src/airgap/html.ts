@@ -115,7 +115,8 @@ export class HtmlScanner {
 
   #open(tag: string, attributes: Record<string, string>): void {
     const offset = this.#parser.startIndex;
-    for (const [name, value] of Object.entries(attributes)) {
+    for (const name in attributes) {
+      const value = attributes[name] as string;
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         if (role && value.trim() !== '')

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../errors.js';
 import { urlsInCss } from './css.js';
@@ -14,7 +14,7 @@ import {
   isAllowedHost,
   LineIndex,
 } from './references.js';
-import { pageUrl, type SiteTree, type UrlRule } from './site-tree.js';
+import { pageUrl, type Resolved, type SiteTree, type UrlRule } from './site-tree.js';
 
 export interface BrokenLink {
   file: string;
@@ -60,6 +60,9 @@ export interface ScanOptions {
 /** Kept in memory at most; the counts go on. */
 const MAX_KEPT = 100_000;
 const READ_CHUNK = 256 * 1024;
+/** Files up to this size are read whole; larger pages stream through the parser. */
+const SMALL_FILE = 2 * 1024 * 1024;
+const READ_AHEAD = 4;
 
 type Kind = 'html' | 'css' | 'js' | 'manifest' | 'flight';
 
@@ -95,21 +98,47 @@ export async function scanSite(tree: SiteTree, options: ScanOptions): Promise<Sc
       directoryTrap: { count: 0 },
     },
   };
-  for (const file of [...tree.files].sort()) {
+  const linkCache = new Map<string, LinkTarget>();
+  const files = [...tree.files].sort().flatMap((file) => {
     const kind = kindOf(file);
-    if (!kind) continue;
+    return kind ? [{ file, kind }] : [];
+  });
+  // Reading ahead keeps the parser busy while the next files come off the disk.
+  const reads: Promise<string | undefined>[] = [];
+  const read = (index: number) => {
+    const next = files[index];
+    if (next) reads[index] = readSmall(path.join(tree.root, ...next.file.split('/')));
+  };
+  for (let i = 0; i < READ_AHEAD; i += 1) read(i);
+  for (const [index, { file, kind }] of files.entries()) {
     throwIfAborted(options.signal);
-    await scanFile(tree, file, kind, options, result);
+    const content = await reads[index];
+    delete reads[index];
+    read(index + READ_AHEAD);
+    await scanFile(tree, file, kind, content, options, result, linkCache);
   }
   return result;
+}
+
+/** The whole text of a file up to SMALL_FILE bytes; undefined for a larger one (streamed instead). */
+async function readSmall(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    return size <= SMALL_FILE ? await handle.readFile('utf8') : undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function scanFile(
   tree: SiteTree,
   file: string,
   kind: Kind,
+  content: string | undefined,
   options: ScanOptions,
   result: ScanResult,
+  linkCache: Map<string, LinkTarget>,
 ): Promise<void> {
   const absolute = path.join(tree.root, ...file.split('/'));
   const lines = new LineIndex();
@@ -165,20 +194,26 @@ async function scanFile(
       },
       unconfirmed,
     });
-    const stream = createReadStream(absolute, { encoding: 'utf8', highWaterMark: READ_CHUNK });
-    for await (const chunk of stream as AsyncIterable<string>) {
+    const chunks =
+      content !== undefined
+        ? [content]
+        : (createReadStream(absolute, {
+            encoding: 'utf8',
+            highWaterMark: READ_CHUNK,
+          }) as AsyncIterable<string>);
+    for await (const chunk of chunks) {
       lines.append(chunk);
       scanner.write(chunk);
       // Links are resolved as the page streams, so only a chunk's worth is held.
-      checkLinks(tree, file, scanner.base, pending, lines, result);
+      checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
       pending.length = 0;
     }
     scanner.end();
-    checkLinks(tree, file, scanner.base, pending, lines, result);
+    checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
     return;
   }
 
-  const source = await readFile(absolute, 'utf8');
+  const source = content ?? (await readFile(absolute, 'utf8'));
   lines.append(source);
   if (kind === 'flight') {
     if (!/^[0-9a-f]*:/i.test(source)) return;
@@ -209,6 +244,33 @@ async function scanFile(
 }
 
 const SITE_ORIGIN = 'http://site.invalid';
+/** A root-absolute path with nothing to normalize or decode: its own URL path. */
+const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Where a link leads inside the site, resolved once per page directory and link text. */
+type LinkTarget = { path: string; resolved: Resolved | undefined } | null;
+const CACHE_LIMIT = 200_000;
+
+function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
+  let urlPath: string;
+  if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.')) urlPath = value;
+  else {
+    let target: URL;
+    try {
+      target = new URL(value, pageBase);
+    } catch {
+      return null;
+    }
+    if (target.origin !== SITE_ORIGIN) return null;
+    try {
+      urlPath = decodeURIComponent(target.pathname);
+    } catch {
+      urlPath = target.pathname;
+    }
+  }
+  return { path: urlPath, resolved: tree.resolve(urlPath) };
+}
 
 function checkLinks(
   tree: SiteTree,
@@ -217,6 +279,7 @@ function checkLinks(
   found: readonly HtmlReference[],
   lines: LineIndex,
   result: ScanResult,
+  cache: Map<string, LinkTarget>,
 ): void {
   if (found.length === 0) return;
   let pageBase: URL;
@@ -225,38 +288,52 @@ function checkLinks(
   } catch {
     return;
   }
+  // Links resolve the same from every page of a directory (and root-absolute ones from every page).
+  const scope =
+    base === undefined
+      ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
+      : pageBase.href;
   for (const reference of found) {
     const value = reference.url;
-    if (value.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(value) || value.startsWith('//'))
-      continue;
-    let target: URL;
-    try {
-      target = new URL(value, pageBase);
-    } catch {
-      continue;
+    if (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)) continue;
+    const key = base === undefined && value.startsWith('/') ? value : `${scope}\u0000${value}`;
+    let target = cache.get(key);
+    if (target === undefined) {
+      target = resolveLink(tree, pageBase, value);
+      if (cache.size < CACHE_LIMIT) cache.set(key, target);
     }
-    if (target.origin !== SITE_ORIGIN) continue;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(target.pathname);
-    } catch {
-      decoded = target.pathname;
-    }
+    if (target === null) continue;
     result.links.checked += 1;
-    const resolved = tree.resolve(decoded);
-    const at = () => lines.at(reference.offset);
+    const { resolved } = target;
     if (!resolved) {
       result.links.brokenCount += 1;
       if (result.links.broken.length < MAX_KEPT)
-        result.links.broken.push({ file, ...at(), url: value, target: decoded });
+        result.links.broken.push({
+          file,
+          ...lines.at(reference.offset),
+          url: value,
+          target: target.path,
+        });
       continue;
     }
-    const use = (rule: UrlRule | 'directoryTrap') => {
-      const entry = result.rules[rule];
-      entry.count += 1;
-      entry.example ??= { file, line: at().line, url: value, served: resolved.file };
-    };
-    use(resolved.rule);
-    if (resolved.shadowedByDirectory) use('directoryTrap');
+    countRule(result.rules[resolved.rule], file, reference, lines, resolved);
+    if (resolved.shadowedByDirectory)
+      countRule(result.rules.directoryTrap, file, reference, lines, resolved);
   }
+}
+
+function countRule(
+  use: RuleUse,
+  file: string,
+  reference: HtmlReference,
+  lines: LineIndex,
+  resolved: Resolved,
+): void {
+  use.count += 1;
+  use.example ??= {
+    file,
+    line: lines.at(reference.offset).line,
+    url: reference.url,
+    served: resolved.file,
+  };
 }

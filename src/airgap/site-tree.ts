@@ -44,7 +44,7 @@ export class SiteTree {
   /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
   resolve(urlPath: string): Resolved | undefined {
     const trimmed = urlPath.replace(/^\/+/, '');
-    if (trimmed.split('/').some((segment) => segment === '..')) return undefined;
+    if (trimmed.includes('..') && trimmed.split('/').includes('..')) return undefined;
     if (trimmed === '' || trimmed.endsWith('/')) {
       const index = `${trimmed}index.html`;
       return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
