@@ -95,17 +95,20 @@ export async function checkReadiness(
         }
       : {}),
   };
-  const base = path.join(context.tempDir, `static-export-${config.domain}-readiness`);
-  readiness.reportFile = `${base}.json`;
-  readiness.sarifFile = `${base}.sarif`;
-  await writeReportFiles(readiness, {
-    json: readiness.reportFile,
-    sarif: readiness.sarifFile,
-    sitePath: path.relative(process.cwd(), config.path) || '.',
-  });
+  // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
+  if (external || readiness.links.brokenCount > 0) {
+    const base = path.join(context.tempDir, `static-export-${config.domain}-readiness`);
+    readiness.reportFile = `${base}.json`;
+    readiness.sarifFile = `${base}.sarif`;
+    await writeReportFiles(readiness, {
+      json: readiness.reportFile,
+      sarif: readiness.sarifFile,
+      sitePath: path.relative(process.cwd(), config.path) || '.',
+    });
+    reporter.setOutput('findings-file', readiness.reportFile);
+    reporter.setOutput('sarif-file', readiness.sarifFile);
+  }
   record.readiness = readiness;
-  reporter.setOutput('findings-file', readiness.reportFile);
-  reporter.setOutput('sarif-file', readiness.sarifFile);
 
   const headline = describe(readiness);
   reporter.info(headline);
@@ -116,8 +119,13 @@ export async function checkReadiness(
     reporter.info(
       `Serving: ${verdict} This nginx configuration serves the export as its links expect:\n${nginxConfig(readiness.serving)}`,
     );
+  } else if (links) {
+    reporter.info(
+      'Serving: every internal link names its file or a directory; any static host serves the tree as it is.',
+    );
   }
-  reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
+  if (readiness.reportFile)
+    reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
 
   const loads = readiness.hosts.filter((h) => h.severity === 'error');
   const problems: string[] = [];

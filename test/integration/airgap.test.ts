@@ -169,6 +169,19 @@ describe('checkReadiness on a hand-made site', () => {
     expect(result.record.readiness?.hosts).toEqual([]);
   });
 
+  it('cloud with nothing to report leaves no report file behind and sets no output', async () => {
+    const root = await siteOf({
+      'index.html': '<a href="/guide.html">Guide</a>',
+      'guide.html': '<a href="/">Home</a>',
+    });
+    const result = await check(root, {});
+    expect(result.outputs).toEqual({});
+    expect(result.log()).toMatch(
+      /cloud check: read 2 files \(2 pages\) in .*; 2 internal links checked, 0 broken\./,
+    );
+    expect(result.log()).toMatch(/Serving: every internal link names its file or a directory/);
+  });
+
   it('caps annotations at 10 per level without dropping a host: the last one names the rest', async () => {
     const hosts = Array.from(
       { length: 25 },
