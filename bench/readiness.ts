@@ -49,7 +49,7 @@ export function page(index: number, pages: number): string {
       `<li><a href="/${pagePath(i)}" class="VPLink link">Page ${i} of ${SECTIONS[section]}</a></li>`,
     );
   const paragraphs: string[] = [];
-  for (let p = 0; p < 250; p += 1) {
+  for (let p = 0; p < 300; p += 1) {
     paragraphs.push(
       `<p>Paragraph ${p} of page ${index} explains <code>option${p}</code> in detail, with a link to <a href="/${pagePath((index + p) % pages)}">a related page</a> and to the <a href="https://github.com/example/docs/blob/main/docs/page-${index}.md">source on GitHub</a>. Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>`,
     );
@@ -86,7 +86,7 @@ ${paragraphs.join('\n')}
 
 /** The site as a tar.gz, built once per page count into the archive cache. */
 async function siteArchive(pages: number): Promise<{ file: string; htmlBytes: number }> {
-  const file = path.join(ARCHIVE_CACHE_DIR, `readiness-${pages}-pages-v2.tar.gz`);
+  const file = path.join(ARCHIVE_CACHE_DIR, `readiness-${pages}-pages-v3.tar.gz`);
   const sizes = `${file}.html-bytes`;
   if (existsSync(file) && existsSync(sizes))
     return { file, htmlBytes: Number(await fs.readFile(sizes, 'utf8')) };

@@ -1,4 +1,5 @@
 import { tokenizer, tokTypes } from 'acorn';
+import { decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
@@ -85,7 +86,7 @@ export class HtmlScanner {
           if (this.#raw && name === this.#raw.tag) this.#closeRaw();
         },
       },
-      { decodeEntities: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+      { decodeEntities: false, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
     );
   }
 
@@ -116,7 +117,9 @@ export class HtmlScanner {
   #open(tag: string, attributes: Record<string, string>): void {
     const offset = this.#parser.startIndex;
     for (const name in attributes) {
-      const value = attributes[name] as string;
+      // Entities are decoded here, in the few values read, rather than in all the text.
+      const raw = attributes[name] as string;
+      const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         if (role && value.trim() !== '')
@@ -131,9 +134,9 @@ export class HtmlScanner {
       }
     }
     if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
-      this.base = attributes.href;
+      this.base = decodeHTMLAttribute(attributes.href);
     if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-      const url = refreshUrl(attributes.content ?? '');
+      const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
       if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
     }
     if (tag === 'style') this.#raw = { tag, type: '', start: offset, parts: [] };
