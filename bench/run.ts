@@ -29,6 +29,7 @@ import {
   SCRATCH,
 } from './measure.js';
 import { runPollingBench } from './polling.js';
+import { runReadinessBench } from './readiness.js';
 import type { BenchResult, Machine, SummaryRow } from './results.js';
 import { loadResult, machineInfo, printSideBySide, printSummary, saveResult } from './results.js';
 
@@ -118,6 +119,11 @@ const BENCHMARKS: Benchmark[] = [
     name: 'polling',
     tools: ['bash', 'curl', 'jq'],
     run: (s) => runPollingBench(s.runs, s.quick ? 4 : 1, s.machine, s.quick),
+  },
+  {
+    name: 'readiness',
+    tools: ['tar', 'gzip'],
+    run: (s) => runReadinessBench(Math.min(3, s.runs), s.machine, s.quick),
   },
 ];
 

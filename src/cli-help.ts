@@ -28,8 +28,9 @@ export const EXPORT_FLAGS: [string, string][] = [
   ['--deployment-type <type>', 'cloud, client-hosted or air-gapped (default cloud)'],
   [
     '--browser-check <auto|true|false>',
-    'load index.html in headless Chromium, network refused (default auto)',
+    'load a sample of pages in headless Chromium, requests outside blocked (default auto)',
   ],
+  ['--broken-links <warn|fail|off>', 'internal links that lead to no file (default warn)'],
   ['--allowed-hosts <list>', 'hosts the air-gapped check accepts (cdn.example.com, *.example.com)'],
   ['--mask-bundle-url <true|false>', 'hide the bundle link in the log (default false)'],
   ['--max-extract-size <size>', 'refuse archives that expand past this (default 20GB)'],

@@ -58,6 +58,8 @@ export interface ExportConfig extends ConnectionConfig {
   allowedHosts: string[];
   /** The headless browser part of the deployment check: `auto` runs it when Chromium is installed. */
   browserCheck: 'auto' | 'true' | 'false';
+  /** Internal links that lead to no file: `warn`, `fail` the step, or `off` (not checked). */
+  brokenLinks: 'warn' | 'fail' | 'off';
 }
 
 export interface AgentConfig extends ConnectionConfig {
@@ -97,6 +99,7 @@ export const DEFAULTS = {
   'max-extract-size': '20GB',
   'max-extract-files': '500000',
   'browser-check': 'auto',
+  'broken-links': 'warn',
 } as const satisfies RawInputs;
 
 const MAX_PROMPT_CHARS = 100_000;
@@ -334,6 +337,7 @@ const schemas = {
   ),
   'allowed-hosts': allowedHosts,
   'browser-check': enumOf(['auto', 'true', 'false'] as const),
+  'broken-links': enumOf(['warn', 'fail', 'off'] as const),
 } as const;
 
 export type InputName = keyof typeof schemas;
@@ -478,5 +482,6 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     },
     allowedHosts: values['allowed-hosts'] ?? [],
     browserCheck: values['browser-check'] as 'auto' | 'true' | 'false',
+    brokenLinks: values['broken-links'] as 'warn' | 'fail' | 'off',
   };
 }

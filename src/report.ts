@@ -1,4 +1,4 @@
-import type { ExternalReference } from './airgap/references.js';
+import type { Readiness } from './airgap/findings.js';
 import { formatBytes, formatDuration } from './duration.js';
 
 /** The outputs of action-interface.md: names are fixed. */
@@ -17,6 +17,8 @@ export const OUTPUT_NAMES = [
   'agent-job-id',
   'agent-status',
   'pr-link',
+  'findings-file',
+  'sarif-file',
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -87,8 +89,8 @@ export interface ExportRecord {
   /** What `path` held when it was replaced with `overwrite` (not an export of this action). */
   replacedForeign?: string;
   checks?: string[];
-  /** What the deployment check found outside the site. */
-  externalReferences?: ExternalReference[];
+  /** What the readiness check found: hosts outside the site, broken links, serving. */
+  readiness?: Readiness;
   /** Why the last failed call was tried again (explains a timeout). */
   lastRetry?: string;
 }
@@ -220,20 +222,103 @@ export function renderExportSummary(record: ExportRecord, failure?: string): str
   ];
   const parts = [heading, '', table(rows)];
   if (record.checks?.length) parts.push('', ...record.checks.map((c) => `- ${c}`));
-  const references = record.externalReferences ?? [];
-  if (references.length > 0) {
-    parts.push(
-      '',
-      '| File | Line | Reference | Kind |',
-      '|---|---|---|---|',
-      ...references
-        .slice(0, 200)
-        .map((r) => `| ${code(r.file)} | ${r.line} | ${code(r.url)} | ${r.kind} |`),
-    );
-    if (references.length > 200) parts.push('', `… and ${references.length - 200} more.`);
-  }
+  if (record.readiness) parts.push('', renderReadiness(record.readiness));
   if (!ok) parts.push('', `**Error:** ${cell(failure)}`);
   return `${parts.join('\n')}\n`;
+}
+
+/** Rows of the hosts table the summary holds; the rest are named in one line. */
+const SUMMARY_HOST_ROWS = 300;
+const SUMMARY_BROKEN_ROWS = 50;
+
+/** The readiness part of the summary: every host outside the site, broken links, serving. */
+export function renderReadiness(readiness: Readiness): string {
+  const parts: string[] = [];
+  const { hosts } = readiness;
+  if (hosts.length > 0) {
+    const level = { error: '❌ error', warning: '⚠️ warning', notice: 'ℹ️ notice' };
+    parts.push(
+      `#### Hosts outside the site (${hosts.length})`,
+      '',
+      '| Host | What | Level | Count | Found in |',
+      '|---|---|---|---|---|',
+      ...hosts.slice(0, SUMMARY_HOST_ROWS).map((h) => {
+        const where = [
+          ...h.locations.map((l) => code(`${l.file}${l.line !== undefined ? `:${l.line}` : ''}`)),
+          ...(h.requestedBy.length > 0
+            ? [`browser: ${h.requestedBy.slice(0, 3).map(code).join(', ')}`]
+            : []),
+        ].join(', ');
+        const what = `${h.role === 'load' ? 'loads' : 'links'} (${h.vias.slice(0, 3).join('; ')})`;
+        return `| ${code(h.host)} | ${cell(what)} | ${level[h.severity]} | ${h.count} | ${cell(where)} |`;
+      }),
+    );
+    if (hosts.length > SUMMARY_HOST_ROWS) {
+      parts.push(
+        '',
+        `Also: ${hosts
+          .slice(SUMMARY_HOST_ROWS)
+          .map((h) => `${code(h.host)} (${h.count})`)
+          .join(', ')}.`,
+      );
+    }
+  }
+  const extras = [
+    readiness.metadata > 0
+      ? `${readiness.metadata} metadata reference(s) (canonical, og:*, JSON-LD) name hosts outside the site; browsers do not load them`
+      : undefined,
+    readiness.unconfirmedHosts > 0
+      ? `URL strings in scripts name ${readiness.unconfirmedHosts} more host(s) with no sign that they are requested (error-documentation links, parser bases); not counted`
+      : undefined,
+  ].filter((line): line is string => line !== undefined);
+  if (extras.length > 0) parts.push('', ...extras.map((line) => `- ${line}`));
+
+  const { links } = readiness;
+  parts.push('', `#### Internal links: ${links.brokenCount} broken of ${links.checked}`);
+  if (links.broken.length > 0) {
+    parts.push(
+      '',
+      '| File | Line | Link | Resolves to |',
+      '|---|---|---|---|',
+      ...links.broken
+        .slice(0, SUMMARY_BROKEN_ROWS)
+        .map((b) => `| ${code(b.file)} | ${b.line} | ${code(b.url)} | ${code(b.target)} |`),
+    );
+    if (links.brokenCount > SUMMARY_BROKEN_ROWS) {
+      parts.push('', `… and ${links.brokenCount - SUMMARY_BROKEN_ROWS} more, in the full report.`);
+    }
+  }
+  if (readiness.missingFiles.length > 0) {
+    parts.push(
+      '',
+      `The browser requested ${readiness.missingFiles.length} path(s) no file serves: ${readiness.missingFiles
+        .slice(0, 10)
+        .map((m) => `${code(m.path)} (from ${code(m.page)})`)
+        .join(', ')}.`,
+    );
+  }
+  const { serving } = readiness;
+  if (serving.needsRewrites) {
+    parts.push(
+      '',
+      `#### Serving`,
+      '',
+      `${serving.extensionless.count} internal link(s) leave out \`.html\`${serving.extensionless.example ? ` (e.g. ${code(serving.extensionless.example.url)} → ${code(serving.extensionless.example.served)})` : ''}: a plain static host answers 404 for them.${serving.directoryTrap.count > 0 ? ` ${serving.directoryTrap.count} also have a directory of the same name, so \`try_files $uri $uri/ $uri.html\` answers 403.` : ''} With nginx:`,
+      '',
+      '```nginx',
+      'location / {',
+      '    try_files $uri $uri.html $uri/ =404;',
+      '}',
+      '```',
+    );
+  }
+  if (readiness.reportFile) {
+    parts.push(
+      '',
+      `Full report: ${code(readiness.reportFile)}; SARIF: ${code(readiness.sarifFile ?? '')}.`,
+    );
+  }
+  return parts.join('\n');
 }
 
 /** The job summary of an agent run. */

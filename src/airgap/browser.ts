@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { request, WebSocket } from 'undici';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser, PuppeteerNode } from 'puppeteer-core';
+import { abortReason } from '../errors.js';
+import { serveSite } from './serve.js';
+import type { SiteTree } from './site-tree.js';
 
-/** Browsers looked for, in order, when no path is given. */
+/** Browsers looked for, in order, when no path is given (the binaries, not their shell wrappers). */
 const CANDIDATES = [
-  '/usr/bin/chromium-headless-shell',
   '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
   '/usr/bin/chromium',
   '/usr/bin/google-chrome',
 ];
@@ -20,189 +20,207 @@ export function findBrowser(env: NodeJS.ProcessEnv = process.env): string | unde
   return CANDIDATES.find((candidate) => existsSync(candidate));
 }
 
-export interface BrowserFinding {
+/** A request a page made to somewhere other than the site's own loopback server. */
+export interface OutsideRequest {
   url: string;
-  /** `blocked`: would leave the site; `missing`: a file of the site that is not there. */
-  kind: 'blocked' | 'missing';
+  /** Path of the page that made it (`/guides/intro`). */
+  page: string;
+  /** What the browser was fetching: script, stylesheet, image, font, fetch, websocket, … */
+  resourceType: string;
 }
 
-interface CdpMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: unknown;
-  error?: { message: string };
+/** A request for a path of the site that no file serves. */
+export interface MissingFile {
+  path: string;
+  page: string;
+}
+
+export interface BrowserPass {
+  pages: string[];
+  outside: OutsideRequest[];
+  missing: MissingFile[];
+  /** Pages that did not finish loading in time, with why. */
+  failed: { page: string; error: string }[];
+}
+
+export interface BrowserPassOptions {
+  executablePath: string;
+  /** URL paths to load, the home page first. */
+  pages: string[];
+  signal?: AbortSignal;
+  /** Longest a page may take to load (ms). */
+  pageTimeoutMs?: number;
+  /** Quiet time after `load` that counts as settled (ms). */
+  settleMs?: number;
+}
+
+/** Pages loaded at once (each in its own tab). */
+const TABS = 3;
+
+/** The flags Chromium is launched with: headless, quiet, and unable to resolve anything but loopback. */
+export const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  // Nothing resolves but loopback: a request that slipped past interception still fails.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
+/**
+ * Serves the site on loopback with the export's URL rules and loads the given pages in
+ * headless Chromium (driven by puppeteer-core), letting their scripts run. Every request
+ * that leaves loopback is recorded with the page that made it and aborted; requests for
+ * paths of the site that nothing serves are recorded as missing. Honours `signal`.
+ */
+export async function loadPagesInBrowser(
+  tree: SiteTree,
+  options: BrowserPassOptions,
+): Promise<BrowserPass> {
+  const pageTimeoutMs = options.pageTimeoutMs ?? 15_000;
+  const settleMs = options.settleMs ?? 300;
+  const signal = options.signal;
+  const result: BrowserPass = { pages: [], outside: [], missing: [], failed: [] };
+  const server = await serveSite(tree);
+  let browser: Browser | undefined;
+  const onAbort = () => void browser?.close().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    // Loaded on demand: most runs never get here.
+    const { default: puppeteer } = await import('puppeteer-core');
+    if (signal?.aborted) throw abortReason(signal);
+    browser = await launchBrowser(puppeteer, options.executablePath, pageTimeoutMs);
+    if (signal?.aborted) throw abortReason(signal);
+    const context = await browser.createBrowserContext();
+    const seen = new Set<string>();
+    const record = (url: string, page: string, resourceType: string) => {
+      const key = `${page}\u0000${url}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      result.outside.push({ url, page, resourceType });
+    };
+    const queue = [...options.pages];
+    result.pages.push(...queue);
+    const worker = async () => {
+      const page = await context.newPage();
+      let current = '';
+      let inFlight = 0;
+      let lastActivity: number;
+      await page.setBypassServiceWorker(true);
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        inFlight += 1;
+        lastActivity = Date.now();
+        const url = request.url();
+        if (url.startsWith(`${server.origin}/`) || /^(data|blob|about):/i.test(url)) {
+          void request.continue().catch(() => undefined);
+          return;
+        }
+        record(url, current, request.resourceType());
+        void request.abort('blockedbyclient').catch(() => undefined);
+      });
+      const settled = () => {
+        inFlight = Math.max(0, inFlight - 1);
+        lastActivity = Date.now();
+      };
+      page.on('requestfinished', settled);
+      page.on('requestfailed', settled);
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (
+          response.status() === 404 &&
+          url.origin === server.origin &&
+          url.pathname !== '/favicon.ico'
+        )
+          result.missing.push({ path: decodeURIComponent(url.pathname), page: current });
+      });
+      // WebSockets bypass request interception: record them (the resolver rules refuse them).
+      const session = await page.createCDPSession();
+      await session.send('Network.enable');
+      session.on('Network.webSocketCreated', (event) => record(event.url, current, 'websocket'));
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+        if (signal?.aborted) throw abortReason(signal);
+        current = path;
+        inFlight = 0;
+        lastActivity = Date.now();
+        try {
+          await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+          // Let scripts run: wait until the network has been quiet for settleMs.
+          const until = Date.now() + pageTimeoutMs;
+          while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
+            if (signal?.aborted) throw abortReason(signal);
+            await delay(50);
+          }
+        } catch (error) {
+          if (signal?.aborted) throw abortReason(signal);
+          result.failed.push({
+            page: path,
+            error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+          });
+        }
+      }
+      await page.close();
+    };
+    await Promise.all(Array.from({ length: Math.min(TABS, queue.length) }, worker));
+    return result;
+  } catch (error) {
+    throw signal?.aborted ? abortReason(signal) : error;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await browser?.close().catch(() => undefined);
+    await server.close();
+  }
 }
 
 /**
- * Loads a page of the extracted site in a headless Chromium over file:// with every
- * network request refused, and reports what the page tried to fetch outside the site
- * (and files of the site it could not find). Driven over the DevTools protocol.
+ * Launches Chromium with LAUNCH_ARGS: the old headless shell when that is the binary
+ * (chromium-headless-shell), the new headless mode of a full Chromium otherwise.
  */
-export async function loadOffline(
-  browser: string,
-  page: string,
-  options: { timeoutMs?: number; settleMs?: number } = {},
-): Promise<BrowserFinding[]> {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const settleMs = options.settleMs ?? 750;
-  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'static-export-browser-'));
-  const child = spawn(
-    browser,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      // Nothing resolves: a request that slipped past the interception still fails.
-      '--host-resolver-rules=MAP * ~NOTFOUND',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
-    // Its own process group, so that the renderer and helper processes go with it.
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+export async function launchBrowser(
+  puppeteer: PuppeteerNode,
+  executablePath: string,
+  timeoutMs = 15_000,
+): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath,
+    headless: /headless[-_]shell/.test(executablePath) ? 'shell' : true,
+    args: LAUNCH_ARGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: timeoutMs,
+  });
+}
+
+/**
+ * The home page and up to `count - 1` others: first one per top-level section, then
+ * evenly spread over the rest, so a sample sees each part of the site's layout.
+ */
+export function samplePages(
+  pages: readonly { file: string; url: string }[],
+  count: number,
+): string[] {
+  const candidates = pages.filter(
+    (p) => !/(^|\/)(404|_not-found|500)(\.html|\/index\.html)$/.test(p.file),
   );
-  try {
-    const endpoint = await devtoolsEndpoint(child, timeoutMs);
-    const session = await openPageSession(endpoint);
-    try {
-      return await inspectPage(session, pathToFileURL(page).href, timeoutMs, settleMs);
-    } finally {
-      session.close();
-    }
-  } finally {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-    child.stderr?.destroy();
-    child.unref();
-    await fs.rm(profile, { recursive: true, force: true }).catch(() => undefined);
+  const home = candidates.find((p) => p.url === '/');
+  const chosen: string[] = home ? ['/'] : [];
+  const rest = candidates.filter((p) => p.url !== '/');
+  const sections = new Set<string>();
+  for (const page of rest) {
+    if (chosen.length >= count) break;
+    const section = page.url.split('/')[1] ?? '';
+    if (sections.has(section)) continue;
+    sections.add(section);
+    chosen.push(page.url);
   }
-}
-
-function devtoolsEndpoint(child: ChildProcess, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(
-      () => reject(new Error('the browser did not start in time')),
-      timeoutMs,
-    );
-    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
-      output += text;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(
-        new Error(
-          `the browser exited (${code}) before it could be driven: ${output.trim().slice(0, 300)}`,
-        ),
-      );
-    });
-  });
-}
-
-interface Session {
-  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
-  on(listener: (message: CdpMessage) => void): void;
-  close(): void;
-}
-
-async function openPageSession(browserEndpoint: string): Promise<Session> {
-  const { host } = new URL(browserEndpoint);
-  const list = await request(`http://${host}/json/list`);
-  const targets = (await list.body.json()) as { type: string; webSocketDebuggerUrl: string }[];
-  const target = targets.find((t) => t.type === 'page');
-  if (!target) throw new Error('the browser has no page to drive');
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener('open', () => resolve(), { once: true });
-    socket.addEventListener('error', () => reject(new Error('could not connect to the browser')), {
-      once: true,
-    });
-  });
-  let next = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const listeners: ((message: CdpMessage) => void)[] = [];
-  socket.addEventListener('message', (event) => {
-    const message = JSON.parse(String(event.data)) as CdpMessage;
-    if (message.id !== undefined) {
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) waiter?.reject(new Error(message.error.message));
-      else waiter?.resolve(message.result);
-      return;
-    }
-    for (const listener of listeners) listener(message);
-  });
-  return {
-    send(method, params = {}) {
-      next += 1;
-      const id = next;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-    },
-    on: (listener) => listeners.push(listener),
-    close: () => socket.close(),
-  };
-}
-
-async function inspectPage(
-  session: Session,
-  url: string,
-  timeoutMs: number,
-  settleMs: number,
-): Promise<BrowserFinding[]> {
-  const findings = new Map<string, BrowserFinding>();
-  const requests = new Map<string, string>();
-  let lastActivity = Date.now();
-  let loaded = false;
-  session.on((message) => {
-    const params = message.params ?? {};
-    if (message.method === 'Fetch.requestPaused') {
-      lastActivity = Date.now();
-      const requestUrl = (params.request as { url: string }).url;
-      const requestId = params.requestId as string;
-      if (/^(file|data|blob|about):/i.test(requestUrl)) {
-        void session.send('Fetch.continueRequest', { requestId }).catch(() => undefined);
-      } else {
-        findings.set(requestUrl, { url: requestUrl, kind: 'blocked' });
-        void session
-          .send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
-          .catch(() => undefined);
-      }
-    } else if (message.method === 'Network.requestWillBeSent') {
-      lastActivity = Date.now();
-      requests.set(params.requestId as string, (params.request as { url: string }).url);
-    } else if (message.method === 'Network.loadingFailed') {
-      lastActivity = Date.now();
-      const failedUrl = requests.get(params.requestId as string) ?? '';
-      if (failedUrl.startsWith('file:') && /FILE_NOT_FOUND/.test(String(params.errorText))) {
-        findings.set(failedUrl, { url: failedUrl, kind: 'missing' });
-      }
-    } else if (message.method === 'Page.loadEventFired') {
-      loaded = true;
-      lastActivity = Date.now();
-    }
-  });
-  await session.send('Network.enable');
-  await session.send('Page.enable');
-  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
-  await session.send('Page.navigate', { url });
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !(loaded && Date.now() - lastActivity >= settleMs)) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const remaining = rest.filter((p) => !chosen.includes(p.url));
+  const wanted = count - chosen.length;
+  for (let i = 0; i < wanted && remaining.length > 0; i += 1) {
+    const pick = remaining[Math.floor((i * remaining.length) / wanted)];
+    if (pick && !chosen.includes(pick.url)) chosen.push(pick.url);
   }
-  return [...findings.values()];
+  return chosen;
 }

@@ -1,127 +1,317 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ExportConfig } from '../config.js';
+import { formatDuration } from '../duration.js';
 import { ActionError } from '../errors.js';
-import type { ExportRecord, Reporter } from '../report.js';
-import { findBrowser, loadOffline } from './browser.js';
-import { type ExternalReference, externalHost, isAllowedHost } from './references.js';
+import type { Annotation, ExportRecord, Reporter } from '../report.js';
+import { type BrowserPass, findBrowser, loadPagesInBrowser, samplePages } from './browser.js';
+import {
+  findingsFromBrowser,
+  findingsFromScan,
+  groupByHost,
+  type HostFinding,
+  type Readiness,
+  type Severity,
+} from './findings.js';
+import { writeReportFiles } from './report-files.js';
 import { scanSite } from './scan.js';
+import { nginxConfig, servingVerdict } from './serving.js';
+import { SiteTree } from './site-tree.js';
 
-/** Annotations beyond this many are summarized: CI logs cap them anyway. */
-const MAX_ANNOTATIONS = 50;
+/** GitHub shows 10 annotations of each level per step: more are dropped from view. */
+export const ANNOTATIONS_PER_LEVEL = 10;
+/** Pages the browser loads: the home page and a sample of the others. */
+const BROWSER_PAGES = 8;
+
+export interface CheckContext {
+  /** Where the report files go (RUNNER_TEMP in a workflow). */
+  tempDir: string;
+  signal?: AbortSignal;
+  now?: () => number;
+}
 
 /**
- * The readiness check of the deployment table: an air-gapped deployment cannot reach
- * anything outside the site (no search, AI assistant or analytics from the vendor's
- * cloud), so every such reference fails the step; client-hosted ones are warned about.
- * Runs on the staging directory, so a failure leaves `path` untouched.
+ * The readiness check of the extracted site, on the staging directory (so a failure
+ * leaves `path` untouched). Every deployment type: internal links that lead nowhere.
+ * `client-hosted` and `air-gapped`: what the pages load from outside the site (a
+ * failure for air-gapped), what they link to outside, and what a browser loading a
+ * sample of pages really requests. Writes the full report as JSON and SARIF.
  */
-export async function checkSiteIsSelfContained(
+export async function checkReadiness(
   stagingDir: string,
   config: ExportConfig,
   reporter: Reporter,
   record: ExportRecord,
+  context: CheckContext,
 ): Promise<void> {
-  const { scanned, references } = await scanSite(stagingDir, config.allowedHosts);
-  const hosts = countHosts(references);
-  const allowed = config.allowedHosts.length ? ` (allowed: ${config.allowedHosts.join(', ')})` : '';
-  const verdict =
-    references.length === 0
-      ? `no reference leaves the site${allowed}`
-      : `${references.length} reference(s) to ${hosts.length} host(s) outside the site: ${hosts
-          .slice(0, 5)
-          .map(([host, count]) => `${host} ×${count}`)
-          .join(', ')}${hosts.length > 5 ? ', …' : ''}`;
-  const line = `${config.deploymentType} check: scanned ${scanned} HTML, CSS and JavaScript files; ${verdict}.`;
-  reporter.info(line);
-  record.checks = [...(record.checks ?? []), line];
-  record.externalReferences = references;
+  const now = context.now ?? Date.now;
+  const started = now();
+  const external = config.deploymentType !== 'cloud';
+  const links = config.brokenLinks !== 'off';
+  if (!external && !links) return;
+  const tree = await SiteTree.read(stagingDir);
+  const scan = await scanSite(tree, {
+    allowedHosts: config.allowedHosts,
+    external,
+    links,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
 
-  const annotate = config.deploymentType === 'air-gapped' ? reporter.error : reporter.warning;
-  for (const reference of references.slice(0, MAX_ANNOTATIONS)) {
-    annotate.call(
-      reporter,
-      `${reference.url} (${reference.kind}) reaches ${reference.host}, outside the site`,
-      {
-        title: 'Reference outside the site',
-        file: path.join(config.path, ...reference.file.split('/')),
-        startLine: reference.line,
-        startColumn: reference.column,
-      },
+  const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;
+  const findings = findingsFromScan(scan, config.deploymentType);
+  if (pass && 'outside' in pass) {
+    const fileOf = (page: string) => tree.resolve(page)?.file ?? page.replace(/^\//, '');
+    findings.push(...findingsFromBrowser(pass, config.deploymentType, config.allowedHosts, fileOf));
+  }
+  const readiness: Readiness = {
+    deploymentType: config.deploymentType,
+    scanned: scan.scanned,
+    pages: scan.pages,
+    durationMs: now() - started,
+    hosts: groupByHost(findings),
+    findings,
+    findingsDropped: scan.externalDropped,
+    metadata: scan.metadata,
+    unconfirmedHosts: scan.unconfirmed.size,
+    links: {
+      checked: scan.links.checked,
+      brokenCount: scan.links.brokenCount,
+      broken: scan.links.broken,
+      severity: config.brokenLinks === 'fail' ? 'error' : 'warning',
+    },
+    missingFiles: pass && 'outside' in pass ? pass.missing : [],
+    serving: {
+      extensionless: scan.rules.html,
+      directoryTrap: scan.rules.directoryTrap,
+      directoryIndex: scan.rules.index,
+      needsRewrites: scan.rules.html.count > 0,
+      has404Page: tree.files.has('404.html'),
+    },
+    ...(pass
+      ? {
+          browser:
+            'outside' in pass
+              ? { ran: true as const, pages: pass.pages, failed: pass.failed }
+              : pass,
+        }
+      : {}),
+  };
+  // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
+  if (external || readiness.links.brokenCount > 0) {
+    const base = path.join(context.tempDir, `static-export-${config.domain}-readiness`);
+    readiness.reportFile = `${base}.json`;
+    readiness.sarifFile = `${base}.sarif`;
+    await writeReportFiles(readiness, {
+      json: readiness.reportFile,
+      sarif: readiness.sarifFile,
+      sitePath: path.relative(process.cwd(), config.path) || '.',
+    });
+    reporter.setOutput('findings-file', readiness.reportFile);
+    reporter.setOutput('sarif-file', readiness.sarifFile);
+  }
+  record.readiness = readiness;
+
+  const headline = describe(readiness);
+  reporter.info(headline);
+  record.checks = [...(record.checks ?? []), headline];
+  annotate(readiness, config, reporter);
+  const verdict = servingVerdict(readiness.serving);
+  if (verdict) {
+    reporter.info(
+      `Serving: ${verdict} This nginx configuration serves the export as its links expect:\n${nginxConfig(readiness.serving)}`,
+    );
+  } else if (links) {
+    reporter.info(
+      'Serving: every internal link names its file or a directory; any static host serves the tree as it is.',
     );
   }
-  if (references.length > MAX_ANNOTATIONS) {
-    reporter.info(`… and ${references.length - MAX_ANNOTATIONS} more, listed in the job summary.`);
-  }
+  if (readiness.reportFile)
+    reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
 
-  const blocked = await loadInBrowser(stagingDir, config, reporter, record);
-  if (config.deploymentType === 'air-gapped' && (references.length > 0 || blocked > 0)) {
+  const loads = readiness.hosts.filter((h) => h.severity === 'error');
+  const problems: string[] = [];
+  if (loads.length > 0) {
+    problems.push(
+      `its pages load from ${loads.length} host(s) outside the site: ${loads.map((h) => `${h.host} (${h.count})`).join(', ')}`,
+    );
+  }
+  if (config.brokenLinks === 'fail' && readiness.links.brokenCount > 0) {
+    problems.push(`${readiness.links.brokenCount} internal link(s) lead to no file of the export`);
+  }
+  if (problems.length > 0) {
+    const fixes = [
+      loads.length > 0
+        ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with allowed-hosts'
+        : undefined,
+      config.brokenLinks === 'fail' && readiness.links.brokenCount > 0
+        ? 'fix the links, or set broken-links: warn'
+        : undefined,
+    ].filter(Boolean);
     const what =
-      references.length > 0
-        ? verdict
-        : `${blocked} request(s) outside the site when index.html loads`;
+      config.deploymentType === 'air-gapped' && loads.length > 0
+        ? 'an air-gapped deployment'
+        : 'deployment';
     throw new ActionError(
-      `The site is not ready for an air-gapped deployment: ${what}. Remove these references from the docs (search, AI assistant and analytics are unavailable there), or accept hosts you serve inside the network with allowed-hosts. path was left as it was.`,
+      `The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; path was left as it was.`,
     );
   }
 }
 
-/**
- * The optional headless check: index.html loaded over file:// with the network refused.
- * Returns how many requests left the site.
- */
-async function loadInBrowser(
-  stagingDir: string,
+async function browserPass(
+  tree: SiteTree,
   config: ExportConfig,
   reporter: Reporter,
-  record: ExportRecord,
-): Promise<number> {
-  if (config.browserCheck === 'false') return 0;
-  const index = path.join(stagingDir, 'index.html');
-  const browser = findBrowser();
-  if (!browser || !existsSync(index)) {
-    const why = !browser
-      ? 'no Chromium found (install chromium-headless-shell, or set STATIC_EXPORT_BROWSER)'
-      : 'the site has no index.html';
+  signal: AbortSignal | undefined,
+): Promise<BrowserPass | { ran: false; why: string }> {
+  if (config.browserCheck === 'false') return { ran: false, why: 'browser-check is false' };
+  const executablePath = findBrowser();
+  const pages = samplePages(tree.pages(), BROWSER_PAGES);
+  const why = !executablePath
+    ? 'no Chromium found (install chromium-headless-shell, or set STATIC_EXPORT_BROWSER)'
+    : pages.length === 0
+      ? 'the site has no HTML page'
+      : undefined;
+  if (why !== undefined || !executablePath) {
     if (config.browserCheck === 'true') throw new ActionError(`browser-check is true, but ${why}.`);
-    reporter.info(`Headless browser check skipped: ${why}.`);
-    return 0;
+    reporter.info(`Headless browser pass skipped: ${why}.`);
+    return { ran: false, why: why ?? '' };
   }
-  const findings = await loadOffline(browser, index);
-  const shown = (url: string) =>
-    url.startsWith('file:')
-      ? path.join(config.path, path.relative(stagingDir, fileURLToPath(url)))
-      : url;
-  const blocked = findings.filter(
-    (f) => f.kind === 'blocked' && !isAllowedHost(externalHost(f.url) ?? '', config.allowedHosts),
+  const pass = await loadPagesInBrowser(tree, {
+    executablePath,
+    pages,
+    ...(signal ? { signal } : {}),
+  });
+  const hosts = new Set(pass.outside.map((r) => new URL(r.url).host));
+  reporter.info(
+    `Headless browser pass (${path.basename(executablePath)}): loaded ${pass.pages.length} page(s) served with the export's URL rules; ${pass.outside.length} request(s) to ${hosts.size} host(s) outside the site were blocked; ${pass.missing.length} request(s) for missing files.`,
   );
-  const missing = findings.filter((f) => f.kind === 'missing');
-  const line = `Headless browser check (${path.basename(browser)}, network refused): index.html made ${blocked.length} request(s) outside the site and ${missing.length} to missing files.`;
-  reporter.info(line);
-  record.checks = [...(record.checks ?? []), line];
-  const annotate = config.deploymentType === 'air-gapped' ? reporter.error : reporter.warning;
-  for (const finding of blocked.slice(0, MAX_ANNOTATIONS)) {
-    annotate.call(reporter, `Loading index.html requested ${finding.url}, outside the site`, {
-      title: 'Request outside the site',
-      file: path.join(config.path, 'index.html'),
-    });
-  }
-  for (const finding of missing.slice(0, MAX_ANNOTATIONS)) {
-    reporter.warning(
-      `Loading index.html requested ${shown(finding.url)}, which the export does not contain`,
-      {
-        title: 'Missing file',
-        file: path.join(config.path, 'index.html'),
-      },
-    );
-  }
-  return blocked.length;
+  for (const failed of pass.failed)
+    reporter.warning(`The browser could not load ${failed.page}: ${failed.error}`);
+  return pass;
 }
 
-function countHosts(references: readonly ExternalReference[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const reference of references)
-    counts.set(reference.host, (counts.get(reference.host) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The one line that says what the check found, true about where the rest is. */
+export function describe(readiness: Readiness): string {
+  const loads = readiness.hosts.filter((h) => h.role === 'load');
+  const links = readiness.hosts.filter((h) => h.role === 'link');
+  const parts: string[] = [];
+  if (readiness.deploymentType !== 'cloud') {
+    parts.push(
+      loads.length === 0
+        ? 'nothing is loaded from outside the site'
+        : `loads from ${count(loads.length, 'host')} outside the site (${loads.map((h) => h.host).join(', ')})`,
+    );
+    if (links.length > 0) parts.push(`links to ${count(links.length, 'outside host')}`);
+  }
+  parts.push(
+    `${count(readiness.links.checked, 'internal link')} checked, ${readiness.links.brokenCount} broken`,
+  );
+  return `${readiness.deploymentType} check: read ${count(readiness.scanned, 'file')} (${count(readiness.pages, 'page')}) in ${formatDuration(readiness.durationMs)}; ${parts.join('; ')}.`;
+}
+
+function annotationAt(
+  config: ExportConfig,
+  file: string,
+  line?: number,
+  column?: number,
+  title?: string,
+): Annotation {
+  return {
+    ...(title ? { title } : {}),
+    file: path.join(config.path, ...file.split('/')),
+    ...(line !== undefined ? { startLine: line } : {}),
+    ...(column !== undefined ? { startColumn: column } : {}),
+  };
+}
+
+function hostMessage(host: HostFinding, deploymentType: string): string {
+  const where = host.locations.map((l) => `${l.file}${l.line !== undefined ? `:${l.line}` : ''}`);
+  const more = host.count - host.locations.length - host.requestedBy.length;
+  const seenAt = [
+    ...where,
+    ...(host.requestedBy.length > 0
+      ? [`requested while loading ${host.requestedBy.slice(0, 3).join(', ')}`]
+      : []),
+  ].join(', ');
+  const tail = more > 0 ? `, and ${more} more` : '';
+  if (host.role === 'load') {
+    return `Loads from ${host.host}, outside the site: ${count(host.count, 'reference')} (${host.vias.slice(0, 3).join('; ')}) at ${seenAt}${tail}.`;
+  }
+  const consequence =
+    deploymentType === 'air-gapped'
+      ? ' Readers who click these reach a dead end inside the network.'
+      : '';
+  return `Links to ${host.host}: ${count(host.count, 'link')} at ${seenAt}${tail}.${consequence}`;
+}
+
+/** One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level; the last names the rest. */
+function annotate(readiness: Readiness, config: ExportConfig, reporter: Reporter): void {
+  const emit = (severity: Severity, message: string, annotation?: Annotation) => {
+    if (severity === 'error') reporter.error(message, annotation);
+    else if (severity === 'warning') reporter.warning(message, annotation);
+    else reporter.notice(message, annotation);
+  };
+  const where = readiness.reportFile ? ` and in ${readiness.reportFile}` : '';
+  for (const severity of ['error', 'warning', 'notice'] as const) {
+    const hosts = readiness.hosts.filter((h) => h.severity === severity);
+    const brokenHere = readiness.links.severity === severity ? readiness.links.broken : [];
+    const budget = ANNOTATIONS_PER_LEVEL;
+    const hostSlots = hosts.length > budget ? budget - 1 : hosts.length;
+    for (const host of hosts.slice(0, hostSlots)) {
+      const first = host.locations[0];
+      const file = first?.file ?? host.requestedBy[0];
+      emit(
+        severity,
+        hostMessage(host, readiness.deploymentType),
+        file !== undefined
+          ? annotationAt(
+              config,
+              file,
+              first?.line,
+              first?.column,
+              host.role === 'load' ? 'Loads from outside the site' : 'Links outside the site',
+            )
+          : undefined,
+      );
+    }
+    if (hosts.length > hostSlots) {
+      const rest = hosts.slice(hostSlots);
+      emit(
+        severity,
+        `${count(rest.length, 'more host')} outside the site: ${rest.map((h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`).join(', ')}. Each is listed in the job summary${where}.`,
+        { title: 'More hosts outside the site' },
+      );
+    }
+    const brokenSlots = Math.max(0, budget - Math.min(hosts.length, budget));
+    const shown = brokenHere.slice(
+      0,
+      brokenHere.length > brokenSlots ? Math.max(0, brokenSlots - 1) : brokenSlots,
+    );
+    for (const broken of shown) {
+      emit(
+        severity,
+        `Broken link ${broken.url}: no file of the export serves ${broken.target}.`,
+        annotationAt(config, broken.file, broken.line, broken.column, 'Broken internal link'),
+      );
+    }
+    const left =
+      readiness.links.severity === severity ? readiness.links.brokenCount - shown.length : 0;
+    if (left > 0) {
+      emit(
+        severity,
+        `${count(left, shown.length > 0 ? 'more broken internal link' : 'broken internal link')}, listed in the job summary${where}.`,
+        { title: 'Broken internal links' },
+      );
+    }
+  }
+  if (readiness.missingFiles.length > 0) {
+    const first = readiness.missingFiles.slice(0, 5);
+    reporter.warning(
+      `While loading pages the browser requested ${count(readiness.missingFiles.length, 'path')} that no file of the export serves: ${first.map((m) => `${m.path} (from ${m.page})`).join(', ')}${readiness.missingFiles.length > first.length ? ', …' : ''}.`,
+      { title: 'Missing files' },
+    );
+  }
 }

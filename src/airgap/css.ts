@@ -1,5 +1,4 @@
 import { tokenize } from 'css-tree/tokenizer';
-import type { ReferenceKind } from './references.js';
 
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
 const FUNCTION = 2;
@@ -12,7 +11,8 @@ const COMMENT = 25;
 export interface FoundUrl {
   url: string;
   offset: number;
-  kind: ReferenceKind;
+  /** `css url()` or `css @import`: both load. */
+  via: string;
 }
 
 function unquote(text: string): string {
@@ -31,25 +31,25 @@ function unquote(text: string): string {
  */
 export function urlsInCss(source: string): FoundUrl[] {
   const found: FoundUrl[] = [];
-  let pending: { kind: ReferenceKind } | undefined;
+  let pending: { via: string } | undefined;
   tokenize(source, (type, start, end) => {
     if (type === WHITESPACE || type === COMMENT) return;
     const text = source.slice(start, end);
     if (type === URL) {
       const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
-      found.push({ url: unquote(inner), offset: start, kind: 'css url()' });
+      found.push({ url: unquote(inner), offset: start, via: 'css url()' });
       pending = undefined;
       return;
     }
     if (pending && type === STRING) {
-      found.push({ url: unquote(text), offset: start, kind: pending.kind });
+      found.push({ url: unquote(text), offset: start, via: pending.via });
       pending = undefined;
       return;
     }
     pending = undefined;
-    if (type === FUNCTION && /^(url|src)\($/i.test(text)) pending = { kind: 'css url()' };
+    if (type === FUNCTION && /^(url|src)\($/i.test(text)) pending = { via: 'css url()' };
     else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
-      pending = { kind: 'css @import' };
+      pending = { via: 'css @import' };
   });
   return found;
 }

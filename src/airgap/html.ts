@@ -1,13 +1,11 @@
+import { tokenizer, tokTypes } from 'acorn';
+import { decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { urlsInCss } from './css.js';
-import { urlStringsInJs } from './js.js';
-import type { ReferenceKind } from './references.js';
-
-export interface FoundReference {
-  url: string;
-  offset: number;
-  kind: ReferenceKind;
-}
+import { referencesInFlight } from './flight.js';
+import { type ScriptUrl, urlsInScript } from './js.js';
+import { urlsInImportMap } from './json-formats.js';
+import { type FoundReference, roleOfAttribute } from './references.js';
 
 /** Attributes whose value is one URL (HTML, SVG and a few legacy ones). */
 const URL_ATTRIBUTES = new Set([
@@ -23,14 +21,13 @@ const URL_ATTRIBUTES = new Set([
   'longdesc',
   'icon',
   'xlink:href',
-  'ping',
   'archive',
   'codebase',
   'lowsrc',
   'dynsrc',
 ]);
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
-const SCRIPT_TYPES =
+const CLASSIC_OR_MODULE =
   /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)$/i;
 
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
@@ -47,63 +44,166 @@ export function refreshUrl(content: string): string | undefined {
   return match && /[^\d\s.;,]/.test(content) ? match[2] : undefined;
 }
 
+export interface HtmlReference extends FoundReference {
+  /** Held by an attribute of the page (what the internal link check resolves). */
+  attribute?: true;
+}
+
+export interface HtmlScanCallbacks {
+  reference(reference: HtmlReference): void;
+  /** A URL string in an inline script with no evidence that it is requested. */
+  unconfirmed?(url: ScriptUrl): void;
+}
+
 /**
- * Every URL a page would load or point to, with a real HTML parser: URL attributes,
- * srcset, meta refresh, inline styles, `<style>` and inline `<script>` content.
+ * Reads a page as it streams in, with a real HTML parser, and reports every reference
+ * with what the browser does with it: URL attributes by element and `rel`, srcset, meta
+ * refresh, inline styles, `<style>`, inline scripts (evidence-based), importmaps and
+ * Next.js flight data. JSON-LD is metadata and not read further.
  */
-export function referencesInHtml(source: string): FoundReference[] {
-  const found: FoundReference[] = [];
-  let rawText: { kind: 'style' | 'script'; start: number; parts: string[] } | undefined;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        const at = parser.startIndex;
-        for (const [attribute, value] of Object.entries(attributes)) {
-          const key = attribute.toLowerCase();
-          if (URL_ATTRIBUTES.has(key)) {
-            for (const url of key === 'ping' ? value.split(/\s+/) : [value]) {
-              if (url) found.push({ url, offset: at, kind: 'html attribute' });
-            }
-          } else if (SRCSET_ATTRIBUTES.has(key)) {
-            for (const url of srcsetUrls(value)) found.push({ url, offset: at, kind: 'srcset' });
-          } else if (key === 'style') {
-            for (const css of urlsInCss(value))
-              found.push({ url: css.url, offset: at, kind: 'inline style' });
-          }
-        }
-        if (name === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-          const url = refreshUrl(attributes.content ?? '');
-          if (url) found.push({ url, offset: at, kind: 'meta refresh' });
-        }
-        if (name === 'style') rawText = { kind: 'style', start: parser.endIndex + 1, parts: [] };
-        if (
-          name === 'script' &&
-          attributes.src === undefined &&
-          SCRIPT_TYPES.test(attributes.type ?? '')
-        ) {
-          rawText = { kind: 'script', start: parser.endIndex + 1, parts: [] };
-        }
+export class HtmlScanner {
+  /** `<base href>`, which relative references resolve against. */
+  base: string | undefined;
+  readonly #callbacks: HtmlScanCallbacks;
+  readonly #parser: Parser;
+  #raw: { tag: 'style' | 'script'; type: string; start: number; parts: string[] } | undefined;
+  /** Flight data of the page, in order, and where each piece came from. */
+  readonly #flight: string[] = [];
+  readonly #flightStarts: { at: number; offset: number }[] = [];
+  #flightLength = 0;
+
+  constructor(callbacks: HtmlScanCallbacks) {
+    this.#callbacks = callbacks;
+    this.#parser = new Parser(
+      {
+        onopentag: (name, attributes) => this.#open(name, attributes),
+        ontext: (text) => {
+          if (!this.#raw) return;
+          if (this.#raw.parts.length === 0) this.#raw.start = this.#parser.startIndex;
+          this.#raw.parts.push(text);
+        },
+        onclosetag: (name) => {
+          if (this.#raw && name === this.#raw.tag) this.#closeRaw();
+        },
       },
-      ontext(text) {
-        rawText?.parts.push(text);
-      },
-      onclosetag(name) {
-        if (rawText && (name === 'style' || name === 'script')) {
-          const content = rawText.parts.join('');
-          const base = rawText.start;
-          if (rawText.kind === 'style') {
-            for (const css of urlsInCss(content)) found.push({ ...css, offset: base + css.offset });
-          } else {
-            for (const js of urlStringsInJs(content)) {
-              found.push({ url: js.value, offset: base + js.offset, kind: 'js string' });
-            }
-          }
-          rawText = undefined;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
-  );
-  parser.end(source);
+      { decodeEntities: false, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+    );
+  }
+
+  write(chunk: string): void {
+    this.#parser.write(chunk);
+  }
+
+  end(): void {
+    this.#parser.end();
+    if (this.#flight.length === 0) return;
+    const starts = this.#flightStarts;
+    for (const reference of referencesInFlight(this.#flight.join(''))) {
+      // The row's offset in the joined flight text → the script that pushed it.
+      let low = 0;
+      for (let high = starts.length - 1; low < high;) {
+        const mid = (low + high + 1) >> 1;
+        if ((starts[mid] as { at: number }).at <= reference.offset) low = mid;
+        else high = mid - 1;
+      }
+      this.#callbacks.reference({ ...reference, offset: starts[low]?.offset ?? 0 });
+    }
+  }
+
+  #emit(reference: HtmlReference): void {
+    this.#callbacks.reference(reference);
+  }
+
+  #open(tag: string, attributes: Record<string, string>): void {
+    const offset = this.#parser.startIndex;
+    for (const name in attributes) {
+      // Entities are decoded here, in the few values read, rather than in all the text.
+      const raw = attributes[name] as string;
+      const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
+      if (URL_ATTRIBUTES.has(name)) {
+        const role = roleOfAttribute(tag, name, attributes);
+        if (role && value.trim() !== '')
+          this.#emit({ url: value.trim(), offset, ...role, attribute: true });
+      } else if (SRCSET_ATTRIBUTES.has(name)) {
+        const role = roleOfAttribute(tag, name, attributes);
+        for (const url of srcsetUrls(value))
+          if (role) this.#emit({ url, offset, ...role, attribute: true });
+      } else if (name === 'style') {
+        for (const css of urlsInCss(value))
+          this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+      }
+    }
+    if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
+      this.base = decodeHTMLAttribute(attributes.href);
+    if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
+      const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
+      if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
+    }
+    if (tag === 'style') this.#raw = { tag, type: '', start: offset, parts: [] };
+    if (tag === 'script' && attributes.src === undefined)
+      this.#raw = {
+        tag,
+        type: (attributes.type ?? '').trim().toLowerCase(),
+        start: offset,
+        parts: [],
+      };
+  }
+
+  #closeRaw(): void {
+    const raw = this.#raw;
+    this.#raw = undefined;
+    if (!raw) return;
+    const content = raw.parts.join('');
+    if (raw.tag === 'style') {
+      for (const css of urlsInCss(content))
+        this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
+      return;
+    }
+    if (raw.type === 'importmap') {
+      for (const url of urlsInImportMap(content))
+        this.#emit({ url, offset: raw.start, role: 'load', via: '<script type=importmap>' });
+      return;
+    }
+    if (!CLASSIC_OR_MODULE.test(raw.type)) return; // JSON-LD, templates, speculation rules
+    if (content.includes('__next_f')) {
+      this.#readFlightPush(content, raw.start);
+      return;
+    }
+    for (const script of urlsInScript(content)) {
+      const offset = raw.start + script.offset;
+      if (script.evidence)
+        this.#emit({
+          url: script.url,
+          offset,
+          role: 'load',
+          via: `inline script: ${script.evidence}`,
+        });
+      else this.#callbacks.unconfirmed?.({ url: script.url, offset });
+    }
+  }
+
+  /** `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data. */
+  #readFlightPush(content: string, start: number): void {
+    try {
+      for (const token of tokenizer(content, { ecmaVersion: 'latest' })) {
+        if (token.type !== tokTypes.string) continue;
+        const value = (token as { value?: unknown }).value;
+        if (typeof value !== 'string') continue;
+        this.#flightStarts.push({ at: this.#flightLength, offset: start + token.start });
+        this.#flight.push(value);
+        this.#flightLength += value.length;
+      }
+    } catch {
+      // Not the push form we know: nothing to read.
+    }
+  }
+}
+
+/** Every reference of a whole page (tests and small inputs). */
+export function referencesInHtml(source: string): HtmlReference[] {
+  const found: HtmlReference[] = [];
+  const scanner = new HtmlScanner({ reference: (r) => found.push(r) });
+  scanner.write(source);
+  scanner.end();
   return found;
 }

@@ -1,28 +1,98 @@
-import { tokenizer, tokTypes } from 'acorn';
+import { type Token, tokenizer, tokTypes } from 'acorn';
+import { externalHost, isRealHost } from './references.js';
+import { isSdkHost } from './sdk-hosts.js';
 
-export interface FoundString {
-  value: string;
+export interface ScriptUrl {
+  url: string;
   offset: number;
+  /** Why the browser will request it (`fetch()`, `.src =`, `import`, `SDK host`); undefined: no evidence. */
+  evidence?: string;
 }
 
-const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\//i;
+/** Calls whose first argument is requested: `fetch("…")`, `new WebSocket("…")`, `import("…")`. */
+const REQUESTING_CALLS = new Set([
+  'fetch',
+  'importScripts',
+  'sendBeacon',
+  'WebSocket',
+  'EventSource',
+  'Worker',
+  'SharedWorker',
+  'register',
+  'loadScript',
+  'getScript',
+  'import',
+]);
+
+const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
+
+interface Seen {
+  /** `name`, `string`, `(`, `=`, … (acorn's token labels). */
+  label: string;
+  value: string;
+}
+
+function seen(token: Token): Seen {
+  const value: unknown = (token as { value?: unknown }).value;
+  return { label: token.type.label, value: typeof value === 'string' ? value : '' };
+}
+
+/** Why the string after these tokens is requested, or undefined (newest token last). */
+function evidenceFrom(before: readonly Seen[]): string | undefined {
+  const at = (back: number) => before[before.length - back];
+  const one = at(1);
+  const two = at(2);
+  if (!one) return undefined;
+  if (one.label === '(' && two && (two.label === 'name' || two.label === 'import')) {
+    const callee = two.label === 'import' ? 'import' : two.value;
+    if (REQUESTING_CALLS.has(callee)) return `${callee}()`;
+  }
+  // xhr.open("GET", "…") and el.setAttribute("src", "…")
+  if (one.label === ',' && two?.label === 'string' && at(3)?.label === '(') {
+    const callee = at(4)?.value;
+    if (callee === 'open') return 'XMLHttpRequest.open()';
+    if (callee === 'setAttribute' && two.value === 'src') return 'setAttribute("src")';
+  }
+  if (one.label === '=' && two?.value === 'src' && at(3)?.label === '.') return '.src =';
+  if (one.label === ':' && two?.value === 'src' && (two.label === 'name' || two.label === 'string'))
+    return '{ src: … }';
+  if ((one.label === 'name' && one.value === 'from') || one.label === 'import') return 'import';
+  return undefined;
+}
 
 /**
- * String and template literals of a script that hold an absolute URL, found with a
- * JavaScript tokenizer. Scripts it cannot tokenize fall back to quoted URLs.
+ * URL strings of a script that name a real host, each with the evidence that the browser
+ * requests it: a requesting call or property (`fetch("…")`, `script.src = "…"`, `import`),
+ * or a known SDK host. Strings without evidence (error-documentation links, dummy bases
+ * such as `http://a.com`, bare `//`) come back without it: they are not loads.
  */
-export function urlStringsInJs(source: string): FoundString[] {
-  const found: FoundString[] = [];
+export function urlsInScript(source: string): ScriptUrl[] {
+  if (!source.includes('//')) return [];
+  const found: ScriptUrl[] = [];
+  const before: Seen[] = [];
   try {
     for (const token of tokenizer(source, {
       ecmaVersion: 'latest',
       sourceType: 'module',
       allowHashBang: true,
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
     })) {
-      if (token.type !== tokTypes.string && token.type !== tokTypes.template) continue;
-      const raw: unknown = (token as { value?: unknown }).value;
-      const value = typeof raw === 'string' ? raw : '';
-      if (LOOKS_LIKE_URL.test(value)) found.push({ value: value.trim(), offset: token.start });
+      const current = seen(token);
+      if (
+        (token.type === tokTypes.string || token.type === tokTypes.template) &&
+        LOOKS_LIKE_URL.test(current.value)
+      ) {
+        const url = current.value.trim();
+        const host = externalHost(url);
+        if (host !== undefined && isRealHost(host)) {
+          const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+          const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+          found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+        }
+      }
+      before.push(current);
+      if (before.length > 8) before.shift();
     }
     return found;
   } catch {
@@ -30,10 +100,18 @@ export function urlStringsInJs(source: string): FoundString[] {
   }
 }
 
-function fallback(source: string): FoundString[] {
-  const found: FoundString[] = [];
+/** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
+function fallback(source: string): ScriptUrl[] {
+  const found: ScriptUrl[] = [];
   for (const match of source.matchAll(/(["'`])((?:[a-z][a-z0-9+.-]*:)?\/\/[^"'`\s\\]+)\1/gi)) {
-    found.push({ value: match[2] as string, offset: (match.index ?? 0) + 1 });
+    const url = match[2] as string;
+    const host = externalHost(url);
+    if (host === undefined || !isRealHost(host)) continue;
+    found.push({
+      url,
+      offset: (match.index ?? 0) + 1,
+      ...(isSdkHost(host) ? { evidence: 'SDK host' } : {}),
+    });
   }
   return found;
 }

@@ -1,13 +1,22 @@
-/** Where a reference was found and what kind of construct holds it. */
-export type ReferenceKind =
-  | 'html attribute'
-  | 'srcset'
-  | 'meta refresh'
-  | 'inline style'
-  | 'css url()'
-  | 'css @import'
-  | 'js string';
+/**
+ * What the browser does with a reference: `load` fetches it while the page is shown
+ * (scripts, styles, images, frames, fonts, preconnects, fetch targets); `link` only when
+ * a reader acts (`<a href>`, `<form action>`); `metadata` never (canonical, og:*,
+ * JSON-LD, namespaces). Air-gapped deployments break on loads, not on the others.
+ */
+export type Role = 'load' | 'link' | 'metadata';
 
+/** A reference found in a file, before it is known to leave the site. */
+export interface FoundReference {
+  url: string;
+  /** Character offset in the file. */
+  offset: number;
+  role: Role;
+  /** The construct that holds it, as a reader would search for it: `<script src>`, `css url()`. */
+  via: string;
+}
+
+/** A reference that leaves the site. */
 export interface ExternalReference {
   /** File path relative to the site root, `/`-separated. */
   file: string;
@@ -15,30 +24,21 @@ export interface ExternalReference {
   column: number;
   url: string;
   host: string;
-  kind: ReferenceKind;
+  role: Role;
+  via: string;
 }
 
 /** Schemes that load or open something over the network. */
 const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
 
-/** Namespace identifiers: they look like URLs but nothing ever fetches them. */
-const NAMESPACES = new Set([
-  'http://www.w3.org/2000/svg',
-  'http://www.w3.org/1999/xhtml',
-  'http://www.w3.org/1999/xlink',
-  'http://www.w3.org/1998/math/mathml',
-  'http://www.w3.org/xml/1998/namespace',
-  'http://www.w3.org/2000/xmlns/',
-]);
-
 /**
  * The host a reference would reach outside the site, or undefined when it stays inside
- * (relative paths, fragments, data:, mailto:, javascript: and other non-network schemes).
+ * (relative paths, fragments, data:, mailto:, javascript: and other non-network schemes)
+ * or names no host at all (a bare `//`).
  */
 export function externalHost(reference: string): string | undefined {
   const value = reference.trim();
   if (value === '') return undefined;
-  if (NAMESPACES.has(value.toLowerCase())) return undefined;
   let absolute: string;
   if (value.startsWith('//')) absolute = `https:${value}`;
   else {
@@ -47,12 +47,25 @@ export function externalHost(reference: string): string | undefined {
     absolute = value;
   }
   try {
-    const url = new URL(absolute);
-    return url.host.toLowerCase() || undefined;
+    return new URL(absolute).host.toLowerCase() || undefined;
   } catch {
-    // An unparseable absolute URL still points outside; name what follows the slashes.
-    return /^[a-z]*:?\/\/([^/?#\s]*)/i.exec(value)?.[1]?.toLowerCase() || '(unparseable host)';
+    // Not a URL a browser could request (`https://${host}/x` pieces, `//` alone).
+    return undefined;
   }
+}
+
+/**
+ * A host a string in a script could really be requesting: a registrable name (at least
+ * one dot, a letter-only top-level label) or an IP address. Excludes the dummy bases
+ * libraries use to parse relative URLs (`http://a`, `https://p`, `http://x.y`-style tests
+ * keep their dots, and are caught by the lack of a call site instead).
+ */
+export function isRealHost(host: string): boolean {
+  const bare = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':')) return true;
+  const labels = bare.split('.');
+  const top = labels.at(-1) ?? '';
+  return labels.length >= 2 && labels.every((l) => l !== '') && /^[a-z]{2,}$/.test(top);
 }
 
 /** `cdn.example.com` matches itself; `*.example.com` matches any subdomain of it. */
@@ -68,13 +81,19 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
   });
 }
 
-/** Maps character offsets of a text to 1-based lines and columns. */
+/** Maps character offsets of a text, given in pieces as it streams, to 1-based lines. */
 export class LineIndex {
   readonly #starts: number[] = [0];
+  #length = 0;
 
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1))
-      this.#starts.push(i + 1);
+  constructor(text?: string) {
+    if (text !== undefined) this.append(text);
+  }
+
+  append(piece: string): void {
+    for (let i = piece.indexOf('\n'); i >= 0; i = piece.indexOf('\n', i + 1))
+      this.#starts.push(this.#length + i + 1);
+    this.#length += piece.length;
   }
 
   at(offset: number): { line: number; column: number } {
@@ -86,5 +105,75 @@ export class LineIndex {
       else high = mid - 1;
     }
     return { line: low + 1, column: offset - (this.#starts[low] as number) + 1 };
+  }
+}
+
+/** `rel` values of `<link>` that make the browser fetch or connect while the page loads. */
+const LOADING_RELS = new Set([
+  'stylesheet',
+  'icon',
+  'apple-touch-icon',
+  'apple-touch-icon-precomposed',
+  'mask-icon',
+  'fluid-icon',
+  'preload',
+  'modulepreload',
+  'prefetch',
+  'prerender',
+  'preconnect',
+  'dns-prefetch',
+  'manifest',
+]);
+
+/** The SVG elements whose href is fetched (as opposed to `<a>`, which navigates). */
+const SVG_LOADING_HREF = new Set(['use', 'image', 'feimage', 'script', 'mpath']);
+
+/** What the browser does with the URL in `attribute` of element `tag`, or undefined when it holds none. */
+export function roleOfAttribute(
+  tag: string,
+  attribute: string,
+  attributes: Readonly<Record<string, string>>,
+): { role: Role; via: string } | undefined {
+  const via = `<${tag} ${attribute}>`;
+  switch (attribute) {
+    case 'href':
+    case 'xlink:href': {
+      if (tag === 'a' || tag === 'area') return { role: 'link', via };
+      if (tag === 'link') {
+        const rels = (attributes.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+        const loading = rels.find((rel) => LOADING_RELS.has(rel));
+        return loading
+          ? { role: 'load', via: `<link rel=${loading}>` }
+          : { role: 'metadata', via: `<link rel=${rels.join(' ') || '?'}>` };
+      }
+      if (tag === 'base') return { role: 'metadata', via };
+      if (SVG_LOADING_HREF.has(tag)) return { role: 'load', via };
+      return { role: 'link', via };
+    }
+    case 'src':
+    case 'srcset':
+    case 'imagesrcset':
+    case 'poster':
+    case 'background':
+    case 'lowsrc':
+    case 'dynsrc':
+    case 'icon':
+    case 'manifest':
+    case 'archive':
+    case 'codebase':
+      return { role: 'load', via };
+    case 'data':
+      return tag === 'object' ? { role: 'load', via } : undefined;
+    case 'action':
+    case 'formaction':
+    case 'ping':
+      return { role: 'link', via };
+    case 'cite':
+    case 'longdesc':
+    case 'itemtype':
+    case 'itemid':
+      return { role: 'metadata', via };
+    default:
+      return undefined;
   }
 }

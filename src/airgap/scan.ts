@@ -1,67 +1,347 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { throwIfAborted } from '../errors.js';
 import { urlsInCss } from './css.js';
-import { referencesInHtml } from './html.js';
-import { urlStringsInJs } from './js.js';
+import { referencesInFlight } from './flight.js';
+import { type HtmlReference, HtmlScanner } from './html.js';
+import { type ScriptUrl, urlsInScript } from './js.js';
+import { referencesInWebManifest } from './json-formats.js';
 import {
   type ExternalReference,
   externalHost,
+  type FoundReference,
   isAllowedHost,
   LineIndex,
-  type ReferenceKind,
 } from './references.js';
+import { pageUrl, type Resolved, type SiteTree, type UrlRule } from './site-tree.js';
 
-export interface ScanResult {
-  /** Files read (HTML, CSS, JavaScript). */
-  scanned: number;
-  references: ExternalReference[];
+export interface BrokenLink {
+  file: string;
+  line: number;
+  column: number;
+  url: string;
+  /** The URL path it resolved to, which no file of the export serves. */
+  target: string;
 }
 
-type Finder = (source: string) => { url: string; offset: number; kind: ReferenceKind }[];
+/** One example of a URL rule at work, for the serving advice. */
+export interface RuleUse {
+  count: number;
+  example?: { file: string; line: number; url: string; served: string };
+}
 
-const FINDERS: Record<string, Finder> = {
-  '.html': referencesInHtml,
-  '.htm': referencesInHtml,
-  '.xhtml': referencesInHtml,
-  '.svg': referencesInHtml,
-  '.css': urlsInCss,
-  '.js': (source) =>
-    urlStringsInJs(source).map((s) => ({
-      url: s.value,
-      offset: s.offset,
-      kind: 'js string' as const,
-    })),
-  '.mjs': (source) =>
-    urlStringsInJs(source).map((s) => ({
-      url: s.value,
-      offset: s.offset,
-      kind: 'js string' as const,
-    })),
-};
+export interface ScanResult {
+  /** Files read (pages, styles, scripts, flight payloads, manifests). */
+  scanned: number;
+  pages: number;
+  /** Loads and links outside the site (hosts in allowed-hosts left out). */
+  external: ExternalReference[];
+  /** More external references than kept (the count goes on). */
+  externalDropped: number;
+  /** Metadata references outside the site (canonical, og:*, JSON-LD): counted only. */
+  metadata: number;
+  /** URL strings in scripts without evidence of a request, per host. */
+  unconfirmed: Map<string, { count: number; first: { file: string; line: number; url: string } }>;
+  links: { checked: number; broken: BrokenLink[]; brokenCount: number };
+  /** Internal links served only thanks to a URL rule a plain static host lacks. */
+  rules: Record<UrlRule | 'directoryTrap', RuleUse>;
+}
+
+export interface ScanOptions {
+  allowedHosts: readonly string[];
+  /** Collect references outside the site (not for `cloud`). */
+  external: boolean;
+  /** Resolve internal links against the tree. */
+  links: boolean;
+  signal?: AbortSignal;
+}
+
+/** Kept in memory at most; the counts go on. */
+const MAX_KEPT = 100_000;
+const READ_CHUNK = 256 * 1024;
+/** Files up to this size are read whole; larger pages stream through the parser. */
+const SMALL_FILE = 2 * 1024 * 1024;
+const READ_AHEAD = 4;
+
+type Kind = 'html' | 'css' | 'js' | 'manifest' | 'flight';
+
+function kindOf(file: string): Kind | undefined {
+  const extension = path.extname(file).toLowerCase();
+  if (['.html', '.htm', '.xhtml', '.svg'].includes(extension)) return 'html';
+  if (extension === '.css') return 'css';
+  if (['.js', '.mjs', '.cjs'].includes(extension)) return 'js';
+  if (extension === '.webmanifest' || path.basename(file) === 'manifest.json') return 'manifest';
+  // Next.js writes the RSC payload of each page as .txt (robots.txt is not one).
+  if (extension === '.txt') return 'flight';
+  return undefined;
+}
 
 /**
- * Scans an extracted site for references that leave it: what an air-gapped deployment
- * could not load. Hosts in `allowedHosts` are accepted.
+ * Reads every page, stylesheet, script, flight payload and manifest of an extracted site
+ * once, streaming pages through the HTML parser, and collects what leaves the site and
+ * which internal links lead nowhere. Memory stays flat in the size of the site.
  */
-export async function scanSite(root: string, allowedHosts: readonly string[]): Promise<ScanResult> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const references: ExternalReference[] = [];
-  let scanned = 0;
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const find = FINDERS[path.extname(entry.name).toLowerCase()];
-    if (!find) continue;
-    const absolute = path.join(entry.parentPath, entry.name);
-    const source = await readFile(absolute, 'utf8');
-    scanned += 1;
-    const lines = new LineIndex(source);
-    const file = path.relative(root, absolute).split(path.sep).join('/');
-    for (const found of find(source)) {
-      const host = externalHost(found.url);
-      if (host === undefined || isAllowedHost(host, allowedHosts)) continue;
-      references.push({ file, ...lines.at(found.offset), url: found.url, host, kind: found.kind });
+export async function scanSite(tree: SiteTree, options: ScanOptions): Promise<ScanResult> {
+  const result: ScanResult = {
+    scanned: 0,
+    pages: 0,
+    external: [],
+    externalDropped: 0,
+    metadata: 0,
+    unconfirmed: new Map(),
+    links: { checked: 0, broken: [], brokenCount: 0 },
+    rules: {
+      file: { count: 0 },
+      html: { count: 0 },
+      index: { count: 0 },
+      directoryTrap: { count: 0 },
+    },
+  };
+  const linkCache = new Map<string, LinkTarget>();
+  const files = [...tree.files].sort().flatMap((file) => {
+    const kind = kindOf(file);
+    return kind ? [{ file, kind }] : [];
+  });
+  // Reading ahead keeps the parser busy while the next files come off the disk.
+  const reads: Promise<string | undefined>[] = [];
+  const read = (index: number) => {
+    const next = files[index];
+    if (next) reads[index] = readSmall(path.join(tree.root, ...next.file.split('/')));
+  };
+  for (let i = 0; i < READ_AHEAD; i += 1) read(i);
+  for (const [index, { file, kind }] of files.entries()) {
+    throwIfAborted(options.signal);
+    const content = await reads[index];
+    delete reads[index];
+    read(index + READ_AHEAD);
+    await scanFile(tree, file, kind, content, options, result, linkCache);
+  }
+  return result;
+}
+
+/** The whole text of a file up to SMALL_FILE bytes; undefined for a larger one (streamed instead). */
+async function readSmall(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    return size <= SMALL_FILE ? await handle.readFile('utf8') : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function scanFile(
+  tree: SiteTree,
+  file: string,
+  kind: Kind,
+  content: string | undefined,
+  options: ScanOptions,
+  result: ScanResult,
+  linkCache: Map<string, LinkTarget>,
+): Promise<void> {
+  const absolute = path.join(tree.root, ...file.split('/'));
+  const lines = new LineIndex();
+  const seen = new Set<string>();
+  const external = (found: FoundReference) => {
+    if (!options.external) return;
+    const host = externalHost(found.url);
+    if (host === undefined || isAllowedHost(host, options.allowedHosts)) return;
+    if (found.role === 'metadata') {
+      result.metadata += 1;
+      return;
+    }
+    // One finding per URL and role in a file (flight data repeats the HTML's links).
+    const key = `${found.role}\u0000${found.url}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (result.external.length >= MAX_KEPT) {
+      result.externalDropped += 1;
+      return;
+    }
+    result.external.push({
+      file,
+      ...lines.at(found.offset),
+      url: detached(found.url),
+      host: detached(host),
+      role: found.role,
+      via: found.via,
+    });
+  };
+  const unconfirmed = (script: ScriptUrl) => {
+    if (!options.external) return;
+    const host = externalHost(script.url);
+    if (host === undefined || isAllowedHost(host, options.allowedHosts)) return;
+    const entry = result.unconfirmed.get(host);
+    if (entry) entry.count += 1;
+    else
+      result.unconfirmed.set(host, {
+        count: 1,
+        first: { file, line: lines.at(script.offset).line, url: detached(script.url) },
+      });
+  };
+
+  if (kind === 'html') {
+    result.scanned += 1;
+    const isPage = !file.toLowerCase().endsWith('.svg');
+    if (isPage) result.pages += 1;
+    const pending: HtmlReference[] = [];
+    const scanner = new HtmlScanner({
+      reference: (found) => {
+        external(found);
+        if (isPage && options.links && found.attribute && found.role !== 'metadata')
+          pending.push(found);
+      },
+      unconfirmed,
+    });
+    const chunks =
+      content !== undefined
+        ? [content]
+        : (createReadStream(absolute, {
+            encoding: 'utf8',
+            highWaterMark: READ_CHUNK,
+          }) as AsyncIterable<string>);
+    for await (const chunk of chunks) {
+      lines.append(chunk);
+      scanner.write(chunk);
+      // Links are resolved as the page streams, so only a chunk's worth is held.
+      checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
+      pending.length = 0;
+    }
+    scanner.end();
+    checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
+    return;
+  }
+
+  const source = content ?? (await readFile(absolute, 'utf8'));
+  lines.append(source);
+  if (kind === 'flight') {
+    if (!/^[0-9a-f]*:/i.test(source)) return;
+    result.scanned += 1;
+    for (const found of referencesInFlight(source)) external(found);
+  } else if (kind === 'css') {
+    result.scanned += 1;
+    for (const css of urlsInCss(source))
+      external({ url: css.url, offset: css.offset, role: 'load', via: css.via });
+  } else if (kind === 'js') {
+    result.scanned += 1;
+    for (const script of urlsInScript(source)) {
+      if (script.evidence)
+        external({
+          url: script.url,
+          offset: script.offset,
+          role: 'load',
+          via: `script: ${script.evidence}`,
+        });
+      else unconfirmed(script);
+    }
+  } else {
+    const references = referencesInWebManifest(source);
+    if (references.length === 0) return;
+    result.scanned += 1;
+    for (const found of references) external(found);
+  }
+}
+
+const SITE_ORIGIN = 'http://site.invalid';
+/** A root-absolute path with nothing to normalize or decode: its own URL path. */
+const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Where a link leads inside the site, resolved once per page directory and link text. */
+type LinkTarget = { path: string; resolved: Resolved | undefined } | null;
+const CACHE_LIMIT = 200_000;
+
+function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
+  let urlPath: string;
+  if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.')) urlPath = value;
+  else {
+    let target: URL;
+    try {
+      target = new URL(value, pageBase);
+    } catch {
+      return null;
+    }
+    if (target.origin !== SITE_ORIGIN) return null;
+    try {
+      urlPath = decodeURIComponent(target.pathname);
+    } catch {
+      urlPath = target.pathname;
     }
   }
-  references.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-  return { scanned, references };
+  return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
+}
+
+function checkLinks(
+  tree: SiteTree,
+  file: string,
+  base: string | undefined,
+  found: readonly HtmlReference[],
+  lines: LineIndex,
+  result: ScanResult,
+  cache: Map<string, LinkTarget>,
+): void {
+  if (found.length === 0) return;
+  let pageBase: URL;
+  try {
+    pageBase = new URL(base ?? '', new URL(pageUrl(file), SITE_ORIGIN));
+  } catch {
+    return;
+  }
+  // Links resolve the same from every page of a directory (and root-absolute ones from every page).
+  const scope =
+    base === undefined
+      ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
+      : pageBase.href;
+  for (const reference of found) {
+    const value = reference.url;
+    if (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)) continue;
+    const key = base === undefined && value.startsWith('/') ? value : `${scope}\u0000${value}`;
+    let target = cache.get(key);
+    if (target === undefined) {
+      target = resolveLink(tree, pageBase, value);
+      if (cache.size < CACHE_LIMIT) cache.set(detached(key), target);
+    }
+    if (target === null) continue;
+    result.links.checked += 1;
+    const { resolved } = target;
+    if (!resolved) {
+      result.links.brokenCount += 1;
+      if (result.links.broken.length < MAX_KEPT)
+        result.links.broken.push({
+          file,
+          ...lines.at(reference.offset),
+          url: detached(value),
+          target: detached(target.path),
+        });
+      continue;
+    }
+    countRule(result.rules[resolved.rule], file, reference, lines, resolved);
+    if (resolved.shadowedByDirectory)
+      countRule(result.rules.directoryTrap, file, reference, lines, resolved);
+  }
+}
+
+function countRule(
+  use: RuleUse,
+  file: string,
+  reference: HtmlReference,
+  lines: LineIndex,
+  resolved: Resolved,
+): void {
+  use.count += 1;
+  use.example ??= {
+    file,
+    line: lines.at(reference.offset).line,
+    url: detached(reference.url),
+    served: resolved.file,
+  };
+}
+
+/**
+ * A copy of a string that shares no memory with the page it was cut from. V8 keeps a
+ * substring as a view of its parent, so one kept URL would keep a whole page alive.
+ */
+function detached(text: string): string {
+  return (' ' + text).slice(1);
 }

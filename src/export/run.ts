@@ -203,11 +203,14 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
-          ...(config.deploymentType !== 'cloud'
+          ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
             ? {
                 inspect: async (stagingDir: string) => {
-                  const { checkSiteIsSelfContained } = await import('../airgap/check.js');
-                  await checkSiteIsSelfContained(stagingDir, config, reporter, record);
+                  const { checkReadiness } = await import('../airgap/check.js');
+                  await checkReadiness(stagingDir, config, reporter, record, {
+                    tempDir: deps.tempDir,
+                    ...withSignal,
+                  });
                 },
               }
             : {}),

@@ -2,16 +2,15 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { samplePages } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
+import { referencesInFlight } from '../../src/airgap/flight.js';
 import { refreshUrl, referencesInHtml, srcsetUrls } from '../../src/airgap/html.js';
-import { urlStringsInJs } from '../../src/airgap/js.js';
-import { externalHost, isAllowedHost } from '../../src/airgap/references.js';
-import { scanSite } from '../../src/airgap/scan.js';
-import { startEmulator } from '../../emulator/index.js';
-import { request } from 'undici';
-import { mintBundleLink } from '../../scripts/emulator-link.js';
-import { gunzipSync } from 'node:zlib';
-import tar from 'tar-stream';
+import { urlsInScript } from '../../src/airgap/js.js';
+import { referencesInWebManifest, urlsInImportMap } from '../../src/airgap/json-formats.js';
+import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/airgap/references.js';
+import { nginxConfig } from '../../src/airgap/serving.js';
+import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 
 describe('externalHost', () => {
   it.each([
@@ -32,12 +31,21 @@ describe('externalHost', () => {
     '?q=1',
     'data:image/png;base64,AAAA',
     'mailto:docs@example.com',
-    'tel:+1555',
     'javascript:void(0)',
-    'http://www.w3.org/2000/svg',
+    '//',
+    'https://',
     '',
-  ])('%j stays inside', (url) => {
+  ])('%j names no host outside', (url) => {
     expect(externalHost(url)).toBeUndefined();
+  });
+
+  it('tells real hosts from the dummy bases of parsers and tests', () => {
+    expect(isRealHost('cdn.segment.com')).toBe(true);
+    expect(isRealHost('10.0.0.5:8080')).toBe(true);
+    expect(isRealHost('p')).toBe(false);
+    expect(isRealHost('a')).toBe(false);
+    expect(isRealHost('xn--e1aybc')).toBe(false);
+    expect(isRealHost('x.1')).toBe(false);
   });
 
   it('matches allowed hosts exactly or by *. suffix', () => {
@@ -47,75 +55,69 @@ describe('externalHost', () => {
     expect(isAllowedHost('evil-example.com', ['*.example.com'])).toBe(false);
     expect(isAllowedHost('cdn.example.com:8443', ['cdn.example.com'])).toBe(true);
   });
+
+  it('maps offsets to lines across streamed pieces', () => {
+    const lines = new LineIndex();
+    lines.append('ab\nc');
+    lines.append('d\nef');
+    expect(lines.at(0)).toEqual({ line: 1, column: 1 });
+    expect(lines.at(4)).toEqual({ line: 2, column: 2 });
+    expect(lines.at(6)).toEqual({ line: 3, column: 1 });
+  });
 });
 
-describe('finding references', () => {
-  it('reads every URL-carrying construct of HTML, with its line', () => {
-    const html = [
-      '<!doctype html>',
-      '<html><head>',
-      '<meta http-equiv="refresh" content="5; url=https://redirect.example.com/">',
-      '<link rel="stylesheet" href="https://cdn.example.com/style.css">',
-      '<script src="//scripts.example.com/app.js"></script>',
-      '<style>body { background: url("https://img.example.com/bg.png") }</style>',
-      '<script>fetch("https://api.example.com/search?q=" + q); const local = "/local";</script>',
-      '<script type="application/ld+json">{"@context": "https://schema.org"}</script>',
-      '</head><body>',
-      '<img srcset="small.png 1x, https://img.example.com/large.png 2x" src="local.png">',
-      '<div style="background-image: url(https://img.example.com/inline.png)"></div>',
-      '<svg xmlns="http://www.w3.org/2000/svg"><use xlink:href="https://icons.example.com/s.svg#i"/></svg>',
-      '<a href="guides/intro.html">Intro</a> <a href="https://github.com/example">GitHub</a>',
-      '<!-- <img src="https://commented.example.com/x.png"> -->',
-      '</body></html>',
-    ].join('\n');
+describe('what the browser does with each reference in HTML', () => {
+  const html = [
+    '<!doctype html>',
+    '<html><head>',
+    '<link rel="stylesheet" href="https://cdn.example.com/style.css">',
+    '<link rel="preconnect" href="https://fonts.example.com">',
+    '<link rel="dns-prefetch" href="//stats.example.com">',
+    '<link rel="canonical" href="https://docs.example.com/page">',
+    '<meta property="og:image" content="https://docs.example.com/og.png">',
+    '<script type="application/ld+json">{"@context": "https://schema.org", "logo": "https://docs.example.com/l.png"}</script>',
+    '<script type="importmap">{"imports": {"confetti": "https://esm.example.com/confetti"}}</script>',
+    '<script src="//scripts.example.com/app.js"></script>',
+    '<script>fetch("https://api.example.com/q?x=" + q); const e = "https://react.example.dev/errors/";</script>',
+    '</head><body>',
+    '<img srcset="small.png 1x, https://img.example.com/large.png 2x" src="local.png">',
+    '<div style="background-image: url(https://img.example.com/inline.png)"></div>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><use href="https://icons.example.com/s.svg#i"/></svg>',
+    '<a href="https://github.com/example">GitHub</a> <form action="https://forms.example.com/post"></form>',
+    '<iframe src="https://video.example.com/embed/1"></iframe>',
+    '<!-- <img src="https://commented.example.com/x.png"> -->',
+    '</body></html>',
+  ].join('\n');
+  const lineOf = (offset: number) => html.slice(0, offset).split('\n').length;
+
+  it('classifies loads, links and metadata, each with its construct and line', () => {
     const found = referencesInHtml(html).filter((r) => externalHost(r.url));
-    const lines = html.split('\n');
-    const lineOf = (offset: number) => html.slice(0, offset).split('\n').length;
-    expect(found.map((r) => [r.kind, r.url, lineOf(r.offset)])).toEqual([
-      ['meta refresh', 'https://redirect.example.com/', 3],
-      ['html attribute', 'https://cdn.example.com/style.css', 4],
-      ['html attribute', '//scripts.example.com/app.js', 5],
-      ['css url()', 'https://img.example.com/bg.png', 6],
-      ['js string', 'https://api.example.com/search?q=', 7],
-      ['srcset', 'https://img.example.com/large.png', 10],
-      ['inline style', 'https://img.example.com/inline.png', 11],
-      ['html attribute', 'https://icons.example.com/s.svg#i', 12],
-      ['html attribute', 'https://github.com/example', 13],
-    ]);
-    expect(lines).toHaveLength(15);
-  });
-
-  it('reads CSS with a tokenizer: url() forms, @import, and nothing inside comments', () => {
-    const css = [
-      '@import "https://fonts.example.com/a.css";',
-      '@import url(//fonts.example.com/b.css);',
-      '/* url(https://commented.example.com/x.png) */',
-      '.a { background: url( "https://img.example.com/q.png" ) }',
-      ".b { background: url('https://img.example.com/s.png') }",
-      '.c { content: "url(https://not-a-reference.example.com)" }',
-      '.d { background: url(img/local.png) }',
-    ].join('\n');
-    expect(urlsInCss(css).map((u) => [u.kind, u.url])).toEqual([
-      ['css @import', 'https://fonts.example.com/a.css'],
-      ['css url()', '//fonts.example.com/b.css'],
-      ['css url()', 'https://img.example.com/q.png'],
-      ['css url()', 'https://img.example.com/s.png'],
-      ['css url()', 'img/local.png'],
+    expect(found.map((r) => [r.role, r.via, r.url, lineOf(r.offset)])).toEqual([
+      ['load', '<link rel=stylesheet>', 'https://cdn.example.com/style.css', 3],
+      ['load', '<link rel=preconnect>', 'https://fonts.example.com', 4],
+      ['load', '<link rel=dns-prefetch>', '//stats.example.com', 5],
+      ['metadata', '<link rel=canonical>', 'https://docs.example.com/page', 6],
+      ['load', '<script type=importmap>', 'https://esm.example.com/confetti', 9],
+      ['load', '<script src>', '//scripts.example.com/app.js', 10],
+      ['load', 'inline script: fetch()', 'https://api.example.com/q?x=', 11],
+      ['load', '<img srcset>', 'https://img.example.com/large.png', 13],
+      ['load', 'inline style', 'https://img.example.com/inline.png', 14],
+      ['load', '<use href>', 'https://icons.example.com/s.svg#i', 15],
+      ['link', '<a href>', 'https://github.com/example', 16],
+      ['link', '<form action>', 'https://forms.example.com/post', 16],
+      ['load', '<iframe src>', 'https://video.example.com/embed/1', 17],
     ]);
   });
 
-  it('reads JavaScript string and template literals, not comments or regexes', () => {
-    const js = [
-      '// see https://comment.example.com',
-      'const api = "https://api.example.com/v1";',
-      'const t = `wss://live.example.com/${room}`;',
-      'const re = /https:\\/\\/regex.example.com/;',
-      "const rel = './chunk.js';",
-    ].join('\n');
-    expect(urlStringsInJs(js).map((s) => s.value)).toEqual([
-      'https://api.example.com/v1',
-      'wss://live.example.com/',
-    ]);
+  it('gives the same result however the page is cut into chunks', async () => {
+    const { HtmlScanner } = await import('../../src/airgap/html.js');
+    const found: string[] = [];
+    const scanner = new HtmlScanner({
+      reference: (r) => found.push(`${r.role} ${r.url} ${r.offset}`),
+    });
+    for (let i = 0; i < html.length; i += 7) scanner.write(html.slice(i, i + 7));
+    scanner.end();
+    expect(found).toEqual(referencesInHtml(html).map((r) => `${r.role} ${r.url} ${r.offset}`));
   });
 
   it('parses srcset and meta refresh forms', () => {
@@ -129,65 +131,176 @@ describe('finding references', () => {
   });
 });
 
-describe('scanSite', () => {
-  it('reports file, line and host for each reference outside a hand-made site', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
-    await fs.mkdir(path.join(root, 'assets'));
-    await fs.writeFile(
-      path.join(root, 'index.html'),
-      '<html>\n<link href="assets/site.css" rel="stylesheet">\n<script src="https://analytics.example.com/a.js"></script>\n',
-    );
-    await fs.writeFile(
-      path.join(root, 'assets', 'site.css'),
-      '\n\n@import "https://fonts.example.com/f.css";\n',
-    );
-    await fs.writeFile(
-      path.join(root, 'assets', 'app.js'),
-      'const x = 1;\nfetch("https://search.example.com/q");\n',
-    );
-    await fs.writeFile(path.join(root, 'assets', 'logo.png'), 'https://not-scanned.example.com');
-    const result = await scanSite(root, ['fonts.example.com']);
-    expect(result.scanned).toBe(3);
-    expect(result.references.map((r) => `${r.file}:${r.line} ${r.host} (${r.kind})`)).toEqual([
-      'assets/app.js:2 search.example.com (js string)',
-      'index.html:3 analytics.example.com (html attribute)',
+describe('URL strings in scripts count as loads only with evidence', () => {
+  it.each([
+    ['fetch("https://api.example.com/v1")', 'fetch()'],
+    ['new WebSocket(`wss://live.example.com/${room}`)', 'WebSocket()'],
+    ['import("https://esm.example.com/mod.js")', 'import()'],
+    ['import x from "https://esm.example.com/x.js"', 'import'],
+    ['s.src="https://widget.example.com/w/"+id', '.src ='],
+    ['xhr.open("GET", "https://api.example.com/x")', 'XMLHttpRequest.open()'],
+    ['el.setAttribute("src", "https://img.example.com/p.gif")', 'setAttribute("src")'],
+    ['jsx("script", { src: "https://cdn.example.com/a.js" })', '{ src: … }'],
+    ['posthog.init("k", { api_host: "https://us.i.posthog.com" })', 'SDK host'],
+  ])('%s → %s', (source, evidence) => {
+    expect(urlsInScript(source)).toEqual([expect.objectContaining({ evidence })]);
+  });
+
+  it('ignores bare "//", dummy bases, error-documentation links and comments', () => {
+    const source = [
+      'if (src.startsWith("//")) {}',
+      'new URL(path, "http://a.com"); new URL("b", "https://p");',
+      'throw new Error("https://react.dev/errors/" + code);',
+      'const tests = "https://тест";',
+      '// see https://comment.example.com',
+      'const re = /https:\\/\\/regex.example.com/;',
+    ].join('\n');
+    expect(urlsInScript(source).filter((s) => s.evidence)).toEqual([]);
+    expect(urlsInScript(source).map((s) => s.url)).toEqual([
+      'http://a.com',
+      'https://react.dev/errors/',
+    ]);
+  });
+});
+
+describe('formats real generators emit', () => {
+  it('reads Next.js flight data: next/script, preload hints, host elements, inline next/script code', () => {
+    const rows = [
+      '1:"$Sreact.fragment"',
+      '4:I[22016,["/_next/static/chunks/a.js"],""]',
+      ':HL["https://fonts.example.com/css2?family=Inter","style"]',
+      '5:T1c,this text has a https://in-text.example.com/ url',
+      '0:' +
+        JSON.stringify([
+          ['$', '$L4', null, { href: 'https://github.com/example', children: 'GitHub' }],
+          [
+            '$',
+            '$L8',
+            null,
+            { src: 'https://cdn.segment.com/analytics.js', strategy: 'afterInteractive' },
+          ],
+          [
+            '$',
+            '$L8',
+            null,
+            { id: 'x', strategy: 'lazyOnload', children: "s.src='https://widget.example.com/w';" },
+          ],
+          ['$', 'link', null, { rel: 'canonical', href: 'https://docs.example.com/' }],
+          ['$', 'img', null, { src: 'https://img.example.com/a.png' }],
+          [
+            '$',
+            'script',
+            null,
+            {
+              type: 'importmap',
+              dangerouslySetInnerHTML: { __html: '{"imports":{"a":"https://esm.example.com/a"}}' },
+            },
+          ],
+        ]),
+    ].join('\n');
+    expect(referencesInFlight(rows).map((r) => `${r.role} ${r.via} ${r.url}`)).toEqual([
+      'load RSC preload hint https://fonts.example.com/css2?family=Inter',
+      'link next/link href https://github.com/example',
+      'load next/script (afterInteractive) https://cdn.segment.com/analytics.js',
+      'load inline script: .src = https://widget.example.com/w',
+      'metadata <link rel=canonical> https://docs.example.com/',
+      'load <img src> https://img.example.com/a.png',
+      'load importmap https://esm.example.com/a',
     ]);
   });
 
-  it("finds nothing outside the emulator's generated site", async () => {
-    const emulator = await startEmulator({
-      log: false,
-      jobDurationMs: 0,
-      queuedMs: 0,
-      pageCount: 8,
+  it('reads flight data pushed from inline scripts, across pushes', () => {
+    const row = `0:${JSON.stringify([['$', '$L8', null, { src: 'https://cdn.segment.com/a.js', strategy: 'afterInteractive' }]])}\n`;
+    const cut = 20;
+    const html = [
+      '<script>self.__next_f.push([0])</script>',
+      `<script>self.__next_f.push([1,${JSON.stringify(row.slice(0, cut))}])</script>`,
+      `<script>self.__next_f.push([1,${JSON.stringify(row.slice(cut))}])</script>`,
+    ].join('\n');
+    expect(referencesInHtml(html).map((r) => `${r.via} ${r.url}`)).toEqual([
+      'next/script (afterInteractive) https://cdn.segment.com/a.js',
+    ]);
+  });
+
+  it('reads importmaps and web app manifests', () => {
+    expect(
+      urlsInImportMap(
+        '{"imports":{"a":"https://esm.sh/a"},"scopes":{"/x/":{"b":"https://cdn.example.com/b"}}}',
+      ),
+    ).toEqual(['https://esm.sh/a', 'https://cdn.example.com/b']);
+    const manifest = JSON.stringify({
+      start_url: 'https://docs.example.com/',
+      icons: [{ src: 'https://cdn.example.com/icon.png' }],
+      related_applications: [{ url: 'https://play.example.com/app' }],
     });
-    try {
-      const { url: bundleUrl } = await mintBundleLink(emulator, 'docs.example.com');
-      const archive = Buffer.from(await (await request(bundleUrl)).body.arrayBuffer());
-      const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-site-'));
-      const extract = tar.extract();
-      extract.on('entry', (header, stream, next) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-        stream.on('end', async () => {
-          if (header.type === 'file') {
-            const file = path.join(root, header.name);
-            await fs.mkdir(path.dirname(file), { recursive: true });
-            await fs.writeFile(file, Buffer.concat(chunks));
-          }
-          next();
-        });
-      });
-      await new Promise((resolve, reject) => {
-        extract.on('finish', () => resolve(undefined));
-        extract.on('error', reject);
-        extract.end(gunzipSync(archive));
-      });
-      const result = await scanSite(root, []);
-      expect(result.scanned).toBeGreaterThan(8);
-      expect(result.references).toEqual([]);
-    } finally {
-      await emulator.stop();
+    expect(referencesInWebManifest(manifest).map((r) => `${r.role} ${r.url}`)).toEqual([
+      'load https://cdn.example.com/icon.png',
+      'link https://docs.example.com/',
+      'metadata https://play.example.com/app',
+    ]);
+  });
+
+  it('reads CSS with a tokenizer: url() forms, @import, and nothing inside comments', () => {
+    const css = [
+      '@import "https://fonts.example.com/a.css";',
+      '@import url(//fonts.example.com/b.css);',
+      '/* url(https://commented.example.com/x.png) */',
+      ".b { background: url('https://img.example.com/s.png') }",
+      '.c { content: "url(https://not-a-reference.example.com)" }',
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => [u.via, u.url])).toEqual([
+      ['css @import', 'https://fonts.example.com/a.css'],
+      ['css url()', '//fonts.example.com/b.css'],
+      ['css url()', 'https://img.example.com/s.png'],
+    ]);
+  });
+});
+
+describe("the export's URL rules", () => {
+  it('serves the file, then .html, then the directory index, like try_files $uri $uri.html $uri/', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-tree-'));
+    for (const file of [
+      'index.html',
+      'guides/x.html',
+      'guides/x/__next._tree.txt',
+      'api/index.html',
+      'logo.png',
+    ]) {
+      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fs.writeFile(path.join(root, file), '');
     }
+    const tree = await SiteTree.read(root);
+    expect(tree.resolve('/')).toEqual({ file: 'index.html', rule: 'index' });
+    expect(tree.resolve('/logo.png')).toEqual({ file: 'logo.png', rule: 'file' });
+    expect(tree.resolve('/guides/x')).toEqual({
+      file: 'guides/x.html',
+      rule: 'html',
+      shadowedByDirectory: true,
+    });
+    expect(tree.resolve('/api')).toEqual({ file: 'api/index.html', rule: 'index' });
+    expect(tree.resolve('/api/')).toEqual({ file: 'api/index.html', rule: 'index' });
+    expect(tree.resolve('/guides/')).toBeUndefined();
+    expect(tree.resolve('/guides/y')).toBeUndefined();
+    expect(tree.resolve('/../etc/passwd')).toBeUndefined();
+    expect(pageUrl('guides/x.html')).toBe('/guides/x');
+    expect(pageUrl('api/index.html')).toBe('/api/');
+  });
+
+  it('samples the home page and one page per section first', () => {
+    const pages = ['index.html', 'a/1.html', 'a/2.html', 'a/3.html', 'b/1.html', '404.html'].map(
+      (file) => ({
+        file,
+        url: pageUrl(file),
+      }),
+    );
+    expect(samplePages(pages, 3)).toEqual(['/', '/a/1', '/b/1']);
+    expect(samplePages(pages, 10)).toEqual(['/', '/a/1', '/b/1', '/a/2', '/a/3']);
+  });
+
+  it('prints an nginx configuration that tries .html before the directory', () => {
+    const config = nginxConfig({ has404Page: true }, { root: '/srv/docs' });
+    expect(config).toContain('try_files $uri $uri.html $uri/ =404;');
+    expect(config).toContain('root /srv/docs;');
+    expect(config).toContain('error_page 404 /404.html;');
   });
 });

@@ -1,0 +1,1921 @@
+export const id = 830;
+export const ids = [830];
+export const modules = {
+
+/***/ 32830:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  checkReadiness: () => (/* binding */ checkReadiness)
+});
+
+// UNUSED EXPORTS: ANNOTATIONS_PER_LEVEL, describe
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+// EXTERNAL MODULE: ./.build/duration.js
+var duration = __webpack_require__(24184);
+// EXTERNAL MODULE: ./.build/errors.js
+var errors = __webpack_require__(89243);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __webpack_require__(58500);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(37067);
+;// CONCATENATED MODULE: ./.build/airgap/serve.js
+
+
+
+const CONTENT_TYPES = {
+    '.html': 'text/html; charset=utf-8',
+    '.htm': 'text/html; charset=utf-8',
+    '.js': 'text/javascript; charset=utf-8',
+    '.mjs': 'text/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8',
+    '.json': 'application/json',
+    '.webmanifest': 'application/manifest+json',
+    '.txt': 'text/plain; charset=utf-8',
+    '.xml': 'application/xml',
+    '.svg': 'image/svg+xml',
+    '.png': 'image/png',
+    '.jpg': 'image/jpeg',
+    '.jpeg': 'image/jpeg',
+    '.gif': 'image/gif',
+    '.webp': 'image/webp',
+    '.avif': 'image/avif',
+    '.ico': 'image/x-icon',
+    '.woff': 'font/woff',
+    '.woff2': 'font/woff2',
+    '.ttf': 'font/ttf',
+    '.wasm': 'application/wasm',
+    '.map': 'application/json',
+};
+/**
+ * Serves an extracted site on a loopback port with the export's URL rules (the file,
+ * then `.html` appended, then a directory's index.html; 404.html for the rest), so the
+ * browser sees it as a reader on a correctly configured host would.
+ */
+async function serveSite(tree) {
+    const server = (0,external_node_http_.createServer)((request, response) => {
+        const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+        let decoded;
+        try {
+            decoded = decodeURIComponent(url.pathname);
+        }
+        catch {
+            decoded = url.pathname;
+        }
+        const resolved = request.method === 'GET' || request.method === 'HEAD' ? tree.resolve(decoded) : undefined;
+        const send = (file, status) => {
+            response.writeHead(status, {
+                'content-type': CONTENT_TYPES[external_node_path_.extname(file).toLowerCase()] ?? 'application/octet-stream',
+                'cache-control': 'no-store',
+            });
+            if (request.method === 'HEAD')
+                response.end();
+            else
+                (0,external_node_fs_.createReadStream)(external_node_path_.join(tree.root, ...file.split('/')))
+                    .on('error', () => response.destroy())
+                    .pipe(response);
+        };
+        if (resolved) {
+            send(resolved.file, 200);
+            return;
+        }
+        if (tree.files.has('404.html'))
+            send('404.html', 404);
+        else {
+            response.writeHead(404, { 'content-type': 'text/plain' });
+            response.end('not found');
+        }
+    });
+    await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address();
+    return {
+        origin: `http://127.0.0.1:${port}`,
+        close: () => new Promise((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+        }),
+    };
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/browser.js
+
+
+
+
+/** Browsers looked for, in order, when no path is given (the binaries, not their shell wrappers). */
+const CANDIDATES = [
+    '/usr/lib/chromium/chromium-headless-shell',
+    '/usr/bin/chromium-headless-shell',
+    '/usr/lib/chromium/chromium',
+    '/usr/bin/chromium',
+    '/usr/bin/google-chrome',
+];
+function findBrowser(env = process.env) {
+    const configured = env.STATIC_EXPORT_BROWSER;
+    if (configured)
+        return (0,external_node_fs_.existsSync)(configured) ? configured : undefined;
+    return CANDIDATES.find((candidate) => (0,external_node_fs_.existsSync)(candidate));
+}
+/** Pages loaded at once (each in its own tab). */
+const TABS = 3;
+/** The flags Chromium is launched with: headless, quiet, and unable to resolve anything but loopback. */
+const LAUNCH_ARGS = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    // Nothing resolves but loopback: a request that slipped past interception still fails.
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+/**
+ * Serves the site on loopback with the export's URL rules and loads the given pages in
+ * headless Chromium (driven by puppeteer-core), letting their scripts run. Every request
+ * that leaves loopback is recorded with the page that made it and aborted; requests for
+ * paths of the site that nothing serves are recorded as missing. Honours `signal`.
+ */
+async function loadPagesInBrowser(tree, options) {
+    const pageTimeoutMs = options.pageTimeoutMs ?? 15_000;
+    const settleMs = options.settleMs ?? 300;
+    const signal = options.signal;
+    const result = { pages: [], outside: [], missing: [], failed: [] };
+    const server = await serveSite(tree);
+    let browser;
+    const onAbort = () => void browser?.close().catch(() => undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+        // Loaded on demand: most runs never get here.
+        const { default: puppeteer } = await __webpack_require__.e(/* import() */ 179).then(__webpack_require__.bind(__webpack_require__, 78179));
+        if (signal?.aborted)
+            throw (0,errors/* abortReason */.Js)(signal);
+        browser = await launchBrowser(puppeteer, options.executablePath, pageTimeoutMs);
+        if (signal?.aborted)
+            throw (0,errors/* abortReason */.Js)(signal);
+        const context = await browser.createBrowserContext();
+        const seen = new Set();
+        const record = (url, page, resourceType) => {
+            const key = `${page}\u0000${url}`;
+            if (seen.has(key))
+                return;
+            seen.add(key);
+            result.outside.push({ url, page, resourceType });
+        };
+        const queue = [...options.pages];
+        result.pages.push(...queue);
+        const worker = async () => {
+            const page = await context.newPage();
+            let current = '';
+            let inFlight = 0;
+            let lastActivity;
+            await page.setBypassServiceWorker(true);
+            await page.setRequestInterception(true);
+            page.on('request', (request) => {
+                inFlight += 1;
+                lastActivity = Date.now();
+                const url = request.url();
+                if (url.startsWith(`${server.origin}/`) || /^(data|blob|about):/i.test(url)) {
+                    void request.continue().catch(() => undefined);
+                    return;
+                }
+                record(url, current, request.resourceType());
+                void request.abort('blockedbyclient').catch(() => undefined);
+            });
+            const settled = () => {
+                inFlight = Math.max(0, inFlight - 1);
+                lastActivity = Date.now();
+            };
+            page.on('requestfinished', settled);
+            page.on('requestfailed', settled);
+            page.on('response', (response) => {
+                const url = new URL(response.url());
+                if (response.status() === 404 &&
+                    url.origin === server.origin &&
+                    url.pathname !== '/favicon.ico')
+                    result.missing.push({ path: decodeURIComponent(url.pathname), page: current });
+            });
+            // WebSockets bypass request interception: record them (the resolver rules refuse them).
+            const session = await page.createCDPSession();
+            await session.send('Network.enable');
+            session.on('Network.webSocketCreated', (event) => record(event.url, current, 'websocket'));
+            for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+                if (signal?.aborted)
+                    throw (0,errors/* abortReason */.Js)(signal);
+                current = path;
+                inFlight = 0;
+                lastActivity = Date.now();
+                try {
+                    await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+                    // Let scripts run: wait until the network has been quiet for settleMs.
+                    const until = Date.now() + pageTimeoutMs;
+                    while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
+                        if (signal?.aborted)
+                            throw (0,errors/* abortReason */.Js)(signal);
+                        await (0,promises_.setTimeout)(50);
+                    }
+                }
+                catch (error) {
+                    if (signal?.aborted)
+                        throw (0,errors/* abortReason */.Js)(signal);
+                    result.failed.push({
+                        page: path,
+                        error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+                    });
+                }
+            }
+            await page.close();
+        };
+        await Promise.all(Array.from({ length: Math.min(TABS, queue.length) }, worker));
+        return result;
+    }
+    catch (error) {
+        throw signal?.aborted ? (0,errors/* abortReason */.Js)(signal) : error;
+    }
+    finally {
+        signal?.removeEventListener('abort', onAbort);
+        await browser?.close().catch(() => undefined);
+        await server.close();
+    }
+}
+/**
+ * Launches Chromium with LAUNCH_ARGS: the old headless shell when that is the binary
+ * (chromium-headless-shell), the new headless mode of a full Chromium otherwise.
+ */
+async function launchBrowser(puppeteer, executablePath, timeoutMs = 15_000) {
+    return puppeteer.launch({
+        executablePath,
+        headless: /headless[-_]shell/.test(executablePath) ? 'shell' : true,
+        args: LAUNCH_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        timeout: timeoutMs,
+    });
+}
+/**
+ * The home page and up to `count - 1` others: first one per top-level section, then
+ * evenly spread over the rest, so a sample sees each part of the site's layout.
+ */
+function samplePages(pages, count) {
+    const candidates = pages.filter((p) => !/(^|\/)(404|_not-found|500)(\.html|\/index\.html)$/.test(p.file));
+    const home = candidates.find((p) => p.url === '/');
+    const chosen = home ? ['/'] : [];
+    const rest = candidates.filter((p) => p.url !== '/');
+    const sections = new Set();
+    for (const page of rest) {
+        if (chosen.length >= count)
+            break;
+        const section = page.url.split('/')[1] ?? '';
+        if (sections.has(section))
+            continue;
+        sections.add(section);
+        chosen.push(page.url);
+    }
+    const remaining = rest.filter((p) => !chosen.includes(p.url));
+    const wanted = count - chosen.length;
+    for (let i = 0; i < wanted && remaining.length > 0; i += 1) {
+        const pick = remaining[Math.floor((i * remaining.length) / wanted)];
+        if (pick && !chosen.includes(pick.url))
+            chosen.push(pick.url);
+    }
+    return chosen;
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/references.js
+/** Schemes that load or open something over the network. */
+const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
+/**
+ * The host a reference would reach outside the site, or undefined when it stays inside
+ * (relative paths, fragments, data:, mailto:, javascript: and other non-network schemes)
+ * or names no host at all (a bare `//`).
+ */
+function externalHost(reference) {
+    const value = reference.trim();
+    if (value === '')
+        return undefined;
+    let absolute;
+    if (value.startsWith('//'))
+        absolute = `https:${value}`;
+    else {
+        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+        if (scheme === undefined || !NETWORK_SCHEMES.has(scheme))
+            return undefined;
+        absolute = value;
+    }
+    try {
+        return new URL(absolute).host.toLowerCase() || undefined;
+    }
+    catch {
+        // Not a URL a browser could request (`https://${host}/x` pieces, `//` alone).
+        return undefined;
+    }
+}
+/**
+ * A host a string in a script could really be requesting: a registrable name (at least
+ * one dot, a letter-only top-level label) or an IP address. Excludes the dummy bases
+ * libraries use to parse relative URLs (`http://a`, `https://p`, `http://x.y`-style tests
+ * keep their dots, and are caught by the lack of a call site instead).
+ */
+function isRealHost(host) {
+    const bare = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':'))
+        return true;
+    const labels = bare.split('.');
+    const top = labels.at(-1) ?? '';
+    return labels.length >= 2 && labels.every((l) => l !== '') && /^[a-z]{2,}$/.test(top);
+}
+/** `cdn.example.com` matches itself; `*.example.com` matches any subdomain of it. */
+function isAllowedHost(host, allowed) {
+    const bare = host.replace(/:\d+$/, '');
+    return allowed.some((pattern) => {
+        if (pattern === host || pattern === bare)
+            return true;
+        if (pattern.startsWith('*.')) {
+            const suffix = pattern.slice(1).replace(/:\d+$/, '');
+            return bare.endsWith(suffix) && bare.length > suffix.length;
+        }
+        return false;
+    });
+}
+/** Maps character offsets of a text, given in pieces as it streams, to 1-based lines. */
+class LineIndex {
+    #starts = [0];
+    #length = 0;
+    constructor(text) {
+        if (text !== undefined)
+            this.append(text);
+    }
+    append(piece) {
+        for (let i = piece.indexOf('\n'); i >= 0; i = piece.indexOf('\n', i + 1))
+            this.#starts.push(this.#length + i + 1);
+        this.#length += piece.length;
+    }
+    at(offset) {
+        let low = 0;
+        let high = this.#starts.length - 1;
+        while (low < high) {
+            const mid = (low + high + 1) >> 1;
+            if (this.#starts[mid] <= offset)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        return { line: low + 1, column: offset - this.#starts[low] + 1 };
+    }
+}
+/** `rel` values of `<link>` that make the browser fetch or connect while the page loads. */
+const LOADING_RELS = new Set([
+    'stylesheet',
+    'icon',
+    'apple-touch-icon',
+    'apple-touch-icon-precomposed',
+    'mask-icon',
+    'fluid-icon',
+    'preload',
+    'modulepreload',
+    'prefetch',
+    'prerender',
+    'preconnect',
+    'dns-prefetch',
+    'manifest',
+]);
+/** The SVG elements whose href is fetched (as opposed to `<a>`, which navigates). */
+const SVG_LOADING_HREF = new Set(['use', 'image', 'feimage', 'script', 'mpath']);
+/** What the browser does with the URL in `attribute` of element `tag`, or undefined when it holds none. */
+function roleOfAttribute(tag, attribute, attributes) {
+    const via = `<${tag} ${attribute}>`;
+    switch (attribute) {
+        case 'href':
+        case 'xlink:href': {
+            if (tag === 'a' || tag === 'area')
+                return { role: 'link', via };
+            if (tag === 'link') {
+                const rels = (attributes.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+                const loading = rels.find((rel) => LOADING_RELS.has(rel));
+                return loading
+                    ? { role: 'load', via: `<link rel=${loading}>` }
+                    : { role: 'metadata', via: `<link rel=${rels.join(' ') || '?'}>` };
+            }
+            if (tag === 'base')
+                return { role: 'metadata', via };
+            if (SVG_LOADING_HREF.has(tag))
+                return { role: 'load', via };
+            return { role: 'link', via };
+        }
+        case 'src':
+        case 'srcset':
+        case 'imagesrcset':
+        case 'poster':
+        case 'background':
+        case 'lowsrc':
+        case 'dynsrc':
+        case 'icon':
+        case 'manifest':
+        case 'archive':
+        case 'codebase':
+            return { role: 'load', via };
+        case 'data':
+            return tag === 'object' ? { role: 'load', via } : undefined;
+        case 'action':
+        case 'formaction':
+        case 'ping':
+            return { role: 'link', via };
+        case 'cite':
+        case 'longdesc':
+        case 'itemtype':
+        case 'itemid':
+            return { role: 'metadata', via };
+        default:
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/findings.js
+
+/** How much each kind of finding weighs in a deployment type. */
+function severityOf(deploymentType, role) {
+    if (deploymentType === 'air-gapped')
+        return role === 'load' ? 'error' : 'warning';
+    return role === 'load' ? 'warning' : 'notice';
+}
+const LOCATIONS_KEPT = 3;
+/** Groups what the scan and the browser found by host: loads first, then by count. */
+function groupByHost(findings) {
+    const groups = new Map();
+    for (const finding of findings) {
+        const key = `${finding.role}\u0000${finding.host}`;
+        let group = groups.get(key);
+        if (!group) {
+            group = {
+                host: finding.host,
+                role: finding.role,
+                severity: finding.severity,
+                count: 0,
+                vias: [],
+                locations: [],
+                requestedBy: [],
+            };
+            groups.set(key, group);
+        }
+        group.count += 1;
+        if (!group.vias.includes(finding.via))
+            group.vias.push(finding.via);
+        if (finding.source === 'browser') {
+            if (!group.requestedBy.includes(finding.file))
+                group.requestedBy.push(finding.file);
+        }
+        else if (group.locations.length < LOCATIONS_KEPT) {
+            const { file, line, column, url } = finding;
+            group.locations.push({
+                file,
+                ...(line !== undefined ? { line } : {}),
+                ...(column !== undefined ? { column } : {}),
+                url,
+            });
+        }
+    }
+    const rank = (g) => (g.role === 'load' ? 0 : 1);
+    return [...groups.values()].sort((a, b) => rank(a) - rank(b) || b.count - a.count || a.host.localeCompare(b.host));
+}
+function findingsFromScan(scan, deploymentType) {
+    return scan.external
+        .filter((r) => r.role !== 'metadata')
+        .map((r) => ({
+        file: r.file,
+        line: r.line,
+        column: r.column,
+        url: r.url,
+        host: r.host,
+        role: r.role,
+        severity: severityOf(deploymentType, r.role),
+        via: r.via,
+        source: 'scan',
+    }));
+}
+/** Requests the browser made outside the site, as load findings located at their page. */
+function findingsFromBrowser(pass, deploymentType, allowedHosts, fileOf) {
+    const findings = [];
+    for (const request of pass.outside) {
+        const host = externalHost(request.url);
+        if (host === undefined || isAllowedHost(host, allowedHosts))
+            continue;
+        findings.push({
+            file: fileOf(request.page),
+            url: request.url,
+            host,
+            role: 'load',
+            severity: severityOf(deploymentType, 'load'),
+            via: `browser: ${request.resourceType}`,
+            source: 'browser',
+        });
+    }
+    return findings;
+}
+
+// EXTERNAL MODULE: ./.build/deliver/place.js
+var place = __webpack_require__(24271);
+;// CONCATENATED MODULE: ./.build/airgap/report-files.js
+
+const RULES = [
+    {
+        id: 'outside-load',
+        name: 'LoadOutsideTheSite',
+        shortDescription: { text: 'The page loads something from outside the site' },
+        fullDescription: {
+            text: 'A script, stylesheet, image, frame, font, preconnect or request target on a host outside the site. An air-gapped deployment cannot reach it.',
+        },
+    },
+    {
+        id: 'outside-link',
+        name: 'LinkOutsideTheSite',
+        shortDescription: { text: 'A link leads outside the site' },
+        fullDescription: {
+            text: 'An <a href> or form target on a host outside the site: readers who follow it in an air-gapped network reach a dead end.',
+        },
+    },
+    {
+        id: 'broken-link',
+        name: 'BrokenInternalLink',
+        shortDescription: { text: 'An internal link resolves to no file of the export' },
+        fullDescription: {
+            text: 'The link resolves, under the export URL rules (file, file.html, directory/index.html), to no file.',
+        },
+    },
+];
+const LEVEL = {
+    error: 'error',
+    warning: 'warning',
+    notice: 'note',
+};
+/**
+ * The full report as JSON (every finding, grouped hosts, broken links, serving facts)
+ * and as SARIF 2.1.0 for code scanning. `sitePath` prefixes file locations so that they
+ * point into the workspace (`site/index.html`).
+ */
+async function writeReportFiles(readiness, files) {
+    const json = {
+        version: 1,
+        deploymentType: readiness.deploymentType,
+        scanned: readiness.scanned,
+        pages: readiness.pages,
+        hosts: readiness.hosts,
+        findings: readiness.findings,
+        findingsNotListed: readiness.findingsDropped,
+        metadataReferences: readiness.metadata,
+        brokenLinks: {
+            checked: readiness.links.checked,
+            count: readiness.links.brokenCount,
+            list: readiness.links.broken,
+        },
+        missingFiles: readiness.missingFiles,
+        serving: readiness.serving,
+        browser: readiness.browser,
+    };
+    await (0,place/* writeFileAtomic */.Zf)(files.json, `${JSON.stringify(json, null, 2)}\n`, 0o644);
+    const location = (file, line, column) => ({
+        physicalLocation: {
+            artifactLocation: { uri: `${files.sitePath}/${file}`.replace(/^\.\//, '') },
+            ...(line !== undefined
+                ? { region: { startLine: line, ...(column !== undefined ? { startColumn: column } : {}) } }
+                : {}),
+        },
+    });
+    const results = [
+        ...readiness.findings.map((f) => ({
+            ruleId: f.role === 'load' ? 'outside-load' : 'outside-link',
+            level: LEVEL[f.severity],
+            message: { text: `${f.url} (${f.via}) reaches ${f.host}, outside the site.` },
+            locations: [location(f.file, f.line, f.column)],
+        })),
+        ...readiness.links.broken.map((b) => ({
+            ruleId: 'broken-link',
+            level: LEVEL[readiness.links.severity],
+            message: { text: `${b.url} resolves to ${b.target}, which no file of the export serves.` },
+            locations: [location(b.file, b.line, b.column)],
+        })),
+    ];
+    const sarif = {
+        version: '2.1.0',
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: 'static-export deployment readiness',
+                        rules: RULES,
+                    },
+                },
+                results,
+            },
+        ],
+    };
+    await (0,place/* writeFileAtomic */.Zf)(files.sarif, `${JSON.stringify(sarif)}\n`, 0o644);
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var external_node_fs_promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: ./node_modules/css-tree/lib/tokenizer/index.js + 3 modules
+var tokenizer = __webpack_require__(527);
+;// CONCATENATED MODULE: ./.build/airgap/css.js
+
+// Token types of css-tree's tokenizer (CSS Syntax Level 3).
+const FUNCTION = 2;
+const AT_KEYWORD = 3;
+const STRING = 5;
+const css_URL = 7;
+const WHITESPACE = 13;
+const COMMENT = 25;
+function unquote(text) {
+    const quote = text[0];
+    const inner = quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
+    return inner.replace(/\\([0-9a-f]{1,6}\s?|.)/gi, (_, escaped) => /^[0-9a-f]/i.test(escaped) ? String.fromCodePoint(Number.parseInt(escaped, 16)) : escaped);
+}
+/**
+ * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
+ * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
+ * so comments and strings that merely contain "url(" are not mistaken for references.
+ */
+function urlsInCss(source) {
+    const found = [];
+    let pending;
+    (0,tokenizer/* tokenize */.qw)(source, (type, start, end) => {
+        if (type === WHITESPACE || type === COMMENT)
+            return;
+        const text = source.slice(start, end);
+        if (type === css_URL) {
+            const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
+            found.push({ url: unquote(inner), offset: start, via: 'css url()' });
+            pending = undefined;
+            return;
+        }
+        if (pending && type === STRING) {
+            found.push({ url: unquote(text), offset: start, via: pending.via });
+            pending = undefined;
+            return;
+        }
+        pending = undefined;
+        if (type === FUNCTION && /^(url|src)\($/i.test(text))
+            pending = { via: 'css url()' };
+        else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
+            pending = { via: 'css @import' };
+    });
+    return found;
+}
+
+// EXTERNAL MODULE: ./node_modules/acorn/dist/acorn.mjs
+var acorn = __webpack_require__(54559);
+;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
+/**
+ * Hosts of analytics, chat, search, font, embed and CDN services: a URL string naming
+ * one of them in a script is loaded by that script (their snippets build the final URL
+ * at run time, so no call site holds the literal). Matched as the host or a subdomain.
+ */
+const SDK_HOSTS = [
+    // Analytics and tag managers
+    'googletagmanager.com',
+    'google-analytics.com',
+    'analytics.google.com',
+    'doubleclick.net',
+    'segment.com',
+    'segment.io',
+    'posthog.com',
+    'mixpanel.com',
+    'mxpnl.com',
+    'amplitude.com',
+    'heap.io',
+    'heapanalytics.com',
+    'fullstory.com',
+    'hotjar.com',
+    'hotjar.io',
+    'plausible.io',
+    'usefathom.com',
+    'clarity.ms',
+    'cloudflareinsights.com',
+    'sentry.io',
+    'sentry-cdn.com',
+    'hs-scripts.com',
+    'hs-analytics.net',
+    'hsforms.net',
+    'koala.live',
+    'june.so',
+    // Chat and support widgets
+    'intercom.io',
+    'intercomcdn.com',
+    'crisp.chat',
+    'zdassets.com',
+    'zopim.com',
+    'drift.com',
+    'driftt.com',
+    'front.com',
+    'frontapp.com',
+    'kapa.ai',
+    'inkeep.com',
+    // Search
+    'algolia.net',
+    'algolianet.com',
+    'algolia.io',
+    'typesense.net',
+    // Fonts and CDNs
+    'fonts.googleapis.com',
+    'fonts.gstatic.com',
+    'use.typekit.net',
+    'cdn.jsdelivr.net',
+    'unpkg.com',
+    'esm.sh',
+    'cdnjs.cloudflare.com',
+    'cdn.skypack.dev',
+    'ga.jspm.io',
+    // Embeds
+    'youtube.com',
+    'youtube-nocookie.com',
+    'ytimg.com',
+    'player.vimeo.com',
+    'js.stripe.com',
+];
+function isSdkHost(host) {
+    const bare = host.replace(/:\d+$/, '');
+    return SDK_HOSTS.some((known) => bare === known || bare.endsWith(`.${known}`));
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/js.js
+
+
+
+/** Calls whose first argument is requested: `fetch("…")`, `new WebSocket("…")`, `import("…")`. */
+const REQUESTING_CALLS = new Set([
+    'fetch',
+    'importScripts',
+    'sendBeacon',
+    'WebSocket',
+    'EventSource',
+    'Worker',
+    'SharedWorker',
+    'register',
+    'loadScript',
+    'getScript',
+    'import',
+]);
+const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
+function seen(token) {
+    const value = token.value;
+    return { label: token.type.label, value: typeof value === 'string' ? value : '' };
+}
+/** Why the string after these tokens is requested, or undefined (newest token last). */
+function evidenceFrom(before) {
+    const at = (back) => before[before.length - back];
+    const one = at(1);
+    const two = at(2);
+    if (!one)
+        return undefined;
+    if (one.label === '(' && two && (two.label === 'name' || two.label === 'import')) {
+        const callee = two.label === 'import' ? 'import' : two.value;
+        if (REQUESTING_CALLS.has(callee))
+            return `${callee}()`;
+    }
+    // xhr.open("GET", "…") and el.setAttribute("src", "…")
+    if (one.label === ',' && two?.label === 'string' && at(3)?.label === '(') {
+        const callee = at(4)?.value;
+        if (callee === 'open')
+            return 'XMLHttpRequest.open()';
+        if (callee === 'setAttribute' && two.value === 'src')
+            return 'setAttribute("src")';
+    }
+    if (one.label === '=' && two?.value === 'src' && at(3)?.label === '.')
+        return '.src =';
+    if (one.label === ':' && two?.value === 'src' && (two.label === 'name' || two.label === 'string'))
+        return '{ src: … }';
+    if ((one.label === 'name' && one.value === 'from') || one.label === 'import')
+        return 'import';
+    return undefined;
+}
+/**
+ * URL strings of a script that name a real host, each with the evidence that the browser
+ * requests it: a requesting call or property (`fetch("…")`, `script.src = "…"`, `import`),
+ * or a known SDK host. Strings without evidence (error-documentation links, dummy bases
+ * such as `http://a.com`, bare `//`) come back without it: they are not loads.
+ */
+function urlsInScript(source) {
+    if (!source.includes('//'))
+        return [];
+    const found = [];
+    const before = [];
+    try {
+        for (const token of (0,acorn/* tokenizer */.OH)(source, {
+            ecmaVersion: 'latest',
+            sourceType: 'module',
+            allowHashBang: true,
+            allowReturnOutsideFunction: true,
+            allowAwaitOutsideFunction: true,
+        })) {
+            const current = seen(token);
+            if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
+                LOOKS_LIKE_URL.test(current.value)) {
+                const url = current.value.trim();
+                const host = externalHost(url);
+                if (host !== undefined && isRealHost(host)) {
+                    const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+                    const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+                    found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+                }
+            }
+            before.push(current);
+            if (before.length > 8)
+                before.shift();
+        }
+        return found;
+    }
+    catch {
+        return fallback(source);
+    }
+}
+/** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
+function fallback(source) {
+    const found = [];
+    for (const match of source.matchAll(/(["'`])((?:[a-z][a-z0-9+.-]*:)?\/\/[^"'`\s\\]+)\1/gi)) {
+        const url = match[2];
+        const host = externalHost(url);
+        if (host === undefined || !isRealHost(host))
+            continue;
+        found.push({
+            url,
+            offset: (match.index ?? 0) + 1,
+            ...(isSdkHost(host) ? { evidence: 'SDK host' } : {}),
+        });
+    }
+    return found;
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var schemas = __webpack_require__(92857);
+;// CONCATENATED MODULE: ./.build/airgap/json-formats.js
+
+const importMap = schemas/* object */.Ikc({
+    imports: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP()).optional(),
+    scopes: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP())).optional(),
+});
+/** The module URLs of a `<script type="importmap">`: what `import "name"` loads. */
+function urlsInImportMap(source) {
+    const parsed = importMap.safeParse(parseJson(source));
+    if (!parsed.success)
+        return [];
+    const { imports = {}, scopes = {} } = parsed.data;
+    return [...Object.values(imports), ...Object.values(scopes).flatMap((s) => Object.values(s))];
+}
+const manifestImage = schemas/* object */.Ikc({ src: schemas/* string */.YjP() }).passthrough();
+const webManifest = schemas/* object */.Ikc({
+    start_url: schemas/* string */.YjP().optional(),
+    scope: schemas/* string */.YjP().optional(),
+    icons: schemas/* array */.YOg(manifestImage).optional(),
+    screenshots: schemas/* array */.YOg(manifestImage).optional(),
+    shortcuts: schemas/* array */.YOg(schemas/* object */.Ikc({ url: schemas/* string */.YjP().optional(), icons: schemas/* array */.YOg(manifestImage).optional() }))
+        .optional(),
+    related_applications: schemas/* array */.YOg(schemas/* object */.Ikc({ url: schemas/* string */.YjP().optional() })).optional(),
+})
+    .passthrough();
+/**
+ * The references of a web app manifest: icons and screenshots are fetched by the
+ * browser; `start_url`, `scope` and shortcuts are where an installed app navigates;
+ * related applications are store listings nobody loads. Offsets point at the URL text.
+ */
+function referencesInWebManifest(source) {
+    const parsed = webManifest.safeParse(parseJson(source));
+    if (!parsed.success)
+        return [];
+    const manifest = parsed.data;
+    const found = [];
+    const add = (url, role, via) => {
+        if (url === undefined)
+            return;
+        const at = source.indexOf(JSON.stringify(url).slice(1, -1));
+        found.push({ url, offset: Math.max(0, at), role, via });
+    };
+    for (const icon of manifest.icons ?? [])
+        add(icon.src, 'load', 'manifest icons');
+    for (const shot of manifest.screenshots ?? [])
+        add(shot.src, 'load', 'manifest screenshots');
+    for (const shortcut of manifest.shortcuts ?? []) {
+        add(shortcut.url, 'link', 'manifest shortcuts');
+        for (const icon of shortcut.icons ?? [])
+            add(icon.src, 'load', 'manifest icons');
+    }
+    add(manifest.start_url, 'link', 'manifest start_url');
+    add(manifest.scope, 'link', 'manifest scope');
+    for (const app of manifest.related_applications ?? [])
+        add(app.url, 'metadata', 'manifest related_applications');
+    return found;
+}
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/flight.js
+
+
+
+
+/** React prop names of the URL attributes `roleOfAttribute` knows. */
+const PROP_ATTRIBUTES = {
+    href: 'href',
+    src: 'src',
+    srcSet: 'srcset',
+    imageSrcSet: 'imagesrcset',
+    poster: 'poster',
+    action: 'action',
+    formAction: 'formaction',
+    data: 'data',
+    cite: 'cite',
+    xlinkHref: 'xlink:href',
+};
+/**
+ * The references in React Server Components flight data, the payload a Next.js App
+ * Router export embeds in every page (`self.__next_f.push([1, "…"])`) and writes beside
+ * it (`page.txt`, `page/__next.*.txt`). Rows are `id:payload` lines; JSON rows hold the
+ * element tree as `["$", type, key, props]`, and `:HL[url, as]` rows are preload hints.
+ * Elements built by client components (next/script, next/link, next/image) appear here
+ * only: `<Script src strategy="afterInteractive">` never reaches the HTML.
+ * `offset` of each reference is the offset of its row in `text`.
+ */
+function referencesInFlight(text) {
+    const found = [];
+    let position = 0;
+    while (position < text.length) {
+        const colon = text.indexOf(':', position);
+        if (colon < 0)
+            break;
+        const id = text.slice(position, colon);
+        if (!/^[0-9a-f]*$/i.test(id)) {
+            // Not a row start: skip the line.
+            const newline = text.indexOf('\n', position);
+            position = newline < 0 ? text.length : newline + 1;
+            continue;
+        }
+        const rowStart = position;
+        const payloadStart = colon + 1;
+        if (text[payloadStart] === 'T') {
+            // `T<hex byte length>,<text>`: raw text without a line end.
+            const comma = text.indexOf(',', payloadStart);
+            const bytes = Number.parseInt(text.slice(payloadStart + 1, comma), 16);
+            position =
+                comma < 0 || Number.isNaN(bytes) ? text.length : skipUtf8Bytes(text, comma + 1, bytes);
+            continue;
+        }
+        const newline = text.indexOf('\n', payloadStart);
+        const end = newline < 0 ? text.length : newline;
+        const payload = text.slice(payloadStart, end);
+        position = end + 1;
+        const emit = (reference) => found.push({ ...reference, offset: rowStart });
+        if (payload.startsWith('HL')) {
+            const hint = parseJson(payload.slice(2));
+            if (Array.isArray(hint) && typeof hint[0] === 'string')
+                emit({ url: hint[0], offset: 0, role: 'load', via: 'RSC preload hint' });
+            continue;
+        }
+        if (/^[A-Z]/.test(payload))
+            continue;
+        const value = parseJson(payload);
+        if (value !== undefined)
+            walk(value, emit);
+    }
+    return found;
+}
+function skipUtf8Bytes(text, from, bytes) {
+    let remaining = bytes;
+    let index = from;
+    while (remaining > 0 && index < text.length) {
+        const code = text.codePointAt(index);
+        remaining -= code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+        index += code >= 0x10000 ? 2 : 1;
+    }
+    return index;
+}
+function walk(value, emit) {
+    if (!Array.isArray(value)) {
+        if (value !== null && typeof value === 'object')
+            for (const child of Object.values(value))
+                walk(child, emit);
+        return;
+    }
+    if (value[0] === '$' &&
+        typeof value[1] === 'string' &&
+        value[3] !== null &&
+        typeof value[3] === 'object') {
+        flight_element(value[1], value[3], emit);
+    }
+    for (const child of value)
+        walk(child, emit);
+}
+function flight_element(type, props, emit) {
+    // `$L5`: a client component (next/script, next/link, next/image); `div`: a host element.
+    const component = type.startsWith('$');
+    const strategy = typeof props.strategy === 'string' ? props.strategy : undefined;
+    const attributes = {};
+    for (const [prop, attribute] of Object.entries(PROP_ATTRIBUTES)) {
+        if (typeof props[prop] === 'string')
+            attributes[attribute] = props[prop];
+    }
+    if (typeof props.rel === 'string')
+        attributes.rel = props.rel;
+    for (const [attribute, url] of Object.entries(attributes)) {
+        if (attribute === 'rel')
+            continue;
+        if (component) {
+            if (attribute === 'src')
+                emit({
+                    url,
+                    offset: 0,
+                    role: 'load',
+                    via: strategy ? `next/script (${strategy})` : 'component src',
+                });
+            else if (attribute === 'href')
+                emit({ url, offset: 0, role: 'link', via: 'next/link href' });
+            continue;
+        }
+        const role = roleOfAttribute(type, attribute, attributes);
+        if (role)
+            emit({ url, offset: 0, ...role });
+    }
+    const inner = props.dangerouslySetInnerHTML;
+    const code = typeof inner?.__html === 'string'
+        ? inner.__html
+        : (component && strategy) || type === 'script'
+            ? typeof props.children === 'string'
+                ? props.children
+                : undefined
+            : undefined;
+    if (code === undefined)
+        return;
+    if (type === 'style') {
+        for (const css of urlsInCss(code))
+            emit({ ...css, offset: 0, role: 'load' });
+        return;
+    }
+    if (type !== 'script' && !(component && strategy))
+        return;
+    const scriptType = typeof props.type === 'string' ? props.type.toLowerCase() : '';
+    if (scriptType === 'importmap') {
+        for (const url of urlsInImportMap(code))
+            emit({ url, offset: 0, role: 'load', via: 'importmap' });
+    }
+    else if (scriptType === '' || scriptType === 'module' || scriptType.includes('javascript')) {
+        for (const script of urlsInScript(code)) {
+            if (script.evidence)
+                emit({
+                    url: script.url,
+                    offset: 0,
+                    role: 'load',
+                    via: `inline script: ${script.evidence}`,
+                });
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/entities/dist/decode.js + 2 modules
+var decode = __webpack_require__(57031);
+// EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Parser.js + 1 modules
+var Parser = __webpack_require__(22664);
+;// CONCATENATED MODULE: ./.build/airgap/html.js
+
+
+
+
+
+
+
+
+/** Attributes whose value is one URL (HTML, SVG and a few legacy ones). */
+const URL_ATTRIBUTES = new Set([
+    'href',
+    'src',
+    'action',
+    'formaction',
+    'poster',
+    'data',
+    'cite',
+    'background',
+    'manifest',
+    'longdesc',
+    'icon',
+    'xlink:href',
+    'archive',
+    'codebase',
+    'lowsrc',
+    'dynsrc',
+]);
+const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
+const CLASSIC_OR_MODULE = /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)$/i;
+/** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
+function srcsetUrls(value) {
+    return value
+        .split(/,(?=\s*\S)/)
+        .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+        .filter((url) => url !== '');
+}
+/** The URL of `<meta http-equiv="refresh" content="5; url=...">`. */
+function refreshUrl(content) {
+    const match = /^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.+?)\1\s*$/i.exec(content);
+    return match && /[^\d\s.;,]/.test(content) ? match[2] : undefined;
+}
+/**
+ * Reads a page as it streams in, with a real HTML parser, and reports every reference
+ * with what the browser does with it: URL attributes by element and `rel`, srcset, meta
+ * refresh, inline styles, `<style>`, inline scripts (evidence-based), importmaps and
+ * Next.js flight data. JSON-LD is metadata and not read further.
+ */
+class HtmlScanner {
+    /** `<base href>`, which relative references resolve against. */
+    base;
+    #callbacks;
+    #parser;
+    #raw;
+    /** Flight data of the page, in order, and where each piece came from. */
+    #flight = [];
+    #flightStarts = [];
+    #flightLength = 0;
+    constructor(callbacks) {
+        this.#callbacks = callbacks;
+        this.#parser = new Parser/* Parser */.i({
+            onopentag: (name, attributes) => this.#open(name, attributes),
+            ontext: (text) => {
+                if (!this.#raw)
+                    return;
+                if (this.#raw.parts.length === 0)
+                    this.#raw.start = this.#parser.startIndex;
+                this.#raw.parts.push(text);
+            },
+            onclosetag: (name) => {
+                if (this.#raw && name === this.#raw.tag)
+                    this.#closeRaw();
+            },
+        }, { decodeEntities: false, lowerCaseAttributeNames: true, recognizeSelfClosing: true });
+    }
+    write(chunk) {
+        this.#parser.write(chunk);
+    }
+    end() {
+        this.#parser.end();
+        if (this.#flight.length === 0)
+            return;
+        const starts = this.#flightStarts;
+        for (const reference of referencesInFlight(this.#flight.join(''))) {
+            // The row's offset in the joined flight text → the script that pushed it.
+            let low = 0;
+            for (let high = starts.length - 1; low < high;) {
+                const mid = (low + high + 1) >> 1;
+                if (starts[mid].at <= reference.offset)
+                    low = mid;
+                else
+                    high = mid - 1;
+            }
+            this.#callbacks.reference({ ...reference, offset: starts[low]?.offset ?? 0 });
+        }
+    }
+    #emit(reference) {
+        this.#callbacks.reference(reference);
+    }
+    #open(tag, attributes) {
+        const offset = this.#parser.startIndex;
+        for (const name in attributes) {
+            // Entities are decoded here, in the few values read, rather than in all the text.
+            const raw = attributes[name];
+            const value = raw.includes('&') ? (0,decode/* decodeHTMLAttribute */.Im)(raw) : raw;
+            if (URL_ATTRIBUTES.has(name)) {
+                const role = roleOfAttribute(tag, name, attributes);
+                if (role && value.trim() !== '')
+                    this.#emit({ url: value.trim(), offset, ...role, attribute: true });
+            }
+            else if (SRCSET_ATTRIBUTES.has(name)) {
+                const role = roleOfAttribute(tag, name, attributes);
+                for (const url of srcsetUrls(value))
+                    if (role)
+                        this.#emit({ url, offset, ...role, attribute: true });
+            }
+            else if (name === 'style') {
+                for (const css of urlsInCss(value))
+                    this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+            }
+        }
+        if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
+            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
+        if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
+            const url = refreshUrl((0,decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
+            if (url)
+                this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
+        }
+        if (tag === 'style')
+            this.#raw = { tag, type: '', start: offset, parts: [] };
+        if (tag === 'script' && attributes.src === undefined)
+            this.#raw = {
+                tag,
+                type: (attributes.type ?? '').trim().toLowerCase(),
+                start: offset,
+                parts: [],
+            };
+    }
+    #closeRaw() {
+        const raw = this.#raw;
+        this.#raw = undefined;
+        if (!raw)
+            return;
+        const content = raw.parts.join('');
+        if (raw.tag === 'style') {
+            for (const css of urlsInCss(content))
+                this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
+            return;
+        }
+        if (raw.type === 'importmap') {
+            for (const url of urlsInImportMap(content))
+                this.#emit({ url, offset: raw.start, role: 'load', via: '<script type=importmap>' });
+            return;
+        }
+        if (!CLASSIC_OR_MODULE.test(raw.type))
+            return; // JSON-LD, templates, speculation rules
+        if (content.includes('__next_f')) {
+            this.#readFlightPush(content, raw.start);
+            return;
+        }
+        for (const script of urlsInScript(content)) {
+            const offset = raw.start + script.offset;
+            if (script.evidence)
+                this.#emit({
+                    url: script.url,
+                    offset,
+                    role: 'load',
+                    via: `inline script: ${script.evidence}`,
+                });
+            else
+                this.#callbacks.unconfirmed?.({ url: script.url, offset });
+        }
+    }
+    /** `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data. */
+    #readFlightPush(content, start) {
+        try {
+            for (const token of (0,acorn/* tokenizer */.OH)(content, { ecmaVersion: 'latest' })) {
+                if (token.type !== acorn/* tokTypes */.Y_.string)
+                    continue;
+                const value = token.value;
+                if (typeof value !== 'string')
+                    continue;
+                this.#flightStarts.push({ at: this.#flightLength, offset: start + token.start });
+                this.#flight.push(value);
+                this.#flightLength += value.length;
+            }
+        }
+        catch {
+            // Not the push form we know: nothing to read.
+        }
+    }
+}
+/** Every reference of a whole page (tests and small inputs). */
+function referencesInHtml(source) {
+    const found = [];
+    const scanner = new HtmlScanner({ reference: (r) => found.push(r) });
+    scanner.write(source);
+    scanner.end();
+    return found;
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/site-tree.js
+
+
+/** The files and directories of an extracted site, and its URL rules. */
+class SiteTree {
+    root;
+    files;
+    directories;
+    constructor(root, files, directories) {
+        this.root = root;
+        this.files = files;
+        this.directories = directories;
+    }
+    static async read(root) {
+        const files = new Set();
+        const directories = new Set(['']);
+        for (const entry of await (0,external_node_fs_promises_.readdir)(root, { recursive: true, withFileTypes: true })) {
+            const relative = external_node_path_.relative(root, external_node_path_.join(entry.parentPath, entry.name))
+                .split(external_node_path_.sep)
+                .join('/');
+            if (entry.isFile())
+                files.add(relative);
+            else if (entry.isDirectory())
+                directories.add(relative);
+        }
+        return new SiteTree(root, files, directories);
+    }
+    /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
+    resolve(urlPath) {
+        const trimmed = urlPath.replace(/^\/+/, '');
+        if (trimmed.includes('..') && trimmed.split('/').includes('..'))
+            return undefined;
+        if (trimmed === '' || trimmed.endsWith('/')) {
+            const index = `${trimmed}index.html`;
+            return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
+        }
+        if (this.files.has(trimmed))
+            return { file: trimmed, rule: 'file' };
+        if (this.files.has(`${trimmed}.html`)) {
+            return this.directories.has(trimmed)
+                ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
+                : { file: `${trimmed}.html`, rule: 'html' };
+        }
+        if (this.files.has(`${trimmed}/index.html`))
+            return { file: `${trimmed}/index.html`, rule: 'index' };
+        return undefined;
+    }
+    /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
+    pages() {
+        return [...this.files]
+            .filter((file) => /\.html?$/i.test(file))
+            .sort()
+            .map((file) => ({ file, url: pageUrl(file) }));
+    }
+}
+/** The URL path a page is served at: its clean form, a directory for index.html. */
+function pageUrl(file) {
+    if (file === 'index.html')
+        return '/';
+    if (file.endsWith('/index.html'))
+        return `/${file.slice(0, -'index.html'.length)}`;
+    return `/${file.replace(/\.html?$/i, '')}`;
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/scan.js
+
+
+
+
+
+
+
+
+
+
+
+/** Kept in memory at most; the counts go on. */
+const MAX_KEPT = 100_000;
+const READ_CHUNK = 256 * 1024;
+/** Files up to this size are read whole; larger pages stream through the parser. */
+const SMALL_FILE = 2 * 1024 * 1024;
+const READ_AHEAD = 4;
+function kindOf(file) {
+    const extension = external_node_path_.extname(file).toLowerCase();
+    if (['.html', '.htm', '.xhtml', '.svg'].includes(extension))
+        return 'html';
+    if (extension === '.css')
+        return 'css';
+    if (['.js', '.mjs', '.cjs'].includes(extension))
+        return 'js';
+    if (extension === '.webmanifest' || external_node_path_.basename(file) === 'manifest.json')
+        return 'manifest';
+    // Next.js writes the RSC payload of each page as .txt (robots.txt is not one).
+    if (extension === '.txt')
+        return 'flight';
+    return undefined;
+}
+/**
+ * Reads every page, stylesheet, script, flight payload and manifest of an extracted site
+ * once, streaming pages through the HTML parser, and collects what leaves the site and
+ * which internal links lead nowhere. Memory stays flat in the size of the site.
+ */
+async function scanSite(tree, options) {
+    const result = {
+        scanned: 0,
+        pages: 0,
+        external: [],
+        externalDropped: 0,
+        metadata: 0,
+        unconfirmed: new Map(),
+        links: { checked: 0, broken: [], brokenCount: 0 },
+        rules: {
+            file: { count: 0 },
+            html: { count: 0 },
+            index: { count: 0 },
+            directoryTrap: { count: 0 },
+        },
+    };
+    const linkCache = new Map();
+    const files = [...tree.files].sort().flatMap((file) => {
+        const kind = kindOf(file);
+        return kind ? [{ file, kind }] : [];
+    });
+    // Reading ahead keeps the parser busy while the next files come off the disk.
+    const reads = [];
+    const read = (index) => {
+        const next = files[index];
+        if (next)
+            reads[index] = readSmall(external_node_path_.join(tree.root, ...next.file.split('/')));
+    };
+    for (let i = 0; i < READ_AHEAD; i += 1)
+        read(i);
+    for (const [index, { file, kind }] of files.entries()) {
+        (0,errors/* throwIfAborted */.Te)(options.signal);
+        const content = await reads[index];
+        delete reads[index];
+        read(index + READ_AHEAD);
+        await scanFile(tree, file, kind, content, options, result, linkCache);
+    }
+    return result;
+}
+/** The whole text of a file up to SMALL_FILE bytes; undefined for a larger one (streamed instead). */
+async function readSmall(file) {
+    const handle = await (0,external_node_fs_promises_.open)(file, 'r');
+    try {
+        const { size } = await handle.stat();
+        return size <= SMALL_FILE ? await handle.readFile('utf8') : undefined;
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function scanFile(tree, file, kind, content, options, result, linkCache) {
+    const absolute = external_node_path_.join(tree.root, ...file.split('/'));
+    const lines = new LineIndex();
+    const seen = new Set();
+    const external = (found) => {
+        if (!options.external)
+            return;
+        const host = externalHost(found.url);
+        if (host === undefined || isAllowedHost(host, options.allowedHosts))
+            return;
+        if (found.role === 'metadata') {
+            result.metadata += 1;
+            return;
+        }
+        // One finding per URL and role in a file (flight data repeats the HTML's links).
+        const key = `${found.role}\u0000${found.url}`;
+        if (seen.has(key))
+            return;
+        seen.add(key);
+        if (result.external.length >= MAX_KEPT) {
+            result.externalDropped += 1;
+            return;
+        }
+        result.external.push({
+            file,
+            ...lines.at(found.offset),
+            url: detached(found.url),
+            host: detached(host),
+            role: found.role,
+            via: found.via,
+        });
+    };
+    const unconfirmed = (script) => {
+        if (!options.external)
+            return;
+        const host = externalHost(script.url);
+        if (host === undefined || isAllowedHost(host, options.allowedHosts))
+            return;
+        const entry = result.unconfirmed.get(host);
+        if (entry)
+            entry.count += 1;
+        else
+            result.unconfirmed.set(host, {
+                count: 1,
+                first: { file, line: lines.at(script.offset).line, url: detached(script.url) },
+            });
+    };
+    if (kind === 'html') {
+        result.scanned += 1;
+        const isPage = !file.toLowerCase().endsWith('.svg');
+        if (isPage)
+            result.pages += 1;
+        const pending = [];
+        const scanner = new HtmlScanner({
+            reference: (found) => {
+                external(found);
+                if (isPage && options.links && found.attribute && found.role !== 'metadata')
+                    pending.push(found);
+            },
+            unconfirmed,
+        });
+        const chunks = content !== undefined
+            ? [content]
+            : (0,external_node_fs_.createReadStream)(absolute, {
+                encoding: 'utf8',
+                highWaterMark: READ_CHUNK,
+            });
+        for await (const chunk of chunks) {
+            lines.append(chunk);
+            scanner.write(chunk);
+            // Links are resolved as the page streams, so only a chunk's worth is held.
+            checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
+            pending.length = 0;
+        }
+        scanner.end();
+        checkLinks(tree, file, scanner.base, pending, lines, result, linkCache);
+        return;
+    }
+    const source = content ?? (await (0,external_node_fs_promises_.readFile)(absolute, 'utf8'));
+    lines.append(source);
+    if (kind === 'flight') {
+        if (!/^[0-9a-f]*:/i.test(source))
+            return;
+        result.scanned += 1;
+        for (const found of referencesInFlight(source))
+            external(found);
+    }
+    else if (kind === 'css') {
+        result.scanned += 1;
+        for (const css of urlsInCss(source))
+            external({ url: css.url, offset: css.offset, role: 'load', via: css.via });
+    }
+    else if (kind === 'js') {
+        result.scanned += 1;
+        for (const script of urlsInScript(source)) {
+            if (script.evidence)
+                external({
+                    url: script.url,
+                    offset: script.offset,
+                    role: 'load',
+                    via: `script: ${script.evidence}`,
+                });
+            else
+                unconfirmed(script);
+        }
+    }
+    else {
+        const references = referencesInWebManifest(source);
+        if (references.length === 0)
+            return;
+        result.scanned += 1;
+        for (const found of references)
+            external(found);
+    }
+}
+const SITE_ORIGIN = 'http://site.invalid';
+/** A root-absolute path with nothing to normalize or decode: its own URL path. */
+const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const CACHE_LIMIT = 200_000;
+function resolveLink(tree, pageBase, value) {
+    let urlPath;
+    if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.'))
+        urlPath = value;
+    else {
+        let target;
+        try {
+            target = new URL(value, pageBase);
+        }
+        catch {
+            return null;
+        }
+        if (target.origin !== SITE_ORIGIN)
+            return null;
+        try {
+            urlPath = decodeURIComponent(target.pathname);
+        }
+        catch {
+            urlPath = target.pathname;
+        }
+    }
+    return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
+}
+function checkLinks(tree, file, base, found, lines, result, cache) {
+    if (found.length === 0)
+        return;
+    let pageBase;
+    try {
+        pageBase = new URL(base ?? '', new URL(pageUrl(file), SITE_ORIGIN));
+    }
+    catch {
+        return;
+    }
+    // Links resolve the same from every page of a directory (and root-absolute ones from every page).
+    const scope = base === undefined
+        ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
+        : pageBase.href;
+    for (const reference of found) {
+        const value = reference.url;
+        if (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value))
+            continue;
+        const key = base === undefined && value.startsWith('/') ? value : `${scope}\u0000${value}`;
+        let target = cache.get(key);
+        if (target === undefined) {
+            target = resolveLink(tree, pageBase, value);
+            if (cache.size < CACHE_LIMIT)
+                cache.set(detached(key), target);
+        }
+        if (target === null)
+            continue;
+        result.links.checked += 1;
+        const { resolved } = target;
+        if (!resolved) {
+            result.links.brokenCount += 1;
+            if (result.links.broken.length < MAX_KEPT)
+                result.links.broken.push({
+                    file,
+                    ...lines.at(reference.offset),
+                    url: detached(value),
+                    target: detached(target.path),
+                });
+            continue;
+        }
+        countRule(result.rules[resolved.rule], file, reference, lines, resolved);
+        if (resolved.shadowedByDirectory)
+            countRule(result.rules.directoryTrap, file, reference, lines, resolved);
+    }
+}
+function countRule(use, file, reference, lines, resolved) {
+    use.count += 1;
+    use.example ??= {
+        file,
+        line: lines.at(reference.offset).line,
+        url: detached(reference.url),
+        served: resolved.file,
+    };
+}
+/**
+ * A copy of a string that shares no memory with the page it was cut from. V8 keeps a
+ * substring as a view of its parent, so one kept URL would keep a whole page alive.
+ */
+function detached(text) {
+    return (' ' + text).slice(1);
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/serving.js
+/**
+ * The nginx configuration that serves an export the way its links expect: the file,
+ * then the file with `.html` appended (extensionless links), then the directory's
+ * index. `$uri.html` must come before `$uri/`: Next.js writes a directory of RSC
+ * payloads beside each page (`guides/x.html` and `guides/x/`), and a directory without
+ * an index answers 403.
+ */
+function nginxConfig(serving, where = {}) {
+    return [
+        'server {',
+        `    listen ${where.listen ?? '80'};`,
+        `    root ${where.root ?? '/usr/share/nginx/html'};`,
+        '    index index.html;',
+        '    location / {',
+        '        try_files $uri $uri.html $uri/ =404;',
+        '    }',
+        ...(serving.has404Page ? ['    error_page 404 /404.html;'] : []),
+        '}',
+    ].join('\n');
+}
+/** One line on what a plain static host would get wrong, or undefined when nothing. */
+function servingVerdict(serving) {
+    if (!serving.needsRewrites)
+        return undefined;
+    const example = serving.extensionless.example;
+    const trap = serving.directoryTrap.count > 0
+        ? ` ${serving.directoryTrap.count} of them also have a directory of the same name (${serving.directoryTrap.example?.served.replace(/\.html$/, '/')}): a server that tries the directory first answers 403.`
+        : '';
+    return `${serving.extensionless.count} internal link(s) leave out ".html" (e.g. ${example?.url} in ${example?.file} is served by ${example?.served}): a plain static host answers 404 for them, so the server needs a rewrite rule.${trap}`;
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/check.js
+
+
+
+
+
+
+
+
+
+/** GitHub shows 10 annotations of each level per step: more are dropped from view. */
+const ANNOTATIONS_PER_LEVEL = 10;
+/** Pages the browser loads: the home page and a sample of the others. */
+const BROWSER_PAGES = 8;
+/**
+ * The readiness check of the extracted site, on the staging directory (so a failure
+ * leaves `path` untouched). Every deployment type: internal links that lead nowhere.
+ * `client-hosted` and `air-gapped`: what the pages load from outside the site (a
+ * failure for air-gapped), what they link to outside, and what a browser loading a
+ * sample of pages really requests. Writes the full report as JSON and SARIF.
+ */
+async function checkReadiness(stagingDir, config, reporter, record, context) {
+    const now = context.now ?? Date.now;
+    const started = now();
+    const external = config.deploymentType !== 'cloud';
+    const links = config.brokenLinks !== 'off';
+    if (!external && !links)
+        return;
+    const tree = await SiteTree.read(stagingDir);
+    const scan = await scanSite(tree, {
+        allowedHosts: config.allowedHosts,
+        external,
+        links,
+        ...(context.signal ? { signal: context.signal } : {}),
+    });
+    const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;
+    const findings = findingsFromScan(scan, config.deploymentType);
+    if (pass && 'outside' in pass) {
+        const fileOf = (page) => tree.resolve(page)?.file ?? page.replace(/^\//, '');
+        findings.push(...findingsFromBrowser(pass, config.deploymentType, config.allowedHosts, fileOf));
+    }
+    const readiness = {
+        deploymentType: config.deploymentType,
+        scanned: scan.scanned,
+        pages: scan.pages,
+        durationMs: now() - started,
+        hosts: groupByHost(findings),
+        findings,
+        findingsDropped: scan.externalDropped,
+        metadata: scan.metadata,
+        unconfirmedHosts: scan.unconfirmed.size,
+        links: {
+            checked: scan.links.checked,
+            brokenCount: scan.links.brokenCount,
+            broken: scan.links.broken,
+            severity: config.brokenLinks === 'fail' ? 'error' : 'warning',
+        },
+        missingFiles: pass && 'outside' in pass ? pass.missing : [],
+        serving: {
+            extensionless: scan.rules.html,
+            directoryTrap: scan.rules.directoryTrap,
+            directoryIndex: scan.rules.index,
+            needsRewrites: scan.rules.html.count > 0,
+            has404Page: tree.files.has('404.html'),
+        },
+        ...(pass
+            ? {
+                browser: 'outside' in pass
+                    ? { ran: true, pages: pass.pages, failed: pass.failed }
+                    : pass,
+            }
+            : {}),
+    };
+    // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
+    if (external || readiness.links.brokenCount > 0) {
+        const base = external_node_path_.join(context.tempDir, `static-export-${config.domain}-readiness`);
+        readiness.reportFile = `${base}.json`;
+        readiness.sarifFile = `${base}.sarif`;
+        await writeReportFiles(readiness, {
+            json: readiness.reportFile,
+            sarif: readiness.sarifFile,
+            sitePath: external_node_path_.relative(process.cwd(), config.path) || '.',
+        });
+        reporter.setOutput('findings-file', readiness.reportFile);
+        reporter.setOutput('sarif-file', readiness.sarifFile);
+    }
+    record.readiness = readiness;
+    const headline = describe(readiness);
+    reporter.info(headline);
+    record.checks = [...(record.checks ?? []), headline];
+    annotate(readiness, config, reporter);
+    const verdict = servingVerdict(readiness.serving);
+    if (verdict) {
+        reporter.info(`Serving: ${verdict} This nginx configuration serves the export as its links expect:\n${nginxConfig(readiness.serving)}`);
+    }
+    else if (links) {
+        reporter.info('Serving: every internal link names its file or a directory; any static host serves the tree as it is.');
+    }
+    if (readiness.reportFile)
+        reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
+    const loads = readiness.hosts.filter((h) => h.severity === 'error');
+    const problems = [];
+    if (loads.length > 0) {
+        problems.push(`its pages load from ${loads.length} host(s) outside the site: ${loads.map((h) => `${h.host} (${h.count})`).join(', ')}`);
+    }
+    if (config.brokenLinks === 'fail' && readiness.links.brokenCount > 0) {
+        problems.push(`${readiness.links.brokenCount} internal link(s) lead to no file of the export`);
+    }
+    if (problems.length > 0) {
+        const fixes = [
+            loads.length > 0
+                ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with allowed-hosts'
+                : undefined,
+            config.brokenLinks === 'fail' && readiness.links.brokenCount > 0
+                ? 'fix the links, or set broken-links: warn'
+                : undefined,
+        ].filter(Boolean);
+        const what = config.deploymentType === 'air-gapped' && loads.length > 0
+            ? 'an air-gapped deployment'
+            : 'deployment';
+        throw new errors/* ActionError */.lZ(`The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; path was left as it was.`);
+    }
+}
+async function browserPass(tree, config, reporter, signal) {
+    if (config.browserCheck === 'false')
+        return { ran: false, why: 'browser-check is false' };
+    const executablePath = findBrowser();
+    const pages = samplePages(tree.pages(), BROWSER_PAGES);
+    const why = !executablePath
+        ? 'no Chromium found (install chromium-headless-shell, or set STATIC_EXPORT_BROWSER)'
+        : pages.length === 0
+            ? 'the site has no HTML page'
+            : undefined;
+    if (why !== undefined || !executablePath) {
+        if (config.browserCheck === 'true')
+            throw new errors/* ActionError */.lZ(`browser-check is true, but ${why}.`);
+        reporter.info(`Headless browser pass skipped: ${why}.`);
+        return { ran: false, why: why ?? '' };
+    }
+    const pass = await loadPagesInBrowser(tree, {
+        executablePath,
+        pages,
+        ...(signal ? { signal } : {}),
+    });
+    const hosts = new Set(pass.outside.map((r) => new URL(r.url).host));
+    reporter.info(`Headless browser pass (${external_node_path_.basename(executablePath)}): loaded ${pass.pages.length} page(s) served with the export's URL rules; ${pass.outside.length} request(s) to ${hosts.size} host(s) outside the site were blocked; ${pass.missing.length} request(s) for missing files.`);
+    for (const failed of pass.failed)
+        reporter.warning(`The browser could not load ${failed.page}: ${failed.error}`);
+    return pass;
+}
+function count(n, one, many = `${one}s`) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The one line that says what the check found, true about where the rest is. */
+function describe(readiness) {
+    const loads = readiness.hosts.filter((h) => h.role === 'load');
+    const links = readiness.hosts.filter((h) => h.role === 'link');
+    const parts = [];
+    if (readiness.deploymentType !== 'cloud') {
+        parts.push(loads.length === 0
+            ? 'nothing is loaded from outside the site'
+            : `loads from ${count(loads.length, 'host')} outside the site (${loads.map((h) => h.host).join(', ')})`);
+        if (links.length > 0)
+            parts.push(`links to ${count(links.length, 'outside host')}`);
+    }
+    parts.push(`${count(readiness.links.checked, 'internal link')} checked, ${readiness.links.brokenCount} broken`);
+    return `${readiness.deploymentType} check: read ${count(readiness.scanned, 'file')} (${count(readiness.pages, 'page')}) in ${(0,duration/* formatDuration */.a3)(readiness.durationMs)}; ${parts.join('; ')}.`;
+}
+function annotationAt(config, file, line, column, title) {
+    return {
+        ...(title ? { title } : {}),
+        file: external_node_path_.join(config.path, ...file.split('/')),
+        ...(line !== undefined ? { startLine: line } : {}),
+        ...(column !== undefined ? { startColumn: column } : {}),
+    };
+}
+function hostMessage(host, deploymentType) {
+    const where = host.locations.map((l) => `${l.file}${l.line !== undefined ? `:${l.line}` : ''}`);
+    const more = host.count - host.locations.length - host.requestedBy.length;
+    const seenAt = [
+        ...where,
+        ...(host.requestedBy.length > 0
+            ? [`requested while loading ${host.requestedBy.slice(0, 3).join(', ')}`]
+            : []),
+    ].join(', ');
+    const tail = more > 0 ? `, and ${more} more` : '';
+    if (host.role === 'load') {
+        return `Loads from ${host.host}, outside the site: ${count(host.count, 'reference')} (${host.vias.slice(0, 3).join('; ')}) at ${seenAt}${tail}.`;
+    }
+    const consequence = deploymentType === 'air-gapped'
+        ? ' Readers who click these reach a dead end inside the network.'
+        : '';
+    return `Links to ${host.host}: ${count(host.count, 'link')} at ${seenAt}${tail}.${consequence}`;
+}
+/** One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level; the last names the rest. */
+function annotate(readiness, config, reporter) {
+    const emit = (severity, message, annotation) => {
+        if (severity === 'error')
+            reporter.error(message, annotation);
+        else if (severity === 'warning')
+            reporter.warning(message, annotation);
+        else
+            reporter.notice(message, annotation);
+    };
+    const where = readiness.reportFile ? ` and in ${readiness.reportFile}` : '';
+    for (const severity of ['error', 'warning', 'notice']) {
+        const hosts = readiness.hosts.filter((h) => h.severity === severity);
+        const brokenHere = readiness.links.severity === severity ? readiness.links.broken : [];
+        const budget = ANNOTATIONS_PER_LEVEL;
+        const hostSlots = hosts.length > budget ? budget - 1 : hosts.length;
+        for (const host of hosts.slice(0, hostSlots)) {
+            const first = host.locations[0];
+            const file = first?.file ?? host.requestedBy[0];
+            emit(severity, hostMessage(host, readiness.deploymentType), file !== undefined
+                ? annotationAt(config, file, first?.line, first?.column, host.role === 'load' ? 'Loads from outside the site' : 'Links outside the site')
+                : undefined);
+        }
+        if (hosts.length > hostSlots) {
+            const rest = hosts.slice(hostSlots);
+            emit(severity, `${count(rest.length, 'more host')} outside the site: ${rest.map((h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`).join(', ')}. Each is listed in the job summary${where}.`, { title: 'More hosts outside the site' });
+        }
+        const brokenSlots = Math.max(0, budget - Math.min(hosts.length, budget));
+        const shown = brokenHere.slice(0, brokenHere.length > brokenSlots ? Math.max(0, brokenSlots - 1) : brokenSlots);
+        for (const broken of shown) {
+            emit(severity, `Broken link ${broken.url}: no file of the export serves ${broken.target}.`, annotationAt(config, broken.file, broken.line, broken.column, 'Broken internal link'));
+        }
+        const left = readiness.links.severity === severity ? readiness.links.brokenCount - shown.length : 0;
+        if (left > 0) {
+            emit(severity, `${count(left, shown.length > 0 ? 'more broken internal link' : 'broken internal link')}, listed in the job summary${where}.`, { title: 'Broken internal links' });
+        }
+    }
+    if (readiness.missingFiles.length > 0) {
+        const first = readiness.missingFiles.slice(0, 5);
+        reporter.warning(`While loading pages the browser requested ${count(readiness.missingFiles.length, 'path')} that no file of the export serves: ${first.map((m) => `${m.path} (from ${m.page})`).join(', ')}${readiness.missingFiles.length > first.length ? ', …' : ''}.`, { title: 'Missing files' });
+    }
+}
+
+
+/***/ })
+
+};

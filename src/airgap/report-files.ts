@@ -1,0 +1,105 @@
+import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { writeFileAtomic } from '../deliver/place.js';
+import type { Readiness, Severity } from './findings.js';
+
+const RULES: ReportingDescriptor[] = [
+  {
+    id: 'outside-load',
+    name: 'LoadOutsideTheSite',
+    shortDescription: { text: 'The page loads something from outside the site' },
+    fullDescription: {
+      text: 'A script, stylesheet, image, frame, font, preconnect or request target on a host outside the site. An air-gapped deployment cannot reach it.',
+    },
+  },
+  {
+    id: 'outside-link',
+    name: 'LinkOutsideTheSite',
+    shortDescription: { text: 'A link leads outside the site' },
+    fullDescription: {
+      text: 'An <a href> or form target on a host outside the site: readers who follow it in an air-gapped network reach a dead end.',
+    },
+  },
+  {
+    id: 'broken-link',
+    name: 'BrokenInternalLink',
+    shortDescription: { text: 'An internal link resolves to no file of the export' },
+    fullDescription: {
+      text: 'The link resolves, under the export URL rules (file, file.html, directory/index.html), to no file.',
+    },
+  },
+];
+
+const LEVEL: Record<Severity, Result.level> = {
+  error: 'error',
+  warning: 'warning',
+  notice: 'note',
+};
+
+/**
+ * The full report as JSON (every finding, grouped hosts, broken links, serving facts)
+ * and as SARIF 2.1.0 for code scanning. `sitePath` prefixes file locations so that they
+ * point into the workspace (`site/index.html`).
+ */
+export async function writeReportFiles(
+  readiness: Readiness,
+  files: { json: string; sarif: string; sitePath: string },
+): Promise<void> {
+  const json = {
+    version: 1,
+    deploymentType: readiness.deploymentType,
+    scanned: readiness.scanned,
+    pages: readiness.pages,
+    hosts: readiness.hosts,
+    findings: readiness.findings,
+    findingsNotListed: readiness.findingsDropped,
+    metadataReferences: readiness.metadata,
+    brokenLinks: {
+      checked: readiness.links.checked,
+      count: readiness.links.brokenCount,
+      list: readiness.links.broken,
+    },
+    missingFiles: readiness.missingFiles,
+    serving: readiness.serving,
+    browser: readiness.browser,
+  };
+  await writeFileAtomic(files.json, `${JSON.stringify(json, null, 2)}\n`, 0o644);
+
+  const location = (file: string, line?: number, column?: number) => ({
+    physicalLocation: {
+      artifactLocation: { uri: `${files.sitePath}/${file}`.replace(/^\.\//, '') },
+      ...(line !== undefined
+        ? { region: { startLine: line, ...(column !== undefined ? { startColumn: column } : {}) } }
+        : {}),
+    },
+  });
+  const results: Result[] = [
+    ...readiness.findings.map((f): Result => ({
+      ruleId: f.role === 'load' ? 'outside-load' : 'outside-link',
+      level: LEVEL[f.severity],
+      message: { text: `${f.url} (${f.via}) reaches ${f.host}, outside the site.` },
+      locations: [location(f.file, f.line, f.column)],
+    })),
+    ...readiness.links.broken.map((b): Result => ({
+      ruleId: 'broken-link',
+      level: LEVEL[readiness.links.severity],
+      message: { text: `${b.url} resolves to ${b.target}, which no file of the export serves.` },
+      locations: [location(b.file, b.line, b.column)],
+    })),
+  ];
+  const sarif: Log = {
+    version: '2.1.0',
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'static-export deployment readiness',
+            rules: RULES,
+          },
+        },
+        results,
+      },
+    ],
+  };
+  await writeFileAtomic(files.sarif, `${JSON.stringify(sarif)}\n`, 0o644);
+}

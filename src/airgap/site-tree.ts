@@ -1,0 +1,77 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * How a URL path found its file under the export's URL rules, the ones of
+ * `try_files $uri $uri.html $uri/ =404`: `file` as is, `html` by appending `.html`
+ * (extensionless links), `index` as a directory's index.html.
+ */
+export type UrlRule = 'file' | 'html' | 'index';
+
+export interface Resolved {
+  /** Relative, `/`-separated path of the file served. */
+  file: string;
+  rule: UrlRule;
+  /**
+   * A directory of the same name exists beside the `.html` file (Next.js writes one of
+   * RSC payloads per page): a server that tries `$uri/` before `$uri.html` answers 403.
+   */
+  shadowedByDirectory?: true;
+}
+
+/** The files and directories of an extracted site, and its URL rules. */
+export class SiteTree {
+  private constructor(
+    readonly root: string,
+    readonly files: ReadonlySet<string>,
+    readonly directories: ReadonlySet<string>,
+  ) {}
+
+  static async read(root: string): Promise<SiteTree> {
+    const files = new Set<string>();
+    const directories = new Set<string>(['']);
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      const relative = path
+        .relative(root, path.join(entry.parentPath, entry.name))
+        .split(path.sep)
+        .join('/');
+      if (entry.isFile()) files.add(relative);
+      else if (entry.isDirectory()) directories.add(relative);
+    }
+    return new SiteTree(root, files, directories);
+  }
+
+  /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
+  resolve(urlPath: string): Resolved | undefined {
+    const trimmed = urlPath.replace(/^\/+/, '');
+    if (trimmed.includes('..') && trimmed.split('/').includes('..')) return undefined;
+    if (trimmed === '' || trimmed.endsWith('/')) {
+      const index = `${trimmed}index.html`;
+      return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
+    }
+    if (this.files.has(trimmed)) return { file: trimmed, rule: 'file' };
+    if (this.files.has(`${trimmed}.html`)) {
+      return this.directories.has(trimmed)
+        ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
+        : { file: `${trimmed}.html`, rule: 'html' };
+    }
+    if (this.files.has(`${trimmed}/index.html`))
+      return { file: `${trimmed}/index.html`, rule: 'index' };
+    return undefined;
+  }
+
+  /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
+  pages(): { file: string; url: string }[] {
+    return [...this.files]
+      .filter((file) => /\.html?$/i.test(file))
+      .sort()
+      .map((file) => ({ file, url: pageUrl(file) }));
+  }
+}
+
+/** The URL path a page is served at: its clean form, a directory for index.html. */
+export function pageUrl(file: string): string {
+  if (file === 'index.html') return '/';
+  if (file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
+  return `/${file.replace(/\.html?$/i, '')}`;
+}

@@ -1,0 +1,3 @@
+import { readinessSuite } from './suite.js';
+
+readinessSuite('starlight');
