@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -13,6 +14,9 @@ export default defineConfig({
     // emulator once per worker instead of once per file halves a run. A test that changes
     // process-wide state restores it (vi.stubEnv, then vi.unstubAllEnvs).
     isolate: false,
+    // More workers than cores: many files mostly wait (on the processes the smoke tests
+    // start, on real socket timeouts), and vitest's default on 2 cores is one worker.
+    maxWorkers: Math.max(3, os.availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -372,7 +372,8 @@ describe.concurrent('hostile entries', () => {
 });
 
 describe.concurrent('decompression bombs', () => {
-  const zeros = Buffer.alloc(64 * 1024 * 1024);
+  // Past the 16MB ceiling of the first case, and little work for the cases that accept it.
+  const zeros = Buffer.alloc(24 * 1024 * 1024);
   const bombs: Partial<Record<'tar.gz' | 'zip', Buffer>> = {};
   beforeAll(async () => {
     const entries = [
@@ -385,7 +386,7 @@ describe.concurrent('decompression bombs', () => {
 
   for (const format of ['tar.gz', 'zip'] as const) {
     it(
-      `${format}: 64 MiB of zeros (< 1 MiB compressed) past max-extract-size 16MB`,
+      `${format}: 24 MiB of zeros (< 1 MiB compressed) past max-extract-size 16MB`,
       row('exit 1, one line naming max-extract-size, path untouched'),
       async () => {
         const bomb = bombs[format] as Buffer;
@@ -397,12 +398,12 @@ describe.concurrent('decompression bombs', () => {
     );
 
     for (const [how, inputs] of [
-      ['once max-extract-size is raised to 80MB', { 'max-extract-size': '80MB' }],
+      ['once max-extract-size is raised to 32MB', { 'max-extract-size': '32MB' }],
       ['under the default ceiling (20GB)', {}],
     ] as const) {
       it(
         `${format}: the same archive is accepted ${how}`,
-        row('succeeds, 64 MiB file'),
+        row('succeeds, 24 MiB file'),
         async () => {
           const domain = serve(bombs[format] as Buffer);
           const run = await runCase(harness, {
