@@ -19,14 +19,11 @@
  * test/smoke/, which spawns the built dist/.
  */
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as core from '@actions/core';
 import { expect } from 'vitest';
-import { parse } from 'yaml';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import type { Random } from '../../src/clock.js';
 import { INPUT_NAMES } from '../../src/config.js';
@@ -35,23 +32,11 @@ import { githubReporter, reportOutcome, type RunnerCommands } from '../../src/gi
 import { execute, type RunOutcome } from '../../src/main.js';
 import { Redactor } from '../../src/redact.js';
 import { cancelOnSignals } from '../../src/signals.js';
+import { ACTION_DEFAULTS } from './action-yml.js';
 import { VirtualClock } from './virtual-clock.js';
 
+export { ACTION_DEFAULTS, ROOT } from './action-yml.js';
 export { exists, listTree, sha256File, treeDigest } from './files.js';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The inputs of action.yml with their defaults, as the runner applies them. */
-export const ACTION_DEFAULTS: Readonly<Record<string, string>> = (() => {
-  const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
-    inputs: Record<string, { default?: string }>;
-  };
-  return Object.fromEntries(
-    Object.entries(action.inputs).flatMap(([name, input]) =>
-      input.default === undefined ? [] : [[name, String(input.default)]],
-    ),
-  );
-})();
 
 /** One upload the action asked for, as the artifact adapter would have received it. */
 export interface Upload {
