@@ -8145,8 +8145,8 @@ class CLI {
         });
     }
     async run(argv) {
-        const { default: yargs } = await Promise.all(/* import() */[__webpack_require__.e(908), __webpack_require__.e(360)]).then(__webpack_require__.bind(__webpack_require__, 60360));
-        const { hideBin } = await Promise.all(/* import() */[__webpack_require__.e(908), __webpack_require__.e(375)]).then(__webpack_require__.bind(__webpack_require__, 3375));
+        const { default: yargs } = await Promise.all(/* import() */[__webpack_require__.e(673), __webpack_require__.e(849)]).then(__webpack_require__.bind(__webpack_require__, 64849));
+        const { hideBin } = await Promise.all(/* import() */[__webpack_require__.e(673), __webpack_require__.e(163)]).then(__webpack_require__.bind(__webpack_require__, 97163));
         const yargsInstance = yargs(hideBin(argv));
         let target = yargsInstance
             .scriptName(this.#scriptName)

@@ -1,7 +1,7 @@
 /**
  * Runs dist/index.js the way the GitHub runner does: inputs as INPUT_* variables,
  * outputs and the step summary through the files named by GITHUB_OUTPUT and
- * GITHUB_STEP_SUMMARY. Used by `npm start`, the integration tests and the benchmarks.
+ * GITHUB_STEP_SUMMARY. Used by `npm start`, the smoke tests and the benchmarks.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,14 +27,6 @@ export function node24Available(): boolean {
   return existsSync(NODE24);
 }
 
-/** The node that runs dist/index.js by default: ACTION_NODE=24 picks Node 24. */
-export function actionNode(): string {
-  if (process.env.ACTION_NODE !== '24') return process.execPath;
-  if (!node24Available())
-    throw new Error(`ACTION_NODE=24, but ${NODE24} is missing: run npm test once to install it.`);
-  return NODE24;
-}
-
 export interface ActionRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -55,7 +47,7 @@ export interface RunActionOptions {
   workspace?: string;
   /** Extra environment (RUNNER_DEBUG, proxies…). */
   env?: Record<string, string>;
-  /** Node binary; the current one by default (see actionNode). */
+  /** Node binary; the current one by default. */
   node?: string;
   /** Flags for node itself, e.g. ['--cpu-prof'] (NODE_OPTIONS does not take every flag). */
   nodeArgs?: string[];

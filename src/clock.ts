@@ -9,10 +9,16 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** A clock that also runs a callback later: the run's overall timeout lives on it. */
+export interface TimerClock extends Clock {
+  /** Calls `callback` once `ms` have passed; the returned function cancels it. */
+  after(ms: number, callback: () => void): () => void;
+}
+
 /** A number in [0, 1), like Math.random; injected for jitter. */
 export type Random = () => number;
 
-export const systemClock: Clock = {
+export const systemClock: TimerClock = {
   now: () => Date.now(),
   async sleep(ms, signal) {
     try {
@@ -21,5 +27,9 @@ export const systemClock: Clock = {
       if (signal?.aborted) throw abortReason(signal);
       throw err;
     }
+  },
+  after(ms, callback) {
+    const timer = setTimeout(callback, ms);
+    return () => clearTimeout(timer);
   },
 };

@@ -4,35 +4,69 @@ import * as core from '@actions/core';
 import { INPUT_NAMES, type RawInputs } from './config.js';
 import { errorMessage, InputError } from './errors.js';
 import type { ArtifactUploader } from './export/run.js';
-import { execute } from './main.js';
+import { execute, type RunOutcome } from './main.js';
 import { Redactor } from './redact.js';
 import { type Annotation, type Reporter, renderSummary } from './report.js';
 import { cancelOnSignals } from './signals.js';
 
+/**
+ * The part of @actions/core the action speaks through: workflow commands on stdout,
+ * GITHUB_OUTPUT and the step summary. Tests pass a recorder of the same shape.
+ */
+export interface RunnerCommands {
+  info(message: string): void;
+  notice(message: string, properties?: core.AnnotationProperties): void;
+  warning(message: string, properties?: core.AnnotationProperties): void;
+  error(message: string, properties?: core.AnnotationProperties): void;
+  debug(message: string): void;
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  setOutput(name: string, value: string): void;
+  setSecret(secret: string): void;
+  /** Appends to the step summary, when the runner provides one. */
+  writeSummary(markdown: string): Promise<void>;
+}
+
+export const runnerCommands: RunnerCommands = {
+  info: (message) => core.info(message),
+  notice: (message, properties) => core.notice(message, properties),
+  warning: (message, properties) => core.warning(message, properties),
+  error: (message, properties) => core.error(message, properties),
+  debug: (message) => core.debug(message),
+  group: (name, fn) => core.group(name, fn),
+  setOutput: (name, value) => core.setOutput(name, value),
+  setSecret: (secret) => core.setSecret(secret),
+  async writeSummary(markdown) {
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  },
+};
+
 /** The runner's world turned into a Reporter, every line scrubbed of secrets. */
-export function githubReporter(redactor: Redactor): Reporter {
+export function githubReporter(
+  redactor: Redactor,
+  commands: RunnerCommands = runnerCommands,
+  workspace: string | undefined = process.env.GITHUB_WORKSPACE,
+): Reporter {
   const clean = (text: string) => redactor.redact(text);
   const properties = (annotation?: Annotation): core.AnnotationProperties => ({
     ...(annotation?.title ? { title: clean(annotation.title) } : {}),
-    ...(annotation?.file ? { file: relativeToWorkspace(annotation.file) } : {}),
+    ...(annotation?.file ? { file: relativeToWorkspace(annotation.file, workspace) } : {}),
     ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
     ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
   });
   return {
-    info: (message) => core.info(clean(message)),
-    notice: (message, annotation) => core.notice(clean(message), properties(annotation)),
-    warning: (message, annotation) => core.warning(clean(message), properties(annotation)),
-    error: (message, annotation) => core.error(clean(message), properties(annotation)),
-    debug: (message) => core.debug(clean(message)),
-    group: (title, fn) => core.group(clean(title), fn),
-    setOutput: (name, value) => core.setOutput(name, clean(value)),
-    mask: (value) => core.setSecret(value),
+    info: (message) => commands.info(clean(message)),
+    notice: (message, annotation) => commands.notice(clean(message), properties(annotation)),
+    warning: (message, annotation) => commands.warning(clean(message), properties(annotation)),
+    error: (message, annotation) => commands.error(clean(message), properties(annotation)),
+    debug: (message) => commands.debug(clean(message)),
+    group: (title, fn) => commands.group(clean(title), fn),
+    setOutput: (name, value) => commands.setOutput(name, clean(value)),
+    mask: (value) => commands.setSecret(value),
   };
 }
 
 /** Annotations point at files relative to the repository checkout. */
-function relativeToWorkspace(file: string): string {
-  const workspace = process.env.GITHUB_WORKSPACE;
+function relativeToWorkspace(file: string, workspace: string | undefined): string {
   return workspace && path.isAbsolute(file) ? path.relative(workspace, file) : file;
 }
 
@@ -52,7 +86,7 @@ function isGhes(): boolean {
 }
 
 /** Workflow artifacts through @actions/artifact, loaded only when an upload is asked for. */
-const uploadArtifact: ArtifactUploader = async (name, root, files) => {
+export const uploadArtifact: ArtifactUploader = async (name, root, files) => {
   if (isGhes()) {
     core.notice(
       'Workflow artifacts v2+ are not supported on GitHub Enterprise Server: the export was not uploaded as an artifact (use actions/upload-artifact@v3 on GHES).',
@@ -91,33 +125,44 @@ export async function runAction(): Promise<void> {
     { signal: cancel.signal, redactor },
   );
   cancel.dispose();
+  if (!(await reportOutcome(outcome, redactor))) process.exitCode = 1;
+}
 
+/**
+ * What the runner shows once the run is over: the step summary, then one error line per
+ * refused input or the failure. Returns whether the step succeeded.
+ */
+export async function reportOutcome(
+  outcome: RunOutcome,
+  redactor: Redactor,
+  commands: RunnerCommands = runnerCommands,
+): Promise<boolean> {
   const failure =
     outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
-  if (outcome.record && process.env.GITHUB_STEP_SUMMARY) {
+  if (outcome.record) {
     const markdown = renderSummary(outcome.record, failure);
     try {
-      await core.summary.addRaw(redactor.redact(markdown)).write();
+      await commands.writeSummary(redactor.redact(markdown));
     } catch (err) {
-      core.warning(`Could not write the job summary: ${redactor.redact(errorMessage(err))}`);
+      commands.warning(`Could not write the job summary: ${redactor.redact(errorMessage(err))}`);
     }
   }
-  if (outcome.error === undefined) return;
+  if (outcome.error === undefined) return true;
   if (outcome.error instanceof InputError) {
     for (const problem of outcome.error.problems) {
-      core.error(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`));
+      commands.error(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`));
     }
-    process.exitCode = 1;
-    return;
+    return false;
   }
   if (
     !(outcome.error instanceof Error) ||
     outcome.error.name === 'Error' ||
     outcome.error.name === 'TypeError'
   ) {
-    core.debug(redactor.redact((outcome.error as Error)?.stack ?? String(outcome.error)));
+    commands.debug(redactor.redact((outcome.error as Error)?.stack ?? String(outcome.error)));
   }
-  core.setFailed(failure as string);
+  commands.error(failure as string);
+  return false;
 }
 
 /** The name @github/local-action (and the typescript-action template) looks for. */

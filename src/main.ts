@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { AdminApi } from './api/client.js';
 import { runAgent } from './agent/run.js';
-import { type Clock, type Random, systemClock } from './clock.js';
+import { type Random, systemClock, type TimerClock } from './clock.js';
 import { type Config, parseConfig, type RawInputs } from './config.js';
 import { formatDuration } from './duration.js';
 import { abortReason, CancelledError, TimeoutError } from './errors.js';
@@ -27,7 +27,8 @@ export interface Environment {
 }
 
 export interface RunOptions {
-  clock?: Clock;
+  /** Drives every wait of the run, the overall timeout included. */
+  clock?: TimerClock;
   random?: Random;
   dispatcher?: Dispatcher;
   /** Aborts the run (SIGINT/SIGTERM). */
@@ -97,9 +98,8 @@ async function executeConfigured(
           waited: config.wait,
         }
       : { command: 'export', domain: config.domain, startedAt };
-  const timer = setTimeout(
-    () => timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
-    config.timeoutMs,
+  const cancelTimeout = clock.after(config.timeoutMs, () =>
+    timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
   );
   const signal = options.signal
     ? AbortSignal.any([options.signal, timeout.signal])
@@ -159,7 +159,7 @@ async function executeConfigured(
     };
   } finally {
     record.finishedAt = clock.now();
-    clearTimeout(timer);
+    cancelTimeout();
     if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
   }
 }

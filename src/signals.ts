@@ -9,20 +9,24 @@ const CANCELLING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * stops promptly and cleans up. A second signal ends the process at once; the exit hook
  * of deliver/place.ts still removes the temporary files.
  */
-export function cancelOnSignals(): { signal: AbortSignal; dispose: () => void } {
+export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> = process): {
+  signal: AbortSignal;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   const handlers = CANCELLING.map((name) => {
     const handler = () => {
-      if (controller.signal.aborted) process.exit(128 + constants.signals[name]);
-      controller.abort(new CancelledError(`Cancelled (${name}).`));
+      if (!controller.signal.aborted) {
+        controller.abort(new CancelledError(`Cancelled (${name}).`));
+      } else if (source === process) process.exit(128 + constants.signals[name]);
     };
-    process.on(name, handler);
+    source.on(name, handler);
     return [name, handler] as const;
   });
   return {
     signal: controller.signal,
     dispose: () => {
-      for (const [name, handler] of handlers) process.off(name, handler);
+      for (const [name, handler] of handlers) source.off(name, handler);
     },
   };
 }

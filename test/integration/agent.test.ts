@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../emulator/index.js';
-import type { ActionRun } from '../../scripts/runner.js';
-import { errorLines, type Harness, startHarness } from '../support/action.js';
+import {
+  cancelWhen,
+  errorLines,
+  type Harness,
+  noticeLines,
+  startHarness,
+} from '../support/in-process.js';
 
 const PROJECT = 'demo-project';
 const REPOSITORY = 'https://github.com/example/docs';
 const MODEL = 'claude-sonnet-4';
 const AGENT_FAILURE = 'Agent failed: the requested changes could not be applied';
-/** The agent command with a quick fixed poll, so a 1.5 s job settles in about 2 s. */
+/** The agent command with a quick fixed poll, so a 1.5 s job settles at the fourth poll. */
 const AGENT = { command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s' };
 
 let harness: Harness;
@@ -24,13 +29,9 @@ function requestsFrom(h: Harness): (route?: RecordedRequest['route']) => Recorde
   return (route) => h.emulator.requests.slice(before).filter((r) => !route || r.route === route);
 }
 
-function noticeLines(run: ActionRun): string[] {
-  return run.stdout.split('\n').filter((line) => line.startsWith('::notice'));
-}
-
-/** Real milliseconds between consecutive requests (emulator time divided by its scale). */
-function gaps(requests: RecordedRequest[], scale = 1): number[] {
-  return requests.slice(1).map((r, i) => (r.at - (requests[i] as RecordedRequest).at) / scale);
+/** Milliseconds between consecutive requests, on the clock the action and the jobs share. */
+function gaps(requests: RecordedRequest[]): number[] {
+  return requests.slice(1).map((r, i) => r.at - (requests[i] as RecordedRequest).at);
 }
 
 describe('agent, end to end against the emulator', () => {
@@ -59,8 +60,7 @@ describe('agent, end to end against the emulator', () => {
     // auto: agent jobs report no progress, so the second poll comes 2 s after the first.
     expect(seen('agent.create')).toHaveLength(1);
     const polls = seen('agent.get');
-    expect(polls).toHaveLength(2);
-    expect(gaps(polls)[0]).toBeGreaterThanOrEqual(1900);
+    expect(gaps(polls)).toEqual([2000]);
     // The job summary: prompt, job, status, pull request, repository @ ref, model, times.
     expect(run.summary).toContain(`### ✅ Agent job in ${PROJECT}`);
     expect(run.summary).toContain(`| Prompt | ${prompt} |`);
@@ -119,7 +119,7 @@ describe('agent, end to end against the emulator', () => {
     const headline = `${first.slice(0, 79)}… (+2 more lines)`;
     expect(run.stdout).toContain(`Prompt: ${headline}\n`);
     expect(run.summary).toContain(`| Prompt | ${headline} |`);
-    for (const text of [run.stdout, run.stderr, run.summary, run.outputFile]) {
+    for (const text of [run.stdout, run.summary, ...Object.values(run.outputs)]) {
       expect(text).not.toContain('SECOND-LINE-DETAIL');
       expect(text).not.toContain(first);
     }
@@ -140,7 +140,7 @@ describe('agent, end to end against the emulator', () => {
     expect(seen().map((r) => r.route)).toEqual(['agent.create']);
     expect(run.summary).toContain('| Status | active |');
     expect(run.summary).not.toContain('| Pull request |');
-    expect(run.durationMs).toBeLessThan(1500);
+    expect(run.elapsedMs).toBe(0);
   });
 
   it('refuses bad inputs before any request', async () => {
@@ -225,12 +225,8 @@ describe('agent, end to end against the emulator', () => {
     const seen = requestsFrom(harness);
     const run = await harness.run({ ...AGENT, prompt: 'Tidy the glossary' });
     expect(run.code, run.stdout).toBe(0);
-    const polls = seen('agent.get');
-    expect(polls.length).toBeGreaterThanOrEqual(3);
-    for (const gap of gaps(polls)) {
-      expect(gap).toBeGreaterThanOrEqual(450);
-      expect(gap).toBeLessThan(900);
-    }
+    // 0, 0.5, 1 and 1.5 s: the job (1.5 s) is completed at the fourth poll.
+    expect(gaps(seen('agent.get'))).toEqual([500, 500, 500]);
     // One log line per change of status, not per poll.
     const statusLines = run.stdout.split('\n').filter((l) => /^\[ *[\d.]+m?s\] /.test(l));
     expect(statusLines.map((l) => l.replace(/^\[[^\]]*\] /, ''))).toEqual(['active', 'completed']);
@@ -252,14 +248,7 @@ describe('agent, end to end against the emulator', () => {
 
 describe('agent creation rate limit (429)', () => {
   it('honours Retry-After and then succeeds', async () => {
-    // One emulator hour per real second: the hourly window of 1 creation passes in 1 s.
-    const scale = 3600;
-    const limited = await startHarness({
-      timeScale: scale,
-      agentRateLimit: 1,
-      agentRetryAfter: true,
-      agentDurationMs: 1500 * scale,
-    });
+    const limited = await startHarness({ agentRateLimit: 1, agentRetryAfter: true });
     try {
       const earlier = await fetch(`${limited.emulator.baseUrl}/v2/agent/${PROJECT}/job`, {
         method: 'POST',
@@ -271,14 +260,14 @@ describe('agent creation rate limit (429)', () => {
       });
       expect(earlier.status).toBe(201);
       const seen = requestsFrom(limited);
-      const run = await limited.run({ ...AGENT, prompt: 'Fix the typos', timeout: '10s' });
+      const run = await limited.run({ ...AGENT, prompt: 'Fix the typos', timeout: '2h' });
       expect(run.code, run.stdout).toBe(0);
       const creates = seen('agent.create');
       expect(creates.map((r) => r.status)).toEqual([429, 201]);
-      expect(gaps(creates, scale)[0]).toBeGreaterThanOrEqual(950);
-      // The server's delay, not a jittered one.
+      // The server's delay (the hour the earlier job holds the budget), not a jittered one.
+      expect(gaps(creates)).toEqual([3_600_000]);
       expect(run.stdout).toMatch(
-        /Could not create an agent job in project demo-project \(HTTP 429 \(Rate limit exceeded: 1 agent jobs per project per hour\)\): trying again in 1\.0s \(attempt 2\)\./,
+        /Could not create an agent job in project demo-project \(HTTP 429 \(Rate limit exceeded: 1 agent jobs per project per hour\)\): trying again in 1h 00m \(attempt 2\)\./,
       );
       expect(run.outputs['agent-status']).toBe('completed');
       expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
@@ -303,7 +292,8 @@ describe('agent creation rate limit (429)', () => {
     expect(delayMs).toBeLessThan(1000);
     const creates = seen('agent.create');
     expect(creates.map((r) => r.status)).toEqual([429, 201]);
-    expect(gaps(creates)[0]).toBeGreaterThanOrEqual(delayMs - 20);
+    // The wait logged is the wait taken (the log rounds to whole milliseconds).
+    expect(Math.abs((gaps(creates)[0] as number) - delayMs)).toBeLessThanOrEqual(1);
     expect(run.outputs['agent-status']).toBe('completed');
   });
 
@@ -319,7 +309,7 @@ describe('agent creation rate limit (429)', () => {
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/HTTP 429/);
       expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
-      expect(run.durationMs).toBeLessThan(4500);
+      expect(run.elapsedMs).toBeLessThanOrEqual(3000);
       expect(run.outputs).toEqual({});
     } finally {
       await exhausted.stop();
@@ -336,7 +326,7 @@ describe('agent creation rate limit (429)', () => {
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/the server asked to wait 3600s/);
       expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
-      expect(run.durationMs).toBeLessThan(2000);
+      expect(run.elapsedMs).toBe(0);
     } finally {
       await exhausted.stop();
     }
@@ -352,28 +342,20 @@ describe('agent cancellation and timeout', () => {
     await slow.stop();
   });
 
-  it('stops polling within a second on SIGTERM, saying the job keeps running', async () => {
-    let sentAt = 0;
+  it('stops polling at once on SIGTERM, saying the job keeps running', async () => {
+    const seen = requestsFrom(slow);
+    // Sent 300 ms after the first "active" line: while the action waits for the next poll.
+    const cancel = cancelWhen(slow, /^\[ *[\d.]+m?s\] active$/, 'SIGTERM', { afterMs: 300 });
+    const startedAt = slow.clock.now();
     const run = await slow.run(
       { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
-      {
-        killAfterMs: 20_000,
-        onSpawn: (pid, stdout) => {
-          const timer = setInterval(() => {
-            if (/^\[ *[\d.]+m?s\] active$/m.test(stdout())) {
-              clearInterval(timer);
-              sentAt = Date.now();
-              process.kill(pid, 'SIGTERM');
-            }
-          }, 20);
-        },
-      },
+      cancel.options,
     );
-    const exitDelayMs = Date.now() - sentAt;
-    expect(sentAt).toBeGreaterThan(0);
-    expect(run.signal).toBeNull();
+    expect(cancel.sentAt()).toBe(startedAt + 300);
+    expect(run.elapsedMs).toBe(300);
     expect(run.code).toBe(1);
-    expect(exitDelayMs).toBeLessThan(1000);
+    // No poll after the signal.
+    expect(seen('agent.get').every((r) => r.at < (cancel.sentAt() as number))).toBe(true);
     const id = run.outputs['agent-job-id'] as string;
     expect(id).toMatch(/^[0-9a-f]{24}$/);
     expect(run.outputs['agent-status']).toBeUndefined();
@@ -390,6 +372,6 @@ describe('agent cancellation and timeout', () => {
     expect(errorLines(run)).toEqual([
       `::error::Agent job ${id} was still active when the 2.0s timeout passed. It keeps running on the server and may still open a pull request.`,
     ]);
-    expect(run.durationMs).toBeLessThan(3500);
+    expect(run.elapsedMs).toBe(2000);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { Writable } from 'node:stream';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,46 +6,59 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { inputFlagNames } from '../../src/cli-help.js';
-import { ROOT } from '../../scripts/runner.js';
-import { listTree } from '../support/action.js';
+import { runCli as cli } from '../../src/cli.js';
+import { listTree, ROOT } from '../support/in-process.js';
 
-const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
+/**
+ * The command line in-process: runCli (src/cli.ts) with the flags, an environment, a
+ * working directory and captured stdout/stderr, against the emulator on loopback. The CLI
+ * keeps the system clock, so its jobs are short. The built dist/cli/index.js, started from
+ * a shell and from the packed tarball with npx, is in test/smoke/.
+ */
 
 interface CliRun {
-  code: number | null;
+  code: number;
   stdout: string;
   stderr: string;
   cwd: string;
 }
 
-function runCli(
+/** A stream that keeps what is written, as a non-TTY stdout or stderr. */
+function capture(): { stream: NodeJS.WriteStream; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
+}
+
+async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
+  options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {},
 ): Promise<CliRun> {
-  return (async () => {
-    const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
-    const [program, ...prefix] = options.command ?? [process.execPath, CLI];
-    const child = spawn(program as string, [...prefix, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stdout, stderr, cwd };
-  })();
+  const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
+  const stdout = capture();
+  const stderr = capture();
+  const code = await cli(args, {
+    env: { ...options.env },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    cwd,
+    readStdin: async () => options.stdin ?? '',
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text(), cwd };
 }
 
 let emulator: Emulator;
 beforeAll(async () => {
   emulator = await startEmulator({
-    jobDurationMs: 1000,
-    queuedMs: 100,
+    jobDurationMs: 300,
+    queuedMs: 50,
     pageCount: 6,
-    agentDurationMs: 1000,
+    agentDurationMs: 300,
     log: false,
   });
 });
@@ -70,10 +83,18 @@ describe('static-export CLI', () => {
 
   it('exports a site with the key from ADMIN_API_KEY and prints the outputs', async () => {
     const run = await runCli(
-      ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
-      {
-        env: { ADMIN_API_KEY: emulator.keys.write },
-      },
+      [
+        'export',
+        '--base-url',
+        emulator.baseUrl,
+        '--domain',
+        'docs.example.com',
+        '--path',
+        'site',
+        '--poll-interval',
+        '0.5s',
+      ],
+      { env: { ADMIN_API_KEY: emulator.keys.write } },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Outputs:$/m);
@@ -96,6 +117,8 @@ describe('static-export CLI', () => {
       'docs.example.com',
       '--download',
       'false',
+      '--poll-interval',
+      '0.5s',
     ]);
     expect(run.code, run.stderr).toBe(0);
     const outputs = JSON.parse(run.stdout) as Record<string, string>;
@@ -109,10 +132,8 @@ describe('static-export CLI', () => {
   });
 
   it('runs an agent job and reads the prompt from stdin with --prompt -', async () => {
-    const child = spawn(
-      process.execPath,
+    const run = await runCli(
       [
-        CLI,
         'agent',
         '--json',
         '--base-url',
@@ -121,21 +142,24 @@ describe('static-export CLI', () => {
         'demo-project',
         '--prompt',
         '-',
+        '--poll-interval',
+        '0.5s',
       ],
       {
-        env: { PATH: process.env.PATH ?? '', ADMIN_API_KEY: emulator.keys.write },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ADMIN_API_KEY: emulator.keys.write },
+        stdin: 'Update the changelog\nfor the 2.0 release',
       },
     );
-    child.stdin.end('Update the changelog\nfor the 2.0 release');
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({
+    expect(run.code, run.stderr).toBe(0);
+    const outputs = JSON.parse(run.stdout) as Record<string, string>;
+    expect(outputs).toMatchObject({
       'agent-status': 'completed',
       'pr-link': expect.stringContaining('/pull/'),
     });
+    expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([
+      'Update the changelog\nfor the 2.0 release',
+    ]);
+    expectNoKey(run);
   });
 
   it.each([
@@ -154,7 +178,16 @@ describe('static-export CLI', () => {
 
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
-      ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
+      [
+        'export',
+        '--json',
+        '--base-url',
+        emulator.baseUrl,
+        '--domain',
+        'fail.example.com',
+        '--poll-interval',
+        '0.5s',
+      ],
       { env: { ADMIN_API_KEY: emulator.keys.write } },
     );
     expect(run.code).toBe(1);
@@ -181,28 +214,4 @@ describe('static-export CLI', () => {
     const agent = await runCli(['agent', '--help']);
     expect(agent.stdout).toContain('--prompt');
   });
-
-  it('runs from the packed tarball with npx', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-pack-'));
-    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(packed.status, packed.stderr).toBe(0);
-    const tarball = `./${packed.stdout.trim().split('\n').at(-1) as string}`;
-    const run = await runCli(
-      ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
-      {
-        cwd: dir,
-        env: {
-          ADMIN_API_KEY: emulator.keys.write,
-          npm_config_cache: path.join(dir, 'npm-cache'),
-          npm_config_update_notifier: 'false',
-        },
-        command: ['npx', '--yes', tarball],
-      },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(await listTree(path.join(dir, 'site'))).toContain('index.html');
-  }, 120_000);
 });

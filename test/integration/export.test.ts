@@ -12,7 +12,7 @@ import {
   sha256File,
   startHarness,
   treeDigest,
-} from '../support/action.js';
+} from '../support/in-process.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 let harness: Harness;
@@ -57,14 +57,30 @@ describe('export, end to end against the emulator', () => {
     expect(storeRequests.every((r) => !r.hasAuthorization)).toBe(true);
   });
 
-  it('prints one line per change while polling, inside log groups', async () => {
-    const run = await harness.run({ domain: DOMAIN, path: 'site' });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/::group::Starting the static export of docs\.example\.com/);
-    expect(run.stdout).toMatch(/::group::Waiting for export job se_/);
-    const statusLines = run.stdout.split('\n').filter((l) => /^\[ *[\d.]+m?s\] /.test(l));
-    expect(statusLines.at(-1)).toMatch(/completed · 100% · 12 pages/);
-    expect(new Set(statusLines).size).toBe(statusLines.length);
+  it('prints one line per change while polling, not one per poll, inside log groups', async () => {
+    // Queued for 3 s, polled every 0.5 s: six polls see the same state.
+    const queued = await startHarness({ pageCount: 12, queuedMs: 3000, jobDurationMs: 5000 });
+    try {
+      const run = await queued.run({ domain: DOMAIN, path: 'site', 'poll-interval': '0.5s' });
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/::group::Starting the static export of docs\.example\.com/);
+      expect(run.stdout).toMatch(/::group::Waiting for export job se_/);
+      const statusLines = run.stdout.split('\n').filter((l) => /^\[ *[\d.]+m?s\] /.test(l));
+      const states = statusLines.map((l) =>
+        l.replace(/^\[[^\]]*\] /, '').replace(/ · about .*/, ''),
+      );
+      expect(states[0]).toMatch(/^queued/);
+      expect(states.at(-1)).toBe('completed · 100% · 12 pages');
+      // No state twice in a row, and fewer lines than polls.
+      for (const [i, state] of states.entries()) if (i > 0) expect(state).not.toBe(states[i - 1]);
+      const polls = queued.emulator.requests.filter((r) => r.route === 'export.get');
+      expect(statusLines.length).toBeLessThan(polls.length);
+      // Polled on the fixed schedule: 0.5 s apart on the clock the job runs on.
+      const gaps = polls.slice(1).map((r, i) => r.at - (polls[i] as { at: number }).at);
+      expect(new Set(gaps)).toEqual(new Set([500]));
+    } finally {
+      await queued.stop();
+    }
   });
 
   it('extracts a zip bundle the same way (format read from the bytes)', async () => {
@@ -138,7 +154,7 @@ describe('export, end to end against the emulator', () => {
     const sha = 'a'.repeat(40);
     const run = await harness.run(
       { domain: DOMAIN, download: 'false', 'helm-values-file': 'values.yaml' },
-      { env: { GITHUB_SHA: sha } },
+      { commitSha: sha },
     );
     expect(run.code, run.stdout).toBe(0);
     expect(await fs.readFile(path.join(run.workspace, 'values.yaml'), 'utf8')).toContain(
@@ -150,6 +166,7 @@ describe('export, end to end against the emulator', () => {
     const run = await harness.run({ domain: DOMAIN, download: 'false', 'mask-bundle-url': 'true' });
     expect(run.code).toBe(0);
     const url = run.outputs['bundle-url'] as string;
+    expect(run.masked).toContain(url);
     // Workflow commands escape % as %25; the runner decodes it before masking.
     expect(run.stdout).toContain(`::add-mask::${url.replace(/%/g, '%25')}`);
     expect(run.summary).not.toContain(url);
@@ -228,8 +245,37 @@ describe('export, end to end against the emulator', () => {
       expect(errorLines(run)[0]).toMatch(
         /Export job se_\w+ was still running when the 2\.0s timeout passed/,
       );
+      expect(run.elapsedMs).toBe(2000);
     } finally {
       await slow.stop();
+    }
+  });
+
+  it('ends the run at the timeout while a request hangs, not at the request timeout', async () => {
+    const hanging = await startHarness();
+    try {
+      hanging.emulator.faults.add({ route: 'export.start', latencyMs: 20_000 });
+      let advanced = false;
+      const run = await hanging.run(
+        { domain: DOMAIN, timeout: '5s', 'request-timeout': '30s' },
+        {
+          // The start call hangs: meanwhile 6 s pass on the clock the timeout runs on.
+          onLine: (line) => {
+            if (advanced || !line.startsWith('::group::Starting')) return;
+            advanced = true;
+            setTimeout(() => hanging.clock.advance(6000), 50);
+          },
+        },
+      );
+      expect(run.code).toBe(1);
+      expect(errorLines(run)).toEqual([
+        expect.stringMatching(
+          /^::error::The export of docs\.example\.com could not be started before the 5\.0s timeout passed/,
+        ),
+      ]);
+      expect(run.elapsedMs).toBe(6000);
+    } finally {
+      await hanging.stop();
     }
   });
 
@@ -247,18 +293,18 @@ describe('export, end to end against the emulator', () => {
     expect(await fs.readdir(first.workspace)).toEqual(['site']);
   });
 
-  it('keeps the key out of every output with RUNNER_DEBUG=1, on success and on failure', async () => {
+  it('keeps the key out of every output, debug lines included, on success and on failure', async () => {
     harness.emulator.faults.add({
       route: 'export.start',
       status: 400,
       body: 'json',
       echoAuthorization: true,
     });
-    const failed = await harness.run({ domain: DOMAIN }, { env: { RUNNER_DEBUG: '1' } });
+    const failed = await harness.run({ domain: DOMAIN });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('::debug::');
     expect(failed.stdout).toMatch(/Bearer \*\*\*/);
-    const ok = await harness.run({ domain: DOMAIN, path: 'site' }, { env: { RUNNER_DEBUG: '1' } });
+    const ok = await harness.run({ domain: DOMAIN, path: 'site' });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('::debug::');
   });

@@ -2,13 +2,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
-import { execute, type RunOutcome } from '../../src/main.js';
-import type { Reporter } from '../../src/report.js';
-import { renderSummary } from '../../src/report.js';
 import { InputError } from '../../src/errors.js';
-import { listTree, sha256File, treeDigest } from '../support/action.js';
+import {
+  type CaseRun,
+  type Harness,
+  listTree,
+  sha256File,
+  startHarness,
+  treeDigest,
+} from '../support/in-process.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 /**
@@ -17,17 +20,17 @@ import { writeEarlierExport } from '../support/earlier-export.js';
  * a refusal costs no request, an earlier export is replaced whole.
  */
 
-let emulator: Emulator;
+let harness: Harness;
 let machine: string;
 let workspace: string;
 let runnerTemp: string;
 let home: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ jobDurationMs: 3000, queuedMs: 100, timeScale: 20, log: false });
+  harness = await startHarness({ jobDurationMs: 3000, queuedMs: 100 });
 });
 afterAll(async () => {
-  await emulator.stop();
+  await harness.stop();
 });
 beforeEach(async () => {
   machine = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'path-safety-')));
@@ -36,50 +39,31 @@ beforeEach(async () => {
   runnerTemp = path.join(home, 'work', '_temp');
   await fs.mkdir(workspace, { recursive: true });
   await fs.mkdir(runnerTemp, { recursive: true });
-  emulator.requests.length = 0;
+  harness.emulator.requests.length = 0;
   return () => fs.rm(machine, { recursive: true, force: true });
 });
 
-interface Run extends RunOutcome {
-  lines: string[];
+interface Run extends CaseRun {
+  error: unknown;
   warnings: string[];
-  outputs: Record<string, string>;
-  summary: string;
   ms: number;
 }
 
+/** A run on the fake machine: its workspace, home and runner temp directory. */
 async function run(inputs: Record<string, string>): Promise<Run> {
-  const lines: string[] = [];
-  const warnings: string[] = [];
-  const outputs: Record<string, string> = {};
-  const reporter: Reporter = {
-    info: (m) => lines.push(m),
-    notice: (m) => lines.push(m),
-    warning: (m) => warnings.push(m),
-    error: (m) => lines.push(m),
-    debug: () => undefined,
-    group: (_, fn) => fn(),
-    setOutput: (name, value) => {
-      outputs[name] = value;
-    },
-    mask: () => undefined,
-  };
   const started = performance.now();
-  const outcome = await execute(
-    {
-      'api-key': emulator.keys.write,
-      'base-url': emulator.baseUrl,
-      domain: 'docs.example.com',
-      ...inputs,
-    },
+  const result = await harness.run(
+    { domain: 'docs.example.com', ...inputs },
     { workspace, tempDir: runnerTemp, home, runnerDirs: [runnerTemp] },
-    reporter,
   );
-  const summary = outcome.record ? renderSummary(outcome.record) : '';
-  return { ...outcome, lines, warnings, outputs, summary, ms: performance.now() - started };
+  const warnings = result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('::warning::'))
+    .map((line) => line.slice('::warning::'.length));
+  return { ...result, error: result.outcome.error, warnings, ms: performance.now() - started };
 }
 
-const apiRequests = () => emulator.requests.filter((r) => r.server === 'api');
+const apiRequests = () => harness.emulator.requests.filter((r) => r.server === 'api');
 
 async function userDirectory(dir: string): Promise<Record<string, string>> {
   await fs.mkdir(path.join(dir, 'guides'), { recursive: true });
@@ -152,7 +136,7 @@ describe('path safety, end to end', () => {
       digest,
     );
     const text = await fs.readFile(path.join(site, MANIFEST_NAME), 'utf8');
-    expect(text).not.toContain(emulator.keys.write);
+    expect(text).not.toContain(harness.emulator.keys.write);
     expect(text).not.toContain('X-Amz-Signature');
     expect(text).not.toContain(result.outputs['bundle-url']);
     expect(await fs.readdir(runnerTemp)).toEqual([]);
@@ -165,7 +149,7 @@ describe('path safety, end to end', () => {
     const result = await run({ path: 'site' });
     expect(result.error).toBeUndefined();
     expect(await listTree(site)).not.toContain('old-page.html');
-    expect(result.lines).toContainEqual(
+    expect(result.stdout.split('\n')).toContainEqual(
       expect.stringMatching(
         /^Replaced the earlier export in .*site \(job se_0000000000000001, exported 2026-11-01T00:00:00\.000Z\) with the new one\.$/,
       ),

@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { runAction } from './support/action.js';
 import { type Prism, startPrism } from './support/prism.js';
 
@@ -18,16 +18,11 @@ beforeAll(async () => {
 afterAll(() => prism?.stop());
 
 /** A clock whose waits pass at once: Prism answers at once too, so runs take milliseconds. */
-function instantClock(): Clock & { elapsed(): number } {
+function instantClock(): VirtualClock & { elapsed(): number } {
   const start = Date.UTC(2026, 0, 15, 12, 0, 0);
   let now = start;
-  return {
-    now: () => now,
-    async sleep(ms) {
-      now += ms;
-    },
-    elapsed: () => now - start,
-  };
+  const clock = new VirtualClock({ now: () => now, advance: (ms) => (now += ms) });
+  return Object.assign(clock, { elapsed: () => now - start });
 }
 
 /** A dispatcher that records `METHOD path` and adds the `Prefer` header `choose` names. */

@@ -3,14 +3,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, listTree, startHarness } from '../support/action.js';
+import { type Harness, listTree, startHarness } from '../support/in-process.js';
 import { row, runCase } from './support.js';
 
 /**
- * A matrix of 8 exports on one machine: 8 action processes at once against one emulator,
- * sharing one workspace and one RUNNER_TEMP, each exporting its own domain into its own
- * path. While they run, the shared directories are watched: every process must use
- * temporary names of its own, and leave none behind.
+ * A matrix of 8 exports on one machine: 8 runs at once against one emulator, sharing one
+ * workspace and one RUNNER_TEMP, each exporting its own domain into its own path. While
+ * they run, the shared directories are watched: every run must use temporary names of its
+ * own (they come from random bytes, not from the process), and leave none behind.
  */
 
 let harness: Harness;
@@ -42,11 +42,8 @@ function watchNames(dirs: string[]) {
 
 describe('concurrency', () => {
   it(
-    '8 action processes export 8 domains in parallel',
-    {
-      ...row('8 × success, each its own site and temp names, shared temp left empty'),
-      timeout: 60_000,
-    },
+    '8 runs export 8 domains in parallel',
+    row('8 × success, each its own site and temp names, shared temp left empty'),
     async () => {
       const runnerTemp = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-shared-temp-'));
       const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-matrix-'));
@@ -56,7 +53,7 @@ describe('concurrency', () => {
       const spans: [number, number][] = [];
       const runs = await Promise.all(
         domains.map(async (domain) => {
-          const started = Date.now();
+          const started = performance.now();
           const run = await runCase(
             harness,
             {
@@ -65,9 +62,9 @@ describe('concurrency', () => {
               'poll-interval': '0.5s',
               'helm-values-file': `values/${domain}.yaml`,
             },
-            { workspace, env: { RUNNER_TEMP: runnerTemp } },
+            { workspace, tempDir: runnerTemp },
           );
-          spans.push([started, Date.now()]);
+          spans.push([started, performance.now()]);
           return run;
         }),
       );
@@ -97,7 +94,7 @@ describe('concurrency', () => {
       }
       expect(jobIds.size).toBe(8);
 
-      // Each process had temporary names of its own: 8 downloads, 8 staging directories.
+      // Each run had temporary names of its own: 8 downloads, 8 staging directories.
       const downloads = [...seen].filter((name) => name.endsWith('.download'));
       const staging = [...seen].filter((name) => name.includes('.partial-'));
       expect(new Set(downloads).size).toBeGreaterThanOrEqual(8);

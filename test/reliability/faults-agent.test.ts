@@ -47,7 +47,7 @@ describe.concurrent('agent API faults', () => {
       ),
       async (context) => {
         const harness = await agentHarness(context);
-        addFaults(harness, [{ route: 'agent.create', ...withDate(fault) }]);
+        addFaults(harness, [{ route: 'agent.create', ...withDate(fault, harness) }]);
         const run = await runCase(harness, AGENT);
         expect(harness.emulator.faults.pending).toEqual([]);
         if (recovers) {
@@ -74,7 +74,7 @@ describe.concurrent('agent API faults', () => {
     for (const [name, fault] of HTTP_FAULTS) {
       it(`${where}: ${name}`, row('retried, one job, completed'), async (context) => {
         const harness = await agentHarness(context);
-        addFaults(harness, [...before, { route: 'agent.get', ...withDate(fault) }]);
+        addFaults(harness, [...before, { route: 'agent.get', ...withDate(fault, harness) }]);
         const run = await runCase(harness, AGENT);
         expect(harness.emulator.faults.pending).toEqual([]);
         expect(run.code, run.stdout).toBe(0);

@@ -51,10 +51,19 @@ async function storeCase(
     queuedMs: 50,
     archiveFor: (job) => sites[format][Math.min(job.revision, 1)]?.archive,
   });
-  addFaults(harness, rules);
+  addFaults(
+    harness,
+    rules.map((rule) => withDate(rule, harness)),
+  );
   const { workspace } = await workspaceWithSite();
   const run = await runCase(harness, { ...INPUTS, ...inputs }, { workspace });
   return { harness, run, workspace, site: sites[format][0] as ReferenceSite };
+}
+
+/** The storage answered the download after the fault with 206: it resumed, not restarted. */
+function expectResumed({ harness }: Awaited<ReturnType<typeof storeCase>>) {
+  const gets = harness.emulator.requests.filter((r) => r.route === 'store.get');
+  expect(gets.map((r) => r.status)).toEqual([200, 206]);
 }
 
 /** The fault was used, and the run ended with exactly the files of the archive. */
@@ -90,7 +99,7 @@ describe.concurrent('download: HTTP faults from the storage', () => {
   for (const [name, fault] of STORE_FAULTS) {
     it(name, row('retried, same files'), async (context) => {
       await expectRecovered(
-        await storeCase(context, [{ route: 'store.get', ...withDate(fault) }]),
+        await storeCase(context, [{ route: 'store.get', ...fault }]),
         /retrying in/,
       );
     });
@@ -103,10 +112,13 @@ describe.concurrent('download: broken transfers', () => {
       `${format}: a stall mid-body (the idle timeout fires)`,
       row('resumed with Range, same files'),
       async (context) => {
-        await expectRecovered(
-          await storeCase(context, [{ route: 'store.get', stallAfterBytes: 256 * 1024 }], format),
-          /connection broke .*resuming/i,
+        const stalled = await storeCase(
+          context,
+          [{ route: 'store.get', stallAfterBytes: 256 * 1024 }],
+          format,
         );
+        await expectRecovered(stalled, /connection broke .*resuming/i);
+        expectResumed(stalled);
       },
     );
 
@@ -120,10 +132,13 @@ describe.concurrent('download: broken transfers', () => {
         row('resumed with Range, same files'),
         async (context) => {
           const size = (sites[format][0] as ReferenceSite).archive.length;
-          await expectRecovered(
-            await storeCase(context, [{ route: 'store.get', cutAfterBytes: at(size) }], format),
-            /resuming/,
+          const cut = await storeCase(
+            context,
+            [{ route: 'store.get', cutAfterBytes: at(size) }],
+            format,
           );
+          await expectRecovered(cut, /resuming/);
+          expectResumed(cut);
         },
       );
     }
@@ -193,12 +208,13 @@ describe.concurrent('download: broken transfers', () => {
     'the storage sends the headers, then stalls, on every try',
     row('exit 1, one clear line, path untouched'),
     async (context) => {
-      // Outages are tried for minutes, within the run's timeout: a short one ends the case.
+      // Outages are tried for minutes, within the run's timeout; each try waits out the idle
+      // timeout in real time: a short timeout and a short idle timeout keep the case short.
       const { run, workspace } = await storeCase(
         context,
         [{ route: 'store.get', stallAfterBytes: 0, times: Infinity }],
         'tar.gz',
-        { timeout: '6s' },
+        { 'request-timeout': '0.4s', timeout: '6s' },
       );
       expectOneClearError(run, /bundle download failed \d+ times in a row|6\.0s timeout passed/);
       await expectUntouched(run, workspace);

@@ -1,17 +1,17 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorLines, type Harness, startHarness } from '../support/action.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorLines, type Harness, startHarness, visibleText } from '../support/in-process.js';
 import { type ForwardProxy, startForwardProxy } from '../support/forward-proxy.js';
 import { row, runCase } from './support.js';
 
 /**
  * Invalid inputs, across every input: each fails before any request, with an error line
  * that names the input. Every case runs with HTTP_PROXY/HTTPS_PROXY pointing at a trap
- * that forwards nothing, so a request to any host (the emulator or elsewhere) would be
- * seen, and with a base-url path of its own, so a request reaching the emulator would be
- * attributed to its case.
+ * that forwards nothing (set for this file's process: the action reads them there), so a
+ * request to any host (the emulator or elsewhere) would be seen, and with a base-url path
+ * of its own, so a request reaching the emulator would be attributed to its case.
  */
 
 const EXPORT = { domain: 'docs.example.com' };
@@ -206,8 +206,10 @@ let trap: ForwardProxy;
 beforeAll(async () => {
   harness = await startHarness();
   trap = await startForwardProxy({ trap: true });
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy']) vi.stubEnv(name, trap.url);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await trap.stop();
   await harness.stop();
 });
@@ -226,10 +228,7 @@ describe.concurrent('invalid inputs', () => {
         const run = await runCase(
           harness,
           { 'base-url': `${harness.emulator.baseUrl}${prefix}`, ...bad.inputs },
-          {
-            workspace,
-            env: { HTTP_PROXY: trap.url, HTTPS_PROXY: trap.url, http_proxy: trap.url },
-          },
+          { workspace },
         );
         expect(run.code, run.stdout).toBe(1);
         const named = new RegExp(`^::error::(Invalid input )?${bad.input}\\b`);
@@ -240,10 +239,10 @@ describe.concurrent('invalid inputs', () => {
         // Nothing was sent: not through the proxy, not to the emulator.
         expect(trap.seen).toEqual([]);
         expect(harness.emulator.requests.filter((r) => r.path.startsWith(prefix))).toEqual([]);
-        expect(run.outputFile).toBe('');
+        expect(run.outputs).toEqual({});
         // A malformed key is still a secret: the refusal does not show it.
         const key = bad.inputs['api-key']?.trim();
-        if (key) expect(run.stdout + run.stderr + run.summary).not.toContain('secretpart');
+        if (key) expect(visibleText(run)).not.toContain('secretpart');
         // Nothing was written in the workspace.
         expect((await fs.readdir(workspace)).sort()).toEqual(Object.keys(bad.files ?? {}).sort());
       },

@@ -1,5 +1,5 @@
 import net, { type AddressInfo } from 'node:net';
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, type TestContext, vi } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../support/forward-proxy.js';
 import {
   caseHarness,
@@ -20,7 +20,18 @@ import {
  * emulator received. NO_PROXY must be honoured, host by host. The emulator speaks plain
  * http on loopback, so HTTP_PROXY is the variable that applies; HTTPS_PROXY is set too, to
  * show it does not capture http traffic.
+ *
+ * The action reads the variables from its process's environment, so each case sets them
+ * there, and the cases run one after the other.
  */
+
+/** Sets proxy variables for the run that follows, as the runner's environment would. */
+function proxyEnv(env: Record<string, string>): void {
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+}
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 const EXPORT = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
 const AGENT = {
@@ -52,7 +63,7 @@ const hostOf = (url: string) => new URL(url).host;
 const via = (proxy: ForwardProxy, host: string) =>
   proxy.requests.filter((line) => line.split(' ')[1] === host);
 
-describe.concurrent('proxy', () => {
+describe('proxy', () => {
   for (const [name, env] of [
     ['HTTP_PROXY and HTTPS_PROXY', (url: string) => ({ HTTP_PROXY: url, HTTPS_PROXY: url })],
     ['http_proxy (lower case)', (url: string) => ({ http_proxy: url })],
@@ -62,7 +73,8 @@ describe.concurrent('proxy', () => {
       row('succeeds, same files; proxied requests = requests received'),
       async (context) => {
         const { harness, proxy, workspace } = await proxyCase(context);
-        const run = await runCase(harness, EXPORT, { workspace, env: env(proxy.url) });
+        proxyEnv(env(proxy.url));
+        const run = await runCase(harness, EXPORT, { workspace });
         await expectDelivered(run, workspace, site.digest);
         const { requests } = harness.emulator;
         const api = requests.filter((r) => r.server === 'api').length;
@@ -81,7 +93,8 @@ describe.concurrent('proxy', () => {
     row('succeeds; proxied requests = requests received'),
     async (context) => {
       const { harness, proxy } = await proxyCase(context);
-      const run = await runCase(harness, AGENT, { env: { HTTP_PROXY: proxy.url } });
+      proxyEnv({ HTTP_PROXY: proxy.url });
+      const run = await runCase(harness, AGENT);
       expect(run.code, run.stdout).toBe(0);
       expect(harness.emulator.requests.length).toBeGreaterThanOrEqual(2);
       expect(proxy.requests).toHaveLength(harness.emulator.requests.length);
@@ -99,10 +112,8 @@ describe.concurrent('proxy', () => {
       async (context) => {
         const { harness, proxy, workspace } = await proxyCase(context);
         const key = name.startsWith('no_proxy') ? 'no_proxy' : 'NO_PROXY';
-        const run = await runCase(harness, EXPORT, {
-          workspace,
-          env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, [key]: noProxy() },
-        });
+        proxyEnv({ HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, [key]: noProxy() });
+        const run = await runCase(harness, EXPORT, { workspace });
         await expectDelivered(run, workspace, site.digest);
         expect(proxy.seen).toEqual([]);
       },
@@ -114,10 +125,8 @@ describe.concurrent('proxy', () => {
     row('succeeds, same files; only storage requests proxied'),
     async (context) => {
       const { harness, proxy, workspace } = await proxyCase(context);
-      const run = await runCase(harness, EXPORT, {
-        workspace,
-        env: { HTTP_PROXY: proxy.url, NO_PROXY: hostOf(harness.emulator.baseUrl) },
-      });
+      proxyEnv({ HTTP_PROXY: proxy.url, NO_PROXY: hostOf(harness.emulator.baseUrl) });
+      const run = await runCase(harness, EXPORT, { workspace });
       await expectDelivered(run, workspace, site.digest);
       const store = harness.emulator.requests.filter((r) => r.server === 'store').length;
       expect(store).toBeGreaterThanOrEqual(1);
@@ -136,11 +145,8 @@ describe.concurrent('proxy', () => {
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       const port = (closed.address() as AddressInfo).port;
       await new Promise<void>((resolve) => closed.close(() => resolve()));
-      const run = await runCase(
-        harness,
-        { ...EXPORT, timeout: '5s' },
-        { workspace, env: { HTTP_PROXY: `http://127.0.0.1:${port}` } },
-      );
+      proxyEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` });
+      const run = await runCase(harness, { ...EXPORT, timeout: '5s' }, { workspace });
       expectOneClearError(run, /Could not start the static export .*ECONNREFUSED.*proxy/);
       await expectUntouched(run, workspace);
       expect(harness.emulator.requests).toEqual([]);

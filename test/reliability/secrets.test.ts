@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/index.js';
-import type { ActionRun } from '../../scripts/runner.js';
-import { errorLines, visibleText } from '../support/action.js';
+import { type CaseRun, errorLines, visibleText } from '../support/in-process.js';
 import {
   addFaults,
   caseHarness,
@@ -15,7 +14,7 @@ import {
 
 /**
  * The key in every place a leak could come from. Every case of the suite already checks
- * that the key is in no output (stdout, stderr, GITHUB_OUTPUT, the summary; in debug mode)
+ * that the key is in no output (the log with its debug lines, the outputs, the summary)
  * and that the storage never received an Authorization header; these cases aim at the
  * paths where it could slip through: error bodies that echo the request's Authorization
  * header back, on every route and in every body type, on the success and failure paths,
@@ -36,7 +35,7 @@ const AGENT = {
 };
 
 /** No run of ten characters of the key's secret part appears (a cut key is a leak too). */
-function expectNoKeyFragment(run: ActionRun, key: string): void {
+function expectNoKeyFragment(run: CaseRun, key: string): void {
   const text = visibleText(run)
     .split('\n')
     .filter((line) => !line.startsWith('::add-mask::'))

@@ -3,21 +3,18 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type TestContext } from 'vitest';
-import type { Emulator, EmulatorOptions, FaultRule } from '../../emulator/index.js';
-import type { ActionRun, RunActionOptions } from '../../scripts/runner.js';
+import type { EmulatorOptions, FaultRule } from '../../emulator/index.js';
 import { type TarEntrySpec, tarOf, zipOf } from '../support/archives.js';
 import {
+  type CaseOptions,
+  type CaseRun,
   errorLines,
-  expectNoKey,
   type Harness,
   listTree,
   startHarness,
   treeDigest,
-} from '../support/action.js';
+} from '../support/in-process.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
-
-/** Every run of the suite is in debug mode: secrets must stay out of debug lines too. */
-export const DEBUG = { RUNNER_DEBUG: '1' };
 
 /** The options of one row of the table: what the case must do, shown by the table reporter. */
 export function row(expected: string, bug?: string): { meta: { expected: string; bug?: string } } {
@@ -44,32 +41,21 @@ export function addFaults(harness: Harness, rules: FaultRule[]): void {
 }
 
 /**
- * Runs dist/index.js in debug mode and checks that nothing leaked: the key (the one given
- * to this run) is in no output, and the storage never received an Authorization header.
+ * Runs one case in-process. Debug lines are always printed (the runner only hides them),
+ * and the harness checks that the key is in none of them, in no other output, and never
+ * reached the storage.
  */
-export async function runCase(
+export function runCase(
   harness: Harness,
   inputs: Record<string, string>,
-  options: Partial<RunActionOptions> = {},
-): Promise<ActionRun> {
-  const run = await harness.run(inputs, { ...options, env: { ...DEBUG, ...options.env } });
-  expectNothingLeaked(run, harness.emulator, inputs['api-key']);
-  return run;
-}
-
-/** The key never reaches stdout, stderr, GITHUB_OUTPUT or the summary, nor the storage. */
-export function expectNothingLeaked(run: ActionRun, emulator: Emulator, key?: string): void {
-  expectNoKey(run, emulator.keys.write);
-  if (key !== undefined && key.length >= 8) expectNoKey(run, key);
-  // Debug mode was really on whenever the run got past its inputs.
-  if (run.stdout.includes('::group::')) expect(run.stdout).toMatch(/^::debug::/m);
-  const toStorage = emulator.requests.filter((r) => r.server === 'store');
-  expect(toStorage.filter((r) => r.hasAuthorization)).toEqual([]);
+  options: CaseOptions = {},
+): Promise<CaseRun> {
+  return harness.run(inputs, options);
 }
 
 export type Fault = Omit<FaultRule, 'route'>;
 
-/** The HTTP faults of the issue, each applied once. `DATE+1.5` becomes an HTTP date 1.5 s ahead. */
+/** The HTTP faults, each applied once. `DATE+1.5` becomes an HTTP date 1.5 s ahead (see withDate). */
 export const HTTP_FAULTS: [string, Fault][] = [
   ['500 with a JSON body', { status: 500, body: 'json' }],
   ['500 with an HTML body', { status: 500, body: 'html' }],
@@ -86,9 +72,10 @@ export const HTTP_FAULTS: [string, Fault][] = [
   ['429 without Retry-After', { status: 429, body: 'json' }],
 ];
 
-export function withDate(fault: Fault): Fault {
+/** The fault with `DATE+1.5` made an HTTP date 1.5 s ahead on the harness's clock. */
+export function withDate<T extends Fault>(fault: T, harness: Harness): T {
   return fault.retryAfter === 'DATE+1.5'
-    ? { ...fault, retryAfter: new Date(Date.now() + 1500).toUTCString() }
+    ? { ...fault, retryAfter: new Date(harness.clock.now() + 1500).toUTCString() }
     : fault;
 }
 
@@ -101,7 +88,7 @@ export async function workspaceWithSite(): Promise<{ workspace: string; site: st
 }
 
 /** The run failed with exactly one `::error::` line matching `message`. */
-export function expectOneClearError(run: ActionRun, message: RegExp): void {
+export function expectOneClearError(run: CaseRun, message: RegExp): void {
   expect(run.code, run.stdout).toBe(1);
   const lines = errorLines(run);
   expect(lines, run.stdout).toHaveLength(1);
@@ -111,7 +98,7 @@ export function expectOneClearError(run: ActionRun, message: RegExp): void {
 }
 
 /** Nothing half-written: the earlier site as it was, no stray files, no temporary files. */
-export async function expectUntouched(run: ActionRun, workspace: string): Promise<void> {
+export async function expectUntouched(run: CaseRun, workspace: string): Promise<void> {
   expect(await listTree(path.join(workspace, 'site'))).toEqual(['previous.html']);
   expect(await fs.readdir(workspace)).toEqual(['site']);
   expect(await fs.readdir(run.tempDir)).toEqual([]);
@@ -119,7 +106,7 @@ export async function expectUntouched(run: ActionRun, workspace: string): Promis
 
 /** Success with exactly the expected files in `site`, nothing beside it, no temporary files. */
 export async function expectDelivered(
-  run: ActionRun,
+  run: CaseRun,
   workspace: string,
   digest: Record<string, string>,
 ): Promise<void> {

@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { expect } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import { type ActionRun, type RunActionOptions, runAction } from '../../scripts/runner.js';
-import { MANIFEST_NAME } from '../../src/deliver/manifest.js';
 
 export { NODE24, node24Available } from '../../scripts/runner.js';
 
@@ -60,44 +56,4 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   };
 }
 
-/**
- * Every file under `dir`, relative, sorted; symlinks shown as `name -> target`. The
- * export manifest at the root is left out (the site's own files are compared here; the
- * manifest has tests of its own).
- */
-export async function listTree(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  const out: string[] = [];
-  for (const entry of entries) {
-    const full = path.join(entry.parentPath, entry.name);
-    const relative = path.relative(dir, full);
-    if (relative === MANIFEST_NAME) continue;
-    if (entry.isSymbolicLink()) out.push(`${relative} -> ${await fs.readlink(full)}`);
-    else if (entry.isFile()) out.push(relative);
-  }
-  return out.sort();
-}
-
-/** SHA-256 of a file, hex. */
-export async function sha256File(file: string): Promise<string> {
-  return createHash('sha256')
-    .update(await fs.readFile(file))
-    .digest('hex');
-}
-
-/** A map of relative path -> SHA-256 for every regular file under `dir`. */
-export async function treeDigest(dir: string): Promise<Record<string, string>> {
-  const digest: Record<string, string> = {};
-  for (const relative of await listTree(dir)) {
-    if (relative.includes(' -> ')) digest[relative] = 'symlink';
-    else digest[relative] = await sha256File(path.join(dir, relative));
-  }
-  return digest;
-}
-
-export async function exists(file: string): Promise<boolean> {
-  return fs
-    .lstat(file)
-    .then(() => true)
-    .catch(() => false);
-}
+export { exists, listTree, sha256File, treeDigest } from './files.js';

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig, type RawInputs } from '../../src/config.js';
 import { InputError } from '../../src/errors.js';
+import { ACTION_DEFAULTS } from '../support/action-yml.js';
 
 const KEY = 'mint_testkey0123456789';
 const workspace = '/work/space';
@@ -37,6 +38,22 @@ describe('parseConfig', () => {
     });
     expect(config.baseUrl.href).toBe('https://api.mintlify.com/');
   });
+
+  it.each([
+    ['export', base],
+    ['agent', { 'api-key': KEY, command: 'agent', 'project-id': 'demo-project', prompt: 'x' }],
+  ] as const)(
+    'applies, for %s, the default action.yml documents for every input left out',
+    (_command, inputs) => {
+      // The runner fills in action.yml's defaults; the CLI leaves the inputs out.
+      const plain = (raw: RawInputs) => JSON.parse(JSON.stringify(parseConfig(raw, { workspace })));
+      expect(Object.keys(ACTION_DEFAULTS).length).toBeGreaterThan(10);
+      for (const [name, value] of Object.entries(ACTION_DEFAULTS)) {
+        if (name in inputs) continue;
+        expect(plain({ ...inputs, [name]: value }), name).toEqual(plain(inputs));
+      }
+    },
+  );
 
   it.each([
     ['timeout', '90s', { timeoutMs: 90_000 }],

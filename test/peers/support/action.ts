@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import { expect } from 'vitest';
-import type { Clock } from '../../../src/clock.js';
+import type { TimerClock } from '../../../src/clock.js';
 import { errorMessage } from '../../../src/errors.js';
 import { execute, type RunOutcome } from '../../../src/main.js';
 import type { Reporter } from '../../../src/report.js';
@@ -31,7 +31,12 @@ export interface PeerRun {
  */
 export async function runAction(
   inputs: Record<string, string>,
-  options: { dispatcher?: Dispatcher; clock?: Clock; workspace?: string; tempDir?: string } = {},
+  options: {
+    dispatcher?: Dispatcher;
+    clock?: TimerClock;
+    workspace?: string;
+    tempDir?: string;
+  } = {},
 ): Promise<PeerRun> {
   const workspace = options.workspace ?? (await scratch('workspace'));
   const tempDir = options.tempDir ?? (await scratch('runner-temp'));

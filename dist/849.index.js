@@ -1,8 +1,8 @@
-export const id = 360;
-export const ids = [360];
+export const id = 849;
+export const ids = [849];
 export const modules = {
 
-/***/ 360:
+/***/ 64849:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13,9 +13,9 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: module.exports
 
-// EXTERNAL MODULE: ./node_modules/yargs/lib/platform-shims/esm.mjs + 16 modules
-var esm = __webpack_require__(8037);
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/typings/common-types.js
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/lib/platform-shims/esm.mjs + 17 modules
+var esm = __webpack_require__(20094);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/typings/common-types.js
 function assertNotStrictEqual(actual, expected, shim, message) {
     shim.assert.notStrictEqual(actual, expected, message);
 }
@@ -26,16 +26,16 @@ function objectKeys(object) {
     return Object.keys(object);
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/utils/is-promise.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/is-promise.js
 function isPromise(maybePromise) {
     return (!!maybePromise &&
         !!maybePromise.then &&
         typeof maybePromise.then === 'function');
 }
 
-// EXTERNAL MODULE: ./node_modules/yargs/build/lib/yerror.js
-var yerror = __webpack_require__(1849);
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/parse-command.js
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/yerror.js
+var yerror = __webpack_require__(38005);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/parse-command.js
 function parseCommand(cmd) {
     const extraSpacesStrippedCommand = cmd.replace(/\s{2,}/g, ' ');
     const splitCommand = extraSpacesStrippedCommand.split(/\s+(?![^[]*]|[^<]*>)/);
@@ -69,7 +69,7 @@ function parseCommand(cmd) {
     return parsedCommand;
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/argsert.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/argsert.js
 
 
 const positionName = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
@@ -133,7 +133,7 @@ function argumentTypeError(observedType, allowedTypes, position) {
     throw new yerror/* YError */.w(`Invalid ${positionName[position] || 'manyith'} argument. Expected ${allowedTypes.join(' or ')} but received ${observedType}.`);
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/middleware.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/middleware.js
 
 
 class GlobalMiddleware {
@@ -223,7 +223,7 @@ function applyMiddleware(argv, yargs, middlewares, beforeValidation) {
     }, argv);
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/utils/maybe-async-result.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/maybe-async-result.js
 
 function maybeAsyncResult(getResult, resultHandler, errorHandler = (err) => {
     throw err;
@@ -242,7 +242,7 @@ function isFunction(arg) {
     return typeof arg === 'function';
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/command.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/command.js
 
 
 
@@ -723,7 +723,7 @@ function isCommandHandlerDefinition(cmd) {
     return typeof cmd === 'object' && !Array.isArray(cmd);
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/utils/obj-filter.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/obj-filter.js
 
 function objFilter(original = {}, filter = () => true) {
     const obj = {};
@@ -735,7 +735,7 @@ function objFilter(original = {}, filter = () => true) {
     return obj;
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/utils/set-blocking.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/set-blocking.js
 function setBlocking(blocking) {
     if (typeof process === 'undefined')
         return;
@@ -749,7 +749,7 @@ function setBlocking(blocking) {
     });
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/usage.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/usage.js
 
 
 
@@ -1335,7 +1335,7 @@ function getText(text) {
     return isIndentedText(text) ? text.text : text;
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/completion-templates.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/completion-templates.js
 const completionShTemplate = `###-begin-{{app_name}}-completions-###
 #
 # yargs command completion script
@@ -1403,7 +1403,7 @@ complete -f -c {{app_name}} -a '({{app_path}} --get-yargs-completions (commandli
 ###-end-{{app_name}}-completions-###
 `;
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/completion.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/completion.js
 
 
 
@@ -1675,7 +1675,7 @@ function isFallbackCompletionFunction(completionFunction) {
     return completionFunction.length > 3;
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/utils/levenshtein.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/levenshtein.js
 function levenshtein(a, b) {
     if (a.length === 0)
         return b.length;
@@ -1711,7 +1711,7 @@ function levenshtein(a, b) {
     return matrix[b.length][a.length];
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/validation.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/validation.js
 
 
 
@@ -2018,9 +2018,9 @@ function validation(yargs, usage, shim) {
     return self;
 }
 
-// EXTERNAL MODULE: ./node_modules/yargs/build/lib/utils/apply-extends.js
-var apply_extends = __webpack_require__(5246);
-;// CONCATENATED MODULE: ./node_modules/yargs/build/lib/yargs-factory.js
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/apply-extends.js
+var apply_extends = __webpack_require__(13434);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/yargs-factory.js
 var __classPrivateFieldSet = (undefined && undefined.__classPrivateFieldSet) || function (receiver, state, value, kind, f) {
     if (kind === "m") throw new TypeError("Private method is not writable");
     if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a setter");
@@ -3539,7 +3539,7 @@ function isYargsInstance(y) {
     return !!y && typeof y.getInternalMethods === 'function';
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs/index.mjs
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/index.mjs
 
 
 // Bootstraps yargs for ESM:

@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { staleness } from '../../scripts/dist-record.js';
 import { ROOT } from '../../scripts/runner.js';
-import { listTree } from '../support/action.js';
+import { listTree } from '../support/files.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 /**
@@ -15,6 +16,10 @@ import { writeEarlierExport } from '../support/earlier-export.js';
  */
 
 const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
+
+// Fail when the bundle is not what the sources build to: npm test rebuilds it first.
+const stale = staleness();
+if (stale) throw new Error(`dist/ is stale (${stale}): run npm run build, or npm test.`);
 let emulator: Emulator;
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
-export const id = 908;
-export const ids = [908];
+export const id = 673;
+export const ids = [673];
 export const modules = {
 
-/***/ 6976:
+/***/ 36946:
 /***/ ((module) => {
 
 module.exports = () => {
@@ -13,7 +13,7 @@ module.exports = () => {
 
 /***/ }),
 
-/***/ 3869:
+/***/ 93869:
 /***/ ((module) => {
 
 
@@ -41,7 +41,7 @@ module.exports = function getCallerFile(position) {
 
 /***/ }),
 
-/***/ 5374:
+/***/ 2364:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -53,10 +53,10 @@ __webpack_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: module.exports
 
 // EXTERNAL MODULE: external "util"
-var external_util_ = __webpack_require__(9023);
+var external_util_ = __webpack_require__(39023);
 // EXTERNAL MODULE: external "path"
-var external_path_ = __webpack_require__(6928);
-;// CONCATENATED MODULE: ./node_modules/yargs-parser/build/lib/string-utils.js
+var external_path_ = __webpack_require__(16928);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/string-utils.js
 /**
  * @license
  * Copyright (c) 2016, Contributors
@@ -123,7 +123,7 @@ function looksLikeNumber(x) {
     return /^[-]?(?:\d+(?:\.\d*)?|\.\d+)(e[-+]?\d+)?$/.test(x);
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs-parser/build/lib/tokenize-arg-string.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/tokenize-arg-string.js
 /**
  * @license
  * Copyright (c) 2016, Contributors
@@ -165,7 +165,7 @@ function tokenizeArgString(argString) {
     return args;
 }
 
-;// CONCATENATED MODULE: ./node_modules/yargs-parser/build/lib/yargs-parser-types.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/yargs-parser-types.js
 /**
  * @license
  * Copyright (c) 2016, Contributors
@@ -179,7 +179,7 @@ var DefaultValuesForTypeKey;
     DefaultValuesForTypeKey["ARRAY"] = "array";
 })(DefaultValuesForTypeKey || (DefaultValuesForTypeKey = {}));
 
-;// CONCATENATED MODULE: ./node_modules/yargs-parser/build/lib/yargs-parser.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/yargs-parser.js
 /**
  * @license
  * Copyright (c) 2016, Contributors
@@ -1228,10 +1228,10 @@ function stripQuotes(val) {
 }
 
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(9896);
+var external_fs_ = __webpack_require__(79896);
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(8995);
-;// CONCATENATED MODULE: ./node_modules/yargs-parser/build/lib/index.js
+var external_node_module_ = __webpack_require__(98995);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/index.js
 /**
  * @fileoverview Main entrypoint for libraries using yargs-parser in Node.js
  *
@@ -1300,13 +1300,13 @@ yargsParser.looksLikeNumber = looksLikeNumber;
 
 /***/ }),
 
-/***/ 5246:
+/***/ 13434:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   e: () => (/* binding */ applyExtends)
 /* harmony export */ });
-/* harmony import */ var _yerror_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1849);
+/* harmony import */ var _yerror_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(38005);
 
 let previouslyVisitedConfigs = [];
 let shim;
@@ -1372,7 +1372,7 @@ function mergeDeep(config1, config2) {
 
 /***/ }),
 
-/***/ 6526:
+/***/ 84290:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1400,7 +1400,7 @@ function getProcessArgvBin() {
 
 /***/ }),
 
-/***/ 1849:
+/***/ 38005:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -1419,7 +1419,7 @@ class YError extends Error {
 
 /***/ }),
 
-/***/ 8037:
+/***/ 20094:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1429,8 +1429,8 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "assert"
-var external_assert_ = __webpack_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/cliui/build/lib/index.js
+var external_assert_ = __webpack_require__(42613);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/cliui/build/lib/index.js
 
 const align = {
     right: alignRight,
@@ -1972,9 +1972,9 @@ function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
 // Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
 
 
-// EXTERNAL MODULE: ./node_modules/cliui/node_modules/emoji-regex/index.js
-var emoji_regex = __webpack_require__(6976);
-;// CONCATENATED MODULE: ./node_modules/cliui/node_modules/string-width/index.js
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/emoji-regex/index.js
+var emoji_regex = __webpack_require__(36946);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/cliui/node_modules/string-width/index.js
 
 
 
@@ -2043,6 +2043,90 @@ function stringWidth(string, options = {}) {
 
 		// This covers some of the above cases, but we still keep them for performance reasons.
 		if (defaultIgnorableCodePointRegex.test(character)) {
+			continue;
+		}
+
+		// TODO: Use `/\p{RGI_Emoji}/v` when targeting Node.js 20.
+		if (emoji_regex().test(character)) {
+			width += 2;
+			continue;
+		}
+
+		width += eastAsianWidth(codePoint, eastAsianWidthOptions);
+	}
+
+	return width;
+}
+
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/wrap-ansi/node_modules/string-width/index.js
+
+
+
+
+const string_width_segmenter = new Intl.Segmenter();
+
+const string_width_defaultIgnorableCodePointRegex = /^\p{Default_Ignorable_Code_Point}$/u;
+
+function string_width_stringWidth(string, options = {}) {
+	if (typeof string !== 'string' || string.length === 0) {
+		return 0;
+	}
+
+	const {
+		ambiguousIsNarrow = true,
+		countAnsiEscapeCodes = false,
+	} = options;
+
+	if (!countAnsiEscapeCodes) {
+		string = stripAnsi(string);
+	}
+
+	if (string.length === 0) {
+		return 0;
+	}
+
+	let width = 0;
+	const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};
+
+	for (const {segment: character} of string_width_segmenter.segment(string)) {
+		const codePoint = character.codePointAt(0);
+
+		// Ignore control characters
+		if (codePoint <= 0x1F || (codePoint >= 0x7F && codePoint <= 0x9F)) {
+			continue;
+		}
+
+		// Ignore zero-width characters
+		if (
+			(codePoint >= 0x20_0B && codePoint <= 0x20_0F) // Zero-width space, non-joiner, joiner, left-to-right mark, right-to-left mark
+			|| codePoint === 0xFE_FF // Zero-width no-break space
+		) {
+			continue;
+		}
+
+		// Ignore combining characters
+		if (
+			(codePoint >= 0x3_00 && codePoint <= 0x3_6F) // Combining diacritical marks
+			|| (codePoint >= 0x1A_B0 && codePoint <= 0x1A_FF) // Combining diacritical marks extended
+			|| (codePoint >= 0x1D_C0 && codePoint <= 0x1D_FF) // Combining diacritical marks supplement
+			|| (codePoint >= 0x20_D0 && codePoint <= 0x20_FF) // Combining diacritical marks for symbols
+			|| (codePoint >= 0xFE_20 && codePoint <= 0xFE_2F) // Combining half marks
+		) {
+			continue;
+		}
+
+		// Ignore surrogate pairs
+		if (codePoint >= 0xD8_00 && codePoint <= 0xDF_FF) {
+			continue;
+		}
+
+		// Ignore variation selectors
+		if (codePoint >= 0xFE_00 && codePoint <= 0xFE_0F) {
+			continue;
+		}
+
+		// This covers some of the above cases, but we still keep them for performance reasons.
+		if (string_width_defaultIgnorableCodePointRegex.test(character)) {
 			continue;
 		}
 
@@ -2283,7 +2367,7 @@ const ansiStyles = assembleStyles();
 
 /* harmony default export */ const ansi_styles = (ansiStyles);
 
-;// CONCATENATED MODULE: ./node_modules/cliui/node_modules/wrap-ansi/index.js
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/wrap-ansi/index.js
 
 
 
@@ -2305,7 +2389,7 @@ const wrapAnsiHyperlink = url => `${ESCAPES.values().next().value}${ANSI_ESCAPE_
 
 // Calculate the length of words split on ' ', ignoring
 // the extra characters added by ansi escape codes
-const wordLengths = string => string.split(' ').map(character => stringWidth(character));
+const wordLengths = string => string.split(' ').map(character => string_width_stringWidth(character));
 
 // Wrap a long word across multiple rows
 // Ansi escape codes do not count towards length
@@ -2314,10 +2398,10 @@ const wrapWord = (rows, word, columns) => {
 
 	let isInsideEscape = false;
 	let isInsideLinkEscape = false;
-	let visible = stringWidth(stripAnsi(rows.at(-1)));
+	let visible = string_width_stringWidth(stripAnsi(rows.at(-1)));
 
 	for (const [index, character] of characters.entries()) {
-		const characterLength = stringWidth(character);
+		const characterLength = string_width_stringWidth(character);
 
 		if (visible + characterLength <= columns) {
 			rows[rows.length - 1] += character;
@@ -2367,7 +2451,7 @@ const stringVisibleTrimSpacesRight = string => {
 	let last = words.length;
 
 	while (last > 0) {
-		if (stringWidth(words[last - 1]) > 0) {
+		if (string_width_stringWidth(words[last - 1]) > 0) {
 			break;
 		}
 
@@ -2403,7 +2487,7 @@ const exec = (string, columns, options = {}) => {
 			rows[rows.length - 1] = rows.at(-1).trimStart();
 		}
 
-		let rowLength = stringWidth(rows.at(-1));
+		let rowLength = string_width_stringWidth(rows.at(-1));
 
 		if (index !== 0) {
 			if (rowLength >= columns && (options.wordWrap === false || options.trim === false)) {
@@ -2507,7 +2591,7 @@ function wrapAnsi(string, columns, options) {
 		.join('\n');
 }
 
-;// CONCATENATED MODULE: ./node_modules/cliui/index.mjs
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/cliui/index.mjs
 // Bootstrap cliui with CommonJS dependencies:
 
 
@@ -2525,9 +2609,9 @@ function ui (opts) {
 
 
 // EXTERNAL MODULE: external "path"
-var external_path_ = __webpack_require__(6928);
+var external_path_ = __webpack_require__(16928);
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(9896);
+var external_fs_ = __webpack_require__(79896);
 ;// CONCATENATED MODULE: ./node_modules/escalade/sync/index.mjs
 
 
@@ -2549,14 +2633,14 @@ var external_fs_ = __webpack_require__(9896);
 }
 
 // EXTERNAL MODULE: external "util"
-var external_util_ = __webpack_require__(9023);
+var external_util_ = __webpack_require__(39023);
 // EXTERNAL MODULE: external "url"
-var external_url_ = __webpack_require__(7016);
-// EXTERNAL MODULE: ./node_modules/yargs-parser/build/lib/index.js + 4 modules
-var lib = __webpack_require__(5374);
-// EXTERNAL MODULE: ./node_modules/yargs/build/lib/utils/process-argv.js
-var process_argv = __webpack_require__(6526);
-;// CONCATENATED MODULE: ./node_modules/yargs/node_modules/string-width/index.js
+var external_url_ = __webpack_require__(87016);
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs-parser/build/lib/index.js + 4 modules
+var lib = __webpack_require__(2364);
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/process-argv.js
+var process_argv = __webpack_require__(84290);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/string-width/index.js
 
 
 
@@ -2572,7 +2656,7 @@ Logic:
 	5. Otherwise use East Asian Width of the cluster's first visible code point, and add widths for trailing spacing marks and Halfwidth/Fullwidth Forms within the same cluster (e.g., dakuten/handakuten/prolonged sound mark).
 */
 
-const string_width_segmenter = new Intl.Segmenter();
+const node_modules_string_width_segmenter = new Intl.Segmenter();
 
 // Matches a visible (printing) character. Used to find the base scalar of a cluster (skipping leading Prepend/Format/Marks) and to detect whole-cluster zero-width.
 // Intentionally a single negated class without a quantifier: a repeated pattern like `^(?:…|…)+$` backtracks exponentially on overlapping properties, and even `^[…]+$` overflows V8's backtrack stack (RangeError) on clusters with millions of marks.
@@ -2702,7 +2786,7 @@ function trailingWidth(visibleSegment, eastAsianWidthOptions) {
 	return extra;
 }
 
-function string_width_stringWidth(input, options = {}) {
+function node_modules_string_width_stringWidth(input, options = {}) {
 	if (typeof input !== 'string' || input.length === 0) {
 		return 0;
 	}
@@ -2731,7 +2815,7 @@ function string_width_stringWidth(input, options = {}) {
 	let width = 0;
 	const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};
 
-	for (const {segment} of string_width_segmenter.segment(string)) {
+	for (const {segment} of node_modules_string_width_segmenter.segment(string)) {
 		// Zero-width / non-printing clusters
 		const visibleSegment = baseVisible(segment);
 		if (visibleSegment === undefined) {
@@ -2969,12 +3053,12 @@ const y18n_y18n = (opts) => {
 /* harmony default export */ const node_modules_y18n = (y18n_y18n);
 
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(8995);
+var external_node_module_ = __webpack_require__(98995);
 // EXTERNAL MODULE: ./node_modules/get-caller-file/index.js
-var get_caller_file = __webpack_require__(3869);
+var get_caller_file = __webpack_require__(93869);
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
-;// CONCATENATED MODULE: ./node_modules/yargs/lib/platform-shims/esm.mjs
+var external_node_fs_ = __webpack_require__(73024);
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/lib/platform-shims/esm.mjs
 
 
 ;
@@ -3036,7 +3120,7 @@ const esm_require = (0,external_node_module_.createRequire)(import.meta.url);
     const callerFile = get_caller_file(3);
     return callerFile.match(/^file:\/\//) ? (0,external_url_.fileURLToPath)(callerFile) : callerFile;
   },
-  stringWidth: string_width_stringWidth,
+  stringWidth: node_modules_string_width_stringWidth,
   y18n: node_modules_y18n({
     directory: (0,external_path_.resolve)(esm_dirname, '../../../locales'),
     updateFiles: false

@@ -1,0 +1,280 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it as test } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/index.js';
+import { staleness } from '../../scripts/dist-record.js';
+import { NODE24, ROOT, runAction } from '../../scripts/runner.js';
+import { listTree } from '../support/files.js';
+
+/**
+ * The smoke layer: the built dist/index.js and the CLI, started as the runner and a shell
+ * start them (INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, real
+ * signals, stdin, the packed tarball through npx), on the current Node and on Node 24 (the
+ * runtime of `runs.using: node24`). Everything else runs in-process (support/in-process.ts).
+ */
+
+const CURRENT = Number(process.versions.node.split('.')[0]);
+const RUNTIMES = [
+  { name: `Node ${CURRENT}`, node: process.execPath },
+  ...(CURRENT === 24 ? [] : [{ name: 'Node 24', node: NODE24 }]),
+];
+const DOMAIN = 'docs.example.com';
+
+// Fail when the bundle is not what the sources build to: npm test rebuilds it first.
+const stale = staleness();
+if (stale) throw new Error(`dist/ is stale (${stale}): run npm run build, or npm test.`);
+
+const node24Missing = CURRENT !== 24 && !existsSync(NODE24);
+if (node24Missing) {
+  const message = `Node 24 is not installed at ${NODE24} (node scripts/install-node24.mjs).`;
+  // In CI a missing runtime is a failure; on a laptop the Node 24 pass is skipped.
+  if (process.env.CI === 'true') throw new Error(message);
+  console.log(`Skipping the Node 24 smoke tests: ${message}`);
+}
+
+let emulator: Emulator;
+/** Its export jobs take 2 minutes: a run is still polling when the signal comes. */
+let slowEmulator: Emulator;
+beforeAll(async () => {
+  emulator = await startEmulator({
+    jobDurationMs: 400,
+    queuedMs: 50,
+    pageCount: 4,
+    agentDurationMs: 400,
+    log: false,
+  });
+  slowEmulator = await startEmulator({ jobDurationMs: 120_000, log: false });
+});
+afterAll(async () => {
+  await Promise.all([emulator.stop(), slowEmulator.stop()]);
+});
+
+/** Everything a run printed or left for later steps, the `::add-mask::` commands aside. */
+function readable(...texts: string[]): string {
+  return texts
+    .join('\n')
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+}
+
+/** The API the action talks to, with the write key, as a workflow would pass them. */
+const api = () => ({ 'api-key': emulator.keys.write, 'base-url': emulator.baseUrl });
+
+/** Runs dist/cli/index.js (or another command line) from a shell-like environment. */
+function runCommand(
+  command: string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const [program, ...args] = command;
+  const child = spawn(program as string, args, {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(options.stdin ?? '');
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A case of a runtime that is not installed (only outside CI). */
+const skipped = test.skip;
+
+let tarball = '';
+beforeAll(async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-pack-'));
+  const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  tarball = path.join(dir, packed.stdout.trim().split('\n').at(-1) as string);
+});
+
+describe.concurrent('smoke', () => {
+  for (const runtime of RUNTIMES) {
+    const it = runtime.node === NODE24 && node24Missing ? skipped : test;
+    {
+      it(`${runtime.name}: dist/index.js exports a site as the runner runs it`, async () => {
+        const sha = 'c'.repeat(40);
+        const run = await runAction({
+          node: runtime.node,
+          // Padded as a workflow file may pad them: the runner hands them over as written.
+          inputs: { ...api(), domain: `  ${DOMAIN} `, path: 'site', 'helm-values-file': 'v.yaml' },
+          env: { GITHUB_SHA: sha, RUNNER_DEBUG: '1' },
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.outputs).toMatchObject({
+          'job-id': expect.stringMatching(/^se_[0-9a-f]{16}$/),
+          status: 'completed',
+          'page-count': '4',
+          path: path.join(run.workspace, 'site'),
+          sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        });
+        // GITHUB_OUTPUT in the runner's heredoc form, the job id first.
+        expect(run.outputFile).toMatch(/^job-id<<ghadelimiter_[0-9a-f-]+\nse_/);
+        expect(run.summary).toContain(`### ✅ Static export of ${DOMAIN}`);
+        expect(
+          (await listTree(path.join(run.workspace, 'site'))).filter((f) => f.endsWith('.html')),
+        ).toHaveLength(4);
+        expect(await fs.readFile(path.join(run.workspace, 'v.yaml'), 'utf8')).toContain(
+          `version: "${sha}"`,
+        );
+        expect(run.stdout).toContain(`::add-mask::${emulator.keys.write}`);
+        expect(run.stdout).toMatch(/^::debug::/m);
+        expect(readable(run.stdout, run.stderr, run.outputFile, run.summary)).not.toContain(
+          emulator.keys.write,
+        );
+        expect(await fs.readdir(run.tempDir)).toEqual([]);
+      });
+
+      it(`${runtime.name}: dist/index.js runs an agent job to its pull request`, async () => {
+        const run = await runAction({
+          node: runtime.node,
+          inputs: {
+            ...api(),
+            command: 'agent',
+            'project-id': 'demo-project',
+            prompt: 'Fix the typos',
+            'poll-interval': '0.5s',
+          },
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.outputs).toEqual({
+          'agent-job-id': expect.stringMatching(/^[0-9a-f]{24}$/),
+          'agent-status': 'completed',
+          'pr-link': expect.stringMatching(/\/pull\/\d+$/),
+        });
+        expect(run.summary).toContain('### ✅ Agent job in demo-project');
+      });
+
+      it(`${runtime.name}: dist/index.js refuses bad inputs with one annotation each, before any request`, async () => {
+        // A base-url path of its own: a request from this case would be told apart.
+        const prefix = `/refused-${CURRENT}-${runtime.name.replace(/\W/g, '')}`;
+        const run = await runAction({
+          node: runtime.node,
+          inputs: {
+            ...api(),
+            'base-url': `${emulator.baseUrl}${prefix}`,
+            domain: 'https://docs.example.com/',
+            timeout: 'soon',
+          },
+        });
+        expect(run.code).toBe(1);
+        expect(run.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
+          expect.stringMatching(/^::error::Invalid input domain: must be a bare hostname/),
+          expect.stringMatching(/^::error::Invalid input timeout: must be a duration/),
+        ]);
+        expect(run.outputFile).toBe('');
+        expect(run.summary).toBe('');
+        expect(emulator.requests.filter((r) => r.path.startsWith(prefix))).toEqual([]);
+      });
+
+      it(`${runtime.name}: dist/index.js stops on SIGTERM, says so once and removes its temporary files`, async () => {
+        let sentAt = 0;
+        const run = await runAction({
+          node: runtime.node,
+          inputs: {
+            'api-key': slowEmulator.keys.write,
+            'base-url': slowEmulator.baseUrl,
+            domain: DOMAIN,
+            path: 'site',
+            // Polls 30 s apart: a run that ignored the signal would sit in that wait.
+            'poll-interval': '30s',
+          },
+          killAfterMs: 40_000,
+          onSpawn: (pid, stdout) => {
+            const timer = setInterval(() => {
+              if (!/\] (queued|running)/.test(stdout())) return;
+              clearInterval(timer);
+              sentAt = Date.now();
+              process.kill(pid, 'SIGTERM');
+            }, 10);
+          },
+        });
+        expect(sentAt, run.stdout).toBeGreaterThan(0);
+        // Far below the 30 s wait, with room for a loaded machine.
+        expect(Date.now() - sentAt).toBeLessThan(10_000);
+        expect(run.signal).toBeNull();
+        expect(run.code).toBe(1);
+        expect(run.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
+          expect.stringMatching(/^::error::Cancelled \(SIGTERM\)\. Export job se_\w+ may keep/),
+        ]);
+        expect(await fs.readdir(run.tempDir)).toEqual([]);
+        expect(await fs.readdir(run.workspace)).toEqual([]);
+      });
+
+      it(`${runtime.name}: dist/cli/index.js runs an agent job with the prompt on stdin, --json on stdout`, async () => {
+        const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
+        const cli = path.join(ROOT, 'dist', 'cli', 'index.js');
+        const prompt = 'Update the changelog\nfor the 2.0 release';
+        const run = await runCommand(
+          [
+            runtime.node,
+            cli,
+            'agent',
+            '--json',
+            '--base-url',
+            emulator.baseUrl,
+            '--project-id',
+            'demo-project',
+            '--prompt',
+            '-',
+            '--poll-interval',
+            '0.5s',
+          ],
+          { cwd, env: { ADMIN_API_KEY: emulator.keys.write }, stdin: prompt },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        const outputs = JSON.parse(run.stdout) as Record<string, string>;
+        expect(outputs['agent-status']).toBe('completed');
+        expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([
+          prompt,
+        ]);
+        expect(run.stdout + run.stderr).not.toContain(emulator.keys.write);
+      });
+
+      it(`${runtime.name}: the packed tarball runs with npx as a shell would start it`, async () => {
+        const cwd = path.dirname(tarball);
+        const work = await fs.mkdtemp(path.join(cwd, 'run-'));
+        const run = await runCommand(
+          [
+            'npx',
+            '--yes',
+            // As the README has it: a relative path, which npx reads as a tarball.
+            `../${path.basename(tarball)}`,
+            'export',
+            '--base-url',
+            emulator.baseUrl,
+            '--domain',
+            DOMAIN,
+            '--path',
+            'site',
+            '--poll-interval',
+            '0.5s',
+          ],
+          {
+            cwd: work,
+            env: {
+              // npx and the tool's `#!/usr/bin/env node` both take this runtime's node.
+              PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+              ADMIN_API_KEY: emulator.keys.write,
+              npm_config_cache: path.join(work, 'npm-cache'),
+              npm_config_update_notifier: 'false',
+            },
+          },
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toMatch(/^ {2}status +completed$/m);
+        expect(await listTree(path.join(work, 'site'))).toContain('index.html');
+        expect(run.stdout + run.stderr).not.toContain(emulator.keys.write);
+      });
+    }
+  }
+});
