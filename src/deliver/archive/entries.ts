@@ -95,12 +95,7 @@ export class EntryGuard {
     if (entry.kind === 'fifo') refuse('is a named pipe (fifo)');
     if (entry.kind === 'unknown') refuse('has an entry type this action does not extract');
 
-    this.#entries += 1;
-    if (this.#entries > this.limits.maxEntries) {
-      throw new UnsafeArchiveError(
-        `Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries (raise max-extract-files if this is expected).`,
-      );
-    }
+    this.#countEntry();
     this.addBytes(entry.kind === 'file' ? entry.size : 0);
 
     const parts = normalizeName(name, refuse);
@@ -121,6 +116,8 @@ export class EntryGuard {
       let child = children.get(part);
       if (child === undefined) {
         if (firstNewParent === parts.length - 1) firstNewParent = i;
+        // Directories a name implies count too: one deep name must not make a million.
+        this.#countEntry();
         child = { kind: 'directory', children: new Map() };
         children.set(part, child);
       } else if (child.kind === 'symlink') {
@@ -191,6 +188,15 @@ export class EntryGuard {
   addBytes(count: number): void {
     this.#bytes += count;
     checkExpansion(this.limits, this.#bytes, this.archiveBytes());
+  }
+
+  #countEntry(): void {
+    this.#entries += 1;
+    if (this.#entries > this.limits.maxEntries) {
+      throw new UnsafeArchiveError(
+        `Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries and directories (raise max-extract-files if this is expected).`,
+      );
+    }
   }
 
   #find(parts: readonly string[]): TreeNode | undefined {
