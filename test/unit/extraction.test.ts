@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -457,4 +457,41 @@ describe('7. legitimate archives are accepted', () => {
       await refusedWith(build('docs\\..\\..\\victim.txt'), /contains "\.\."/);
     });
   }
+});
+
+describe('the recorded contents of a large site (hashed on a worker thread)', () => {
+  it('match the bytes on disk, for tar.gz and zip, sparse files and hard links included', async () => {
+    const files = Array.from({ length: 24 }, (_, i) => ({
+      name: `assets/${i}.bin`,
+      content: randomBytes(i % 2 ? 1536 * 1024 : 700 * 1024),
+    }));
+    const pages = Array.from({ length: 500 }, (_, i) => ({
+      name: `p/${i}.html`,
+      content: `page ${i}`,
+    }));
+    for (const [format, archive] of [
+      [
+        'tar.gz',
+        await tarOf([
+          ...files,
+          ...pages,
+          { name: 'copy.bin', type: 'link', linkname: 'assets/3.bin' },
+          { name: 'assets/3.bin', content: 'rewritten after the link' },
+        ]),
+      ],
+      ['zip', await zipOf([...files, ...pages])],
+    ] as const) {
+      await fs.rm(root, { recursive: true, force: true });
+      const site = await extracted(archive);
+      const onDisk = await Promise.all(
+        site.contents.files.map(async (f) => sha256(await fs.readFile(path.join(root, f.path)))),
+      );
+      expect(
+        site.contents.files.map((f) => f.sha256),
+        format,
+      ).toEqual(onDisk);
+      expect(site.contents.files).toHaveLength(format === 'zip' ? 524 : 525);
+      expect(site.bytes).toBeGreaterThan(16 * 1024 * 1024);
+    }
+  });
 });

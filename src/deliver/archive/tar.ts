@@ -125,20 +125,24 @@ export class TarExtraction {
       );
     });
     try {
-      if (format === 'tar.gz') {
-        await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-      } else await pipeline(this.#input, extract);
-    } catch (err) {
-      throw refusal ?? err;
+      try {
+        if (format === 'tar.gz') {
+          await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
+        } else await pipeline(this.#input, extract);
+      } catch (err) {
+        throw refusal ?? err;
+      }
+      if (this.#signal?.aborted) throw abortReason(this.#signal);
+      writer.finish();
+      return {
+        files: writer.fileCount,
+        entries: guard.entryCount,
+        bytes: guard.byteCount,
+        contents: await writer.contents(),
+      };
+    } finally {
+      await writer.close();
     }
-    if (this.#signal?.aborted) throw abortReason(this.#signal);
-    writer.finish();
-    return {
-      files: writer.fileCount,
-      entries: guard.entryCount,
-      bytes: guard.byteCount,
-      contents: writer.contents(),
-    };
   }
 }
 
@@ -152,6 +156,7 @@ async function extractEntry(
   header: tar.Header & ParsedHeader,
   content: EntryContent,
 ): Promise<void> {
+  await writer.room();
   const typeflag = header.typeflag;
   // A volume label names the archive (GNU tar skips it); a continuation belongs to a
   // multi-volume set, whose other parts are not here.

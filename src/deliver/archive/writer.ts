@@ -1,8 +1,8 @@
-import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafeArchiveError } from '../../errors.js';
 import { type PlannedEntry, printable } from './entries.js';
+import { SiteHasher } from './hasher.js';
 import { LinkLoopError, LinkResolver } from './links.js';
 
 /** A regular file as extracted: what the export manifest lists. */
@@ -25,6 +25,9 @@ export interface SiteContents {
   symlinks: WrittenSymlink[];
 }
 
+/** A file written whose SHA-256 may still be on its way from the hashing thread. */
+type PendingFile = Omit<WrittenFile, 'sha256'> & { hashId: number };
+
 /** A run of real bytes in a sparse file; everything between runs reads as zeros. */
 export interface SparseRun {
   offset: number;
@@ -33,7 +36,6 @@ export interface SparseRun {
 
 /** Files up to this size are gathered whole and written in one call. */
 export const SMALL_FILE_BYTES = 1024 * 1024;
-const ZEROS = Buffer.alloc(1024 * 1024);
 /** Never follow a symlink, never reuse a file that is already there. */
 const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
 
@@ -50,11 +52,27 @@ const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants
  */
 export class SiteWriter {
   /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
-  readonly #written = new Map<string, WrittenFile | WrittenSymlink>();
+  readonly #written = new Map<string, PendingFile | WrittenSymlink>();
   readonly #symlinks: PlannedEntry[] = [];
+  readonly #hasher: SiteHasher;
   #files = 0;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    hasher = new SiteHasher(),
+  ) {
+    this.#hasher = hasher;
+  }
+
+  /** Resolves when the hashing has room for more bytes (`undefined`: go on at once). */
+  room(): Promise<void> | undefined {
+    return this.#hasher.room();
+  }
+
+  /** Stops the hashing thread of an extraction that failed. */
+  async close(): Promise<void> {
+    await this.#hasher.close();
+  }
 
   get fileCount(): number {
     return this.#files;
@@ -65,13 +83,16 @@ export class SiteWriter {
     if (entry.replaces !== 'directory') this.#mkdir(entry.absolute, entry);
   }
 
-  /** What was written, sorted by path: the manifest's file list. */
-  contents(): SiteContents {
+  /** What was written, sorted by path: the manifest's file list (waits for the last hashes). */
+  async contents(): Promise<SiteContents> {
+    await this.#hasher.settle();
     const files: WrittenFile[] = [];
     const symlinks: WrittenSymlink[] = [];
     for (const record of this.#written.values()) {
-      if ('sha256' in record) files.push(record);
-      else symlinks.push(record);
+      if ('hashId' in record) {
+        const { hashId, ...file } = record;
+        files.push({ ...file, sha256: this.#hasher.digest(hashId) });
+      } else symlinks.push(record);
     }
     const byPath = (a: { path: string }, b: { path: string }) =>
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
@@ -86,24 +107,27 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, data.length, createHash('sha256').update(data).digest('hex'));
+    const hash = this.#hasher.begin();
+    hash.update(data);
+    this.#record(entry, data.length, hash.end());
   }
 
   /** Streams a large file to disk chunk by chunk, hashing it on the way. */
   async fileFromChunks(entry: PlannedEntry, content: AsyncIterable<Uint8Array>): Promise<void> {
     const fd = this.#create(entry);
-    const hash = createHash('sha256');
+    const hash = this.#hasher.begin();
     let size = 0;
     try {
       for await (const chunk of content) {
         writeAll(fd, chunk, size);
         hash.update(chunk);
         size += chunk.length;
+        await this.#hasher.room();
       }
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, size, hash.digest('hex'));
+    this.#record(entry, size, hash.end());
   }
 
   /**
@@ -116,13 +140,13 @@ export class SiteWriter {
     content: AsyncIterable<Uint8Array>,
   ): Promise<void> {
     const fd = this.#create(entry);
-    const hash = createHash('sha256');
+    const hash = this.#hasher.begin();
     let run = 0;
     let position = runs[0]?.offset ?? entry.size;
     let left = runs[0]?.size ?? 0;
     let hashed = 0;
     try {
-      hashZeros(hash, position - hashed);
+      hash.zeros(position - hashed);
       hashed = position;
       for await (let chunk of content) {
         while (chunk.length > 0) {
@@ -130,7 +154,7 @@ export class SiteWriter {
             run += 1;
             const next = runs[run];
             if (next === undefined) throw sparseMismatch(entry, 'holds more data than its map');
-            hashZeros(hash, next.offset - hashed);
+            hash.zeros(next.offset - hashed);
             position = next.offset;
             hashed = position;
             left = next.size;
@@ -138,6 +162,7 @@ export class SiteWriter {
           const piece = chunk.subarray(0, Math.min(left, chunk.length));
           writeAll(fd, piece, position);
           hash.update(piece);
+          await this.#hasher.room();
           position += piece.length;
           hashed = position;
           left -= piece.length;
@@ -147,12 +172,12 @@ export class SiteWriter {
       if (left > 0 || runs.slice(run + 1).some((r) => r.size > 0)) {
         throw sparseMismatch(entry, 'holds less data than its map');
       }
-      hashZeros(hash, entry.size - hashed);
+      hash.zeros(entry.size - hashed);
       fs.ftruncateSync(fd, entry.size);
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, entry.size, hash.digest('hex'));
+    this.#record(entry, entry.size, hash.end());
   }
 
   /** Recorded now, created by `finish` once no other entry can be written through it. */
@@ -168,7 +193,7 @@ export class SiteWriter {
     if (entry.replaces !== undefined) fs.unlinkSync(entry.absolute);
     const sourceRelative = entry.linkSourceRelative as string;
     const source = this.#written.get(sourceRelative);
-    if (source === undefined || !('sha256' in source)) {
+    if (source === undefined || !('hashId' in source)) {
       throw new UnsafeArchiveError(
         `Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(sourceRelative)}", which is not a file extracted before it.`,
       );
@@ -226,12 +251,12 @@ export class SiteWriter {
     }
   }
 
-  #record(entry: PlannedEntry, size: number, sha256: string): void {
+  #record(entry: PlannedEntry, size: number, hashId: number): void {
     this.#files += 1;
     this.#written.set(entry.relative, {
       path: entry.relative,
       size,
-      sha256,
+      hashId,
       executable: (entry.mode & 0o111) !== 0,
     });
   }
@@ -263,12 +288,6 @@ function writeAll(fd: number, data: Uint8Array, position: number): void {
   let done = 0;
   while (done < data.length) {
     done += fs.writeSync(fd, data, done, data.length - done, position + done);
-  }
-}
-
-function hashZeros(hash: Hash, count: number): void {
-  for (let left = count; left > 0; left -= ZEROS.length) {
-    hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
   }
 }
 

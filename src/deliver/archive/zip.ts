@@ -151,27 +151,31 @@ export async function extractZip(
     const guard = new EntryGuard(root, limits, () => fileSize);
     const writer = new SiteWriter(root);
     try {
-      await new Promise<void>((resolve, reject) => {
-        zip.on('error', reject);
-        zip.on('end', resolve);
-        zip.on('entry', (entry: yauzl.Entry) => {
-          extractZipEntry(zip, fd, entry, guard, writer, signal).then(
-            () => zip.readEntry(),
-            reject,
-          );
+      try {
+        await new Promise<void>((resolve, reject) => {
+          zip.on('error', reject);
+          zip.on('end', resolve);
+          zip.on('entry', (entry: yauzl.Entry) => {
+            extractZipEntry(zip, fd, entry, guard, writer, signal).then(
+              () => zip.readEntry(),
+              reject,
+            );
+          });
+          zip.readEntry();
         });
-        zip.readEntry();
-      });
-    } catch (err) {
-      throw mapZipError(err);
+      } catch (err) {
+        throw mapZipError(err);
+      }
+      writer.finish();
+      return {
+        files: writer.fileCount,
+        entries: guard.entryCount,
+        bytes: guard.byteCount,
+        contents: await writer.contents(),
+      };
+    } finally {
+      await writer.close();
     }
-    writer.finish();
-    return {
-      files: writer.fileCount,
-      entries: guard.entryCount,
-      bytes: guard.byteCount,
-      contents: writer.contents(),
-    };
   } finally {
     fs.closeSync(fd);
   }
@@ -233,7 +237,9 @@ async function surveyEntries(zip: yauzl.ZipFile, limits: ExtractLimits, archiveS
           total += entry.uncompressedSize;
           checkExpansion(limits, total, archiveSize);
         }
-        zip.readEntry();
+        // Not from inside the callback: with synchronous reads, that would nest a stack
+        // frame per entry.
+        queueMicrotask(() => zip.readEntry());
       } catch (err) {
         reject(err);
       }
@@ -302,6 +308,7 @@ async function extractZipEntry(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   throwIfAborted(signal);
+  await writer.room();
   const name = entryName(entry);
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const kind = kindOf(entry, name);
