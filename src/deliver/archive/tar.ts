@@ -133,17 +133,25 @@ export class TarExtraction {
         throw refusal ?? err;
       }
       if (this.#signal?.aborted) throw abortReason(this.#signal);
-      writer.finish();
-      return {
-        files: writer.fileCount,
-        entries: guard.entryCount,
-        bytes: guard.byteCount,
-        contents: await writer.contents(),
-      };
+      return await completeExtraction(guard, writer);
     } finally {
       await writer.close();
     }
   }
+}
+
+/** Creates the links, checks where they lead, and gathers the result of an extraction. */
+export async function completeExtraction(
+  guard: EntryGuard,
+  writer: SiteWriter,
+): Promise<ExtractResult> {
+  writer.finish();
+  return {
+    files: writer.fileCount,
+    entries: guard.entryCount,
+    bytes: guard.byteCount,
+    contents: await writer.contents(),
+  };
 }
 
 async function drain(content: AsyncIterable<unknown>): Promise<void> {

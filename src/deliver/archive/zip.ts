@@ -6,7 +6,7 @@ import yauzl from 'yauzl';
 import type { ExtractLimits } from '../../config.js';
 import { ActionError, throwIfAborted, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, checkExpansion, EntryGuard, printable } from './entries.js';
-import { type ExtractResult, mapArchiveError } from './tar.js';
+import { completeExtraction, type ExtractResult, mapArchiveError } from './tar.js';
 import { SiteWriter, SMALL_FILE_BYTES } from './writer.js';
 
 const S_IFMT = 0o170000;
@@ -166,13 +166,7 @@ export async function extractZip(
       } catch (err) {
         throw mapZipError(err);
       }
-      writer.finish();
-      return {
-        files: writer.fileCount,
-        entries: guard.entryCount,
-        bytes: guard.byteCount,
-        contents: await writer.contents(),
-      };
+      return await completeExtraction(guard, writer);
     } finally {
       await writer.close();
     }
