@@ -3,32 +3,38 @@ import { Worker } from 'node:worker_threads';
 
 /** Past this many bytes hashed, the rest is hashed on a worker thread. */
 export const OFF_THREAD_AFTER_BYTES = 16 * 1024 * 1024;
-/** Bytes sent at once, and the most copied bytes waiting for the worker. */
+/** Bytes copied into one batch buffer, and the most bytes waiting for the worker. */
 const BATCH_BYTES = 1024 * 1024;
-const MAX_IN_FLIGHT_BYTES = 24 * 1024 * 1024;
+const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 
-type Op = [id: number, data: Uint8Array | number | null];
+/** [id, offset, length] of bytes in the batch buffer; [id, -1, n]: n zeros; [id, -2, 0]: end. */
+type Op = [id: number, offset: number, length: number];
+const ZEROS_OP = -1;
+const END_OP = -2;
 
-/** Runs in the worker: one SHA-256 per id; `null` ends an id, a number hashes that many zeros. */
+/**
+ * Runs in the worker: one SHA-256 per id, over bytes of the batch buffer (handed over,
+ * not copied, and handed back for reuse), zeros, or the end of the file.
+ */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const zeros = Buffer.alloc(1024 * 1024);
 const open = new Map();
-parentPort.on('message', ({ ops, bytes }) => {
+parentPort.on('message', ({ ops, buffer, bytes }) => {
   const done = [];
-  for (const [id, data] of ops) {
+  for (const [id, offset, length] of ops) {
     let hash = open.get(id);
     if (hash === undefined) open.set(id, (hash = createHash('sha256')));
-    if (data === null) {
+    if (offset === ${END_OP}) {
       done.push([id, hash.digest('hex')]);
       open.delete(id);
-    } else if (typeof data === 'number') {
-      for (let left = data; left > 0; left -= zeros.length)
+    } else if (offset === ${ZEROS_OP}) {
+      for (let left = length; left > 0; left -= zeros.length)
         hash.update(left >= zeros.length ? zeros : zeros.subarray(0, left));
-    } else hash.update(data);
+    } else hash.update(new Uint8Array(buffer, offset, length));
   }
-  parentPort.postMessage({ done, bytes });
+  parentPort.postMessage({ done, bytes, buffer }, buffer ? [buffer] : []);
 });
 `;
 
@@ -43,8 +49,9 @@ export interface FileHash {
  * SHA-256 of every extracted file, computed while the bytes pass through. Small sites are
  * hashed on the calling thread; past OFF_THREAD_AFTER_BYTES the hashing moves to one
  * worker thread, so it runs beside parsing and writing instead of after them. The bytes
- * are copied to the worker in 1 MB batches, and no more than MAX_IN_FLIGHT_BYTES wait
- * for it: `room()` holds the extractor back until the worker catches up.
+ * are copied once, into 1 MB batch buffers whose memory is handed to the worker, and no
+ * more than MAX_IN_FLIGHT_BYTES wait for it: `room()` holds the extractor back until the
+ * worker catches up.
  */
 export class SiteHasher {
   readonly #digests = new Map<number, string>();
@@ -54,6 +61,9 @@ export class SiteHasher {
   #worker: Worker | undefined;
   #failure: Error | undefined;
   #batch: Op[] = [];
+  #buffer: Buffer | undefined;
+  /** Batch buffers back from the worker: reused, so memory stays at a few megabytes. */
+  readonly #spare: ArrayBuffer[] = [];
   #batchBytes = 0;
   #inFlight = 0;
   #waiting: (() => void)[] = [];
@@ -121,28 +131,40 @@ export class SiteHasher {
   #remote(id: number): FileHash {
     this.#start();
     return {
-      // A copy: the caller's buffer may be reused once this returns.
-      update: (data) => this.#queue([id, Buffer.from(data)], data.length),
-      zeros: (count) => this.#queue([id, count], 0),
+      update: (data) => this.#copy(id, data),
+      zeros: (count) => this.#queue([id, ZEROS_OP, count]),
       end: () => {
-        this.#queue([id, null], 0);
+        this.#queue([id, END_OP, 0]);
         return id;
       },
     };
   }
 
-  #queue(op: Op, bytes: number): void {
+  #copy(id: number, data: Uint8Array): void {
+    for (let at = 0; at < data.length;) {
+      if (this.#batchBytes === BATCH_BYTES) this.#send();
+      this.#buffer ??= Buffer.from(this.#spare.pop() ?? new ArrayBuffer(BATCH_BYTES));
+      const length = Math.min(data.length - at, BATCH_BYTES - this.#batchBytes);
+      this.#buffer.set(data.subarray(at, at + length), this.#batchBytes);
+      this.#batch.push([id, this.#batchBytes, length]);
+      this.#batchBytes += length;
+      at += length;
+    }
+  }
+
+  #queue(op: Op): void {
     this.#batch.push(op);
-    this.#batchBytes += bytes;
-    if (this.#batchBytes >= BATCH_BYTES || this.#batch.length >= 4096) this.#send();
+    if (this.#batch.length >= 4096) this.#send();
   }
 
   #send(): void {
     if (this.#batch.length === 0 || this.#worker === undefined) return;
-    const bytes = this.#batchBytes;
-    this.#inFlight += bytes + 1;
-    this.#worker.postMessage({ ops: this.#batch, bytes: bytes + 1 });
+    const bytes = this.#batchBytes + 1;
+    const buffer = this.#buffer?.buffer as ArrayBuffer | undefined;
+    this.#inFlight += bytes;
+    this.#worker.postMessage({ ops: this.#batch, buffer, bytes }, buffer ? [buffer] : []);
     this.#batch = [];
+    this.#buffer = undefined;
     this.#batchBytes = 0;
   }
 
@@ -150,8 +172,10 @@ export class SiteHasher {
     if (this.#worker !== undefined) return;
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
-    worker.on('message', ({ done, bytes }: { done: [number, string][]; bytes: number }) => {
+    type Reply = { done: [number, string][]; bytes: number; buffer?: ArrayBuffer };
+    worker.on('message', ({ done, bytes, buffer }: Reply) => {
       for (const [id, digest] of done) this.#digests.set(id, digest);
+      if (buffer) this.#spare.push(buffer);
       this.#inFlight -= bytes;
       this.#wake();
     });
