@@ -4,8 +4,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The real-peer tests have a run of their own: vitest.peers.config.ts.
-    exclude: [...configDefaults.exclude, 'test/peers/**'],
+    // The real-world layer has a run of its own: vitest.world.config.ts.
+    exclude: [
+      ...configDefaults.exclude,
+      'test/peers/**',
+      'test/sites/**',
+      'test/conformance/**',
+      'test/fuzz/**',
+    ],
     globalSetup: ['./test/global-setup.ts'],
     reporters: [
       'default',

@@ -14,6 +14,7 @@ import { runColdStartBench } from './cold-start.js';
 import { runDownloadBench } from './download.js';
 import type { DownloadBench } from './download.js';
 import { runEndToEndBench } from './end-to-end.js';
+import { runExtractScalingBench } from './extract-scaling.js';
 import {
   ACTION_NODE,
   ARCHIVE_CACHE_DIR,
@@ -109,6 +110,11 @@ const BENCHMARKS: Benchmark[] = [
       { sizeBytes: 24 * MiB, fileCount: 2000 },
       { format: 'zip', maxRatio: 1.1 },
     ),
+  },
+  {
+    name: 'extract-scaling',
+    tools: ['tar'],
+    run: (s) => runExtractScalingBench(Math.min(s.runs, 3), s.machine, s.quick),
   },
   {
     name: 'end-to-end',

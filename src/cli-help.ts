@@ -35,6 +35,10 @@ export const EXPORT_FLAGS: [string, string][] = [
   ['--mask-bundle-url <true|false>', 'hide the bundle link in the log (default false)'],
   ['--max-extract-size <size>', 'refuse archives that expand past this (default 20GB)'],
   ['--max-extract-files <n>', 'refuse archives with more entries (default 500000)'],
+  [
+    '--max-extract-ratio <n>',
+    'refuse archives expanding past n times their size, over 1 GiB (default 100)',
+  ],
   ['--artifact-name <name>', 'workflow artifact name (GitHub Actions only)'],
 ];
 

@@ -27,6 +27,10 @@ export interface ExtractLimits {
   maxBytes: number;
   /** Ceiling on the number of archive entries. */
   maxEntries: number;
+  /** Ceiling on bytes written per archive byte (0 or absent: none)… */
+  maxRatio?: number;
+  /** …enforced only past this many bytes (default RATIO_FLOOR_BYTES, 1 GiB). */
+  ratioFloorBytes?: number;
 }
 
 export interface ExportConfig extends ConnectionConfig {
@@ -98,6 +102,7 @@ export const DEFAULTS = {
   wait: 'true',
   'max-extract-size': '20GB',
   'max-extract-files': '500000',
+  'max-extract-ratio': '100',
   'browser-check': 'auto',
   'broken-links': 'warn',
 } as const satisfies RawInputs;
@@ -335,6 +340,17 @@ const schemas = {
   'max-extract-files': positiveInteger('a whole number of files such as 500000', (v) =>
     /^\d+$/.test(v) ? Number(v) : undefined,
   ),
+  'max-extract-ratio': text.transform((value, ctx) => {
+    const n = /^\d{1,6}$/.test(value) ? Number(value) : undefined;
+    if (n === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a whole number such as 100 (0 turns the ratio ceiling off), got "${value}"`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  }),
   'allowed-hosts': allowedHosts,
   'browser-check': enumOf(['auto', 'true', 'false'] as const),
   'broken-links': enumOf(['warn', 'fail', 'off'] as const),
@@ -479,6 +495,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     limits: {
       maxBytes: values['max-extract-size'] as number,
       maxEntries: values['max-extract-files'] as number,
+      maxRatio: values['max-extract-ratio'] as number,
     },
     allowedHosts: values['allowed-hosts'] ?? [],
     browserCheck: values['browser-check'] as 'auto' | 'true' | 'false',

@@ -87,7 +87,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
   const file = temporaryFileName(options.tempDir, '.download');
   trackTemporary(file);
   const staging = options.extract ? await createStagingDirectory(options.target) : undefined;
-  const sink = staging ? new ExtractingSink(staging, options.limits) : undefined;
+  const sink = staging ? new ExtractingSink(staging, options.limits, options.signal) : undefined;
   const progress = downloadProgress(reporter, options.clock);
   try {
     const download = await downloadBundle({

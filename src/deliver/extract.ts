@@ -27,9 +27,11 @@ export class ExtractingSink implements ByteSink {
   #format: ArchiveFormat | undefined;
   #tar: TarExtraction | undefined;
 
+  /** `signal` (the step's deadline, a cancellation) interrupts extraction too. */
   constructor(
     readonly stagingDir: string,
     readonly limits: ExtractLimits,
+    readonly signal?: AbortSignal,
   ) {}
 
   get format(): ArchiveFormat | undefined {
@@ -67,7 +69,7 @@ export class ExtractingSink implements ByteSink {
     const format = this.#format as ArchiveFormat;
     const result =
       format === 'zip'
-        ? await extractZip(file, this.stagingDir, this.limits)
+        ? await extractZip(file, this.stagingDir, this.limits, this.signal)
         : await (this.#tar as TarExtraction).end();
     return { format, ...result };
   }
@@ -88,7 +90,7 @@ export class ExtractingSink implements ByteSink {
     }
     this.#format = format;
     if (format !== 'zip') {
-      this.#tar = new TarExtraction(this.stagingDir, format, this.limits);
+      this.#tar = new TarExtraction(this.stagingDir, format, this.limits, this.signal);
       await this.#tar.write(head);
     }
   }

@@ -39,6 +39,8 @@ const POSIX_SYSTEM_TREES = [
   '/usr/local/sbin',
   '/usr/local/lib',
 ];
+/** Inside a system tree but ordinary scratch space (a tmpfs): judged like /tmp. */
+const POSIX_SCRATCH_INSIDE_SYSTEM = ['/dev/shm'];
 const MACOS_SYSTEM_TREES = [
   '/System',
   '/Library',
@@ -120,6 +122,12 @@ export function systemTreeOf(target: string, platform: NodeJS.Platform): string 
     platform === 'win32'
       ? WINDOWS_SYSTEM_TREES.map((d) => drive + d)
       : [...POSIX_SYSTEM_TREES, ...(platform === 'darwin' ? MACOS_SYSTEM_TREES : [])];
+  const scratch =
+    platform === 'win32'
+      ? undefined
+      : POSIX_SCRATCH_INSIDE_SYSTEM.find((dir) => contains(dir, t, platform));
+  // Below a scratch directory is ordinary space; the directory itself stays refused.
+  if (scratch && !contains(t, scratch, platform)) return undefined;
   return trees.find((dir) => contains(dir, t, platform));
 }
 

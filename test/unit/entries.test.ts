@@ -37,7 +37,7 @@ describe('EntryGuard', () => {
     [[file('a/../../evil')], /contains "\.\."/],
     [[file('/etc/passwd')], /absolute path/],
     [[file('C:/Windows/evil')], /absolute path/],
-    [[file('..\\evil')], /backslash/],
+    [[file('..\\evil')], /contains "\.\."/],
     [[file('ok\u0000.html')], /NUL/],
     [[{ name: 'dev', kind: 'device', size: 0 }], /device/],
     [[{ name: 'pipe', kind: 'fifo', size: 0 }], /fifo/],

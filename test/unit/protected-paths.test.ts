@@ -43,7 +43,8 @@ describe('protectedReason', () => {
     ['/usr/lib/x86_64-linux-gnu', /\/usr\/lib, a system directory/],
     ['/lib64', /\/lib64/],
     ['/boot/efi', /\/boot/],
-    ['/dev/shm', /\/dev/],
+    ['/dev/shm', /inside \/dev, a system directory/],
+    ['/dev/sda1', /inside \/dev, a system directory/],
     ['/proc/self', /\/proc/],
     ['/sys/kernel', /\/sys/],
     ['/usr', /is \/usr, a system directory/],
@@ -66,6 +67,7 @@ describe('protectedReason', () => {
     '/usr/share/nginx/html',
     '/srv/docs',
     '/opt/docs',
+    '/dev/shm/site',
     '/home/runner/work/docs/docs/.github-pages', // not .git
   ])('allows %s on Linux (what it holds is judged next)', (target) => {
     expect(protectedReason(target, linux)).toBeUndefined();

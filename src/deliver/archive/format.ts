@@ -15,7 +15,30 @@ export function detectFormat(head: Buffer): ArchiveFormat | undefined {
     return 'zip';
   }
   if (head.length >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'tar';
+  if (head.length >= SNIFF_BYTES && hasTarChecksum(head)) return 'tar';
   return undefined;
+}
+
+/**
+ * v7 and pre-POSIX tar headers carry no magic: a first block whose checksum field matches
+ * its bytes (summed unsigned, or signed as some old tars did) is one.
+ */
+function hasTarChecksum(block: Buffer): boolean {
+  const field = block
+    .toString('latin1', 148, 156)
+    .replace(/^ +/, '')
+    .replace(/[\0 ].*$/s, '');
+  if (!/^[0-7]{1,7}$/.test(field)) return false;
+  const stored = Number.parseInt(field, 8);
+  let unsigned = 8 * 0x20;
+  let signed = 8 * 0x20;
+  for (let i = 0; i < SNIFF_BYTES; i += 1) {
+    if (i >= 148 && i < 156) continue;
+    const byte = block[i] as number;
+    unsigned += byte;
+    signed += byte > 127 ? byte - 256 : byte;
+  }
+  return unsigned > 8 * 0x20 && (stored === unsigned || stored === signed);
 }
 
 export const EXTENSION: Record<ArchiveFormat, string> = {

@@ -2,10 +2,12 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
+import type tar from 'tar-stream';
 import type { ExtractLimits } from '../../config.js';
-import { ActionError, UnsafeArchiveError } from '../../errors.js';
-import { type ArchiveEntry, EntryGuard } from './entries.js';
+import { abortReason, ActionError, UnsafeArchiveError } from '../../errors.js';
+import { type ArchiveEntry, EntryGuard, printable } from './entries.js';
+import { checkRunsFit, readMapFromData, sparseFileOf } from './sparse.js';
+import { createTarParser, type ParsedHeader } from './tar-parser.js';
 import { type SiteContents, SiteWriter, SMALL_FILE_BYTES } from './writer.js';
 
 export interface ExtractResult {
@@ -32,28 +34,43 @@ const KIND: Record<string, ArchiveEntry['kind']> = {
   fifo: 'fifo',
 };
 
+type EntryContent = tar.Extract extends AsyncIterable<infer S> ? S : never;
+
 /**
  * Extracts a tar or tar.gz stream as its bytes arrive: `write` each chunk in order
  * (it waits while the extractor is busy), then `end`. Every entry passes the
- * EntryGuard before anything is written.
+ * EntryGuard before anything is written; `signal` (the step's deadline or a
+ * cancellation) stops it between two chunks.
  */
 export class TarExtraction {
   readonly #input = new PassThrough({ highWaterMark: 2 * BATCH_BYTES });
+  readonly #parser = createTarParser();
   readonly #done: Promise<ExtractResult>;
+  readonly #signal: AbortSignal | undefined;
   #failure: Error | undefined;
   #batch: Buffer[] = [];
   #batchBytes = 0;
+  #received = 0;
 
-  constructor(root: string, format: 'tar' | 'tar.gz', limits: ExtractLimits) {
-    this.#done = this.#run(root, format, limits).catch((err: unknown) => {
-      this.#failure = mapArchiveError(err, format);
-      throw this.#failure;
-    });
+  constructor(root: string, format: 'tar' | 'tar.gz', limits: ExtractLimits, signal?: AbortSignal) {
+    this.#signal = signal;
+    // The parser, not the input: once every byte has arrived, the input has ended and a
+    // pipeline no longer listens to it, while the parser may still be writing files.
+    const onAbort = () => this.#parser.destroy(abortReason(signal as AbortSignal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#done = this.#run(root, format, limits)
+      .catch((err: unknown) => {
+        this.#failure = signal?.aborted ? abortReason(signal) : mapArchiveError(err, format);
+        throw this.#failure;
+      })
+      .finally(() => signal?.removeEventListener('abort', onAbort));
     this.#done.catch(() => undefined);
+    if (signal?.aborted) onAbort();
   }
 
   async write(chunk: Buffer): Promise<void> {
     if (this.#failure) throw this.#failure;
+    this.#received += chunk.length;
     this.#batch.push(chunk);
     this.#batchBytes += chunk.length;
     if (this.#batchBytes >= BATCH_BYTES) await this.#flush();
@@ -92,13 +109,13 @@ export class TarExtraction {
     format: 'tar' | 'tar.gz',
     limits: ExtractLimits,
   ): Promise<ExtractResult> {
-    const guard = new EntryGuard(root, limits);
+    const guard = new EntryGuard(root, limits, () => this.#received);
     const writer = new SiteWriter(root);
-    const extract = tar.extract();
+    const extract = this.#parser;
     // The stream machinery reports a refused entry as "premature close": keep the cause.
     let refusal: unknown;
     extract.on('entry', (header, content, next) => {
-      extractEntry(guard, writer, header, content).then(
+      extractEntry(guard, writer, header as tar.Header & ParsedHeader, content).then(
         () => next(),
         (err: unknown) => {
           refusal ??= err;
@@ -108,40 +125,88 @@ export class TarExtraction {
       );
     });
     try {
-      if (format === 'tar.gz') {
-        await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-      } else await pipeline(this.#input, extract);
-    } catch (err) {
-      throw refusal ?? err;
+      try {
+        if (format === 'tar.gz') {
+          await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
+        } else await pipeline(this.#input, extract);
+      } catch (err) {
+        throw refusal ?? err;
+      }
+      if (this.#signal?.aborted) throw abortReason(this.#signal);
+      return await completeExtraction(guard, writer);
+    } finally {
+      await writer.close();
     }
-    writer.verifySymlinks(guard.symlinks);
-    return {
-      files: writer.fileCount,
-      entries: guard.entryCount,
-      bytes: guard.byteCount,
-      contents: writer.contents(),
-    };
   }
+}
+
+/** Creates the links, checks where they lead, and gathers the result of an extraction. */
+export async function completeExtraction(
+  guard: EntryGuard,
+  writer: SiteWriter,
+): Promise<ExtractResult> {
+  writer.finish();
+  return {
+    files: writer.fileCount,
+    entries: guard.entryCount,
+    bytes: guard.byteCount,
+    contents: await writer.contents(),
+  };
+}
+
+async function drain(content: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of content); // no data to keep; the parser needs it consumed
 }
 
 async function extractEntry(
   guard: EntryGuard,
   writer: SiteWriter,
-  header: tar.Header,
-  content: tar.Extract extends AsyncIterable<infer S> ? S : never,
+  header: tar.Header & ParsedHeader,
+  content: EntryContent,
 ): Promise<void> {
+  await writer.room();
+  const typeflag = header.typeflag;
+  // A volume label names the archive (GNU tar skips it); a continuation belongs to a
+  // multi-volume set, whose other parts are not here.
+  if (typeflag === 'V') return drain(content);
+  if (typeflag === 'M') {
+    throw new UnsafeArchiveError(
+      `Refusing to extract the archive: entry "${printable(header.name)}" continues a file from another volume of a multi-volume archive.`,
+    );
+  }
+  const sparse = sparseFileOf(header);
+  // A dumpdir (GNU incremental archives) is a directory whose data lists its contents; old
+  // (pre-POSIX) archives mark a directory as a regular file whose name ends with a slash.
+  const kind =
+    typeflag === 'D' || (header.type === 'file' && header.name.endsWith('/'))
+      ? 'directory'
+      : (KIND[header.type ?? 'file'] ?? 'unknown');
   const planned = guard.plan({
-    name: header.name,
-    kind: KIND[header.type ?? 'file'] ?? 'unknown',
-    size: header.size ?? 0,
+    name: sparse?.name ?? header.name,
+    kind,
+    size: sparse?.realSize ?? header.size ?? 0,
     ...(header.linkname ? { linkTarget: header.linkname } : {}),
     ...(header.mode !== undefined ? { mode: header.mode } : {}),
   });
+  // tar-stream never feeds a directory's size field as data (GNU tar ignores it too), so
+  // reading its content would wait forever.
+  if (header.type === 'directory') {
+    if (planned) writer.directory(planned);
+    return;
+  }
   if (planned === undefined || planned.kind !== 'file') {
-    for await (const _ of content); // no data to keep; the parser needs it consumed
+    await drain(content);
     if (planned?.kind === 'directory') writer.directory(planned);
     else if (planned?.kind === 'symlink') writer.symlink(planned);
     else if (planned?.kind === 'hardlink') writer.hardlink(planned);
+    return;
+  }
+  if (sparse !== undefined) {
+    const { runs, data } = sparse.runs
+      ? { runs: sparse.runs, data: content as AsyncIterable<Buffer> }
+      : await readMapFromData(header, content as AsyncIterable<Buffer>);
+    checkRunsFit(header, runs, sparse.realSize);
+    await writer.sparseFile(planned, runs, data);
     return;
   }
   if (planned.size <= SMALL_FILE_BYTES) {
@@ -157,9 +222,14 @@ async function extractEntry(
 export function mapArchiveError(err: unknown, format: string): Error {
   if (err instanceof ActionError) return err;
   const error = err as NodeJS.ErrnoException;
-  const message = error?.message ?? String(err);
+  const message = printable(error?.message ?? String(err));
   if (error?.code === 'ENOSPC') {
     return new ActionError(`Could not write the extracted site: the disk is full (${message}).`);
+  }
+  if (error?.code === 'ENAMETOOLONG') {
+    return new UnsafeArchiveError(
+      `Refusing to extract the archive: it holds a path longer than this filesystem accepts under the destination.`,
+    );
   }
   if (
     error?.code?.startsWith('Z_') ||

@@ -1,11 +1,12 @@
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { ExtractLimits } from '../../config.js';
-import { ActionError, UnsafeArchiveError } from '../../errors.js';
-import { type ArchiveEntry, EntryGuard } from './entries.js';
-import { type ExtractResult, mapArchiveError } from './tar.js';
+import { ActionError, throwIfAborted, UnsafeArchiveError } from '../../errors.js';
+import { type ArchiveEntry, checkExpansion, EntryGuard, printable } from './entries.js';
+import { completeExtraction, type ExtractResult, mapArchiveError } from './tar.js';
 import { SiteWriter, SMALL_FILE_BYTES } from './writer.js';
 
 const S_IFMT = 0o170000;
@@ -21,14 +22,37 @@ const FILE_TYPE: Record<number, ArchiveEntry['kind']> = {
 const MAX_SYMLINK_TARGET = 4096;
 const STORED = 0;
 const DEFLATED = 8;
+/** The methods a zip may name that this action does not extract, for a message that says which. */
+const METHOD_NAMES: Record<number, string> = {
+  1: 'Shrink',
+  6: 'Implode',
+  9: 'Deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  93: 'Zstandard',
+  95: 'XZ',
+  96: 'JPEG',
+  97: 'WavPack',
+  98: 'PPMd',
+  99: 'AES encryption',
+};
+const EOCD_SIGNATURE = 0x06054b50;
+const EOCD_BYTES = 22;
+const LOCAL_HEADER_BYTES = 30;
+const UTF8_NAMES = 0x800;
+const UNICODE_PATH_FIELD = 0x7075;
 
 /**
  * Reads the zip file with synchronous calls: yauzl parses the directory and the local
  * headers through it, and a site's thousands of small entries each cost a read instead
- * of a thread-pool round trip.
+ * of a thread-pool round trip. `size` may differ from the file's: see `endRecordSize`.
  */
 class SyncFileReader extends yauzl.RandomAccessReader {
-  constructor(readonly fd: number) {
+  constructor(
+    readonly fd: number,
+    readonly fileSize: number,
+    readonly visibleSize: number,
+  ) {
     super();
   }
 
@@ -67,6 +91,12 @@ class SyncFileReader extends yauzl.RandomAccessReader {
       callback(err as Error);
       return;
     }
+    // An end-record comment declared longer than what is left reads as zeros (as unzip does).
+    const pastEnd = position + length > this.fileSize && position + length <= this.visibleSize;
+    if (bytesRead < length && pastEnd) {
+      buffer.fill(0, offset + bytesRead, offset + length);
+      bytesRead = length;
+    }
     callback(null, bytesRead);
   }
 
@@ -76,62 +106,191 @@ class SyncFileReader extends yauzl.RandomAccessReader {
 }
 
 /**
- * Extracts a zip file (its directory is at the end, so it cannot stream). Entries pass
- * the same EntryGuard as tar entries; sizes and CRC-32s are checked against the
- * directory (yauzl itself checks no CRC).
+ * Extracts a zip file (its directory is at the end, so it cannot stream). The central
+ * directory is read twice: first to refuse, before a byte is written, an archive whose
+ * entries overlap (one stream counted many times), exceed the size, ratio or count
+ * ceilings, or use a method or encryption this action does not read; then to extract
+ * each entry through the same EntryGuard as tar entries, sizes and CRC-32 checked.
  */
 export async function extractZip(
   file: string,
   root: string,
   limits: ExtractLimits,
+  signal?: AbortSignal,
 ): Promise<ExtractResult> {
   const fd = fs.openSync(file, 'r');
   try {
-    let zip: yauzl.ZipFile;
-    try {
-      zip = await yauzl.fromRandomAccessReaderPromise(
-        new SyncFileReader(fd),
-        fs.fstatSync(fd).size,
-        {
-          lazyEntries: true,
-          autoClose: false,
-          validateEntrySizes: true,
-          strictFileNames: true,
-          decodeStrings: true,
-        },
-      );
-    } catch (err) {
-      throw mapZipError(err);
-    }
-    if (zip.entryCount > limits.maxEntries) {
+    const fileSize = fs.fstatSync(fd).size;
+    const size = endRecordSize(fd, fileSize);
+    const open = async () => {
+      try {
+        return await yauzl.fromRandomAccessReaderPromise(
+          new SyncFileReader(fd, fileSize, size),
+          size,
+          {
+            lazyEntries: true,
+            autoClose: false,
+            validateEntrySizes: true,
+            decodeStrings: false,
+          },
+        );
+      } catch (err) {
+        throw mapZipError(err);
+      }
+    };
+    const survey = await open();
+    if (survey.entryCount > limits.maxEntries) {
       throw new UnsafeArchiveError(
-        `Refusing to extract the archive: it has ${zip.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`,
+        `Refusing to extract the archive: it has ${survey.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`,
       );
     }
-    const guard = new EntryGuard(root, limits);
+    await surveyEntries(survey, limits, fileSize);
+    throwIfAborted(signal);
+
+    const zip = await open();
+    const guard = new EntryGuard(root, limits, () => fileSize);
     const writer = new SiteWriter(root);
     try {
-      await new Promise<void>((resolve, reject) => {
-        zip.on('error', reject);
-        zip.on('end', resolve);
-        zip.on('entry', (entry: yauzl.Entry) => {
-          extractZipEntry(zip, fd, entry, guard, writer).then(() => zip.readEntry(), reject);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          zip.on('error', reject);
+          zip.on('end', resolve);
+          zip.on('entry', (entry: yauzl.Entry) => {
+            extractZipEntry(zip, fd, entry, guard, writer, signal).then(
+              () => zip.readEntry(),
+              reject,
+            );
+          });
+          zip.readEntry();
         });
-        zip.readEntry();
-      });
-    } catch (err) {
-      throw mapZipError(err);
+      } catch (err) {
+        throw mapZipError(err);
+      }
+      return await completeExtraction(guard, writer);
+    } finally {
+      await writer.close();
     }
-    writer.verifySymlinks(guard.symlinks);
-    return {
-      files: writer.fileCount,
-      entries: guard.entryCount,
-      bytes: guard.byteCount,
-      contents: writer.contents(),
-    };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The size yauzl should see. Some tools write an end record whose comment length is off
+ * by some bytes (junk after it, or a comment cut short): unzip and bsdtar read those, so
+ * the file is presented as ending where the record says it ends.
+ */
+function endRecordSize(fd: number, fileSize: number): number {
+  const tailLength = Math.min(fileSize, EOCD_BYTES + 0xffff);
+  const tail = Buffer.alloc(tailLength);
+  fs.readSync(fd, tail, 0, tailLength, fileSize - tailLength);
+  let last: number | undefined;
+  for (let i = tailLength - EOCD_BYTES; i >= 0; i -= 1) {
+    if (tail.readUInt32LE(i) !== EOCD_SIGNATURE) continue;
+    const comment = tail.readUInt16LE(i + 20);
+    if (comment === tailLength - i - EOCD_BYTES) return fileSize;
+    last ??= fileSize - tailLength + i + EOCD_BYTES + comment;
+  }
+  return last ?? fileSize;
+}
+
+/** The first pass over the central directory: nothing is written until it passes. */
+async function surveyEntries(zip: yauzl.ZipFile, limits: ExtractLimits, archiveSize: number) {
+  const starts = new Float64Array(zip.entryCount);
+  const ends = new Float64Array(zip.entryCount);
+  let count = 0;
+  let total = 0;
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', (err) => reject(mapZipError(err)));
+    zip.on('end', resolve);
+    zip.on('entry', (entry: yauzl.Entry) => {
+      try {
+        const name = entryName(entry);
+        if (entry.isEncrypted()) {
+          throw new UnsafeArchiveError(
+            `Refusing to extract the archive: entry "${printable(name)}" is encrypted.`,
+          );
+        }
+        const method = entry.compressionMethod;
+        if (method !== STORED && method !== DEFLATED) {
+          const known = METHOD_NAMES[method];
+          throw new UnsafeArchiveError(
+            `Refusing to extract the archive: entry "${printable(name)}" is compressed with ${known ?? 'an unknown method'} (method ${method}), which this action does not extract; re-create the archive with Deflate, the default of zip, 7-Zip and Windows.`,
+          );
+        }
+        if (count < starts.length) {
+          starts[count] = entry.relativeOffsetOfLocalHeader;
+          ends[count] =
+            entry.relativeOffsetOfLocalHeader +
+            LOCAL_HEADER_BYTES +
+            entry.fileNameLength +
+            entry.compressedSize;
+        }
+        count += 1;
+        if (kindOf(entry, name) === 'file') {
+          total += entry.uncompressedSize;
+          checkExpansion(limits, total, archiveSize);
+        }
+        // Not from inside the callback: with synchronous reads, that would nest a stack
+        // frame per entry.
+        queueMicrotask(() => zip.readEntry());
+      } catch (err) {
+        reject(err);
+      }
+    });
+    zip.readEntry();
+  });
+  checkNoOverlap(starts.subarray(0, count), ends.subarray(0, count));
+}
+
+/**
+ * Each entry's bytes must be its own: a bomb points many entries at one stream (Info-ZIP
+ * refuses these as "overlapped components"). The span counted for an entry is its local
+ * header and data, without the local extra field, so an honest archive never trips it.
+ */
+function checkNoOverlap(starts: Float64Array, ends: Float64Array): void {
+  let order: Uint32Array | undefined;
+  for (let i = 1; i < starts.length; i += 1) {
+    if ((starts[i] as number) < (starts[i - 1] as number)) {
+      order = Uint32Array.from(starts.keys()).sort(
+        (a, b) => (starts[a] as number) - (starts[b] as number),
+      );
+      break;
+    }
+  }
+  let previousEnd = 0;
+  for (let k = 0; k < starts.length; k += 1) {
+    const i = order ? (order[k] as number) : k;
+    if ((starts[i] as number) < previousEnd) {
+      throw new UnsafeArchiveError(
+        'Refusing to extract the archive: its entries overlap (several entries share the same compressed bytes, as in a zip bomb).',
+      );
+    }
+    previousEnd = ends[i] as number;
+  }
+}
+
+/**
+ * The entry's name as unzip and bsdtar read it: the Info-ZIP Unicode Path field, or
+ * UTF-8 when the flag says so; else UTF-8 when the bytes are valid UTF-8 (Info-ZIP on
+ * Unix writes names that way without the flag); else the DOS code page 437.
+ */
+function entryName(entry: yauzl.Entry): string {
+  const raw = entry.fileNameRaw;
+  const flags = entry.generalPurposeBitFlag;
+  if (flags & UTF8_NAMES) return raw.toString('utf8');
+  if (entry.extraFields.some((field) => field.id === UNICODE_PATH_FIELD)) {
+    const withField = yauzl.getFileNameLowLevel(flags, raw, entry.extraFields, true);
+    if (withField !== yauzl.getFileNameLowLevel(flags, raw, [], true)) return withField;
+  }
+  if (isUtf8(raw)) return raw.toString('utf8');
+  return yauzl.getFileNameLowLevel(flags, raw, [], true);
+}
+
+function kindOf(entry: yauzl.Entry, name: string): ArchiveEntry['kind'] {
+  const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
+  if (unixMode & S_IFMT) return FILE_TYPE[unixMode & S_IFMT] ?? 'unknown';
+  return name.endsWith('/') || name.endsWith('\\') ? 'directory' : 'file';
 }
 
 async function extractZipEntry(
@@ -140,29 +299,22 @@ async function extractZipEntry(
   entry: yauzl.Entry,
   guard: EntryGuard,
   writer: SiteWriter,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
+  throwIfAborted(signal);
+  await writer.room();
+  const name = entryName(entry);
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
-  const isDirectoryName = entry.fileName.endsWith('/');
-  const kind: ArchiveEntry['kind'] =
-    unixMode & S_IFMT
-      ? (FILE_TYPE[unixMode & S_IFMT] ?? 'unknown')
-      : isDirectoryName
-        ? 'directory'
-        : 'file';
-  if (entry.isEncrypted()) {
-    throw new UnsafeArchiveError(
-      `Refusing to extract the archive: entry "${entry.fileName}" is encrypted.`,
-    );
-  }
+  const kind = kindOf(entry, name);
   if (kind === 'symlink' && entry.uncompressedSize > MAX_SYMLINK_TARGET) {
     throw new UnsafeArchiveError(
-      `Refusing to extract the archive: symlink "${entry.fileName}" has an oversized target.`,
+      `Refusing to extract the archive: symlink "${printable(name)}" has an oversized target.`,
     );
   }
   const linkTarget =
-    kind === 'symlink' ? (await readWhole(zip, fd, entry)).toString('utf8') : undefined;
+    kind === 'symlink' ? (await readWhole(zip, fd, entry, name)).toString('utf8') : undefined;
   const planned = guard.plan({
-    name: entry.fileName,
+    name,
     kind,
     size: kind === 'file' ? entry.uncompressedSize : 0,
     ...(linkTarget !== undefined ? { linkTarget } : {}),
@@ -172,7 +324,7 @@ async function extractZipEntry(
   if (planned.kind === 'directory') return writer.directory(planned);
   if (planned.kind === 'symlink') return writer.symlink(planned);
   if (planned.size <= SMALL_FILE_BYTES)
-    return writer.file(planned, await readWhole(zip, fd, entry));
+    return writer.file(planned, await readWhole(zip, fd, entry, name));
   let crc = 0;
   const content = await new Promise<Readable>((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
@@ -181,61 +333,59 @@ async function extractZipEntry(
     planned,
     (async function* () {
       for await (const chunk of content as AsyncIterable<Buffer>) {
+        throwIfAborted(signal);
         crc = zlib.crc32(chunk, crc);
         yield chunk;
       }
     })(),
   );
-  checkCrc(entry, crc);
+  checkCrc(entry, name, crc);
 }
 
 /** An entry's content, read and inflated in one go; sizes and CRC-32 checked. */
-async function readWhole(zip: yauzl.ZipFile, fd: number, entry: yauzl.Entry): Promise<Buffer> {
+async function readWhole(
+  zip: yauzl.ZipFile,
+  fd: number,
+  entry: yauzl.Entry,
+  name: string,
+): Promise<Buffer> {
   const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
   const compressed = Buffer.allocUnsafe(entry.compressedSize);
   if (fs.readSync(fd, compressed, 0, compressed.length, fileDataStart) !== compressed.length) {
     throw new UnsafeArchiveError(
-      `The zip archive is truncated or corrupt (entry "${entry.fileName}" is cut short).`,
+      `The zip archive is truncated or corrupt (entry "${printable(name)}" is cut short).`,
     );
   }
   let data: Buffer;
   if (entry.compressionMethod === STORED) data = compressed;
-  else if (entry.compressionMethod === DEFLATED) {
+  else {
     try {
       // One byte of slack, so that content longer than declared is noticed, never written.
       data = zlib.inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSize + 1 });
     } catch (err) {
       throw new UnsafeArchiveError(
-        `The zip archive is truncated or corrupt (entry "${entry.fileName}": ${(err as Error).message}).`,
+        `The zip archive is truncated or corrupt (entry "${printable(name)}": ${(err as Error).message}).`,
       );
     }
-  } else {
-    throw new UnsafeArchiveError(
-      `Refusing to extract the archive: entry "${entry.fileName}" uses compression method ${entry.compressionMethod}, which this action does not read.`,
-    );
   }
   if (data.length !== entry.uncompressedSize) {
     throw new UnsafeArchiveError(
-      `Refusing to extract the archive: entry "${entry.fileName}" holds ${data.length > entry.uncompressedSize ? 'more' : 'fewer'} bytes than its header declares.`,
+      `Refusing to extract the archive: entry "${printable(name)}" holds ${data.length > entry.uncompressedSize ? 'more' : 'fewer'} bytes than its header declares.`,
     );
   }
-  checkCrc(entry, zlib.crc32(data));
+  checkCrc(entry, name, zlib.crc32(data));
   return data;
 }
 
-function checkCrc(entry: yauzl.Entry, crc: number): void {
+function checkCrc(entry: yauzl.Entry, name: string, crc: number): void {
   if (crc >>> 0 !== entry.crc32 >>> 0) {
     throw new UnsafeArchiveError(
-      `The zip archive is corrupt: entry "${entry.fileName}" does not match its CRC-32.`,
+      `The zip archive is corrupt: entry "${printable(name)}" does not match its CRC-32.`,
     );
   }
 }
 
 function mapZipError(err: unknown): Error {
   if (err instanceof ActionError) return err;
-  const message = (err as Error)?.message ?? String(err);
-  if (/invalid characters|absolute path|invalid relative path|fileName/i.test(message)) {
-    return new UnsafeArchiveError(`Refusing to extract the archive: ${message}.`);
-  }
   return mapArchiveError(err, 'zip');
 }

@@ -1,0 +1,190 @@
+import tar from 'tar-stream';
+
+/**
+ * tar-stream (pinned to 3.2.2, whose internals this class relies on) parses headers,
+ * long names and pax records. What it lacks, this narrow subclass adds, without reading
+ * a header field of its own beyond the GNU sparse map:
+ *
+ * - the end of the archive: GNU tar and Python stop at the first zero block, so bytes
+ *   after it (`cat a.tar b.tar`, padding, junk) are never read as entries;
+ * - the raw header block and the raw pax records of each entry, so the layer above can
+ *   read the typeflag (volume labels, dumpdirs, sparse files) and repeated pax keys
+ *   (GNU.sparse.offset/numbytes of the 0.0 sparse format);
+ * - the extension blocks of old GNU sparse headers ('S' entries with more than four
+ *   runs), which sit between the header and the data and are not counted in its size.
+ */
+
+/** The parts of tar-stream's Extract this subclass uses. */
+interface TarStreamInternals {
+  _buffer: {
+    buffered: number;
+    shift(size: number): Buffer | null;
+    shiftFirst(size: number): Buffer | null;
+  };
+  _header: (tar.Header & ParsedHeader) | null;
+  _stream: unknown;
+  _missing: number;
+  _locked: boolean;
+  _finished: boolean;
+  _unlockBound: (err?: Error | null) => void;
+  _createStream(): tar.Extract extends AsyncIterable<infer S> ? S : never;
+  _consumeHeader(): boolean;
+  _decodeLongHeader(buf: Buffer): void;
+  _write(data: Buffer, cb: (err?: Error | null) => void): void;
+  _final(cb: (err?: Error | null) => void): void;
+  emit(event: string, ...args: unknown[]): boolean;
+}
+
+/** What this layer adds to each header tar-stream emits. */
+export interface ParsedHeader {
+  /** The raw typeflag character ('0', '5', 'S', 'V', 'D', …; '\0' for old archives). */
+  typeflag?: string;
+  /** Every record of the entry's pax header, in order, repeated keys kept. */
+  paxRecords?: [string, string][];
+  /** Old GNU sparse entries ('S'): the runs from the header and its extension blocks. */
+  gnuSparse?: { realSize: number; runs: { offset: number; size: number }[] };
+}
+
+const S_TYPEFLAG = 0x53;
+const BLOCK = 512;
+
+type ExtractClass = new (opts?: object) => TarStreamInternals;
+const Extract = tar.extract().constructor as ExtractClass;
+
+class TarParser extends Extract {
+  #lastBlock: Buffer | undefined;
+  #rawPax: Buffer | undefined;
+  #ended = false;
+  /** An 'S' header whose extension blocks are still to come. */
+  #pendingSparse: (tar.Header & ParsedHeader) | undefined;
+
+  constructor() {
+    // Old (v7, pre-POSIX) archives have no ustar magic: tar-stream reads them when asked.
+    super({ allowUnknownFormat: true });
+    const buffer = this._buffer;
+    const shift = buffer.shift.bind(buffer);
+    buffer.shift = (size: number) => {
+      const block = shift(size);
+      if (size === BLOCK && block !== null) this.#lastBlock = block;
+      return block;
+    };
+  }
+
+  override _consumeHeader(): boolean {
+    if (this._locked) return false;
+    if (this.#pendingSparse !== undefined) return this.#consumeSparseExtension();
+    const consumed = super._consumeHeader();
+    if (consumed && this._header === null) {
+      this.#ended = true;
+      while (this._buffer.buffered > 0) this._buffer.shiftFirst(this._buffer.buffered);
+    }
+    return consumed;
+  }
+
+  override _decodeLongHeader(buf: Buffer): void {
+    if ((this._header?.type as string) === 'pax-header') this.#rawPax = buf;
+    super._decodeLongHeader(buf);
+  }
+
+  override _write(data: Buffer, cb: (err?: Error | null) => void): void {
+    if (this.#ended) cb(null);
+    else super._write(data, cb);
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    if (this.#pendingSparse !== undefined) return cb(new Error('Unexpected end of data'));
+    if (!this.#ended) return super._final(cb);
+    this._finished = true;
+    cb(null);
+  }
+
+  override emit(event: string, ...args: unknown[]): boolean {
+    if (event !== 'entry') return super.emit(event, ...args);
+    const header = args[0] as tar.Header & ParsedHeader;
+    const raw = this.#lastBlock as Buffer;
+    header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156] as number);
+    if (this.#rawPax !== undefined) {
+      header.paxRecords = paxRecords(this.#rawPax);
+      this.#rawPax = undefined;
+    }
+    if (raw[156] === S_TYPEFLAG) {
+      const runs = sparseRuns(raw, 386, 4);
+      header.gnuSparse = { realSize: octal(raw, 483, 12), runs };
+      if (raw[482] !== 0) {
+        // Extension blocks follow: hold the entry back until the last one is read.
+        this.#pendingSparse = header;
+        this._stream = null;
+        this._missing = 0;
+        this._locked = false;
+        return true;
+      }
+    }
+    return super.emit(event, ...args);
+  }
+
+  #consumeSparseExtension(): boolean {
+    const block = this._buffer.shift(BLOCK) as Buffer;
+    const header = this.#pendingSparse as tar.Header & ParsedHeader;
+    header.gnuSparse?.runs.push(...sparseRuns(block, 0, 21));
+    if (block[504] !== 0) return true;
+    this.#pendingSparse = undefined;
+    this._locked = true;
+    this._header = header;
+    const stream = this._createStream();
+    if (header.size > 0) {
+      this._stream = stream;
+      this._missing = header.size;
+    }
+    super.emit('entry', header, stream, this._unlockBound);
+    return true;
+  }
+}
+
+/** A tar parser that stops at the end-of-archive block and reports what tar-stream omits. */
+export function createTarParser(): tar.Extract {
+  return new TarParser() as unknown as tar.Extract;
+}
+
+function sparseRuns(block: Buffer, start: number, count: number) {
+  const runs: { offset: number; size: number }[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const at = start + i * 24;
+    if (block[at] === 0) break;
+    runs.push({ offset: octal(block, at, 12), size: octal(block, at + 12, 12) });
+  }
+  return runs;
+}
+
+/** A numeric header field: octal digits, or base-256 when the top bit is set. */
+function octal(block: Buffer, at: number, length: number): number {
+  const field = block.subarray(at, at + length);
+  if ((field[0] as number) & 0x80) {
+    let value = 0;
+    for (let i = 1; i < field.length; i += 1) value = value * 256 + (field[i] as number);
+    return value;
+  }
+  const text = field
+    .toString('latin1')
+    .replace(/[\0 ].*$/s, '')
+    .trim();
+  const value = text === '' ? 0 : Number.parseInt(text, 8);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error('Invalid tar header: bad number');
+  return value;
+}
+
+/** `len key=value\n` records, in order (the pax format of POSIX.1-2001). */
+export function paxRecords(data: Buffer): [string, string][] {
+  const records: [string, string][] = [];
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(0x20, at);
+    if (space < 0) break;
+    const length = Number.parseInt(data.toString('latin1', at, space), 10);
+    if (!(length > space - at + 1) || at + length > data.length) break;
+    const record = data.toString('utf8', space + 1, at + length - 1);
+    const equals = record.indexOf('=');
+    if (equals > 0) records.push([record.slice(0, equals), record.slice(equals + 1)]);
+    at += length;
+  }
+  return records;
+}

@@ -1,0 +1,497 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateRawSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ExtractLimits } from '../../src/config.js';
+import { CancelledError, TimeoutError, UnsafeArchiveError } from '../../src/errors.js';
+import { tarOf, type TarEntrySpec, zipOf } from '../support/archives.js';
+import { extractBuffer, GENEROUS, treeOf } from '../support/extract.js';
+import { rawTar } from '../support/raw-tar.js';
+import { rawZip } from '../support/raw-zip.js';
+
+/**
+ * Each defect of the extractor, reproduced with an archive built here and extracted in
+ * process, as the action extracts while it downloads.
+ */
+
+let sandbox: string;
+let root: string;
+const VICTIM = 'must stay as it is';
+
+beforeEach(async () => {
+  sandbox = await fs.mkdtemp(path.join(os.tmpdir(), 'extraction-'));
+  root = path.join(sandbox, 'site');
+  await fs.writeFile(path.join(sandbox, 'victim.txt'), VICTIM);
+});
+afterEach(async () => {
+  await fs.rm(sandbox, { recursive: true, force: true });
+});
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const symlink = (name: string, linkname: string): TarEntrySpec => ({
+  name,
+  type: 'symlink',
+  linkname,
+});
+
+async function refusedWith(archive: Buffer, message: RegExp, limits?: ExtractLimits) {
+  const outcome = await extractBuffer(archive, root, limits);
+  expect(outcome.ok, 'the archive should have been refused').toBe(false);
+  if (outcome.ok) return;
+  expect(outcome.error).toBeInstanceOf(UnsafeArchiveError);
+  expect(outcome.error.message).toMatch(message);
+  expect(outcome.error.message.length).toBeLessThan(500);
+  // Nothing outside the destination: the sandbox holds the victim and the site only.
+  expect((await fs.readdir(sandbox)).sort()).toEqual(['site', 'victim.txt']);
+  expect(await fs.readFile(path.join(sandbox, 'victim.txt'), 'utf8')).toBe(VICTIM);
+  return outcome.error;
+}
+
+async function extracted(archive: Buffer, limits?: ExtractLimits) {
+  const outcome = await extractBuffer(archive, root, limits);
+  if (!outcome.ok) throw outcome.error;
+  return outcome.site;
+}
+
+describe('1. symlinks are judged where they really lead, through the links on disk', () => {
+  const chain = (last: string) => [
+    { name: 'a/', type: 'directory' as const },
+    symlink('a/l0', '..'),
+    ...Array.from({ length: 12 }, (_, i) => symlink(`a/l${i + 1}`, `l${i}/..`)),
+    symlink('a/passwd.html', last),
+  ];
+
+  for (const format of ['tar', 'tar.gz'] as const) {
+    it(`${format}: a chain of links that each look inside on paper is refused`, async () => {
+      const archive = await tarOf(chain('l12/victim.txt'), format === 'tar.gz');
+      await refusedWith(archive, /symlink "a\/l1" leads outside the export/);
+    });
+  }
+
+  it('zip: the same chain is refused', async () => {
+    const archive = rawZip([
+      { name: 'a/', mode: 0o040755 },
+      { name: 'a/l0', data: '..', mode: 0o120777 },
+      ...Array.from({ length: 12 }, (_, i) => ({
+        name: `a/l${i + 1}`,
+        data: `l${i}/..`,
+        mode: 0o120777,
+      })),
+      { name: 'a/passwd.html', data: 'l12/victim.txt', mode: 0o120777 },
+    ]);
+    await refusedWith(archive, /leads outside the export/);
+  });
+
+  it('a link that only leaves once a later link exists (b -> a/.., then a -> .)', async () => {
+    await refusedWith(
+      await tarOf([symlink('b', 'a/..'), symlink('a', '.')]),
+      /symlink "b" leads outside/,
+    );
+  });
+
+  it('a dangling link whose path climbs out through a link is refused', async () => {
+    await refusedWith(
+      await tarOf([
+        { name: 'a/', type: 'directory' },
+        symlink('a/up', '..'),
+        symlink('a/x', 'up/../nothing'),
+      ]),
+      /symlink "a\/x" leads outside/,
+    );
+  });
+
+  it('a loop of links is refused with a short message', async () => {
+    await refusedWith(await tarOf([symlink('x', 'y'), symlink('y', 'x')]), /loop of symlinks/);
+  });
+
+  it('links that stay inside, also through other links, are kept as written', async () => {
+    const site = await extracted(
+      await tarOf([
+        { name: 'assets/app.js', content: 'js' },
+        symlink('static', 'assets'),
+        symlink('docs/app.js', '../static/app.js'),
+        symlink('docs/self', '../docs'),
+        symlink('docs/dangling', 'later.html'),
+      ]),
+    );
+    expect(await fs.readFile(path.join(root, 'docs', 'app.js'), 'utf8')).toBe('js');
+    expect(await fs.readlink(path.join(root, 'docs', 'self'))).toBe('../docs');
+    expect(site.contents.symlinks.map((l) => l.path)).toEqual([
+      'docs/app.js',
+      'docs/dangling',
+      'docs/self',
+      'static',
+    ]);
+  });
+
+  it('no entry is ever written through a link, whatever the order', async () => {
+    // The link exists on disk only once every file is written: a later file cannot use it.
+    await refusedWith(
+      await tarOf([
+        { name: 'sub/', type: 'directory' },
+        symlink('up', 'sub'),
+        { name: 'up/victim.txt', content: 'pwned' },
+      ]),
+      /written through the symlink "up"/,
+    );
+  });
+});
+
+describe('3. a directory entry with a size field', () => {
+  it('is extracted as GNU tar does (the size is ignored), without waiting forever', async () => {
+    const inner = rawTar([{ name: 'smuggled.html', data: 'smuggled' }]).subarray(0, 1024);
+    const archive = Buffer.concat([
+      rawTar([{ name: 'dir/', type: '5', data: inner }]).subarray(0, 512),
+      inner,
+      rawTar([{ name: 'after.html', data: 'after' }]),
+    ]);
+    await extracted(archive);
+    expect(await treeOf(root)).toEqual(['after.html', 'dir/', 'smuggled.html']);
+  });
+});
+
+describe('4. path checks cost the length of the name', () => {
+  it('a 64,000-component name is refused at once with a short message', async () => {
+    const name = 'a/'.repeat(64_000) + 'x.html';
+    const archive = await tarOf([{ name, content: 'x' }], true);
+    const error = await refusedWith(archive, /has a name of 128006 bytes, longer than 4095/);
+    expect(error?.message.length).toBeLessThan(300);
+  });
+
+  it('a component longer than NAME_MAX is refused', async () => {
+    await refusedWith(
+      await tarOf([{ name: `${'n'.repeat(300)}.html`, content: 'x' }]),
+      /component of 305 bytes, longer than 255/,
+    );
+  });
+
+  it('2,000 files 1,000 directories deep are extracted', async () => {
+    const deep = 'd/'.repeat(1000);
+    const entries = Array.from({ length: 2000 }, (_, i) => ({
+      name: `${deep}f${i}`,
+      content: 'x',
+    }));
+    const site = await extracted(await tarOf(entries));
+    expect(site.files).toBe(2000);
+  });
+});
+
+describe('5. bombs are refused before they fill the disk', () => {
+  /** One deflate stream that every entry of the central directory points at. */
+  function overlappingZip(count: number, size: number): Buffer {
+    const compressed = deflateRawSync(Buffer.alloc(size));
+    const crc = 0; // never checked: the overlap is refused first
+    const name = Buffer.from('bomb0.bin');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const centrals: Buffer[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const entryName = Buffer.from(`bomb${i}.bin`);
+      const central = Buffer.alloc(46);
+      central.writeUInt32LE(0x02014b50, 0);
+      central.writeUInt16LE((3 << 8) | 20, 4);
+      central.writeUInt16LE(20, 6);
+      central.writeUInt16LE(8, 10);
+      central.writeUInt32LE(crc, 16);
+      central.writeUInt32LE(compressed.length, 20);
+      central.writeUInt32LE(size, 24);
+      central.writeUInt16LE(entryName.length, 28);
+      central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+      central.writeUInt32LE(0, 42);
+      centrals.push(central, entryName);
+    }
+    const directory = Buffer.concat(centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(count, 8);
+    end.writeUInt16LE(count, 10);
+    end.writeUInt32LE(directory.length, 12);
+    end.writeUInt32LE(local.length + name.length + compressed.length, 16);
+    return Buffer.concat([local, name, compressed, directory, end]);
+  }
+
+  it('zip: entries overlapping one stream are refused before a byte is written', async () => {
+    await refusedWith(overlappingZip(15, 64 * 1024 * 1024), /entries overlap/);
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+
+  it('zip: more than max-extract-size in the central directory is refused before writing', async () => {
+    const archive = await zipOf([
+      { name: 'a.bin', content: Buffer.alloc(600_000) },
+      { name: 'b.bin', content: Buffer.alloc(600_000) },
+    ]);
+    await refusedWith(archive, /expands to more than 1000 KB/, {
+      ...GENEROUS,
+      maxBytes: 1_024_000,
+    });
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+
+  it('zip: more entries than max-extract-files is refused before writing', async () => {
+    const archive = await zipOf(Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html` })));
+    await refusedWith(archive, /more than 20 \(raise max-extract-files/, {
+      ...GENEROUS,
+      maxEntries: 20,
+    });
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+
+  it('zip: past the ratio ceiling is refused before writing', async () => {
+    const archive = await zipOf([{ name: 'zeros.bin', content: Buffer.alloc(8 * 1024 * 1024) }]);
+    await refusedWith(archive, /more than 100 times its size .*max-extract-ratio/, {
+      ...GENEROUS,
+      maxRatio: 100,
+      ratioFloorBytes: 1024 * 1024,
+    });
+    expect(await fs.readdir(root)).toEqual([]);
+  });
+
+  it('tar.gz: stops at the ceiling, never past it', async () => {
+    const archive = await tarOf(
+      Array.from({ length: 8 }, (_, i) => ({ name: `z${i}.bin`, content: Buffer.alloc(1 << 20) })),
+    );
+    await refusedWith(archive, /expands to more than 4\.0 MB/, { ...GENEROUS, maxBytes: 4 << 20 });
+    let onDisk = 0;
+    for (const name of await fs.readdir(root))
+      onDisk += (await fs.stat(path.join(root, name))).size;
+    expect(onDisk).toBeLessThanOrEqual(4 << 20);
+  });
+
+  it('tar.gz: a stream that expands more than the ratio allows is stopped', async () => {
+    const archive = await tarOf([{ name: 'zeros.bin', content: Buffer.alloc(16 << 20) }]);
+    expect(archive.length).toBeLessThan(100_000);
+    await refusedWith(archive, /more than 100 times its size/, {
+      ...GENEROUS,
+      maxRatio: 100,
+      ratioFloorBytes: 1 << 20,
+    });
+  });
+
+  it('the same archives pass when the ratio ceiling is off or under its floor', async () => {
+    const archive = await tarOf([{ name: 'zeros.bin', content: Buffer.alloc(16 << 20) }]);
+    expect((await extracted(archive, { ...GENEROUS, maxRatio: 100 })).bytes).toBe(16 << 20);
+  });
+
+  for (const [format, build] of [
+    ['tar.gz', () => tarOf([{ name: 'zeros.bin', content: Buffer.alloc(256 << 20) }])],
+    ['zip', () => zipOf([{ name: 'zeros.bin', content: Buffer.alloc(256 << 20) }])],
+  ] as const) {
+    for (const [why, reason] of [
+      ['the deadline', () => new TimeoutError('The step timed out')],
+      ['a cancellation', () => new CancelledError('cancelled')],
+    ] as const) {
+      it(`${format}: ${why} interrupts extraction within a second`, async () => {
+        const archive = await build();
+        const controller = new AbortController();
+        let aborted = 0;
+        setTimeout(() => {
+          aborted = Date.now();
+          controller.abort(reason());
+        }, 50);
+        const outcome = await extractBuffer(archive, root, GENEROUS, {
+          signal: controller.signal,
+          chunk: 1 << 20,
+        });
+        expect(outcome.ok).toBe(false);
+        if (!outcome.ok) expect(outcome.error).toBe(controller.signal.reason);
+        expect(aborted).toBeGreaterThan(0);
+        expect(Date.now() - aborted).toBeLessThan(1000);
+      });
+    }
+  }
+});
+
+/** Clears the UTF-8 name flag of every header, as `zip -r` on Linux leaves it. */
+function withoutUtf8Flag(archive: Buffer): Buffer {
+  for (const [signature, flagAt] of [
+    ['PK\u0003\u0004', 6],
+    ['PK\u0001\u0002', 8],
+  ] as const) {
+    for (let at = archive.indexOf(signature); at >= 0; at = archive.indexOf(signature, at + 4))
+      archive.writeUInt16LE(0, at + flagAt);
+  }
+  return archive;
+}
+
+describe('6. the content is what GNU tar and unzip write', () => {
+  it('zip: UTF-8 names without the UTF-8 flag (Info-ZIP on Unix) keep their letters', async () => {
+    const archive = rawZip([
+      { name: 'café.html', data: 'x' },
+      { name: 'doc/naïve.html', data: 'y' },
+    ]);
+    await extracted(withoutUtf8Flag(archive));
+    expect(await treeOf(root)).toEqual(['café.html', 'doc/', 'doc/naïve.html']);
+  });
+
+  it('zip: a name that is not UTF-8 and has no flag is read as code page 437', async () => {
+    const archive = rawZip([
+      { name: Buffer.from([0x63, 0x61, 0x66, 0x82, 0x2e, 0x68]), data: 'x' },
+    ]);
+    await extracted(withoutUtf8Flag(archive));
+    expect(await treeOf(root)).toEqual(['café.h']);
+  });
+
+  it('a hard link followed by a file of the link name keeps the original (as GNU tar)', async () => {
+    const site = await extracted(
+      await tarOf([
+        { name: 'a.html', content: 'original' },
+        { name: 'b.html', type: 'link', linkname: 'a.html' },
+        { name: 'b.html', content: 'replacement' },
+      ]),
+    );
+    expect(await fs.readFile(path.join(root, 'a.html'), 'utf8')).toBe('original');
+    expect(await fs.readFile(path.join(root, 'b.html'), 'utf8')).toBe('replacement');
+    expect(site.contents.files.map((f) => [f.path, f.sha256])).toEqual([
+      ['a.html', sha256('original')],
+      ['b.html', sha256('replacement')],
+    ]);
+  });
+
+  it('a volume label creates nothing; a dumpdir is a directory', async () => {
+    await extracted(
+      rawTar([
+        { name: 'Backup volume 1', type: 'V' },
+        { name: 'dump/', type: 'D', data: 'Yindex.html\0\0' },
+        { name: 'dump/index.html', data: 'x' },
+      ]),
+    );
+    expect(await treeOf(root)).toEqual(['dump/', 'dump/index.html']);
+  });
+
+  it('a continuation entry of a multi-volume archive is refused with the reason', async () => {
+    await refusedWith(rawTar([{ name: 'part.bin', type: 'M', data: 'x' }]), /multi-volume/);
+  });
+});
+
+describe('7. legitimate archives are accepted', () => {
+  /** A tar header without the ustar magic, as v7 and pre-POSIX tars write it. */
+  function v7(entries: { name: string; data?: string; type?: string }[]): Buffer {
+    const archive = rawTar(entries);
+    for (let block = 0; block < archive.length - 1024;) {
+      const size = Number.parseInt(archive.toString('latin1', block + 124, block + 135), 8);
+      archive.fill(0, block + 257, block + 265);
+      if (archive[block + 156] === 0x30) archive[block + 156] = 0; // '\0': a regular file
+      archive.fill(0x20, block + 148, block + 156);
+      let sum = 0;
+      for (let i = block; i < block + 512; i += 1) sum += archive[i] as number;
+      archive.write(`${sum.toString(8).padStart(6, '0')}\0 `, block + 148, 'latin1');
+      block += 512 + Math.ceil(size / 512) * 512;
+    }
+    return archive;
+  }
+
+  for (const compressed of [false, true]) {
+    it(`a v7 tar${compressed ? '.gz' : ''} (no ustar magic) is extracted`, async () => {
+      const archive = v7([
+        { name: 'docs/', type: '5' },
+        { name: 'docs/index.html', data: 'old' },
+        { name: 'old-dir/', data: '' },
+      ]);
+      await extracted(compressed ? gzipSync(archive) : archive);
+      expect(await treeOf(root)).toEqual(['docs/', 'docs/index.html', 'old-dir/']);
+    });
+  }
+
+  it('bytes after the end-of-archive blocks are ignored', async () => {
+    const archive = Buffer.concat([
+      await tarOf([{ name: 'a.html', content: 'a' }], false),
+      Buffer.from('junk after the end'),
+    ]);
+    await extracted(archive);
+    expect(await treeOf(root)).toEqual(['a.html']);
+  });
+
+  it('cat a.tar b.tar yields a.tar only, as GNU tar does', async () => {
+    const a = await tarOf([{ name: 'a.html', content: 'a' }], false);
+    const b = await tarOf([{ name: 'b.html', content: 'b' }], false);
+    await extracted(gzipSync(Buffer.concat([a, b])));
+    expect(await treeOf(root)).toEqual(['a.html']);
+  });
+
+  for (const [method, name] of [
+    [9, 'Deflate64'],
+    [12, 'bzip2'],
+  ] as const) {
+    it(`zip: a ${name} entry is refused before writing, naming the method`, async () => {
+      const archive = rawZip([
+        { name: 'index.html', data: 'x' },
+        { name: 'big.bin', data: 'y' },
+      ]);
+      const central = archive.lastIndexOf('PK\u0001\u0002');
+      archive.writeUInt16LE(method, central + 10);
+      await refusedWith(
+        archive,
+        new RegExp(`"big.bin" is compressed with ${name} \\(method ${method}\\)`),
+      );
+      expect(await fs.readdir(root)).toEqual([]);
+    });
+  }
+
+  for (const delta of [-3, 5]) {
+    it(`zip: an end-record comment length off by ${delta} is read as unzip reads it`, async () => {
+      const archive = Buffer.concat([
+        rawZip([{ name: 'index.html', data: 'x' }]),
+        Buffer.from('comment'),
+      ]);
+      archive.writeUInt16LE(7 + delta, archive.lastIndexOf('PK\u0005\u0006') + 20);
+      await extracted(archive);
+      expect(await treeOf(root)).toEqual(['index.html']);
+    });
+  }
+
+  for (const format of ['tar', 'zip'] as const) {
+    it(`${format}: backslash separators become directories; ..\\ is still refused`, async () => {
+      const build = (name: string) =>
+        format === 'zip' ? rawZip([{ name, data: 'x' }]) : rawTar([{ name, data: 'x' }]);
+      await extracted(build('docs\\guides\\intro.html'));
+      expect(await treeOf(root)).toEqual(['docs/', 'docs/guides/', 'docs/guides/intro.html']);
+      await fs.rm(root, { recursive: true });
+      await refusedWith(build('docs\\..\\..\\victim.txt'), /contains "\.\."/);
+    });
+  }
+});
+
+describe('the recorded contents of a large site (hashed on a worker thread)', () => {
+  it('match the bytes on disk, for tar.gz and zip, sparse files and hard links included', async () => {
+    const files = Array.from({ length: 24 }, (_, i) => ({
+      name: `assets/${i}.bin`,
+      content: randomBytes(i % 2 ? 1536 * 1024 : 700 * 1024),
+    }));
+    const pages = Array.from({ length: 500 }, (_, i) => ({
+      name: `p/${i}.html`,
+      content: `page ${i}`,
+    }));
+    for (const [format, archive] of [
+      [
+        'tar.gz',
+        await tarOf([
+          ...files,
+          ...pages,
+          { name: 'copy.bin', type: 'link', linkname: 'assets/3.bin' },
+          { name: 'assets/3.bin', content: 'rewritten after the link' },
+        ]),
+      ],
+      ['zip', await zipOf([...files, ...pages])],
+    ] as const) {
+      await fs.rm(root, { recursive: true, force: true });
+      const site = await extracted(archive);
+      const onDisk = await Promise.all(
+        site.contents.files.map(async (f) => sha256(await fs.readFile(path.join(root, f.path)))),
+      );
+      expect(
+        site.contents.files.map((f) => f.sha256),
+        format,
+      ).toEqual(onDisk);
+      expect(site.contents.files).toHaveLength(format === 'zip' ? 524 : 525);
+      expect(site.bytes).toBeGreaterThan(16 * 1024 * 1024);
+    }
+  });
+});
