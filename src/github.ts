@@ -95,7 +95,9 @@ export async function runAction(): Promise<void> {
   const failure =
     outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
   if (outcome.record && process.env.GITHUB_STEP_SUMMARY) {
-    const markdown = renderSummary(outcome.record, failure);
+    const markdown = renderSummary(outcome.record, failure, {
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    });
     try {
       await core.summary.addRaw(redactor.redact(markdown)).write();
     } catch (err) {

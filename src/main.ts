@@ -7,7 +7,13 @@ import { formatDuration } from './duration.js';
 import { abortReason, CancelledError, TimeoutError } from './errors.js';
 import { type ArtifactUploader, runExport } from './export/run.js';
 import { Redactor } from './redact.js';
-import { describeCancellation, describeTimeout, type Reporter, type RunRecord } from './report.js';
+import {
+  describeCancellation,
+  describeTimeout,
+  type InvokedAs,
+  type Reporter,
+  type RunRecord,
+} from './report.js';
 
 /** What the surrounding world provides: the runner or a shell. */
 export interface Environment {
@@ -23,6 +29,8 @@ export interface Environment {
   /** Looked up only when needed: the commit SHA in a workflow. */
   defaultReleaseVersion?: () => Promise<string | undefined>;
   uploadArtifact?: ArtifactUploader;
+  /** The adapter: messages name inputs as `job-id: …` (action) or `--job-id …` (cli). */
+  invokedAs?: InvokedAs;
 }
 
 export interface RunOptions {
@@ -69,6 +77,12 @@ async function executeConfigured(
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const redactor = options.redactor ?? new Redactor();
+  // The key is a secret from the start: an error about another input may echo it.
+  const givenKey = raw['api-key']?.trim();
+  if (givenKey) {
+    redactor.add(givenKey);
+    reporter.mask(givenKey);
+  }
   const needsReleaseVersion =
     (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
   const config = parseConfig(raw, {
@@ -80,12 +94,15 @@ async function executeConfigured(
       ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
       : {}),
   });
-  redactor.add(config.apiKey);
-  reporter.mask(config.apiKey);
+  if (config.apiKey !== givenKey) {
+    redactor.add(config.apiKey);
+    reporter.mask(config.apiKey);
+  }
 
   const startedAt = clock.now();
   const deadline = startedAt + config.timeoutMs;
   const timeout = new AbortController();
+  const invokedAs = environment.invokedAs ?? 'action';
   const record: RunRecord =
     config.command === 'agent'
       ? {
@@ -94,8 +111,15 @@ async function executeConfigured(
           prompt: config.prompt,
           startedAt,
           waited: config.wait,
+          invokedAs,
         }
-      : { command: 'export', domain: config.domain, startedAt };
+      : {
+          command: 'export',
+          domain: config.domain,
+          startedAt,
+          invokedAs,
+          showBundleUrl: config.showBundleUrl,
+        };
   const timer = setTimeout(
     () => timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
     config.timeoutMs,
@@ -157,6 +181,10 @@ async function executeConfigured(
           : reason,
     };
   } finally {
+    if (record.command === 'export' && record.status === 'completed') {
+      record.pageUrl = `https://${record.domain}/`;
+      reporter.setOutput('page-url', record.pageUrl);
+    }
     record.finishedAt = clock.now();
     clearTimeout(timer);
     if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
