@@ -166,7 +166,7 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const longer = setting(record, 'timeout', inputDuration(timeoutMs * 2));
   if (record.command === 'agent') {
     return record.jobId
-      ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request: look for it in the project's agent jobs before creating another.`
+      ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
       : `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
   }
   if (record.jobId === undefined)
