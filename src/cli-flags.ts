@@ -128,7 +128,14 @@ export type CliRequest =
   | { kind: 'help'; command?: CommandName }
   | { kind: 'version' }
   | ({ kind: 'run' } & RunRequest)
-  | { kind: 'usage-error'; message: string; command?: CommandName; json: boolean };
+  | {
+      kind: 'usage-error';
+      message: string;
+      command?: CommandName;
+      json: boolean;
+      /** Nothing was asked for: show the commands. */
+      bare?: boolean;
+    };
 
 export interface RunRequest {
   command: CommandName;
@@ -336,6 +343,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       message: err.message,
       ...(command ? { command } : {}),
       json: jsonRequested,
+      ...(first === undefined ? { bare: true } : {}),
     };
   }
 }

@@ -57,7 +57,11 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       return EXIT.ok;
     case 'usage-error': {
       const help = `static-export ${request.command ? `${request.command} ` : ''}--help`;
-      context.stderr.write(`error: ${request.message}\nRun \`${help}\` for usage.\n`);
+      context.stderr.write(
+        request.bare
+          ? `error: ${request.message}\n\n${usage()}\n`
+          : `error: ${request.message}\nRun \`${help}\` for usage.\n`,
+      );
       if (request.json) {
         writeJson(context.stdout, { error: { code: 'usage', message: request.message } });
       }

@@ -12,6 +12,8 @@ export interface TerminalOptions {
   verbose: boolean;
   /** Print only warnings and errors. */
   quiet?: boolean;
+  /** Paces redraws; the system clock by default. */
+  now?: () => number;
 }
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -46,6 +48,7 @@ export class TerminalReporter implements Reporter {
   readonly #quiet: boolean;
   readonly #live: boolean;
   readonly #color: boolean;
+  readonly #now: () => number;
   /** The progress of the current phase, drawn on the last row. */
   #state: ProgressState | undefined;
   #drawn = false;
@@ -60,6 +63,7 @@ export class TerminalReporter implements Reporter {
     const tty = options.stream.isTTY === true;
     this.#live = tty && options.env.TERM !== 'dumb';
     this.#color = colorsEnabled(options.env, tty);
+    this.#now = options.now ?? Date.now;
   }
 
   info(message: string, detail?: LineDetail): void {
@@ -109,7 +113,7 @@ export class TerminalReporter implements Reporter {
     if (!this.#live || this.#quiet) return;
     const changedPhase = this.#state?.phase !== state.phase || this.#state?.status !== state.status;
     this.#state = state;
-    const now = Date.now();
+    const now = this.#now();
     if (!changedPhase && now - this.#lastDraw < REDRAW_EVERY_MS) return;
     this.#lastDraw = now;
     this.#frame = (this.#frame + 1) % SPINNER.length;

@@ -124,6 +124,31 @@ describe('TerminalReporter', () => {
     expect(text()).not.toContain('[  1.0s]');
   });
 
+  it('redraws at most every 100 ms, but at once when the status changes', () => {
+    const { out, text } = stream(true, 120);
+    let now = 1000;
+    const terminal = new TerminalReporter({
+      stream: out,
+      redactor: new Redactor(),
+      env: { NO_COLOR: '1' },
+      verbose: false,
+      now: () => now,
+    });
+    const draws = () =>
+      text()
+        .split('\r')
+        .filter((row) => row !== '').length;
+    terminal.progress({ phase: 'download', bytes: 1, totalBytes: 100 });
+    now += 50;
+    terminal.progress({ phase: 'download', bytes: 2, totalBytes: 100 });
+    expect(draws()).toBe(1);
+    now += 60;
+    terminal.progress({ phase: 'download', bytes: 3, totalBytes: 100 });
+    expect(draws()).toBe(2);
+    terminal.progress({ ...RUNNING });
+    expect(draws()).toBe(3);
+  });
+
   it('marks the phase failed when it throws', async () => {
     const { out, text } = stream(true, 120);
     const terminal = reporter(out, { NO_COLOR: '1' });
