@@ -127,7 +127,8 @@ export class TerminalReporter implements Reporter {
 
   #settle(ok: boolean): void {
     if (this.#state === undefined) return;
-    this.#draw(ok ? this.#paint('32', DONE) : this.#paint('31', FAILED), true);
+    const failed = !ok || this.#state.status === 'failed';
+    this.#draw(failed ? this.#paint('31', FAILED) : this.#paint('32', DONE), true);
     this.#stream.write('\n');
     this.#state = undefined;
     this.#drawn = false;
@@ -154,7 +155,7 @@ export class TerminalReporter implements Reporter {
   #line(text: string): void {
     // A phase that reached its end keeps its final line above what follows.
     if (this.#drawn && this.#state && isComplete(this.#state)) {
-      this.#settle(this.#state.status !== 'failed');
+      this.#settle(true);
     }
     const live = this.#drawn;
     if (live) this.#stream.write('\r\x1b[K');

@@ -149,6 +149,15 @@ describe('TerminalReporter', () => {
     expect(draws()).toBe(3);
   });
 
+  it('marks a job that ended failed', async () => {
+    const { out, text } = stream(true, 120);
+    const terminal = reporter(out, { NO_COLOR: '1' });
+    await terminal.group('Waiting', async () => {
+      terminal.progress({ phase: 'export', status: 'failed', percent: 40, pages: 3 });
+    });
+    expect(text()).toMatch(/\r✗ failed {2}40% \[#+\.+\] 3 pages\x1b\[K\n$/);
+  });
+
   it('marks the phase failed when it throws', async () => {
     const { out, text } = stream(true, 120);
     const terminal = reporter(out, { NO_COLOR: '1' });
