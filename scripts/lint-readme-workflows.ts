@@ -202,18 +202,21 @@ export async function packedName(): Promise<string> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const markdown = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+  // Another Markdown file may be given (the tests check a README with known mistakes).
+  const file = process.argv[2] ?? path.join(ROOT, 'README.md');
+  const name = path.basename(file);
+  const markdown = await fs.readFile(file, 'utf8');
   const { problems, checked } = await lintReadme(
     markdown,
     await readActionInterface(),
     await packedName(),
   );
-  for (const line of checked) console.log(`checked README.md:${line}`);
-  for (const problem of problems) console.error(`README.md:${problem.line}: ${problem.message}`);
+  for (const line of checked) console.log(`checked ${name}:${line}`);
+  for (const problem of problems) console.error(`${name}:${problem.line}: ${problem.message}`);
   console.log(
     problems.length === 0
-      ? `The README's ${checked.length} snippets lint clean.`
-      : `${problems.length} problem(s) in the README's snippets.`,
+      ? `The ${checked.length} snippets of ${name} lint clean.`
+      : `${problems.length} problem(s) in the snippets of ${name}.`,
   );
   // The linter's Go runtime keeps the event loop alive: leave explicitly.
   process.exit(problems.length === 0 ? 0 : 1);

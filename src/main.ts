@@ -77,12 +77,10 @@ async function executeConfigured(
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const redactor = options.redactor ?? new Redactor();
-  // The key is a secret from the start: an error about another input may echo it.
+  // The key is a secret from the start: an error about another input may echo it. The
+  // runner is asked to mask it only once it is valid (a refused one is never printed).
   const givenKey = raw['api-key']?.trim();
-  if (givenKey) {
-    redactor.add(givenKey);
-    reporter.mask(givenKey);
-  }
+  redactor.add(givenKey);
   const needsReleaseVersion =
     (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
   const config = parseConfig(raw, {
@@ -94,10 +92,8 @@ async function executeConfigured(
       ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
       : {}),
   });
-  if (config.apiKey !== givenKey) {
-    redactor.add(config.apiKey);
-    reporter.mask(config.apiKey);
-  }
+  redactor.add(config.apiKey);
+  reporter.mask(config.apiKey);
 
   const startedAt = clock.now();
   const deadline = startedAt + config.timeoutMs;
