@@ -29,7 +29,8 @@ export class Redactor {
 
 /** Replaces every run of at least FRAGMENT characters of `secret` (a cut copy of it). */
 function withoutFragments(text: string, secret: string): string {
-  if (secret.length < 2 * FRAGMENT) return text;
+  // Only tokens such as keys: pieces of a masked URL (its host, its path) are not secret.
+  if (secret.length < 2 * FRAGMENT || !/^[A-Za-z0-9_.~+=-]+$/.test(secret)) return text;
   let out = text;
   for (let start = 0; start + FRAGMENT <= secret.length; start += 1) {
     const needle = secret.slice(start, start + FRAGMENT);

@@ -31,6 +31,16 @@ describe('Redactor', () => {
     expect(redactor.redact(`…${KEY.slice(12)} was echoed`)).toBe('…*** was echoed');
   });
 
+  it('scrubs a masked link whole, but not the pieces it shares with other text', () => {
+    const withLink = new Redactor();
+    const link = 'https://store.example.com/exports/site.tar.gz?X-Amz-Signature=0123456789abcdef';
+    withLink.add(link);
+    expect(withLink.redact(`got ${link}`)).toBe('got ***');
+    expect(withLink.redact('from https://store.example.com/exports/site.tar.gz?…')).toBe(
+      'from https://store.example.com/exports/site.tar.gz?…',
+    );
+  });
+
   it('leaves short runs that happen to match the key', () => {
     expect(redactor.redact('mint_0123 and abcdefg')).toBe('mint_0123 and abcdefg');
   });
