@@ -12,7 +12,6 @@ import {
   TimeoutError,
   UnsafeArchiveError,
 } from './errors.js';
-import { execute } from './main.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals } from './signals.js';
@@ -85,6 +84,8 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     quiet: request.quiet,
   });
   const cancel = cancelOnSignals();
+  // Loaded only to run: --version, help and usage errors answer without the HTTP stack.
+  const { execute } = await import('./main.js');
   const outcome = await execute(
     raw,
     {
