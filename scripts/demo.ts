@@ -1,45 +1,60 @@
 /**
  * `npm start`: the main job, end to end. Starts the emulator of the admin API, runs
  * dist/index.js exactly as the GitHub runner would (INPUT_* variables, GITHUB_OUTPUT and
- * GITHUB_STEP_SUMMARY files), and prints its log, its outputs and its job summary. The
- * site lands in ./static-export/.
+ * GITHUB_STEP_SUMMARY files), and shows its log the way GitHub's log view does, then its
+ * outputs and its job summary. The site lands in ./static-export/.
  *
- *   npm start                 export docs.example.com (tar.gz)
- *   npm start -- --zip        the same, with a zip bundle
- *   npm start -- agent        an agent job that opens a pull request
+ *   npm start                    export docs.example.com (tar.gz)
+ *   npm start -- --zip           the same, with a zip bundle
+ *   npm start -- agent           an agent job that opens a pull request
+ *   npm start -- --expand        unfold the log groups
+ *   npm start -- --raw           what the runner reads: workflow commands, emulator lines
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../emulator/index.js';
+import { withoutQuery } from '../src/net.js';
+import { colorsEnabled } from '../src/terminal.js';
+import { renderGitHubLog, renderSummaryText } from './github-log.js';
 import { ROOT, runAction } from './runner.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {
     zip: { type: 'boolean', default: false },
+    raw: { type: 'boolean', default: false },
+    expand: { type: 'boolean', default: false },
     domain: { type: 'string', default: 'docs.example.com' },
     path: { type: 'string', default: 'static-export' },
+    'job-duration': { type: 'string', default: '6' },
   },
 });
 const command = positionals[0] === 'agent' ? 'agent' : 'export';
+const raw = values.raw;
+const color = colorsEnabled(process.env, process.stdout.isTTY === true);
+const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[0m` : text);
+const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[0m` : text);
+const seconds = Number(values['job-duration']) * 1000;
 
 // Everything but the site itself lives here and is removed at the end: the runner's files
 // (GITHUB_OUTPUT holds a live bundle link), the Helm values, the emulator's cache.
 const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'static-export-demo-'));
 process.env.TMPDIR = scratch;
+const emulatorColor = colorsEnabled(process.env, process.stderr.isTTY === true);
 const emulator = await startEmulator({
   cacheDir: path.join(scratch, 'emulator-cache'),
-  jobDurationMs: 6000,
+  jobDurationMs: seconds,
   pageCount: 24,
-  agentDurationMs: 5000,
+  agentDurationMs: Math.max(1000, seconds - 1000),
   archiveFormat: values.zip ? 'zip' : 'tar.gz',
-  log: (line) => console.log(`\x1b[2m${line}\x1b[0m`),
+  // The emulator's request lines are the server's side: only in the raw view, on stderr.
+  log: raw
+    ? (line) => process.stderr.write(emulatorColor ? `\x1b[2m${line}\x1b[0m\n` : `${line}\n`)
+    : false,
 });
-console.log(
-  `Emulator of the admin API at ${emulator.baseUrl} (object store at ${emulator.storeUrl})\n`,
-);
+console.log(dim(`Emulator of the admin API at ${emulator.baseUrl}`));
 
 const inputs: Record<string, string> =
   command === 'agent'
@@ -59,21 +74,39 @@ const inputs: Record<string, string> =
         'release-version': 'demo',
       };
 
-console.log(`$ node dist/index.js   # ${command}, inputs: ${Object.keys(inputs).join(', ')}\n`);
+console.log(
+  `${bold('Run your-org/static-export-action@v1')} ${dim(`(${command}; with: ${Object.keys(inputs).join(', ')})`)}\n`,
+);
 try {
   const run = await runAction({
     inputs,
     workspace: ROOT,
-    onStdout: (text) => process.stdout.write(text),
+    ...(raw ? { onStdout: (text: string) => process.stdout.write(text) } : {}),
   });
-  process.stdout.write(run.stderr);
-  console.log(`\n--- outputs (GITHUB_OUTPUT) ---`);
-  for (const [name, value] of Object.entries(run.outputs))
-    console.log(`${name.padEnd(18)} ${value}`);
-  console.log(`\n--- job summary (GITHUB_STEP_SUMMARY) ---\n${run.summary}`);
-  console.log(`exit code ${run.code} after ${(run.durationMs / 1000).toFixed(1)}s`);
+  if (raw) {
+    process.stdout.write(run.stderr);
+    console.log(`\n--- outputs (GITHUB_OUTPUT) ---`);
+    for (const [name, value] of Object.entries(run.outputs))
+      console.log(`${name.padEnd(18)} ${value}`);
+    console.log(`\n--- job summary (GITHUB_STEP_SUMMARY) ---\n${run.summary}`);
+  } else {
+    process.stdout.write(renderGitHubLog(run.stdout, { expand: values.expand, color }));
+    if (run.stderr.trim() !== '') process.stderr.write(run.stderr);
+    console.log(`\n${bold('Outputs')}`);
+    for (const [name, value] of Object.entries(run.outputs)) {
+      // A presigned link is a screenful of signature: the file holds it whole.
+      const shown = name === 'bundle-url' ? withoutQuery(value) : value;
+      console.log(`  ${name.padEnd(18)} ${shown}`);
+    }
+    console.log(`\n${bold('Job summary')}`);
+    process.stdout.write(renderSummaryText(run.summary).replace(/^(?=.)/gm, '  '));
+  }
+  console.log(
+    `\n${run.code === 0 ? '✓' : '✗'} exit code ${run.code} after ${(run.durationMs / 1000).toFixed(1)}s`,
+  );
   if (command === 'export' && run.code === 0)
     console.log(`The site is in ${run.outputs.path}; open index.html in a browser.`);
+  if (!raw) console.log(dim('npm start -- --raw shows what the runner reads.'));
   process.exitCode = run.code ?? 1;
 } finally {
   await emulator.stop();

@@ -1,102 +1,155 @@
-/** Flags of each command: every input of action.yml, under the same name. */
-export const COMMON_FLAGS: [string, string][] = [
-  ['--api-key <key>', 'admin API key (mint_…); default: $ADMIN_API_KEY'],
-  ['--base-url <url>', 'API base (default https://api.mintlify.com); http only to loopback'],
-  ['--timeout <duration>', 'limit for the whole run: 90s, 15m, 1h or seconds (default 30m)'],
-  ['--poll-interval <auto|duration>', 'auto (adaptive) or a fixed pace such as 5s (default auto)'],
-  [
-    '--request-timeout <duration>',
-    'longest wait for an answer or silence in a download (default 30s)',
-  ],
-  ['--json', 'print the outputs as one JSON object on stdout (logs go to stderr)'],
-  ['--verbose', 'print request-level debug lines (never the key)'],
-  ['-h, --help', 'show this help'],
-];
+import {
+  AGENT_FLAGS,
+  CONNECTION_FLAGS,
+  type CommandName,
+  EXPORT_FLAGS,
+  type FlagSpec,
+  OUTPUT_FLAGS,
+} from './cli-flags.js';
 
-export const EXPORT_FLAGS: [string, string][] = [
-  ['--domain <host>', 'documentation domain, a bare hostname such as docs.example.com (required)'],
-  ['--job-id <id>', 'reuse this export job (e.g. for a fresh link) instead of starting one'],
-  ['--docs-version <v>', "sent as the start body's version"],
-  ['--export-paths <list>', "comma- or newline-separated, sent as the start body's paths"],
-  ['--project-id <id>', 'use the project-scoped export endpoints'],
-  ['--download <true|false>', 'false: stop after the bundle link (default true)'],
-  ['--path <dir>', 'directory that receives the site, or the archive (default static-export)'],
-  ['--extract <true|false>', 'false: keep the archive file in --path (default true)'],
-  ['--overwrite <true|false>', 'true: replace a --path this tool did not write (default false)'],
-  ['--helm-values-file <file>', 'write a Helm values file with the bundle link'],
-  ['--release-version <v>', 'staticExport.version in that file (default: the job id)'],
-  ['--deployment-type <type>', 'cloud, client-hosted or air-gapped (default cloud)'],
-  [
-    '--browser-check <auto|true|false>',
-    'load a sample of pages in headless Chromium, requests outside blocked (default auto)',
-  ],
-  ['--broken-links <warn|fail|off>', 'internal links that lead to no file (default warn)'],
-  ['--allowed-hosts <list>', 'hosts the air-gapped check accepts (cdn.example.com, *.example.com)'],
-  ['--mask-bundle-url <true|false>', 'hide the bundle link in the log (default false)'],
-  ['--max-extract-size <size>', 'refuse archives that expand past this (default 20GB)'],
-  ['--max-extract-files <n>', 'refuse archives with more entries (default 500000)'],
-  [
-    '--max-extract-ratio <n>',
-    'refuse archives expanding past n times their size, over 1 GiB (default 100)',
-  ],
-  ['--artifact-name <name>', 'workflow artifact name (GitHub Actions only)'],
-];
+/** Help is written for an 80-column terminal, whatever the width of the one in use. */
+const WIDTH = 80;
+const FLAG_COLUMN = 26;
 
-export const AGENT_FLAGS: [string, string][] = [
-  ['--project-id <id>', 'project identifier from the dashboard (required)'],
-  ['--prompt <text>', 'instruction for the agent (required; "-" reads it from stdin)'],
-  ['--wait <true|false>', 'false: return right after the job is created (default true)'],
-];
-
-function block(title: string, flags: [string, string][]): string {
-  const width = Math.max(...flags.map(([flag]) => flag.length)) + 2;
-  return `${title}:\n${flags.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`).join('\n')}`;
+/** Words wrapped to `width`, every line but the first indented by `indent`. */
+function wrap(text: string, width: number, indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
 }
 
-export function usage(command?: 'export' | 'agent'): string {
-  const exitCodes =
-    'Exit codes: 0 done, 1 failed (job failed, key refused, unsafe archive, timeout…), 2 bad usage, 130 cancelled.';
+function flagLabel(flag: FlagSpec): string {
+  const short = flag.short ? `-${flag.short}, ` : '';
+  if (flag.value) return `${short}--${flag.name} <${flag.value}>`;
+  return flag.input ? `${short}--[no-]${flag.name}` : `${short}--${flag.name}`;
+}
+
+function section(title: string, rows: [string, string][]): string {
+  const body = rows.map(([label, text]) => {
+    const room = WIDTH - FLAG_COLUMN;
+    if (label.length > FLAG_COLUMN - 4) {
+      return `  ${label}\n${' '.repeat(FLAG_COLUMN)}${wrap(text, room, FLAG_COLUMN)}`;
+    }
+    return `  ${label.padEnd(FLAG_COLUMN - 2)}${wrap(text, room, FLAG_COLUMN)}`;
+  });
+  return `${title}\n${body.join('\n')}`;
+}
+
+function flagSection(title: string, flags: readonly FlagSpec[]): string {
+  return section(
+    title,
+    flags.map((flag) => [flagLabel(flag), flag.help]),
+  );
+}
+
+const ENVIRONMENT = section('ENVIRONMENT', [
+  ['ADMIN_API_KEY', 'the key, when --api-key is not given'],
+  ['STATIC_EXPORT_<FLAG>', 'any flag, e.g. STATIC_EXPORT_DOMAIN, STATIC_EXPORT_JSON=true'],
+  ['NO_COLOR, FORCE_COLOR', 'turn colors off or on'],
+]);
+
+const EXIT_CODES = section('EXIT CODES', [
+  ['0', 'done'],
+  ['1', 'failed: job failed, key refused, unsafe archive, timeout…'],
+  ['2', 'bad usage: an unknown flag or an invalid value'],
+  ['130', 'cancelled (Ctrl-C, SIGTERM)'],
+]);
+
+function examples(lines: string[]): string {
+  return `EXAMPLES\n${lines.map((line) => (line === '' ? '' : `  ${line}`)).join('\n')}`;
+}
+
+export function usage(command?: CommandName): string {
   if (command === 'export') {
     return [
-      'Usage: static-export export --domain <host> [options]',
+      'Start a static export, wait for it, then download, verify and extract it.',
       '',
-      'Start a static export, wait for it, and download, verify and extract the bundle.',
+      'USAGE\n  static-export export --domain <host> [flags]',
       '',
-      block('Export options', EXPORT_FLAGS),
+      flagSection('FLAGS', EXPORT_FLAGS),
       '',
-      block('Common options', COMMON_FLAGS),
+      flagSection('CONNECTION FLAGS', CONNECTION_FLAGS),
       '',
-      exitCodes,
+      flagSection('OUTPUT FLAGS', OUTPUT_FLAGS),
+      '',
+      examples([
+        '$ export ADMIN_API_KEY=mint_…',
+        '$ static-export export --domain docs.example.com --path site',
+        '',
+        '# only the link, then a fresh one later from the same job',
+        '$ job=$(static-export export --domain docs.example.com --no-download \\',
+        '    --output job-id)',
+        '$ static-export export --domain docs.example.com --job-id "$job" \\',
+        '    --no-download --output bundle-url',
+        '',
+        '$ static-export export --domain docs.example.com --json > export.json',
+      ]),
+      '',
+      ENVIRONMENT,
+      '',
+      EXIT_CODES,
     ].join('\n');
   }
   if (command === 'agent') {
     return [
-      'Usage: static-export agent --project-id <id> --prompt <text> [options]',
+      'Create an agent job, follow it, and print the pull request it opens.',
       '',
-      'Create an agent job, follow it, and print the pull request link.',
+      'USAGE\n  static-export agent --project-id <id> --prompt <text> [flags]',
       '',
-      block('Agent options', AGENT_FLAGS),
+      flagSection('FLAGS', [
+        ...AGENT_FLAGS,
+        ...CONNECTION_FLAGS.filter((f) => f.name === 'project-id'),
+      ]),
       '',
-      block('Common options', COMMON_FLAGS),
+      flagSection(
+        'CONNECTION FLAGS',
+        CONNECTION_FLAGS.filter((f) => f.name !== 'project-id'),
+      ),
       '',
-      exitCodes,
+      flagSection('OUTPUT FLAGS', OUTPUT_FLAGS),
+      '',
+      examples([
+        '$ static-export agent --project-id my-docs --prompt "Fix the broken links"',
+        '$ git log -1 --format=%B | static-export agent --project-id my-docs \\',
+        '    --prompt - --output pr-link',
+      ]),
+      '',
+      ENVIRONMENT,
+      '',
+      EXIT_CODES,
     ].join('\n');
   }
   return [
-    'Usage: static-export <command> [options]',
+    'Publish static exports of a documentation site and drive agent jobs.',
     '',
-    'Commands:',
-    '  export   static export of a documentation site: start, wait, download, extract',
-    '  agent    agent job: prompt → pull request link',
+    'USAGE\n  static-export <command> [flags]',
     '',
-    'Run `static-export <command> --help` for the options of a command.',
-    exitCodes,
+    section('COMMANDS', [
+      ['export', 'static export: start, wait, download, verify, extract'],
+      ['agent', 'agent job: prompt → pull request'],
+      ['help <command>', 'flags and examples of a command'],
+    ]),
+    '',
+    section('FLAGS', [
+      ['-h, --help', 'show help'],
+      ['-V, --version', 'print the version'],
+    ]),
+    '',
+    examples([
+      '$ export ADMIN_API_KEY=mint_…',
+      '$ static-export export --domain docs.example.com',
+      '$ static-export help export',
+    ]),
+    '',
+    EXIT_CODES,
   ].join('\n');
-}
-
-/** Every flag name the CLI accepts for inputs, without the leading dashes. */
-export function inputFlagNames(): string[] {
-  return [...COMMON_FLAGS, ...EXPORT_FLAGS, ...AGENT_FLAGS]
-    .map(([flag]) => /--([a-z-]+)/.exec(flag)?.[1] as string)
-    .filter((name) => !['json', 'verbose', 'help'].includes(name));
 }

@@ -1,12 +1,22 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
-import { inputFlagNames, usage } from './cli-help.js';
-import type { RawInputs } from './config.js';
-import { CancelledError, errorMessage, InputError } from './errors.js';
-import { execute } from './main.js';
+import { ApiError } from './api/errors.js';
+import { type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
+import { usage } from './cli-help.js';
+import {
+  ActionError,
+  CancelledError,
+  DownloadError,
+  errorMessage,
+  InputError,
+  JobFailedError,
+  TimeoutError,
+  UnsafeArchiveError,
+} from './errors.js';
 import { Redactor } from './redact.js';
+import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals } from './signals.js';
 import { TerminalReporter } from './terminal.js';
+import { VERSION } from './version.js';
 
 export interface CliContext {
   env: NodeJS.ProcessEnv;
@@ -19,101 +29,167 @@ export interface CliContext {
 /** Exit codes a shell script can branch on. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
+/** What `--json` prints on failure, under `error`. */
+export interface JsonError {
+  /** Stable, for scripts: `usage`, `invalid-input`, `unauthorized`, `timeout`, … */
+  code: string;
+  message: string;
+  /** The input at fault, for `invalid-input`. */
+  input?: string;
+  problems?: { input: string; message: string }[];
+}
+
 /**
  * The command line: `static-export export|agent [--<input> value]…`. Flags are the
- * action's inputs under the same names; the key comes from --api-key or ADMIN_API_KEY.
- * Returns the exit code.
+ * action's inputs under the same names. Logs and progress go to stderr; stdout carries
+ * only the result (the outputs, as text, JSON or one value per --output). Returns the
+ * exit code.
  */
 export async function runCli(argv: string[], context: CliContext): Promise<number> {
-  const inputFlags = inputFlagNames();
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...Object.fromEntries(inputFlags.map((name) => [name, { type: 'string' as const }])),
-        json: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    context.stderr.write(`error: ${errorMessage(err)}\n\n${usage()}\n`);
-    return EXIT.usage;
-  }
-  const { values, positionals } = parsed;
-  const command = positionals[0];
-  if (command !== 'export' && command !== 'agent') {
-    if (values.help && command === undefined) {
-      context.stdout.write(`${usage()}\n`);
+  const request: CliRequest = parseCommandLine(argv, context.env);
+  switch (request.kind) {
+    case 'version':
+      context.stdout.write(`static-export ${VERSION}\n`);
       return EXIT.ok;
+    case 'help':
+      context.stdout.write(`${usage(request.command)}\n`);
+      return EXIT.ok;
+    case 'usage-error': {
+      const help = `static-export ${request.command ? `${request.command} ` : ''}--help`;
+      context.stderr.write(
+        request.bare
+          ? `error: ${request.message}\n\n${usage()}\n`
+          : `error: ${request.message}\nRun \`${help}\` for usage.\n`,
+      );
+      if (request.json) {
+        writeJson(context.stdout, { error: { code: 'usage', message: request.message } });
+      }
+      return EXIT.usage;
     }
-    context.stderr.write(
-      `${command === undefined ? 'error: no command given' : `error: unknown command "${command}"`}\n\n${usage()}\n`,
-    );
-    return EXIT.usage;
+    case 'run':
+      return run(request, context);
   }
-  if (values.help) {
-    context.stdout.write(`${usage(command)}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1) {
-    context.stderr.write(`error: unexpected argument "${positionals[1]}"\n\n${usage(command)}\n`);
-    return EXIT.usage;
-  }
+}
 
-  const raw: Record<string, string | undefined> = { command };
-  for (const name of inputFlags) {
-    const value = values[name];
-    if (typeof value === 'string') raw[name] = value;
-  }
-  raw['api-key'] ??= context.env.ADMIN_API_KEY;
+async function run(request: RunRequest, context: CliContext): Promise<number> {
+  const raw: Record<string, string> = { command: request.command, ...request.inputs };
   if (raw.prompt === '-') raw.prompt = await context.readStdin();
 
-  const json = values.json === true;
   const redactor = new Redactor();
   const reporter = new TerminalReporter({
-    stream: json ? context.stderr : context.stdout,
+    stream: context.stderr,
     redactor,
-    verbose: values.verbose === true,
+    env: context.env,
+    verbose: request.verbose,
+    quiet: request.quiet,
   });
   const cancel = cancelOnSignals();
+  // Loaded only to run: --version, help and usage errors answer without the HTTP stack.
+  const { execute } = await import('./main.js');
   const outcome = await execute(
-    raw as RawInputs,
-    { workspace: context.cwd, tempDir: os.tmpdir(), home: os.homedir(), runnerDirs: [os.tmpdir()] },
-    reporter,
+    raw,
     {
-      signal: cancel.signal,
-      redactor,
+      workspace: context.cwd,
+      tempDir: os.tmpdir(),
+      home: os.homedir(),
+      runnerDirs: [os.tmpdir()],
+      invokedAs: 'cli',
     },
+    reporter,
+    { signal: cancel.signal, redactor },
   );
   cancel.dispose();
+  reporter.close();
 
   const error = outcome.error;
-  const message = error !== undefined ? redactor.redact(errorMessage(error)) : undefined;
+  const failure = error === undefined ? undefined : describeFailure(error, request, redactor);
   if (error instanceof InputError) {
-    for (const problem of error.problems) reporter.error(`--${problem.input}: ${problem.message}`);
-    if (!json)
-      context.stderr.write(`\nRun \`static-export ${command} --help\` for the accepted forms.\n`);
-  } else if (message !== undefined) {
-    reporter.error(message);
+    for (const problem of failure?.problems ?? []) {
+      const source = request.sources[problem.input];
+      const from = source && source !== `--${problem.input}` ? ` (from ${source})` : '';
+      reporter.error(`--${problem.input}${from}: ${problem.message}`);
+    }
+    context.stderr.write(
+      `Run \`static-export ${request.command} --help\` for the accepted forms.\n`,
+    );
+  } else if (failure !== undefined) {
+    reporter.error(failure.message);
+    if (
+      request.verbose &&
+      !(error instanceof ActionError) &&
+      error instanceof Error &&
+      error.stack
+    ) {
+      context.stderr.write(`${redactor.redact(error.stack)}\n`);
+    }
   }
 
-  if (json) {
-    context.stdout.write(
-      `${JSON.stringify({ ...reporter.outputs, ...(message !== undefined ? { error: message } : {}) })}\n`,
+  const outputs = reporter.outputs;
+  if (request.print.length > 0) {
+    context.stdout.write(request.print.map((name) => `${outputs[name] ?? ''}\n`).join(''));
+  } else if (request.json) {
+    const typed = Object.fromEntries(
+      OUTPUT_NAMES.filter((name) => outputs[name] !== undefined).map((name) => [
+        name,
+        typedOutput(name, outputs[name] as string),
+      ]),
     );
-  } else if (Object.keys(reporter.outputs).length > 0) {
-    const entries = Object.entries(reporter.outputs);
-    const width = Math.max(...entries.map(([name]) => name.length)) + 2;
-    context.stdout.write(
-      `\nOutputs:\n${entries.map(([name, value]) => `  ${name.padEnd(width)}${value}`).join('\n')}\n`,
-    );
+    writeJson(context.stdout, { ...typed, ...(failure ? { error: failure } : {}) });
+  } else {
+    writeOutputs(context.stdout, outputs);
   }
+
   if (error === undefined) return EXIT.ok;
   if (error instanceof InputError) return EXIT.usage;
   if (error instanceof CancelledError) return EXIT.cancelled;
   return EXIT.failed;
+}
+
+/** Pretty on a terminal, one line in a pipe (what `gh --json` does). */
+function writeJson(stream: NodeJS.WriteStream, value: unknown): void {
+  stream.write(`${JSON.stringify(value, null, stream.isTTY ? 2 : undefined)}\n`);
+}
+
+function writeOutputs(stream: NodeJS.WriteStream, outputs: Partial<Record<OutputName, string>>) {
+  const entries = OUTPUT_NAMES.flatMap((name) =>
+    outputs[name] !== undefined ? [[name, outputs[name]] as const] : [],
+  );
+  if (entries.length === 0) return;
+  const width = Math.max(...entries.map(([name]) => name.length)) + 2;
+  const lines = entries.map(([name, value]) => `  ${name.padEnd(width)}${value}`);
+  stream.write(`${stream.isTTY ? '\n' : ''}Outputs:\n${lines.join('\n')}\n`);
+}
+
+/** The failure as data: a stable code, the message without secrets, the input at fault. */
+export function describeFailure(
+  error: unknown,
+  request: Pick<RunRequest, 'command'>,
+  redactor: Redactor,
+): JsonError {
+  const message = redactor.redact(errorMessage(error));
+  if (error instanceof InputError) {
+    const problems = error.problems.map((p) => ({
+      input: p.input,
+      message: redactor.redact(p.message),
+    }));
+    return {
+      code: 'invalid-input',
+      message: problems.map((p) => `--${p.input}: ${p.message}`).join('; '),
+      ...(problems[0] ? { input: problems[0].input } : {}),
+      problems,
+    };
+  }
+  return { code: errorCode(error, request.command), message };
+}
+
+function errorCode(error: unknown, command: string): string {
+  if (error instanceof CancelledError) return 'cancelled';
+  if (error instanceof TimeoutError) return 'timeout';
+  if (error instanceof JobFailedError) return `${command}-failed`;
+  if (error instanceof UnsafeArchiveError) return 'unsafe-archive';
+  if (error instanceof DownloadError) return 'download-failed';
+  if (error instanceof ApiError) return error.kind === 'timeout' ? 'request-timeout' : error.kind;
+  const kind = (error as { kind?: unknown } | undefined)?.kind;
+  if (typeof kind === 'string') return kind;
+  return error instanceof ActionError ? 'failed' : 'internal';
 }

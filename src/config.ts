@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseByteSize, parseDuration } from './duration.js';
 import { type ProtectedContext, protectedReason, systemTreeOf } from './deliver/protected.js';
 import { InputError } from './errors.js';
-import { parseServiceUrl } from './net.js';
+import { isLoopbackHost, parseServiceUrl } from './net.js';
 
 /** Raw inputs as the runner or the command line gives them: every value a string. */
 export type RawInputs = Readonly<Record<string, string | undefined>>;
@@ -58,6 +58,8 @@ export interface ExportConfig extends ConnectionConfig {
   releaseVersion?: string;
   deploymentType: DeploymentType;
   maskBundleUrl: boolean;
+  /** Link the bundle in the job summary (never when it is masked). */
+  showBundleUrl: boolean;
   limits: ExtractLimits;
   allowedHosts: string[];
   /** The headless browser part of the deployment check: `auto` runs it when Chromium is installed. */
@@ -99,6 +101,7 @@ export const DEFAULTS = {
   'request-timeout': '30s',
   'deployment-type': 'cloud',
   'mask-bundle-url': 'false',
+  'show-bundle-url': 'false',
   wait: 'true',
   'max-extract-size': '20GB',
   'max-extract-files': '500000',
@@ -108,6 +111,8 @@ export const DEFAULTS = {
 } as const satisfies RawInputs;
 
 const MAX_PROMPT_CHARS = 100_000;
+const API_KEY_REQUIRED =
+  'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY';
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 const text = z.string().trim();
@@ -181,6 +186,16 @@ const domain = text.transform((value, ctx) => {
 });
 
 const baseUrl = text.transform((value, ctx) => {
+  // `api.example.com` or `localhost:4010`: a host without a scheme, which URL misreads.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && /^[a-z0-9.[\]:-]+(\/\S*)?$/i.test(value)) {
+    const host = value.replace(/[/:].*$/, '');
+    const scheme = isLoopbackHost(host) || host.startsWith('[') ? 'http' : 'https';
+    ctx.addIssue({
+      code: 'custom',
+      message: `has no scheme: write ${scheme}://${value} (got "${value}")`,
+    });
+    return z.NEVER;
+  }
   const parsed = parseServiceUrl(value);
   if (parsed instanceof URL) {
     if (parsed.search || parsed.hash) {
@@ -194,23 +209,39 @@ const baseUrl = text.transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** The prefix of the platform's admin API keys. */
+const KEY_PREFIX = 'mint_';
+
 /** Never echo the value: it is a secret, even when malformed. */
 const apiKey = text.transform((value, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message: `${message} (value not shown)` });
+    return z.NEVER;
+  };
   if (value === '') {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY',
-    });
+    ctx.addIssue({ code: 'custom', message: API_KEY_REQUIRED });
     return z.NEVER;
   }
-  if (!/^[A-Za-z0-9]+_[A-Za-z0-9_.~+/=-]+$/.test(value)) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'is not an admin API key: expected <prefix>_<secret> (e.g. mint_…) with no spaces (value not shown)',
-    });
-    return z.NEVER;
+  if (/^(authorization:\s*)?bearer\s/i.test(value)) {
+    return refuse(
+      `starts with "${/^authorization:/i.test(value) ? 'Authorization: Bearer' : 'Bearer'}": drop it and give the key alone (${KEY_PREFIX}…); the Authorization header is added for you`,
+    );
+  }
+  if (!/^[A-Za-z0-9]+_[A-Za-z0-9_.~+/=-]+$/.test(value) && !value.startsWith(KEY_PREFIX)) {
+    return refuse(
+      `is not an admin API key: expected ${KEY_PREFIX}<secret>, from the dashboard's API keys page`,
+    );
+  }
+  if (!value.startsWith(KEY_PREFIX)) {
+    const prefix = /^[A-Za-z0-9]+_(?:(?:live|test)_)?/.exec(value)?.[0] ?? '';
+    return refuse(
+      `starts with "${prefix}", not "${KEY_PREFIX}": it is a key of another service, not an admin API key of the docs platform; it was not sent anywhere. Create one on the dashboard's API keys page`,
+    );
+  }
+  if (!/^[A-Za-z0-9_.~+/=-]+$/.test(value)) {
+    return refuse(
+      `is not an admin API key: expected ${KEY_PREFIX}<secret> with no spaces or line breaks`,
+    );
   }
   return value;
 });
@@ -323,6 +354,7 @@ const schemas = {
   'release-version': releaseVersion,
   'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped'] as const),
   'mask-bundle-url': boolean,
+  'show-bundle-url': boolean,
   'project-id': projectId,
   'job-id': text.transform((value, ctx) => {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
@@ -388,7 +420,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       problems.push({ input: name, message });
     }
   };
-  require('api-key', 'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY');
+  require('api-key', API_KEY_REQUIRED);
   if (values.command === 'agent') {
     require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
     require('prompt', 'is required for command "agent": the instruction for the agent');
@@ -492,6 +524,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     ...(releaseVersionValue ? { releaseVersion: releaseVersionValue } : {}),
     deploymentType: values['deployment-type'] as DeploymentType,
     maskBundleUrl: values['mask-bundle-url'] as boolean,
+    showBundleUrl: values['show-bundle-url'] as boolean,
     limits: {
       maxBytes: values['max-extract-size'] as number,
       maxEntries: values['max-extract-files'] as number,

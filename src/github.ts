@@ -136,11 +136,13 @@ export async function reportOutcome(
   outcome: RunOutcome,
   redactor: Redactor,
   commands: RunnerCommands = runnerCommands,
+  /** Paths in the summary are shown relative to it. */
+  workspace: string = process.env.GITHUB_WORKSPACE || process.cwd(),
 ): Promise<boolean> {
   const failure =
     outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
   if (outcome.record) {
-    const markdown = renderSummary(outcome.record, failure);
+    const markdown = renderSummary(outcome.record, failure, { workspace });
     try {
       await commands.writeSummary(redactor.redact(markdown));
     } catch (err) {

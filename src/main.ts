@@ -8,7 +8,13 @@ import { abortReason, CancelledError, TimeoutError } from './errors.js';
 import { type ArtifactUploader, runExport } from './export/run.js';
 import { ProxyRoutes } from './proxy.js';
 import { Redactor } from './redact.js';
-import { describeCancellation, describeTimeout, type Reporter, type RunRecord } from './report.js';
+import {
+  describeCancellation,
+  describeTimeout,
+  type InvokedAs,
+  type Reporter,
+  type RunRecord,
+} from './report.js';
 
 /** What the surrounding world provides: the runner or a shell. */
 export interface Environment {
@@ -24,6 +30,8 @@ export interface Environment {
   /** Looked up only when needed: the commit SHA in a workflow. */
   defaultReleaseVersion?: () => Promise<string | undefined>;
   uploadArtifact?: ArtifactUploader;
+  /** The adapter: messages name inputs as `job-id: …` (action) or `--job-id …` (cli). */
+  invokedAs?: InvokedAs;
 }
 
 export interface RunOptions {
@@ -71,6 +79,10 @@ async function executeConfigured(
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const redactor = options.redactor ?? new Redactor();
+  // The key is a secret from the start: an error about another input may echo it. The
+  // runner is asked to mask it only once it is valid (a refused one is never printed).
+  const givenKey = raw['api-key']?.trim();
+  redactor.add(givenKey);
   const needsReleaseVersion =
     (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
   const config = parseConfig(raw, {
@@ -88,6 +100,7 @@ async function executeConfigured(
   const startedAt = clock.now();
   const deadline = startedAt + config.timeoutMs;
   const timeout = new AbortController();
+  const invokedAs = environment.invokedAs ?? 'action';
   const record: RunRecord =
     config.command === 'agent'
       ? {
@@ -96,8 +109,15 @@ async function executeConfigured(
           prompt: config.prompt,
           startedAt,
           waited: config.wait,
+          invokedAs,
         }
-      : { command: 'export', domain: config.domain, startedAt };
+      : {
+          command: 'export',
+          domain: config.domain,
+          startedAt,
+          invokedAs,
+          showBundleUrl: config.showBundleUrl,
+        };
   const cancelTimeout = clock.after(config.timeoutMs, () =>
     timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
   );
@@ -158,6 +178,10 @@ async function executeConfigured(
           : reason,
     };
   } finally {
+    if (record.command === 'export' && record.status === 'completed') {
+      record.pageUrl = `https://${record.domain}/`;
+      reporter.setOutput('page-url', record.pageUrl);
+    }
     record.finishedAt = clock.now();
     cancelTimeout();
     if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);

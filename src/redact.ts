@@ -1,7 +1,16 @@
+/** Shorter runs of a secret are too common to be told from ordinary text. */
+const FRAGMENT = 10;
+
+/**
+ * A credential after `Bearer`: long enough to be one, and not a placeholder such as
+ * `Bearer mint_<key>` or `Bearer mint_…`, which servers print as hints.
+ */
+const BEARER_TOKEN = /(bearer\s+)[A-Za-z0-9_.~+/=-]{12,}(?![A-Za-z0-9_.~+/=<…-])/gi;
+
 /**
  * Removes secrets from text that leaves the process (log lines, error messages,
  * outputs, the summary), including text that came from a server, which may echo a
- * request's Authorization header back.
+ * request's Authorization header back, and text cut short somewhere in a secret.
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
@@ -11,8 +20,37 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    let out = text.replace(/(bearer\s+)[^\s"'<>,;]+/gi, '$1***');
+    let out = text.replace(BEARER_TOKEN, '$1***');
     for (const secret of this.#secrets) out = out.split(secret).join('***');
+    for (const secret of this.#secrets) out = withoutFragments(out, secret);
     return out;
   }
+}
+
+/** Replaces every run of at least FRAGMENT characters of `secret` (a cut copy of it). */
+function withoutFragments(text: string, secret: string): string {
+  // Only tokens such as keys: pieces of a masked URL (its host, its path) are not secret.
+  if (secret.length < 2 * FRAGMENT || !/^[A-Za-z0-9_.~+=-]+$/.test(secret)) return text;
+  let out = text;
+  for (let start = 0; start + FRAGMENT <= secret.length; start += 1) {
+    const needle = secret.slice(start, start + FRAGMENT);
+    for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + 3)) {
+      // Grow the match both ways while it follows the secret.
+      let from = at;
+      let s = start;
+      while (from > 0 && s > 0 && out[from - 1] === secret[s - 1]) {
+        from -= 1;
+        s -= 1;
+      }
+      let to = at + FRAGMENT;
+      let e = start + FRAGMENT;
+      while (to < out.length && e < secret.length && out[to] === secret[e]) {
+        to += 1;
+        e += 1;
+      }
+      out = `${out.slice(0, from)}***${out.slice(to)}`;
+      at = from;
+    }
+  }
+  return out;
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
 import { formatBytes, formatDuration } from './duration.js';
 
@@ -19,9 +20,31 @@ export const OUTPUT_NAMES = [
   'pr-link',
   'findings-file',
   'sarif-file',
+  'page-url',
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
+
+/** How each output is typed in the CLI's --json (the runner passes every output as a string). */
+export const OUTPUT_TYPES: Partial<Record<OutputName, 'number' | 'boolean'>> = {
+  'page-count': 'number',
+  'size-bytes': 'number',
+  'artifact-id': 'number',
+};
+
+/** An output as JSON: numbers as numbers, booleans as booleans, the rest as strings. */
+export function typedOutput(name: OutputName, value: string): string | number | boolean {
+  const type = OUTPUT_TYPES[name];
+  if (type === 'number' && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/** What the core says about a log line besides its text. */
+export interface LineDetail {
+  /** A progress history line: a live progress display may show it as a bar instead. */
+  progress?: boolean;
+}
 
 export interface Annotation {
   title?: string;
@@ -46,7 +69,7 @@ export interface ProgressState {
  * adapter maps it onto @actions/core, the CLI onto the terminal; the core knows neither.
  */
 export interface Reporter {
-  info(message: string): void;
+  info(message: string, detail?: LineDetail): void;
   notice(message: string, annotation?: Annotation): void;
   warning(message: string, annotation?: Annotation): void;
   /** An error annotation that does not by itself end the run. */
@@ -57,6 +80,14 @@ export interface Reporter {
   /** Hides a value in every later log line. */
   mask(value: string): void;
   progress?(state: ProgressState): void;
+}
+
+/** The adapter that ran: messages name inputs the way the user sets them there. */
+export type InvokedAs = 'action' | 'cli';
+
+/** `job-id: se_…` in a workflow's `with:`, `--job-id se_…` on a command line. */
+export function setting(record: { invokedAs?: InvokedAs }, input: string, value: string): string {
+  return record.invokedAs === 'cli' ? `\`--${input} ${value}\`` : `\`${input}: ${value}\``;
 }
 
 /** What happened during an export run, filled in as it goes, for the summary. */
@@ -93,6 +124,11 @@ export interface ExportRecord {
   readiness?: Readiness;
   /** Why the last failed call was tried again (explains a timeout). */
   lastRetry?: string;
+  /** Where the exported site is served: https://<domain>/, once the export completed. */
+  pageUrl?: string;
+  /** The user asked for the bundle link in the job summary (show-bundle-url). */
+  showBundleUrl?: boolean;
+  invokedAs?: InvokedAs;
 }
 
 /** What happened during an agent run, for the summary. */
@@ -114,24 +150,34 @@ export interface AgentRecord {
   waited: boolean;
   /** Why the last failed call was tried again (explains a timeout). */
   lastRetry?: string;
+  invokedAs?: InvokedAs;
 }
 
 export type RunRecord = ExportRecord | AgentRecord;
 
+/** A duration as an input takes it: `1h`, `45m`, `90s`. */
+function inputDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Math.ceil(ms / 1000)}s`;
+}
+
 /** What was going on when the run's timeout passed, and what the user can do. */
 export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
+  const longer = setting(record, 'timeout', inputDuration(timeoutMs * 2));
   if (record.command === 'agent') {
     return record.jobId
       ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
-      : `No agent job could be created before ${limit}.`;
+      : `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
   }
   if (record.jobId === undefined)
-    return `The export of ${record.domain} could not be started before ${limit}.`;
+    return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
+  const resume = setting(record, 'job-id', record.jobId);
   if (record.status !== 'completed') {
-    return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: raise timeout, or run again later.`;
+    return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: rerun with ${resume} to pick it up without exporting again, or raise the limit (${longer}).`;
   }
-  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; path was left as it was. Raise timeout for large exports.`;
+  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; path was left as it was. The export itself completed: rerun with ${resume} to get a fresh link and download it without exporting again, and raise the limit for large bundles (${longer}).`;
 }
 
 /** What a cancelled run leaves behind, for the cancellation message. */
@@ -144,17 +190,51 @@ export function describeCancellation(record: RunRecord): string {
   if (record.sitePath ?? record.archivePath) {
     return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
   }
-  return record.jobId
-    ? `Export job ${record.jobId} may keep running on the server; temporary files were removed and path was left as it was.`
-    : 'Nothing was started; path was left as it was.';
+  if (record.jobId === undefined) return 'Nothing was started; path was left as it was.';
+  const resume = setting(record, 'job-id', record.jobId);
+  if (record.status === 'completed') {
+    return `Export job ${record.jobId} had completed; the ${record.bundleUrl ? 'download' : 'request for its link'} was stopped, temporary files were removed and path was left as it was. Rerun with ${resume} to download it without exporting again.`;
+  }
+  return `Export job ${record.jobId} keeps running on the server; temporary files were removed and path was left as it was. Rerun with ${resume} to pick it up without exporting again.`;
 }
 
-/** The first line of a prompt, shortened: enough to recognize it in a log. */
+/**
+ * The first line of a prompt, shortened at a word boundary: enough to recognize it in a
+ * log, and never a word cut in two (a cut secret would escape redaction).
+ */
 export function promptHeadline(prompt: string, max = 80): string {
-  const first = prompt.trim().split(/\r?\n/, 1)[0] ?? '';
-  const lines = prompt.trim().split(/\r?\n/).length;
-  const shortened = first.length > max ? `${first.slice(0, max - 1)}…` : first;
-  return lines > 1 ? `${shortened} (+${lines - 1} more line${lines > 2 ? 's' : ''})` : shortened;
+  const lines = prompt.trim().split(/\r?\n/);
+  const first = lines[0] ?? '';
+  let shortened = first;
+  if (first.length > max) {
+    const words: string[] = [];
+    for (const word of first.split(/\s+/)) {
+      if ([...words, word].join(' ').length > max - 1) break;
+      words.push(word);
+    }
+    shortened = `${words.join(' ')}…`;
+  }
+  const more = lines.length - 1;
+  return more > 0 ? `${shortened} (+${more} more line${more > 1 ? 's' : ''})` : shortened;
+}
+
+/** When a link stops working, relative to `now`: `in 59 min (12:34 UTC)`. */
+export function describeExpiry(expiresAt: Date, now: number): string {
+  const iso = expiresAt.toISOString();
+  const sameDay = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10);
+  const clock = `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`;
+  const minutes = Math.round((expiresAt.getTime() - now) / 60_000);
+  if (expiresAt.getTime() <= now) return `expired (${clock})`;
+  if (minutes < 1) return `in under a minute (${clock})`;
+  if (minutes < 120) return `in ${minutes} min (${clock})`;
+  if (minutes < 48 * 60) return `in ${Math.round(minutes / 60)} h (${clock})`;
+  return `in ${Math.round(minutes / 1440)} days (${clock})`;
+}
+
+/** What the summary may know about the place it is read from. */
+export interface SummaryContext {
+  /** Paths inside it are shown relative to it. */
+  workspace?: string;
 }
 
 function cell(text: string): string {
@@ -165,28 +245,51 @@ function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
 
-function table(rows: [string, string | undefined][]): string {
-  const kept = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
-  return ['| | |', '|---|---|', ...kept.map(([k, v]) => `| ${k} | ${cell(v)} |`)].join('\n');
+/** Link text: brackets would end it early. */
+function linkText(text: string): string {
+  return text.replace(/[[\]]/g, '');
 }
 
-/** The job summary of an export run, whether it succeeded or not. */
-export function renderExportSummary(record: ExportRecord, failure?: string): string {
-  const ok = failure === undefined;
-  const heading = ok
-    ? `### ✅ Static export of ${record.domain}`
-    : `### ❌ Static export of ${record.domain} failed`;
-  const duration =
-    record.finishedAt !== undefined
-      ? formatDuration(record.finishedAt - record.startedAt)
-      : undefined;
+/** A two-column table of facts: the first fact is its header row (no empty header). */
+function factsTable(rows: [string, string | undefined][]): string {
+  const kept = rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '');
+  if (kept.length === 0) return '';
+  const [first, ...rest] = kept.map(([k, v]) => `| ${k} | ${cell(v)} |`);
+  return [first, '|---|---|', ...rest].join('\n');
+}
+
+/** `site` for a path inside the workspace, the absolute path otherwise. */
+function shownPath(file: string, context: SummaryContext): string {
+  const { workspace } = context;
+  if (workspace === undefined) return file;
+  const relative = path.relative(workspace, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative
+    : file;
+}
+
+function duration(record: RunRecord): string | undefined {
+  return record.finishedAt !== undefined
+    ? formatDuration(record.finishedAt - record.startedAt)
+    : undefined;
+}
+
+function bundleLinkCell(record: ExportRecord): string | undefined {
+  if (!record.bundleUrl) return undefined;
+  if (record.bundleUrlMasked) return '(masked)';
+  if (record.showBundleUrl) return `[download](${record.bundleUrl})`;
+  return `in the ${code('bundle-url')} output; not shown here since it grants access until it expires (${code('show-bundle-url: true')} shows it)`;
+}
+
+function exportFacts(record: ExportRecord, context: SummaryContext): string {
   const where = record.sitePath ?? record.archivePath;
-  const rows: [string, string | undefined][] = [
-    ['Domain', record.domain],
+  const now = record.finishedAt ?? record.startedAt;
+  return factsTable([
     ['Job', record.jobId ? code(record.jobId) : undefined],
     ['Status', record.status],
     ['Pages', record.pageCount !== undefined ? String(record.pageCount) : undefined],
-    ['Duration', duration],
+    ['Site URL', record.pageUrl],
+    ['Duration', duration(record)],
     [
       'Archive',
       record.sizeBytes !== undefined
@@ -199,16 +302,12 @@ export function renderExportSummary(record: ExportRecord, failure?: string): str
         ? `${code(record.sha256)}${record.etagVerified ? ' (matches the storage ETag)' : ''}`
         : undefined,
     ],
-    ['Link expires', record.expiresAt?.toISOString()],
+    ['Link expires', record.expiresAt ? describeExpiry(record.expiresAt, now) : undefined],
+    ['Bundle link', bundleLinkCell(record)],
     [
-      'Bundle link',
-      record.bundleUrl && !record.bundleUrlMasked
-        ? `[download](${record.bundleUrl})`
-        : record.bundleUrl
-          ? '(masked)'
-          : undefined,
+      record.sitePath ? 'Site' : 'Archive file',
+      where ? code(shownPath(where, context)) : undefined,
     ],
-    [record.sitePath ? 'Site' : 'Archive file', where ? code(where) : undefined],
     [
       'Replaced',
       record.replacedForeign
@@ -218,13 +317,15 @@ export function renderExportSummary(record: ExportRecord, failure?: string): str
           : undefined,
     ],
     ['Artifact', record.artifactId ? `id ${record.artifactId}` : undefined],
-    ['Helm values', record.helmValuesFile ? code(record.helmValuesFile) : undefined],
-  ];
-  const parts = [heading, '', table(rows)];
-  if (record.checks?.length) parts.push('', ...record.checks.map((c) => `- ${c}`));
-  if (record.readiness) parts.push('', renderReadiness(record.readiness));
-  if (!ok) parts.push('', `**Error:** ${cell(failure)}`);
-  return `${parts.join('\n')}\n`;
+    [
+      'Helm values',
+      record.helmValuesFile ? code(shownPath(record.helmValuesFile, context)) : undefined,
+    ],
+  ]);
+}
+
+function checksSection(record: ExportRecord): string {
+  return (record.checks ?? []).map((c) => `- ${c}`).join('\n');
 }
 
 /** Rows of the hosts table the summary holds; the rest are named in one line. */
@@ -321,25 +422,60 @@ export function renderReadiness(readiness: Readiness): string {
   return parts.join('\n');
 }
 
-/** The job summary of an agent run. */
-export function renderAgentSummary(record: AgentRecord, failure?: string): string {
-  const ok = failure === undefined;
-  const heading = ok
-    ? `### ✅ Agent job in ${record.projectId}`
-    : `### ❌ Agent job in ${record.projectId} failed`;
-  const duration =
-    record.finishedAt !== undefined
-      ? formatDuration(record.finishedAt - record.startedAt)
-      : undefined;
-  const rows: [string, string | undefined][] = [
-    ['Prompt', promptHeadline(record.prompt)],
-    ['Job', record.jobId ? code(record.jobId) : undefined],
-    ['Status', record.status],
+function failureSection(failure: string | undefined): string {
+  return failure === undefined ? '' : `**Error:** ${cell(failure)}`;
+}
+
+/** Sections in order, the empty ones left out. */
+function joinSections(sections: string[]): string {
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+/** The job summary of an export run, whether it succeeded or not. */
+export function renderExportSummary(
+  record: ExportRecord,
+  failure?: string,
+  context: SummaryContext = {},
+): string {
+  const heading =
+    failure === undefined
+      ? `### ✅ Static export of ${record.domain}`
+      : `### ❌ Static export of ${record.domain} failed`;
+  return joinSections([
+    heading,
+    exportFacts(record, context),
+    checksSection(record),
+    record.readiness ? renderReadiness(record.readiness) : '',
+    failureSection(failure),
+  ]);
+}
+
+/** `owner/repo#12` for a GitHub pull request link, `pull request` for any other. */
+function pullRequestName(link: string): string {
+  const match = /^https:\/\/[^/]+\/([^/]+\/[^/]+)\/pull\/(\d+)/.exec(link);
+  return match ? `${match[1]}#${match[2]}` : 'pull request';
+}
+
+function agentHeading(record: AgentRecord, failure: string | undefined): string {
+  const job = `Agent job in ${record.projectId}`;
+  if (failure !== undefined) return `### ❌ ${job} failed`;
+  if (record.prLink) {
+    return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${record.prLink})`;
+  }
+  if (record.status === 'completed') return `### ✅ ${job}: no changes, no pull request`;
+  return `### ✅ ${job}`;
+}
+
+function agentFacts(record: AgentRecord): string {
+  return factsTable([
     [
       'Pull request',
       record.prLink ??
         (record.status === 'completed' ? 'none (the agent changed no files)' : undefined),
     ],
+    ['Prompt', promptHeadline(record.prompt)],
+    ['Job', record.jobId ? code(record.jobId) : undefined],
+    ['Status', record.status],
     [
       'Repository',
       record.repository ? `${record.repository}${record.ref ? ` @ ${record.ref}` : ''}` : undefined,
@@ -347,16 +483,22 @@ export function renderAgentSummary(record: AgentRecord, failure?: string): strin
     ['Model', record.model],
     ['Created', record.createdAt?.toISOString()],
     ['Archived', record.archivedAt?.toISOString()],
-    ['Duration', duration],
-  ];
-  const parts = [heading, '', table(rows)];
-  if (!ok) parts.push('', `**Error:** ${cell(failure)}`);
-  return `${parts.join('\n')}\n`;
+    ['Duration', duration(record)],
+  ]);
+}
+
+/** The job summary of an agent run. */
+export function renderAgentSummary(record: AgentRecord, failure?: string): string {
+  return joinSections([agentHeading(record, failure), agentFacts(record), failureSection(failure)]);
 }
 
 /** The job summary of any run. */
-export function renderSummary(record: RunRecord, failure?: string): string {
+export function renderSummary(
+  record: RunRecord,
+  failure?: string,
+  context: SummaryContext = {},
+): string {
   return record.command === 'export'
-    ? renderExportSummary(record, failure)
+    ? renderExportSummary(record, failure, context)
     : renderAgentSummary(record, failure);
 }

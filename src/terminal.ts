@@ -1,31 +1,57 @@
 import { formatBytes, formatDuration } from './duration.js';
 import type { Redactor } from './redact.js';
-import type { Annotation, OutputName, ProgressState, Reporter } from './report.js';
+import type { Annotation, LineDetail, OutputName, ProgressState, Reporter } from './report.js';
 
 export interface TerminalOptions {
-  /** Where log lines go: stderr when stdout carries --json. */
+  /** Where logs and progress go: stderr, so that stdout carries only results. */
   stream: NodeJS.WriteStream;
   redactor: Redactor;
+  /** Read for TERM, NO_COLOR and FORCE_COLOR. */
+  env: NodeJS.ProcessEnv;
   /** Print debug lines. */
   verbose: boolean;
+  /** Print only warnings and errors. */
+  quiet?: boolean;
+  /** Paces redraws; the system clock by default. */
+  now?: () => number;
 }
 
-const BAR_WIDTH = 24;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const REDRAW_EVERY_MS = 100;
+const DONE = '✓';
+const FAILED = '✗';
 
 /**
- * A Reporter for people at a terminal and for CI systems other than GitHub: plain
- * lines everywhere, plus one live progress line (percent, pages, ETA or bytes) when the
- * stream is a TTY. Outputs are collected for the caller to print.
+ * Colors follow the conventions other tools honour: FORCE_COLOR (0 or false turns them
+ * off) wins, then NO_COLOR, then TERM=dumb; otherwise only on a terminal.
+ */
+export function colorsEnabled(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !['0', 'false'].includes(force.toLowerCase());
+  if (env.NO_COLOR) return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+/**
+ * A Reporter for people at a terminal and for CI systems other than GitHub. On a
+ * terminal (not TERM=dumb) each phase shows one live progress line, redrawn in place
+ * within the terminal's width and kept, in its final state, when the phase ends;
+ * progress history lines are left out since the live line shows the same. Anywhere
+ * else: plain lines, no escape sequences. Outputs are collected for the caller to print.
  */
 export class TerminalReporter implements Reporter {
   readonly outputs: Partial<Record<OutputName, string>> = {};
   readonly #stream: NodeJS.WriteStream;
   readonly #redactor: Redactor;
   readonly #verbose: boolean;
-  readonly #tty: boolean;
+  readonly #quiet: boolean;
+  readonly #live: boolean;
   readonly #color: boolean;
-  #liveLine = false;
+  readonly #now: () => number;
+  /** The progress of the current phase, drawn on the last row. */
+  #state: ProgressState | undefined;
+  #drawn = false;
   #frame = 0;
   #lastDraw = 0;
 
@@ -33,15 +59,21 @@ export class TerminalReporter implements Reporter {
     this.#stream = options.stream;
     this.#redactor = options.redactor;
     this.#verbose = options.verbose;
-    this.#tty = options.stream.isTTY === true;
-    this.#color = this.#tty && !process.env.NO_COLOR;
+    this.#quiet = options.quiet === true;
+    const tty = options.stream.isTTY === true;
+    this.#live = tty && options.env.TERM !== 'dumb';
+    this.#color = colorsEnabled(options.env, tty);
+    this.#now = options.now ?? Date.now;
   }
 
-  info(message: string): void {
+  info(message: string, detail?: LineDetail): void {
+    if (this.#quiet) return;
+    if (detail?.progress && this.#live) return;
     this.#line(message);
   }
 
   notice(message: string, annotation?: Annotation): void {
+    if (this.#quiet) return;
     this.#line(`${this.#paint('36', 'notice')}: ${this.#where(annotation)}${message}`);
   }
 
@@ -58,11 +90,14 @@ export class TerminalReporter implements Reporter {
   }
 
   async group<T>(title: string, fn: () => Promise<T>): Promise<T> {
-    this.#line(this.#paint('1', `▸ ${title}`));
+    if (!this.#quiet) this.#line(this.#paint('1', `▸ ${title}`));
+    let ok = false;
     try {
-      return await fn();
+      const result = await fn();
+      ok = true;
+      return result;
     } finally {
-      this.#clearLive();
+      this.#settle(ok);
     }
   }
 
@@ -75,15 +110,37 @@ export class TerminalReporter implements Reporter {
   }
 
   progress(state: ProgressState): void {
-    if (!this.#tty) return;
-    const now = Date.now();
-    const done =
-      state.percent === 100 || (state.totalBytes !== undefined && state.bytes === state.totalBytes);
-    if (now - this.#lastDraw < 100 && !done) return;
+    if (!this.#live || this.#quiet) return;
+    const changedPhase = this.#state?.phase !== state.phase || this.#state?.status !== state.status;
+    this.#state = state;
+    const now = this.#now();
+    if (!changedPhase && now - this.#lastDraw < REDRAW_EVERY_MS) return;
     this.#lastDraw = now;
     this.#frame = (this.#frame + 1) % SPINNER.length;
-    this.#stream.write(`\r\x1b[2K${describeProgress(state, SPINNER[this.#frame] as string)}`);
-    this.#liveLine = true;
+    this.#draw(SPINNER[this.#frame] as string, false);
+  }
+
+  /** Ends the live line, if one is drawn, so that what follows starts on a new row. */
+  close(): void {
+    this.#settle(false);
+  }
+
+  #settle(ok: boolean): void {
+    if (this.#state === undefined) return;
+    const failed = !ok || this.#state.status === 'failed';
+    this.#draw(failed ? this.#paint('31', FAILED) : this.#paint('32', DONE), true);
+    this.#stream.write('\n');
+    this.#state = undefined;
+    this.#drawn = false;
+  }
+
+  #draw(mark: string, final: boolean): void {
+    const state = this.#state as ProgressState;
+    const width = Math.max(10, (this.#stream.columns || 80) - 1);
+    const text = describeProgress(state, { mark: '', width: width - 2, final });
+    // One row, never wider than the terminal: a wrapped line could not be redrawn in place.
+    this.#stream.write(`\r${mark} ${this.#redactor.redact(text)}\x1b[K`);
+    this.#drawn = true;
   }
 
   #where(annotation?: Annotation): string {
@@ -95,36 +152,97 @@ export class TerminalReporter implements Reporter {
     return this.#color ? `\x1b[${code}m${text}\x1b[0m` : text;
   }
 
-  #clearLive(): void {
-    if (this.#liveLine) {
-      this.#stream.write('\r\x1b[2K');
-      this.#liveLine = false;
-    }
-  }
-
   #line(text: string): void {
-    this.#clearLive();
+    // A phase that reached its end keeps its final line above what follows.
+    if (this.#drawn && this.#state && isComplete(this.#state)) {
+      this.#settle(true);
+    }
+    const live = this.#drawn;
+    if (live) this.#stream.write('\r\x1b[K');
     this.#stream.write(`${this.#redactor.redact(text)}\n`);
+    if (live) this.#draw(SPINNER[this.#frame] as string, false);
   }
 }
 
-/** `⠙ running  42% [#########...............] 120 pages · about 35s left` */
-export function describeProgress(state: ProgressState, spinner: string): string {
-  const bar = (fraction: number) => {
-    const filled = Math.round(Math.min(1, Math.max(0, fraction)) * BAR_WIDTH);
-    return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
-  };
+/** The job settled, or every byte arrived. */
+function isComplete(state: ProgressState): boolean {
   if (state.phase === 'download') {
-    const total = state.totalBytes;
-    const bytes = state.bytes ?? 0;
-    return total
-      ? `${spinner} download ${String(Math.floor((bytes / total) * 100)).padStart(3)}% ${bar(bytes / total)} ${formatBytes(bytes)} of ${formatBytes(total)}`
-      : `${spinner} download ${formatBytes(bytes)}`;
+    return state.totalBytes !== undefined && state.bytes === state.totalBytes;
   }
-  const parts = [`${spinner} ${state.status ?? ''}`];
-  if (state.percent !== undefined)
-    parts.push(`${String(Math.round(state.percent)).padStart(3)}% ${bar(state.percent / 100)}`);
-  if (state.pages !== undefined) parts.push(`${state.pages} pages`);
-  if (state.etaMs !== undefined) parts.push(`· about ${formatDuration(state.etaMs)} left`);
-  return parts.join(' ');
+  return ['completed', 'failed', 'archived'].includes(state.status ?? '');
+}
+
+export interface ProgressLayout {
+  /** Spinner frame or final mark, first on the line; empty for none. */
+  mark: string;
+  /** Columns available; the line is shortened to fit. */
+  width?: number;
+  /** The phase has ended: no time left is shown. */
+  final?: boolean;
+}
+
+/** Only printable ASCII from the server reaches the terminal (no escape sequences). */
+function printable(text: string, max = 24): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function bar(fraction: number, width: number): string {
+  const filled = Math.round(Math.min(1, Math.max(0, fraction)) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}
+
+/**
+ * `running  42% [#########.......] 120 pages · about 35s left`, made to fit `width`:
+ * the bar narrows, then the time left, the bar and the details go, in that order.
+ */
+export function describeProgress(state: ProgressState, layout: ProgressLayout): string {
+  const width = layout.width ?? Infinity;
+  const download = state.phase === 'download';
+  const label = download ? 'download' : printable(state.status ?? '');
+  const fraction = download
+    ? state.totalBytes
+      ? (state.bytes ?? 0) / state.totalBytes
+      : undefined
+    : state.percent !== undefined
+      ? state.percent / 100
+      : undefined;
+  const percent =
+    fraction !== undefined ? `${String(Math.floor(fraction * 100)).padStart(3)}%` : undefined;
+  const details = download
+    ? `${formatBytes(state.bytes ?? 0)}${state.totalBytes ? ` of ${formatBytes(state.totalBytes)}` : ''}`
+    : state.pages !== undefined
+      ? `${state.pages} page${state.pages === 1 ? '' : 's'}`
+      : undefined;
+  const settled = layout.final || fraction === 1 || ['completed', 'failed'].includes(label);
+  const eta =
+    state.etaMs !== undefined && !settled
+      ? `· about ${formatDuration(state.etaMs)} left`
+      : undefined;
+
+  const compose = (barWidth: number, withEta: boolean, withDetails: boolean) =>
+    [
+      layout.mark || undefined,
+      label,
+      percent,
+      fraction !== undefined && barWidth > 0 ? bar(fraction, barWidth) : undefined,
+      withDetails ? details : undefined,
+      withEta ? eta : undefined,
+    ]
+      .filter((part): part is string => part !== undefined && part !== '')
+      .join(' ');
+  const fits = (text: string) => [...text].length <= width;
+  for (const barWidth of [24, 20, 16, 12, 10]) {
+    const text = compose(barWidth, true, true);
+    if (fits(text)) return text;
+  }
+  for (const candidate of [
+    compose(10, false, true),
+    compose(0, false, true),
+    compose(0, false, false),
+  ]) {
+    if (fits(candidate)) return candidate;
+  }
+  const shortest = [...compose(0, false, false)];
+  return `${shortest.slice(0, Math.max(0, width - 1)).join('')}…`;
 }

@@ -90,7 +90,9 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
         remember(job);
         if (job.status === lastStatus) return;
         lastStatus = job.status;
-        reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`);
+        reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`, {
+          progress: true,
+        });
         reporter.progress?.({ phase: 'agent', status: job.status });
       },
       interval: config.pollInterval,

@@ -194,6 +194,7 @@ function downloadProgress(reporter: Reporter, clock: Clock) {
     const percent = total ? ` (${Math.floor((received / total) * 100)}%)` : '';
     reporter.info(
       `  ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}${percent} at ${formatBytes(received / seconds)}/s`,
+      { progress: true },
     );
   };
 }

@@ -61,7 +61,9 @@ export async function waitForExport(first: ExportJob, options: WaitOptions): Pro
     const unknown = KNOWN_STATUSES.has(job.status)
       ? ''
       : ' (a status this action does not know: still waiting)';
-    reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${key}${eta}${unknown}`);
+    reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${key}${eta}${unknown}`, {
+      progress: true,
+    });
     reporter.progress?.({
       phase: 'export',
       status: job.status,

@@ -116,7 +116,8 @@ describe('agent, end to end against the emulator', () => {
     const prompt = `${first}\nSECOND-LINE-DETAIL about the table\nthird line`;
     const run = await harness.run({ ...AGENT, prompt, wait: 'false' });
     expect(run.code, run.stdout).toBe(0);
-    const headline = `${first.slice(0, 79)}… (+2 more lines)`;
+    // Cut at the last word that fits in 79 characters, never inside a word.
+    const headline = `${first.slice(0, first.lastIndexOf(' ', 79))}… (+2 more lines)`;
     expect(run.stdout).toContain(`Prompt: ${headline}\n`);
     expect(run.summary).toContain(`| Prompt | ${headline} |`);
     for (const text of [run.stdout, run.summary, ...Object.values(run.outputs)]) {

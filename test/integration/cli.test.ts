@@ -1,64 +1,53 @@
-import { Writable } from 'node:stream';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
-import { inputFlagNames } from '../../src/cli-help.js';
-import { runCli as cli } from '../../src/cli.js';
-import { listTree, ROOT } from '../support/in-process.js';
+import { inputFlagNames } from '../../src/cli-flags.js';
+import { ROOT } from '../../scripts/runner.js';
+import { VERSION } from '../../src/version.js';
+import { listTree } from '../support/files.js';
 
-/**
- * The command line in-process: runCli (src/cli.ts) with the flags, an environment, a
- * working directory and captured stdout/stderr, against the emulator on loopback. The CLI
- * keeps the system clock, so its jobs are short. The built dist/cli/index.js, started from
- * a shell and from the packed tarball with npx, is in test/smoke/.
- */
+const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 
 interface CliRun {
-  code: number;
+  code: number | null;
   stdout: string;
   stderr: string;
   cwd: string;
 }
 
-/** A stream that keeps what is written, as a non-TTY stdout or stderr. */
-function capture(): { stream: NodeJS.WriteStream; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
-}
-
-async function runCli(
+function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; stdin?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
 ): Promise<CliRun> {
-  const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
-  const stdout = capture();
-  const stderr = capture();
-  const code = await cli(args, {
-    env: { ...options.env },
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    cwd,
-    readStdin: async () => options.stdin ?? '',
-  });
-  return { code, stdout: stdout.text(), stderr: stderr.text(), cwd };
+  return (async () => {
+    const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
+    const [program, ...prefix] = options.command ?? [process.execPath, CLI];
+    const child = spawn(program as string, [...prefix, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stdout, stderr, cwd };
+  })();
 }
 
 let emulator: Emulator;
 beforeAll(async () => {
   emulator = await startEmulator({
-    jobDurationMs: 300,
-    queuedMs: 50,
+    jobDurationMs: 1000,
+    queuedMs: 100,
     pageCount: 6,
-    agentDurationMs: 300,
+    agentDurationMs: 1000,
     log: false,
   });
 });
@@ -83,18 +72,10 @@ describe('static-export CLI', () => {
 
   it('exports a site with the key from ADMIN_API_KEY and prints the outputs', async () => {
     const run = await runCli(
-      [
-        'export',
-        '--base-url',
-        emulator.baseUrl,
-        '--domain',
-        'docs.example.com',
-        '--path',
-        'site',
-        '--poll-interval',
-        '0.5s',
-      ],
-      { env: { ADMIN_API_KEY: emulator.keys.write } },
+      ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
+      {
+        env: { ADMIN_API_KEY: emulator.keys.write },
+      },
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Outputs:$/m);
@@ -117,23 +98,29 @@ describe('static-export CLI', () => {
       'docs.example.com',
       '--download',
       'false',
-      '--poll-interval',
-      '0.5s',
     ]);
     expect(run.code, run.stderr).toBe(0);
-    const outputs = JSON.parse(run.stdout) as Record<string, string>;
-    expect(outputs).toMatchObject({
+    // stdout is one JSON document, typed: numbers are numbers.
+    const outputs = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(outputs).toEqual({
+      'job-id': expect.stringMatching(/^se_/),
       status: 'completed',
-      'page-count': '6',
+      'page-count': 6,
       'bundle-url': expect.stringContaining('X-Amz-Signature'),
+      'expires-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      'size-bytes': expect.any(Number),
+      'page-url': 'https://docs.example.com/',
     });
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('Waiting for export job');
     expectNoKey(run);
   });
 
   it('runs an agent job and reads the prompt from stdin with --prompt -', async () => {
-    const run = await runCli(
+    const child = spawn(
+      process.execPath,
       [
+        CLI,
         'agent',
         '--json',
         '--base-url',
@@ -142,58 +129,67 @@ describe('static-export CLI', () => {
         'demo-project',
         '--prompt',
         '-',
-        '--poll-interval',
-        '0.5s',
       ],
       {
-        env: { ADMIN_API_KEY: emulator.keys.write },
-        stdin: 'Update the changelog\nfor the 2.0 release',
+        env: { PATH: process.env.PATH ?? '', ADMIN_API_KEY: emulator.keys.write },
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
-    expect(run.code, run.stderr).toBe(0);
-    const outputs = JSON.parse(run.stdout) as Record<string, string>;
-    expect(outputs).toMatchObject({
+    child.stdin.end('Update the changelog\nfor the 2.0 release');
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
       'agent-status': 'completed',
       'pr-link': expect.stringContaining('/pull/'),
     });
-    expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([
-      'Update the changelog\nfor the 2.0 release',
-    ]);
-    expectNoKey(run);
   });
 
   it.each([
-    [['export', '--domain', 'docs.example.com', '--colour', 'red'], /Unknown option '--colour'/],
+    [['export', '--domain', 'docs.example.com', '--colour', 'red'], /unknown flag --colour/],
+    [['export', '--domian', 'x'], /unknown flag --domian: did you mean --domain\?/],
+    [['exprot', '--domain', 'x'], /unknown command "exprot": did you mean export\?/],
+    [
+      ['export', '--domain', 'x', '--prompt', 'p'],
+      /--prompt is a flag of `agent`, not of `export`/,
+    ],
+    [['export', '--domain'], /--domain needs a value/],
+    [['export', '--domain', 'x', '--download', 'maybe'], /unexpected argument "maybe"/],
+    [
+      ['export', '--domain', 'x', '--download=maybe'],
+      /--download takes true or false, got "maybe"/,
+    ],
+    [
+      ['export', '--domain', 'x', '--output', 'jobid'],
+      /"jobid" is not an output: did you mean job-id\?/,
+    ],
+    [['help', 'deplyo'], /unknown command "deplyo"/],
     [['deploy'], /unknown command "deploy"/],
     [[], /no command given/],
     [['export', '--domain', 'https://docs.example.com'], /--domain: must be a bare hostname/],
     [['agent', '--project-id', 'p'], /--prompt: is required/],
-  ])('exits 2 on bad usage: %j', async (args, message) => {
+  ])('exits 2 on bad usage, the reason on stderr: %j', async (args, message) => {
     const before = emulator.requests.length;
     const run = await runCli(args, { env: { ADMIN_API_KEY: emulator.keys.write } });
     expect(run.code).toBe(2);
-    expect(run.stdout + run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
     expect(emulator.requests.length).toBe(before);
   });
 
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
-      [
-        'export',
-        '--json',
-        '--base-url',
-        emulator.baseUrl,
-        '--domain',
-        'fail.example.com',
-        '--poll-interval',
-        '0.5s',
-      ],
+      ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
       { env: { ADMIN_API_KEY: emulator.keys.write } },
     );
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({
       status: 'failed',
-      error: expect.stringMatching(/failed on the server/),
+      error: {
+        code: 'export-failed',
+        message: expect.stringMatching(/^Export job se_\w+ failed on the server/),
+      },
     });
     expect(run.stderr).toMatch(/^error: Export job se_\w+ failed on the server/m);
   });
@@ -204,7 +200,7 @@ describe('static-export CLI', () => {
     for (const flag of [
       '--domain',
       '--path',
-      '--extract',
+      '--[no-]extract',
       '--helm-values-file',
       '--api-key',
       '--json',
@@ -213,5 +209,219 @@ describe('static-export CLI', () => {
     }
     const agent = await runCli(['agent', '--help']);
     expect(agent.stdout).toContain('--prompt');
+  });
+
+  it('runs from the packed tarball with npx', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-pack-'));
+    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = `./${packed.stdout.trim().split('\n').at(-1) as string}`;
+    const run = await runCli(
+      ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
+      {
+        cwd: dir,
+        env: {
+          ADMIN_API_KEY: emulator.keys.write,
+          npm_config_cache: path.join(dir, 'npm-cache'),
+          npm_config_update_notifier: 'false',
+        },
+        command: ['npx', '--yes', tarball],
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(await listTree(path.join(dir, 'site'))).toContain('index.html');
+  }, 120_000);
+});
+
+describe('static-export CLI basics', () => {
+  const base = ['--base-url', '', '--domain', 'docs.example.com'];
+  const exportArgs = (...more: string[]) => [
+    'export',
+    ...base.map((word) => word || emulator.baseUrl),
+    ...more,
+  ];
+  const withKey = { ADMIN_API_KEY: '' };
+  const env = (extra: Record<string, string> = {}) => ({
+    ...withKey,
+    ADMIN_API_KEY: emulator.keys.write,
+    ...extra,
+  });
+
+  it.each([['--version'], ['-V'], ['version'], ['export', '--version']])(
+    '%j prints the version on stdout and exits 0',
+    async (...args) => {
+      const run = await runCli(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`static-export ${VERSION}\n`);
+      expect(run.stderr).toBe('');
+    },
+  );
+
+  it('has help for each command that fits 80 columns, with examples', async () => {
+    for (const args of [['--help'], ['help'], ['help', 'export'], ['help', 'agent']]) {
+      const run = await runCli(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      const width = Math.max(...run.stdout.split('\n').map((line) => [...line].length));
+      expect(width, args.join(' ')).toBeLessThanOrEqual(80);
+      expect(run.stdout).toContain('EXAMPLES');
+    }
+    expect((await runCli(['help', 'export'])).stdout).toBe(
+      (await runCli(['export', '--help'])).stdout,
+    );
+  });
+
+  it('reads every flag from STATIC_EXPORT_<FLAG>, and flags win over the environment', async () => {
+    const run = await runCli(['export', '--domain', 'docs.example.com'], {
+      env: env({
+        STATIC_EXPORT_BASE_URL: emulator.baseUrl,
+        STATIC_EXPORT_DOMAIN: 'ignored.example.com',
+        STATIC_EXPORT_DOWNLOAD: 'false',
+        STATIC_EXPORT_JSON: 'true',
+      }),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'completed' });
+    expect(JSON.parse(run.stdout)).not.toHaveProperty('path');
+    const started = emulator.requests.filter((r) => r.route === 'export.start').at(-1);
+    expect(JSON.stringify(started)).not.toContain('ignored.example.com');
+  });
+
+  it('names the variable an invalid value came from', async () => {
+    const invalid = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_TIMEOUT: 'soon' }) });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/^error: --timeout \(from STATIC_EXPORT_TIMEOUT\): must be/m);
+    const json = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_JSON: 'maybe' }) });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain('STATIC_EXPORT_JSON must be true or false, got "maybe"');
+  });
+
+  it('takes --no-<flag>, --flag, --flag=false and --flag false for switches', async () => {
+    for (const form of [['--no-download'], ['--download=false'], ['--download', 'false']]) {
+      const run = await runCli(exportArgs(...form, '--output', 'status', '--output', 'path'), {
+        env: env(),
+      });
+      expect(run.code, run.stderr).toBe(0);
+      // --output prints one value per line; an output that was not set prints an empty line.
+      expect(run.stdout, form.join(' ')).toBe('completed\n\n');
+    }
+  });
+
+  it('--output prints one value, the way `jq -r .jobId` would', async () => {
+    const run = await runCli(exportArgs('--no-download', '--output', 'job-id'), { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^se_[0-9a-f]+\n$/);
+  });
+
+  it('--quiet leaves only the result on stdout and nothing but problems on stderr', async () => {
+    const run = await runCli(exportArgs('--no-download', '--quiet'), { env: env() });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^Outputs:\n {2}job-id +se_/);
+  });
+
+  it('sends input errors to stderr, and as JSON on stdout with --json', async () => {
+    const text = await runCli(['export', '--domain', 'https://docs.example.com/'], {
+      env: env(),
+    });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toMatch(/^error: --domain: must be a bare hostname/m);
+
+    const json = await runCli(['export', '--json', '--domain', 'https://docs.example.com/'], {
+      env: env(),
+    });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        code: 'invalid-input',
+        input: 'domain',
+        message: expect.stringMatching(/^--domain: must be a bare hostname/),
+        problems: [{ input: 'domain', message: expect.stringMatching(/^must be a bare/) }],
+      },
+    });
+    const usage = await runCli(['export', '--json', '--domian', 'x']);
+    expect(usage.code).toBe(2);
+    expect(JSON.parse(usage.stdout)).toEqual({
+      error: { code: 'usage', message: 'unknown flag --domian: did you mean --domain?' },
+    });
+  });
+
+  it('gives a refused key its own code in --json', async () => {
+    const run = await runCli(exportArgs('--json'), {
+      env: { ADMIN_API_KEY: 'mint_notakeyoftheemulator0000' },
+    });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { code: 'unauthorized', message: expect.stringContaining('HTTP 401') },
+    });
+  });
+
+  it.each([
+    [
+      'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+      /starts with "sk_live_", not "mint_": it is a key of another service/,
+    ],
+    [`Bearer ${'mint_'}abcdefghijklmnop`, /starts with "Bearer": drop it and give the key alone/],
+  ])('refuses %s before sending anything', async (key, message) => {
+    const before = emulator.requests.length;
+    const run = await runCli(exportArgs(), { env: { ADMIN_API_KEY: key } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toContain(key.slice(-12));
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('suggests https:// for a base-url without a scheme', async () => {
+    const run = await runCli(
+      ['export', '--domain', 'x.example.com', '--base-url', 'api.example.com'],
+      {
+        env: env(),
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--base-url: has no scheme: write https://api.example.com');
+  });
+
+  it('after a timeout, says how to pick the job up again with --job-id', async () => {
+    emulator.faults.add({ route: 'export.get', latencyMs: 4000, times: 1 });
+    try {
+      const run = await runCli(exportArgs('--timeout', '1s', '--json'), { env: env() });
+      expect(run.code).toBe(1);
+      const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('timeout');
+      expect(error.message).toMatch(
+        /^Export job (se_\w+) was still queued when the 1\.0s timeout passed\. It keeps running on the server: rerun with `--job-id \1` to pick it up without exporting again, or raise the limit \(`--timeout 2s`\)\.$/,
+      );
+    } finally {
+      emulator.faults.clear();
+    }
+  });
+
+  it('on Ctrl-C during the download of a completed job, says the job completed and how to fetch it', async () => {
+    emulator.faults.add({ route: 'store.get', stallAfterBytes: 512, times: Infinity });
+    try {
+      const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
+      const child = spawn(process.execPath, [CLI, ...exportArgs('--path', 'site')], {
+        cwd,
+        env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (t: string) => {
+        stderr += t;
+        if (t.includes('▸ Downloading')) setTimeout(() => child.kill('SIGINT'), 300);
+      });
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect(code, stderr).toBe(130);
+      expect(stderr).toMatch(
+        /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and path was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
+      );
+      expect(await fs.readdir(cwd)).toEqual([]);
+    } finally {
+      emulator.faults.clear();
+    }
   });
 });

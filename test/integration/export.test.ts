@@ -47,7 +47,8 @@ describe('export, end to end against the emulator', () => {
     expect(Object.keys(run.outputs)[0]).toBe('job-id');
     expect(run.summary).toContain(`Static export of ${DOMAIN}`);
     expect(run.summary).toContain(run.outputs.sha256);
-    expect(run.summary).toContain(site);
+    // Shown relative to the workspace.
+    expect(run.summary).toContain('| Site | `site` |');
     // No temporary file is left behind, and nothing else was written beside the site.
     expect(await fs.readdir(run.tempDir)).toEqual([]);
     expect(await fs.readdir(run.workspace)).toEqual(['site']);

@@ -204,7 +204,9 @@ describe.concurrent('smoke', () => {
         expect(run.signal).toBeNull();
         expect(run.code).toBe(1);
         expect(run.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([
-          expect.stringMatching(/^::error::Cancelled \(SIGTERM\)\. Export job se_\w+ may keep/),
+          expect.stringMatching(
+            /^::error::Cancelled \(SIGTERM\)\. Export job (se_\w+) keeps running on the server; .* Rerun with `job-id: \1`/,
+          ),
         ]);
         expect(await fs.readdir(run.tempDir)).toEqual([]);
         expect(await fs.readdir(run.workspace)).toEqual([]);

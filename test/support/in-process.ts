@@ -154,7 +154,7 @@ async function runInProcess(
     { clock, random: seededRandom(options.seed ?? 1), signal: cancel.signal, redactor },
   );
   cancel.dispose();
-  const succeeded = await reportOutcome(outcome, redactor, commands);
+  const succeeded = await reportOutcome(outcome, redactor, commands, workspace);
   return {
     code: succeeded ? 0 : 1,
     stdout: commands.lines.map((line) => `${line}\n`).join(''),

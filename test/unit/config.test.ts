@@ -100,6 +100,13 @@ describe('parseConfig', () => {
     ['base-url', 'not a url', /not a URL/],
     ['base-url', 'https://user:pw@api.example.com', /credentials/],
     ['base-url', 'https://api.example.com/?x=1', /query string/],
+    ['base-url', 'api.example.com', /has no scheme: write https:\/\/api\.example\.com/],
+    ['base-url', 'localhost:4010', /has no scheme: write http:\/\/localhost:4010/],
+    ['api-key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', /starts with "sk_live_", not "mint_"/],
+    ['api-key', 'ghp_abcdefghijklmnopqrstuvwxyz012345', /starts with "ghp_", not "mint_"/],
+    ['api-key', 'Bearer mint_testkey0123456789', /starts with "Bearer": drop it/],
+    ['api-key', 'Authorization: Bearer mint_x0123456789', /"Authorization: Bearer": drop it/],
+    ['show-bundle-url', 'yes', /true or false/],
     ['timeout', '10 minutes', /duration/],
     ['timeout', '0s', /duration/],
     ['timeout', '-5', /duration/],
@@ -141,6 +148,9 @@ describe('parseConfig', () => {
     const problems = problemsOf({ 'api-key': 'not a key with spaces' });
     expect(problems[0]?.input).toBe('api-key');
     expect(JSON.stringify(problems)).not.toContain('not a key with spaces');
+    for (const key of ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'Bearer mint_testkey0123456789']) {
+      expect(JSON.stringify(problemsOf({ 'api-key': key }))).not.toContain(key.slice(-10));
+    }
   });
 
   it('requires domain for export', () => {

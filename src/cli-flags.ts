@@ -1,0 +1,410 @@
+import { parseArgs } from 'node:util';
+import { OUTPUT_NAMES, type OutputName } from './report.js';
+
+export type CommandName = 'export' | 'agent';
+export const COMMANDS: readonly CommandName[] = ['export', 'agent'];
+
+/** One flag of the command line. Input flags carry the name of an action.yml input. */
+export interface FlagSpec {
+  name: string;
+  /** Placeholder of the value; absent for a switch (`--json`, `--no-download`). */
+  value?: string;
+  short?: string;
+  help: string;
+  /** The commands that take it. */
+  commands: readonly CommandName[];
+  /** An action input, passed to the core as a string. */
+  input: boolean;
+  /** May be given more than once. */
+  multiple?: boolean;
+}
+
+const BOTH = COMMANDS;
+const EXPORT_ONLY: readonly CommandName[] = ['export'];
+const AGENT_ONLY: readonly CommandName[] = ['agent'];
+
+const input = (
+  name: string,
+  value: string | undefined,
+  help: string,
+  commands: readonly CommandName[],
+): FlagSpec => ({ name, ...(value ? { value } : {}), help, commands, input: true });
+
+/** Flags of `export` that are action inputs, in the order the help lists them. */
+export const EXPORT_FLAGS: readonly FlagSpec[] = [
+  input('domain', 'host', 'documentation domain, a bare hostname (required)', EXPORT_ONLY),
+  input('path', 'dir', 'directory that receives the site (default static-export)', EXPORT_ONLY),
+  input('job-id', 'id', 'reuse this export job, e.g. for a fresh link', EXPORT_ONLY),
+  input('docs-version', 'v', "sent as the start body's version", EXPORT_ONLY),
+  input('export-paths', 'list', "comma-separated, sent as the start body's paths", EXPORT_ONLY),
+  input('download', undefined, '--no-download stops after the bundle link', EXPORT_ONLY),
+  input('extract', undefined, '--no-extract keeps the archive file in --path', EXPORT_ONLY),
+  input('overwrite', undefined, 'replace a --path this tool did not write', EXPORT_ONLY),
+  input('helm-values-file', 'file', 'write a Helm values file with the bundle link', EXPORT_ONLY),
+  input('release-version', 'v', 'staticExport.version in that file (default: job id)', EXPORT_ONLY),
+  input(
+    'deployment-type',
+    'type',
+    'cloud, client-hosted or air-gapped (default cloud)',
+    EXPORT_ONLY,
+  ),
+  input('allowed-hosts', 'list', 'hosts the air-gapped check accepts (*.example.com)', EXPORT_ONLY),
+  input('browser-check', 'mode', 'auto, true or false: load pages in Chromium', EXPORT_ONLY),
+  input('broken-links', 'mode', 'warn, fail or off: links to no file (default warn)', EXPORT_ONLY),
+  input('mask-bundle-url', undefined, 'hide the bundle link in the log', EXPORT_ONLY),
+  input('show-bundle-url', undefined, 'link the bundle in the job summary (GitHub)', EXPORT_ONLY),
+  input(
+    'max-extract-size',
+    'size',
+    'refuse archives that expand past it (default 20GB)',
+    EXPORT_ONLY,
+  ),
+  input(
+    'max-extract-files',
+    'n',
+    'refuse archives with more entries (default 500000)',
+    EXPORT_ONLY,
+  ),
+  input(
+    'max-extract-ratio',
+    'n',
+    'refuse archives expanding past n times their size (default 100)',
+    EXPORT_ONLY,
+  ),
+  input('artifact-name', 'name', 'workflow artifact name (GitHub Actions only)', EXPORT_ONLY),
+];
+
+/** Flags of `agent` that are action inputs. */
+export const AGENT_FLAGS: readonly FlagSpec[] = [
+  input('prompt', 'text', 'instruction for the agent (required; - reads stdin)', AGENT_ONLY),
+  input('wait', undefined, '--no-wait returns once the job is created', AGENT_ONLY),
+];
+
+/** Inputs both commands take. */
+export const CONNECTION_FLAGS: readonly FlagSpec[] = [
+  input('project-id', 'id', 'project identifier (required for agent)', BOTH),
+  input('api-key', 'key', 'admin API key (mint_…); default $ADMIN_API_KEY', BOTH),
+  input('base-url', 'url', 'API base (default https://api.mintlify.com)', BOTH),
+  input('timeout', 'duration', 'limit for the whole run: 90s, 15m, 1h (default 30m)', BOTH),
+  input('poll-interval', 'duration', 'auto, or a fixed pace such as 5s (default auto)', BOTH),
+  input('request-timeout', 'duration', 'longest wait for one answer (default 30s)', BOTH),
+];
+
+/** How results are printed; not action inputs. */
+export const OUTPUT_FLAGS: readonly FlagSpec[] = [
+  { name: 'json', help: 'print the outputs as one JSON object', commands: BOTH, input: false },
+  {
+    name: 'output',
+    value: 'name',
+    help: 'print only this output, e.g. --output job-id',
+    commands: BOTH,
+    input: false,
+    multiple: true,
+  },
+  {
+    name: 'quiet',
+    short: 'q',
+    help: 'print only warnings, errors and results',
+    commands: BOTH,
+    input: false,
+  },
+  { name: 'verbose', help: 'print request-level debug lines', commands: BOTH, input: false },
+  { name: 'help', short: 'h', help: 'show help for the command', commands: BOTH, input: false },
+  { name: 'version', short: 'V', help: 'print the version', commands: BOTH, input: false },
+];
+
+export const ALL_FLAGS: readonly FlagSpec[] = [
+  ...EXPORT_FLAGS,
+  ...AGENT_FLAGS,
+  ...CONNECTION_FLAGS,
+  ...OUTPUT_FLAGS,
+];
+
+/** Every flag name the CLI accepts for inputs, without the leading dashes. */
+export function inputFlagNames(): string[] {
+  return ALL_FLAGS.filter((flag) => flag.input).map((flag) => flag.name);
+}
+
+/** `STATIC_EXPORT_DOMAIN` for `--domain`. */
+export function environmentName(flag: string): string {
+  return `STATIC_EXPORT_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** What the command line asks for. */
+export type CliRequest =
+  | { kind: 'help'; command?: CommandName }
+  | { kind: 'version' }
+  | ({ kind: 'run' } & RunRequest)
+  | {
+      kind: 'usage-error';
+      message: string;
+      command?: CommandName;
+      json: boolean;
+      /** Nothing was asked for: show the commands. */
+      bare?: boolean;
+    };
+
+export interface RunRequest {
+  command: CommandName;
+  /** Action inputs as strings, from flags, then STATIC_EXPORT_* variables, then ADMIN_API_KEY. */
+  inputs: Record<string, string>;
+  /** Where each input came from (`--domain`, `STATIC_EXPORT_DOMAIN`), for messages. */
+  sources: Record<string, string>;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  /** Outputs to print one per line instead of the usual result. */
+  print: OutputName[];
+}
+
+class UsageError extends Error {}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+function booleanWord(value: string): boolean | undefined {
+  return BOOLEAN_WORDS[value.trim().toLowerCase()];
+}
+
+/**
+ * Turns argv and the environment into a request. node's parseArgs splits the arguments
+ * (short groups, `=`, `--`); this adds what it leaves to its caller: suggestions for
+ * mistyped names, flags that belong to the other command, `--flag true|false` for
+ * switches, and STATIC_EXPORT_<FLAG> variables.
+ */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): CliRequest {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: Object.fromEntries(
+      ALL_FLAGS.map((flag) => [
+        flag.name,
+        {
+          type: flag.value ? ('string' as const) : ('boolean' as const),
+          ...(flag.short ? { short: flag.short } : {}),
+        },
+      ]),
+    ),
+    strict: false,
+    allowPositionals: true,
+    allowNegative: true,
+    tokens: true,
+  });
+  const byName = new Map(ALL_FLAGS.map((flag) => [flag.name, flag]));
+  const switchValues = new Set<number>();
+  for (const [at, token] of tokens.entries()) {
+    const next = tokens[at + 1];
+    if (
+      token.kind === 'option' &&
+      byName.get(token.name)?.value === undefined &&
+      token.value === undefined &&
+      next?.kind === 'positional' &&
+      next.index === token.index + 1 &&
+      booleanWord(next.value) !== undefined
+    ) {
+      switchValues.add(at + 1);
+    }
+  }
+  const positionals = tokens.flatMap((token, at) =>
+    token.kind === 'positional' && !switchValues.has(at) ? [token.value] : [],
+  );
+  const jsonRequested =
+    tokens.some(
+      (t) => t.kind === 'option' && t.name === 'json' && !t.rawName.startsWith('--no-'),
+    ) || booleanWord(env[environmentName('json')] ?? '') === true;
+  const [first, ...rest] = positionals;
+  const command = COMMANDS.find((name) => name === first);
+
+  try {
+    const given = new Map<string, string[]>();
+    const switches = new Map<string, boolean>();
+    for (const [at, token] of tokens.entries()) {
+      if (token.kind !== 'option') continue;
+      const flag = byName.get(token.name);
+      const shown = token.rawName.startsWith('--') ? token.rawName : `-${token.name}`;
+      if (flag === undefined) {
+        const names = ALL_FLAGS.filter((f) => !command || f.commands.includes(command)).map(
+          (f) => `--${f.name}`,
+        );
+        const guess = closest(token.rawName.replace(/^--no-/, '--'), names);
+        throw new UsageError(`unknown flag ${shown}${guess ? `: did you mean ${guess}?` : ''}`);
+      }
+      if (command && !flag.commands.includes(command)) {
+        const owner = flag.commands.join(' and ');
+        throw new UsageError(`--${flag.name} is a flag of \`${owner}\`, not of \`${command}\``);
+      }
+      if (flag.value !== undefined) {
+        if (token.rawName.startsWith('--no-')) {
+          throw new UsageError(`${token.rawName}: --${flag.name} takes a value, not a --no- form`);
+        }
+        const value = token.value;
+        if (value === undefined || (!token.inlineValue && isFlagLike(value, byName))) {
+          throw new UsageError(`--${flag.name} needs a value: --${flag.name} <${flag.value}>`);
+        }
+        given.set(flag.name, [...(flag.multiple ? (given.get(flag.name) ?? []) : []), value]);
+      } else {
+        let value = !token.rawName.startsWith('--no-');
+        const written =
+          token.value ?? (switchValues.has(at + 1) ? positionalAt(tokens, at + 1) : undefined);
+        if (written !== undefined) {
+          const parsed = booleanWord(written);
+          if (parsed === undefined || !value) {
+            throw new UsageError(
+              `${token.rawName} takes true or false, got "${written}" (or write --${flag.name} / --no-${flag.name})`,
+            );
+          }
+          value = parsed;
+        }
+        switches.set(flag.name, value);
+      }
+    }
+
+    if (switches.get('version')) return { kind: 'version' };
+    if (first === undefined) {
+      if (switches.get('help')) return { kind: 'help' };
+      throw new UsageError('no command given');
+    }
+    if (first === 'version' && rest.length === 0) return { kind: 'version' };
+    if (first === 'help') {
+      const topic = rest[0];
+      if (topic === undefined) return { kind: 'help' };
+      const known = COMMANDS.find((name) => name === topic);
+      if (known && rest.length === 1) return { kind: 'help', command: known };
+      throw new UsageError(unknownCommand(topic));
+    }
+    if (command === undefined) throw new UsageError(unknownCommand(first));
+    if (switches.get('help')) return { kind: 'help', command };
+    if (rest.length > 0) {
+      throw new UsageError(
+        `unexpected argument "${rest[0]}": values are given with a flag, e.g. --domain docs.example.com`,
+      );
+    }
+
+    const inputs: Record<string, string> = {};
+    const sources: Record<string, string> = {};
+    const fromEnvironment = (flag: FlagSpec): string | undefined => {
+      const name = environmentName(flag.name);
+      const value = env[name];
+      if (value === undefined || value.trim() === '') return undefined;
+      sources[flag.name] = name;
+      return value;
+    };
+    const switchOf = (flag: FlagSpec): boolean => {
+      const direct = switches.get(flag.name);
+      if (direct !== undefined) return direct;
+      const value = fromEnvironment(flag);
+      if (value === undefined) return false;
+      const parsed = booleanWord(value);
+      if (parsed === undefined) {
+        throw new UsageError(`${environmentName(flag.name)} must be true or false, got "${value}"`);
+      }
+      return parsed;
+    };
+
+    for (const flag of ALL_FLAGS) {
+      if (!flag.input || !flag.commands.includes(command)) continue;
+      if (flag.value === undefined && switches.has(flag.name)) {
+        inputs[flag.name] = String(switches.get(flag.name));
+        sources[flag.name] = `--${flag.name}`;
+      } else if (given.has(flag.name)) {
+        inputs[flag.name] = given.get(flag.name)?.at(-1) as string;
+        sources[flag.name] = `--${flag.name}`;
+      } else {
+        const value = fromEnvironment(flag);
+        if (value !== undefined) inputs[flag.name] = value;
+      }
+    }
+    if (inputs['api-key'] === undefined && env.ADMIN_API_KEY?.trim()) {
+      inputs['api-key'] = env.ADMIN_API_KEY;
+      sources['api-key'] = 'ADMIN_API_KEY';
+    }
+
+    const outputFlag = byName.get('output') as FlagSpec;
+    const printed =
+      given.get('output') ??
+      (fromEnvironment(outputFlag)
+        ?.split(/[\s,]+/)
+        .filter((name) => name !== '') ||
+        []);
+    const print = printed.map((name) => {
+      const known = OUTPUT_NAMES.find((output) => output === name);
+      if (known) return known;
+      const guess = closest(name, OUTPUT_NAMES);
+      throw new UsageError(
+        `--output: "${name}" is not an output${guess ? `: did you mean ${guess}?` : ''} (outputs: ${OUTPUT_NAMES.join(', ')})`,
+      );
+    });
+    const flag = (name: string) => byName.get(name) as FlagSpec;
+    return {
+      kind: 'run',
+      command,
+      inputs,
+      sources,
+      json: switchOf(flag('json')),
+      quiet: switchOf(flag('quiet')),
+      verbose: switchOf(flag('verbose')),
+      print,
+    };
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    return {
+      kind: 'usage-error',
+      message: err.message,
+      ...(command ? { command } : {}),
+      json: jsonRequested,
+      ...(first === undefined ? { bare: true } : {}),
+    };
+  }
+}
+
+function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, at: number) {
+  const token = tokens[at];
+  return token?.kind === 'positional' ? token.value : undefined;
+}
+
+/** `--path --json`: the value is missing, and the next flag was taken for it. */
+function isFlagLike(value: string, flags: Map<string, FlagSpec>): boolean {
+  const name = /^--?(?:no-)?([a-z][a-z-]*)(=|$)/i.exec(value)?.[1];
+  return name !== undefined && [...flags.values()].some((f) => f.name === name || f.short === name);
+}
+
+function unknownCommand(word: string): string {
+  const guess = closest(word, [...COMMANDS, 'help', 'version']);
+  return `unknown command "${word}"${guess ? `: did you mean ${guess}?` : ''}`;
+}
+
+/** The candidate nearest to a mistyped word, when it is near enough to be meant. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const bare = word.replace(/^-+/, '');
+  const prefixed = candidates.find(
+    (candidate) => bare.length >= 3 && candidate.replace(/^-+/, '').startsWith(bare),
+  );
+  if (bestDistance <= Math.max(1, Math.min(3, Math.floor(bare.length / 3)))) return best;
+  return prefixed;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => rows[i]?.[j] ?? Infinity;
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, at(i - 2, j - 2) + 1);
+      }
+      (rows[i] as number[])[j] = value;
+    }
+  }
+  return at(a.length, b.length);
+}

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../scripts/runner.js';
+
+const EMULATOR_KEY = 'mint_emulatorwritekey0001';
+
+/** `npm start`, as a new user runs it (scripts/demo.ts through tsx), with a short job. */
+async function demo(...args: string[]) {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-demo-'));
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/demo.ts',
+      '--job-duration',
+      '1',
+      '--path',
+      path.join(tmp, 'site'),
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, TMPDIR: tmp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  const [code] = (await once(child, 'close')) as [number | null];
+  // tsx keeps its compile cache there; anything else would be the demo's.
+  const left = (await fs.readdir(tmp)).filter(
+    (name) => name !== 'site' && !name.startsWith('tsx-'),
+  );
+  await fs.rm(tmp, { recursive: true, force: true });
+  return { code, stdout, stderr, left };
+}
+
+describe('npm start', () => {
+  it('shows the log as GitHub does: no workflow command, no key, groups folded', async () => {
+    const run = await demo();
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toContain('::');
+    expect(all).not.toContain(EMULATOR_KEY);
+    expect(all).not.toContain('[emulator]');
+    expect(run.stdout).toMatch(/^▸ Waiting for export job se_\w+ \(\d+ lines\)$/m);
+    expect(run.stdout).toMatch(/^ {4}Link expires +in \d+ min \(\d\d:\d\d UTC\)$/m);
+    // Its temporary root (runner files, Helm values, emulator cache) is gone.
+    expect(run.left).toEqual([]);
+  }, 60_000);
+
+  it('--raw shows what the runner reads, the emulator on stderr', async () => {
+    const run = await demo('--raw');
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^::group::Waiting for export job/m);
+    expect(run.stderr).toMatch(/^\[emulator\] POST \/v1\/static-export\/jobs 202/m);
+    expect(run.left).toEqual([]);
+  }, 60_000);
+});

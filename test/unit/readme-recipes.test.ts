@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { packedName } from '../../scripts/lint-readme-workflows.js';
+import { ROOT } from '../../scripts/runner.js';
+
+const fence = (language: string, text: string) => `\`\`\`${language}\n${text}\n\`\`\``;
+
+const BAD = [
+  '# Recipes',
+  '',
+  fence(
+    'yaml',
+    [
+      'jobs:',
+      '  docs:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - id: agent',
+      '        uses: your-org/static-export-action@v1',
+      '        with:',
+      '          api-key: ${{ secrets.ADMIN_API_KEY }}',
+      '          projectid: docs',
+      '      - run: gh pr edit "${{ steps.agent.outputs.pr-link }}"',
+      '      - run: echo "${{ steps.agent.outputs.pull-request }}"',
+      '      - run: echo "${{ github.event.issue.title }}"',
+      '        shell: nonsense',
+    ].join('\n'),
+  ),
+  '',
+  fence('sh', 'npx ./tools/static-export-action.tgz export --domain docs.example.com'),
+  '',
+  fence('yaml', 'just: a mapping'),
+].join('\n');
+
+/** The check as CI runs it (`npm run lint:readme`), on a given Markdown file. */
+async function lint(file?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/lint-readme-workflows.ts', ...(file ? [file] : [])],
+      { cwd: ROOT },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const failed = err as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the README recipe check', () => {
+  it('finds injection, unknown inputs and outputs, linter errors and a wrong packed name', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-readme-'));
+    const file = path.join(dir, 'BAD.md');
+    await fs.writeFile(file, BAD);
+    const run = await lint(file);
+    expect(run.code).toBe(1);
+    const at = (line: number) =>
+      run.stderr
+        .split('\n')
+        .filter((row) => row.startsWith(`BAD.md:${line}: `))
+        .map((row) => row.slice(`BAD.md:${line}: `.length));
+    expect(at(12)).toEqual(['"projectid" is not an input of action.yml']);
+    expect(at(13)).toEqual([expect.stringContaining('interpolated into run: (shell injection)')]);
+    expect(at(14)).toEqual([
+      expect.stringContaining('interpolated into run:'),
+      '"pull-request" is not an output of action.yml',
+    ]);
+    expect(at(15).join('\n')).toMatch(/potentially untrusted.*\[actionlint expression\]/);
+    expect(at(16).join('\n')).toMatch(/\[actionlint shell-name\]/);
+    expect(at(20)).toEqual([
+      `"static-export-action.tgz" is not the file npm pack makes (${await packedName()})`,
+    ]);
+    expect(at(24)).toEqual([expect.stringContaining('neither a workflow')]);
+  }, 60_000);
+
+  it('passes on the README itself', async () => {
+    const run = await lint();
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(/: (workflow|steps)$/gm)?.length).toBeGreaterThan(4);
+  }, 60_000);
+});

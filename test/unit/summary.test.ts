@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentRecord,
+  describeExpiry,
+  type ExportRecord,
+  promptHeadline,
+  renderAgentSummary,
+  renderExportSummary,
+} from '../../src/report.js';
+
+const NOW = Date.parse('2026-11-23T11:35:00Z');
+const URL = 'https://store.example.com/b.tar.gz?X-Amz-Signature=abc';
+
+const exported: ExportRecord = {
+  command: 'export',
+  domain: 'docs.example.com',
+  startedAt: NOW - 6000,
+  finishedAt: NOW,
+  jobId: 'se_3f9a2c1b8e7d4a06',
+  status: 'completed',
+  pageCount: 24,
+  bundleUrl: URL,
+  bundleUrlMasked: false,
+  expiresAt: new Date('2026-11-23T12:34:00Z'),
+  sitePath: '/home/runner/work/repo/repo/site',
+  pageUrl: 'https://docs.example.com/',
+};
+
+describe('the export summary', () => {
+  it('has no empty header row: the first fact heads the table', () => {
+    const summary = renderExportSummary(exported);
+    expect(summary).not.toContain('| | |');
+    expect(summary).toMatch(
+      /^### ✅ Static export of docs.example.com\n\n\| Job \| `se_3f9a2c1b8e7d4a06` \|\n\|---\|---\|\n\| Status \| completed \|/,
+    );
+  });
+
+  it('gives the expiry relative to the end of the run, with the time in UTC', () => {
+    expect(renderExportSummary(exported)).toContain('| Link expires | in 59 min (12:34 UTC) |');
+  });
+
+  it('links the bundle only when asked to, and never a masked one', () => {
+    expect(renderExportSummary(exported)).not.toContain(URL);
+    expect(renderExportSummary(exported)).toContain('`show-bundle-url: true` shows it');
+    expect(renderExportSummary({ ...exported, showBundleUrl: true })).toContain(
+      `| Bundle link | [download](${URL}) |`,
+    );
+    const masked = renderExportSummary({ ...exported, showBundleUrl: true, bundleUrlMasked: true });
+    expect(masked).not.toContain(URL);
+    expect(masked).toContain('| Bundle link | (masked) |');
+  });
+
+  it('shows paths inside the workspace relative to it', () => {
+    const summary = renderExportSummary(exported, undefined, {
+      workspace: '/home/runner/work/repo/repo',
+    });
+    expect(summary).toContain('| Site | `site` |');
+    expect(summary).not.toContain('/home/runner');
+    expect(
+      renderExportSummary({ ...exported, sitePath: '/srv/docs' }, undefined, {
+        workspace: '/home/runner/work/repo/repo',
+      }),
+    ).toContain('| Site | `/srv/docs` |');
+  });
+
+  it('names the site address', () => {
+    expect(renderExportSummary(exported)).toContain('| Site URL | https://docs.example.com/ |');
+  });
+});
+
+describe('describeExpiry', () => {
+  it.each([
+    ['2026-11-23T11:35:20Z', 'in under a minute (11:35 UTC)'],
+    ['2026-11-23T12:34:00Z', 'in 59 min (12:34 UTC)'],
+    ['2026-11-23T17:35:00Z', 'in 6 h (17:35 UTC)'],
+    ['2026-11-30T11:35:00Z', 'in 7 days (2026-11-30 11:35 UTC)'],
+    ['2026-11-23T11:00:00Z', 'expired (11:00 UTC)'],
+  ])('%s -> %s', (at, text) => {
+    expect(describeExpiry(new Date(at), NOW)).toBe(text);
+  });
+});
+
+describe('the agent summary', () => {
+  const agent: AgentRecord = {
+    command: 'agent',
+    projectId: 'my-docs',
+    prompt: 'Fix the typos',
+    startedAt: NOW - 1000,
+    finishedAt: NOW,
+    waited: true,
+    jobId: 'job1',
+    status: 'completed',
+    prLink: 'https://github.com/acme/docs/pull/42',
+  };
+
+  it('headlines the pull request', () => {
+    expect(renderAgentSummary(agent)).toMatch(
+      /^### ✅ Agent job in my-docs opened \[acme\/docs#42\]\(https:\/\/github.com\/acme\/docs\/pull\/42\)\n\n\| Pull request \| https:/,
+    );
+  });
+
+  it('says when there is none', () => {
+    const { prLink: _, ...none } = agent;
+    expect(renderAgentSummary(none)).toMatch(
+      /^### ✅ Agent job in my-docs: no changes, no pull request/,
+    );
+  });
+});
+
+describe('promptHeadline', () => {
+  it('cuts at a word boundary, never inside a word', () => {
+    const key = 'mint_0123456789abcdefghij';
+    expect(promptHeadline(`Rotate ${'a'.repeat(52)} ${key} everywhere`)).toBe(
+      `Rotate ${'a'.repeat(52)}…`,
+    );
+    expect(promptHeadline('one\ntwo\nthree')).toBe('one (+2 more lines)');
+  });
+});
