@@ -155,7 +155,7 @@ async function loadPagesInBrowser(tree, options) {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
         // Loaded on demand: most runs never get here.
-        const { default: puppeteer } = await __webpack_require__.e(/* import() */ 179).then(__webpack_require__.bind(__webpack_require__, 78179));
+        const { default: puppeteer } = await Promise.all(/* import() */[__webpack_require__.e(878), __webpack_require__.e(56)]).then(__webpack_require__.bind(__webpack_require__, 8056));
         if (signal?.aborted)
             throw (0,errors/* abortReason */.Js)(signal);
         browser = await launchBrowser(puppeteer, options.executablePath, pageTimeoutMs);

@@ -179,7 +179,7 @@ export async function loadPagesInBrowser(
  * (chromium-headless-shell), the new headless mode of a full Chromium otherwise.
  */
 export async function launchBrowser(
-  puppeteer: PuppeteerNode,
+  puppeteer: Pick<PuppeteerNode, 'launch'>,
   executablePath: string,
   timeoutMs = 15_000,
 ): Promise<Browser> {

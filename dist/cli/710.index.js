@@ -1,8 +1,8 @@
-export const id = 849;
-export const ids = [849];
+export const id = 710;
+export const ids = [710];
 export const modules = {
 
-/***/ 64849:
+/***/ 8710:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -11,10 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   "default": () => (/* binding */ yargs)
 });
 
-// UNUSED EXPORTS: module.exports
-
-// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/lib/platform-shims/esm.mjs + 17 modules
-var esm = __webpack_require__(20094);
+// EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/lib/platform-shims/esm.mjs + 7 modules
+var esm = __webpack_require__(331);
 ;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/typings/common-types.js
 function assertNotStrictEqual(actual, expected, shim, message) {
     shim.assert.notStrictEqual(actual, expected, message);
@@ -34,7 +32,7 @@ function isPromise(maybePromise) {
 }
 
 // EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/yerror.js
-var yerror = __webpack_require__(38005);
+var yerror = __webpack_require__(8005);
 ;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/parse-command.js
 function parseCommand(cmd) {
     const extraSpacesStrippedCommand = cmd.replace(/\s{2,}/g, ' ');
@@ -242,7 +240,20 @@ function isFunction(arg) {
     return typeof arg === 'function';
 }
 
+;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/which-module.js
+function whichModule(exported) {
+    if (typeof require === 'undefined')
+        return null;
+    for (let i = 0, files = Object.keys(require.cache), mod; i < files.length; i++) {
+        mod = require.cache[files[i]];
+        if (mod.exports === exported)
+            return mod;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/command.js
+
 
 
 
@@ -263,60 +274,23 @@ class CommandInstance {
     }
     addDirectory(dir, req, callerFile, opts) {
         opts = opts || {};
-        this.requireCache.add(callerFile);
-        const fullDirPath = this.shim.path.resolve(this.shim.path.dirname(callerFile), dir);
-        const files = this.shim.readdirSync(fullDirPath, {
-            recursive: opts.recurse ? true : false,
-        });
+        if (typeof opts.recurse !== 'boolean')
+            opts.recurse = false;
         if (!Array.isArray(opts.extensions))
             opts.extensions = ['js'];
-        const visit = typeof opts.visit === 'function' ? opts.visit : (o) => o;
-        for (const fileb of files) {
-            const file = fileb.toString();
-            if (opts.exclude) {
-                let exclude = false;
-                if (typeof opts.exclude === 'function') {
-                    exclude = opts.exclude(file);
-                }
-                else {
-                    exclude = opts.exclude.test(file);
-                }
-                if (exclude)
-                    continue;
+        const parentVisit = typeof opts.visit === 'function' ? opts.visit : (o) => o;
+        opts.visit = (obj, joined, filename) => {
+            const visited = parentVisit(obj, joined, filename);
+            if (visited) {
+                if (this.requireCache.has(joined))
+                    return visited;
+                else
+                    this.requireCache.add(joined);
+                this.addHandler(visited);
             }
-            if (opts.include) {
-                let include = false;
-                if (typeof opts.include === 'function') {
-                    include = opts.include(file);
-                }
-                else {
-                    include = opts.include.test(file);
-                }
-                if (!include)
-                    continue;
-            }
-            let supportedExtension = false;
-            for (const ext of opts.extensions) {
-                if (file.endsWith(ext))
-                    supportedExtension = true;
-            }
-            if (supportedExtension) {
-                const joined = this.shim.path.join(fullDirPath, file);
-                const module = req(joined);
-                const extendableModule = Object.create(null, Object.getOwnPropertyDescriptors({ ...module }));
-                const visited = visit(extendableModule, joined, file);
-                if (visited) {
-                    if (this.requireCache.has(joined))
-                        continue;
-                    else
-                        this.requireCache.add(joined);
-                    if (!extendableModule.command) {
-                        extendableModule.command = this.shim.path.basename(joined, this.shim.path.extname(joined));
-                    }
-                    this.addHandler(extendableModule);
-                }
-            }
-        }
+            return visited;
+        };
+        this.shim.requireDirectory({ require: req, filename: callerFile }, dir, opts);
     }
     addHandler(cmd, description, builder, handler, commandMiddleware, deprecated) {
         let aliases = [];
@@ -335,10 +309,7 @@ class CommandInstance {
         else if (isCommandHandlerDefinition(cmd)) {
             let command = Array.isArray(cmd.command) || typeof cmd.command === 'string'
                 ? cmd.command
-                : null;
-            if (command === null) {
-                throw new Error(`No command name given for module: ${this.shim.inspect(cmd)}`);
-            }
+                : this.moduleName(cmd);
             if (cmd.aliases)
                 command = [].concat(command).concat(cmd.aliases);
             this.addHandler(command, this.extractDesc(cmd), cmd.builder, cmd.handler, cmd.middlewares, cmd.deprecated);
@@ -669,6 +640,15 @@ class CommandInstance {
             });
         }
         return undefined;
+    }
+    moduleName(obj) {
+        const mod = whichModule(obj);
+        if (!mod)
+            throw new Error(`No command name given for module: ${this.shim.inspect(obj)}`);
+        return this.commandFromFilename(mod.filename);
+    }
+    commandFromFilename(filename) {
+        return this.shim.path.basename(filename, this.shim.path.extname(filename));
     }
     extractDesc({ describe, description, desc }) {
         for (const test of [describe, description, desc]) {
@@ -1351,10 +1331,9 @@ _{{app_name}}_yargs_completions()
     args=("\${COMP_WORDS[@]}")
 
     # ask yargs to generate completions.
-    # see https://stackoverflow.com/a/40944195/7080036 for the spaces-handling awk
-    mapfile -t type_list < <({{app_path}} --get-yargs-completions "\${args[@]}")
-    mapfile -t COMPREPLY < <(compgen -W "$( printf '%q ' "\${type_list[@]}" )" -- "\${cur_word}" |
-        awk '/ / { print "\\""$0"\\"" } /^[^ ]+$/ { print $0 }')
+    type_list=$({{app_path}} --get-yargs-completions "\${args[@]}")
+
+    COMPREPLY=( $(compgen -W "\${type_list}" -- \${cur_word}) )
 
     # if no match was found, fall back to filename completion
     if [ \${#COMPREPLY[@]} -eq 0 ]; then
@@ -1380,26 +1359,9 @@ _{{app_name}}_yargs_completions()
   local si=$IFS
   IFS=$'\n' reply=($(COMP_CWORD="$((CURRENT-1))" COMP_LINE="$BUFFER" COMP_POINT="$CURSOR" {{app_path}} --get-yargs-completions "\${words[@]}"))
   IFS=$si
-  if [[ \${#reply} -gt 0 ]]; then
-    _describe 'values' reply
-  else
-    _default
-  fi
+  _describe 'values' reply
 }
-if [[ "\${zsh_eval_context[-1]}" == "loadautofunc" ]]; then
-  _{{app_name}}_yargs_completions "$@"
-else
-  compdef _{{app_name}}_yargs_completions {{app_name}}
-fi
-###-end-{{app_name}}-completions-###
-`;
-const completionFishTemplate = `###-begin-{{app_name}}-completions-###
-#
-# yargs command completion script
-#
-# Installation: {{app_path}} {{completion_command}} > ~/.config/fish/completions/{{app_name}}.fish
-#
-complete -f -c {{app_name}} -a '({{app_path}} --get-yargs-completions (commandline -o)[2..-1])'
+compdef _{{app_name}}_yargs_completions {{app_name}}
 ###-end-{{app_name}}-completions-###
 `;
 
@@ -1411,7 +1373,7 @@ complete -f -c {{app_name}} -a '({{app_path}} --get-yargs-completions (commandli
 
 class Completion {
     constructor(yargs, usage, command, shim) {
-        var _a, _b, _c, _d, _e;
+        var _a, _b, _c;
         this.yargs = yargs;
         this.usage = usage;
         this.command = command;
@@ -1423,7 +1385,6 @@ class Completion {
         this.zshShell =
             (_c = (((_a = this.shim.getEnv('SHELL')) === null || _a === void 0 ? void 0 : _a.includes('zsh')) ||
                 ((_b = this.shim.getEnv('ZSH_NAME')) === null || _b === void 0 ? void 0 : _b.includes('zsh')))) !== null && _c !== void 0 ? _c : false;
-        this.fishShell = (_e = (_d = this.shim.getEnv('SHELL')) === null || _d === void 0 ? void 0 : _d.includes('fish')) !== null && _e !== void 0 ? _e : false;
     }
     defaultCompletion(args, argv, current, done) {
         const handlers = this.command.getCommandHandlers();
@@ -1455,15 +1416,12 @@ class Completion {
             this.usage.getCommands().forEach(usageCommand => {
                 const commandName = parseCommand(usageCommand[0]).cmd;
                 if (args.indexOf(commandName) === -1) {
-                    const desc = usageCommand[1] || '';
-                    if (this.fishShell) {
-                        completions.push(commandName + '\t' + desc);
-                    }
-                    else if (this.zshShell) {
-                        completions.push(commandName.replace(/:/g, '\\:') + ':' + desc);
+                    if (!this.zshShell) {
+                        completions.push(commandName);
                     }
                     else {
-                        completions.push(commandName);
+                        const desc = usageCommand[1] || '';
+                        completions.push(commandName.replace(/:/g, '\\:') + ':' + desc);
                     }
                 }
             });
@@ -1490,12 +1448,7 @@ class Completion {
         if (this.previousArgHasChoices(args)) {
             const choices = this.getPreviousArgChoices(args);
             if (choices && choices.length > 0) {
-                if (this.fishShell) {
-                    completions.push(...choices);
-                }
-                else {
-                    completions.push(...choices.map(c => c.replace(/:/g, '\\:')));
-                }
+                completions.push(...choices.map(c => c.replace(/:/g, '\\:')));
             }
         }
     }
@@ -1515,12 +1468,7 @@ class Completion {
         const choices = this.yargs.getOptions().choices[positionalKey] || [];
         for (const choice of choices) {
             if (choice.startsWith(current)) {
-                if (this.fishShell) {
-                    completions.push(choice);
-                }
-                else {
-                    completions.push(choice.replace(/:/g, '\\:'));
-                }
+                completions.push(choice.replace(/:/g, '\\:'));
             }
         }
     }
@@ -1574,7 +1522,7 @@ class Completion {
     completeOptionKey(key, completions, current, negable) {
         var _a, _b, _c, _d;
         let keyWithDesc = key;
-        if (this.zshShell || this.fishShell) {
+        if (this.zshShell) {
             const descs = this.usage.getDescriptions();
             const aliasKey = (_b = (_a = this === null || this === void 0 ? void 0 : this.aliases) === null || _a === void 0 ? void 0 : _a[key]) === null || _b === void 0 ? void 0 : _b.find(alias => {
                 const desc = descs[alias];
@@ -1582,15 +1530,9 @@ class Completion {
             });
             const descFromAlias = aliasKey ? descs[aliasKey] : undefined;
             const desc = (_d = (_c = descs[key]) !== null && _c !== void 0 ? _c : descFromAlias) !== null && _d !== void 0 ? _d : '';
-            const cleanedDesc = desc
+            keyWithDesc = `${key.replace(/:/g, '\\:')}:${desc
                 .replace('__yargsString__:', '')
-                .replace(/(\r\n|\n|\r)/gm, ' ');
-            if (this.fishShell) {
-                keyWithDesc = `${key}\t${cleanedDesc}`;
-            }
-            else {
-                keyWithDesc = `${key.replace(/:/g, '\\:')}:${cleanedDesc}`;
-            }
+                .replace(/(\r\n|\n|\r)/gm, ' ')}`;
         }
         const startsByTwoDashes = (s) => /^--/.test(s);
         const isShortOption = (s) => /^[^0-9]$/.test(s);
@@ -1641,16 +1583,9 @@ class Completion {
             : completionFunction(argv);
     }
     generateCompletionScript($0, cmd) {
-        let script;
-        if (this.zshShell) {
-            script = completionZshTemplate;
-        }
-        else if (this.fishShell) {
-            script = completionFishTemplate;
-        }
-        else {
-            script = completionShTemplate;
-        }
+        let script = this.zshShell
+            ? completionZshTemplate
+            : completionShTemplate;
         const name = this.shim.path.basename($0);
         if ($0.match(/\.js$/))
             $0 = `./${$0}`;
@@ -2019,7 +1954,7 @@ function validation(yargs, usage, shim) {
 }
 
 // EXTERNAL MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/utils/apply-extends.js
-var apply_extends = __webpack_require__(13434);
+var apply_extends = __webpack_require__(1053);
 ;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/node_modules/yargs/build/lib/yargs-factory.js
 var __classPrivateFieldSet = (undefined && undefined.__classPrivateFieldSet) || function (receiver, state, value, kind, f) {
     if (kind === "m") throw new TypeError("Private method is not writable");
@@ -2096,7 +2031,6 @@ const kRunYargsParserAndExecuteCommands = Symbol('runYargsParserAndExecuteComman
 const kRunValidation = Symbol('runValidation');
 const kSetHasOutput = Symbol('setHasOutput');
 const kTrackManuallySetKeys = Symbol('kTrackManuallySetKeys');
-const DEFAULT_LOCALE = 'en_US';
 class YargsInstance {
     constructor(processArgs = [], cwd, parentRequire, shim) {
         this.customScriptName = false;
@@ -2149,7 +2083,6 @@ class YargsInstance {
         __classPrivateFieldSet(this, _YargsInstance_options, __classPrivateFieldGet(this, _YargsInstance_options, "f"), "f");
         __classPrivateFieldGet(this, _YargsInstance_options, "f").showHiddenOpt = __classPrivateFieldGet(this, _YargsInstance_defaultShowHiddenOpt, "f");
         __classPrivateFieldSet(this, _YargsInstance_logger, this[kCreateLogger](), "f");
-        __classPrivateFieldGet(this, _YargsInstance_shim, "f").y18n.setLocale(DEFAULT_LOCALE);
     }
     addHelpOpt(opt, msg) {
         const defaultHelpOpt = 'help';
@@ -2243,26 +2176,31 @@ class YargsInstance {
         if (!value) {
             throw new yerror/* YError */.w('coerce callback must be provided');
         }
-        const coerceKey = keys;
-        __classPrivateFieldGet(this, _YargsInstance_options, "f").key[coerceKey] = true;
+        __classPrivateFieldGet(this, _YargsInstance_options, "f").key[keys] = true;
         __classPrivateFieldGet(this, _YargsInstance_globalMiddleware, "f").addCoerceMiddleware((argv, yargs) => {
-            var _a;
-            const coerceKeyAliases = (_a = yargs.getAliases()[coerceKey]) !== null && _a !== void 0 ? _a : [];
-            const argvKeys = [coerceKey, ...coerceKeyAliases].filter(key => Object.prototype.hasOwnProperty.call(argv, key));
-            if (argvKeys.length === 0) {
+            let aliases;
+            const shouldCoerce = Object.prototype.hasOwnProperty.call(argv, keys);
+            if (!shouldCoerce) {
                 return argv;
             }
             return maybeAsyncResult(() => {
-                return value(argv[argvKeys[0]]);
+                aliases = yargs.getAliases();
+                return value(argv[keys]);
             }, (result) => {
-                argvKeys.forEach(key => {
-                    argv[key] = result;
-                });
+                argv[keys] = result;
+                const stripAliased = yargs
+                    .getInternalMethods()
+                    .getParserConfiguration()['strip-aliased'];
+                if (aliases[keys] && stripAliased !== true) {
+                    for (const alias of aliases[keys]) {
+                        argv[alias] = result;
+                    }
+                }
                 return argv;
             }, (err) => {
                 throw new yerror/* YError */.w(err.message);
             });
-        }, coerceKey);
+        }, keys);
         return this;
     }
     conflicts(key1, key2) {
@@ -3062,7 +3000,7 @@ class YargsInstance {
     [kGetDollarZero]() {
         let $0 = '';
         let default$0;
-        if (/\b(node|iojs|electron|bun)(\.exe)?$/.test(__classPrivateFieldGet(this, _YargsInstance_shim, "f").process.argv()[0])) {
+        if (/\b(node|iojs|electron)(\.exe)?$/.test(__classPrivateFieldGet(this, _YargsInstance_shim, "f").process.argv()[0])) {
             default$0 = __classPrivateFieldGet(this, _YargsInstance_shim, "f").process.argv().slice(1, 2);
         }
         else {
@@ -3120,7 +3058,7 @@ class YargsInstance {
         let obj = {};
         try {
             let startDir = rootPath || __classPrivateFieldGet(this, _YargsInstance_shim, "f").mainFilename;
-            if (__classPrivateFieldGet(this, _YargsInstance_shim, "f").path.extname(startDir)) {
+            if (!rootPath && __classPrivateFieldGet(this, _YargsInstance_shim, "f").path.extname(startDir)) {
                 startDir = __classPrivateFieldGet(this, _YargsInstance_shim, "f").path.dirname(startDir);
             }
             const pkgJsonPath = __classPrivateFieldGet(this, _YargsInstance_shim, "f").findUp(startDir, (dir, names) => {
@@ -3350,7 +3288,6 @@ class YargsInstance {
         return __classPrivateFieldGet(this, _YargsInstance_shim, "f").path.relative(base, dir);
     }
     [kRunYargsParserAndExecuteCommands](args, shortCircuit, calledFromCommand, commandIndex = 0, helpOnly = false) {
-        var _a, _b, _c, _d;
         let skipValidation = !!calledFromCommand || helpOnly;
         args = args || __classPrivateFieldGet(this, _YargsInstance_processArgs, "f");
         __classPrivateFieldGet(this, _YargsInstance_options, "f").__ = __classPrivateFieldGet(this, _YargsInstance_shim, "f").y18n.__;
@@ -3396,12 +3333,7 @@ class YargsInstance {
             }
             __classPrivateFieldSet(this, _YargsInstance_isGlobalContext, false, "f");
             const handlerKeys = __classPrivateFieldGet(this, _YargsInstance_command, "f").getCommands();
-            const requestCompletions = ((_a = __classPrivateFieldGet(this, _YargsInstance_completion, "f")) === null || _a === void 0 ? void 0 : _a.completionKey)
-                ? [
-                    (_b = __classPrivateFieldGet(this, _YargsInstance_completion, "f")) === null || _b === void 0 ? void 0 : _b.completionKey,
-                    ...((_d = this.getAliases()[(_c = __classPrivateFieldGet(this, _YargsInstance_completion, "f")) === null || _c === void 0 ? void 0 : _c.completionKey]) !== null && _d !== void 0 ? _d : []),
-                ].some((key) => Object.prototype.hasOwnProperty.call(argv, key))
-                : false;
+            const requestCompletions = __classPrivateFieldGet(this, _YargsInstance_completion, "f").completionKey in argv;
             const skipRecommendation = helpOptSet || requestCompletions || helpOnly;
             if (argv._.length) {
                 if (handlerKeys.length) {
@@ -3458,10 +3390,8 @@ class YargsInstance {
                     if (__classPrivateFieldGet(this, _YargsInstance_exitProcess, "f"))
                         setBlocking(true);
                     skipValidation = true;
-                    this.showHelp(message => {
-                        __classPrivateFieldGet(this, _YargsInstance_logger, "f").log(message);
-                        this.exit(0);
-                    });
+                    this.showHelp('log');
+                    this.exit(0);
                 }
                 else if (versionOptSet) {
                     if (__classPrivateFieldGet(this, _YargsInstance_exitProcess, "f"))
@@ -3548,8 +3478,6 @@ function isYargsInstance(y) {
 
 const Yargs = YargsFactory(esm/* default */.A);
 /* harmony default export */ const yargs = (Yargs);
-
-
 
 
 /***/ })
