@@ -10,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { node24Available, NODE24 } from '../scripts/runner.js';
+import { MANIFEST_NAME } from '../src/deliver/manifest.js';
 
 /** tmpfs: ext4 here is about 10x noisier for many small files. */
 const SHM = '/dev/shm';
@@ -173,8 +174,13 @@ export function missingTools(tools: readonly string[]): string[] {
   );
 }
 
-/** Counts regular files under a directory (to check both sides extracted the same site). */
+/**
+ * Counts regular files under a directory (to check both sides extracted the same site),
+ * leaving out the export manifest the action adds at the root.
+ */
 export async function countFiles(dir: string): Promise<number> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).length;
+  return entries.filter(
+    (entry) => entry.isFile() && !(entry.parentPath === dir && entry.name === MANIFEST_NAME),
+  ).length;
 }
