@@ -1,7 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { throwIfAborted } from '../errors.js';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
@@ -69,7 +70,7 @@ const MAX_HOSTS_PER_FILE = 10_000;
 const READ_CHUNK = 64 * 1024;
 /** Files up to this size are read whole; larger pages stream through the parser. */
 const SMALL_FILE = 2 * 1024 * 1024;
-const READ_AHEAD = 4;
+const YIELD_EVERY_FILES = 16;
 
 type Kind = 'html' | 'css' | 'js' | 'manifest' | 'flight';
 
@@ -110,31 +111,27 @@ export async function scanSite(tree: SiteTree, options: ScanOptions): Promise<Sc
     const kind = kindOf(file);
     return kind ? [{ file, kind }] : [];
   });
-  // Reading ahead keeps the parser busy while the next files come off the disk.
-  const reads: Promise<Buffer | undefined>[] = [];
-  const read = (index: number) => {
-    const next = files[index];
-    if (next) reads[index] = readSmall(path.join(tree.root, ...next.file.split('/')));
-  };
-  for (let i = 0; i < READ_AHEAD; i += 1) read(i);
   for (const [index, { file, kind }] of files.entries()) {
+    // Reads are synchronous: let signals, timers and the deadline in between files.
+    if (index % YIELD_EVERY_FILES === 0) await yieldToEventLoop();
     throwIfAborted(options.signal);
-    const content = await reads[index];
-    delete reads[index];
-    read(index + READ_AHEAD);
+    const content = readSmall(path.join(tree.root, ...file.split('/')));
     await scanFile(tree, file, kind, content, options, result, linkCache);
   }
   return result;
 }
 
-/** The bytes of a file up to SMALL_FILE bytes; undefined for a larger one (streamed instead). */
-async function readSmall(file: string): Promise<Buffer | undefined> {
-  const handle = await open(file, 'r');
+/**
+ * The bytes of a file up to SMALL_FILE bytes; undefined for a larger one (streamed instead).
+ * Synchronous: a page just extracted is in the page cache, and four thread-pool round trips
+ * per file (open, stat, read, close) cost more than the copy.
+ */
+function readSmall(file: string): Buffer | undefined {
+  const fd = openSync(file, 'r');
   try {
-    const { size } = await handle.stat();
-    return size <= SMALL_FILE ? await handle.readFile() : undefined;
+    return fstatSync(fd).size <= SMALL_FILE ? readFileSync(fd) : undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
