@@ -259,6 +259,27 @@ const HOSTILE: Hostile[] = [
       { name: 'prefix.html', prefix: o.rel, data: 'x' },
     ],
   },
+  {
+    name: 'a sparse map whose offset is not a number',
+    message: /Invalid tar header/,
+    rawTar: () => [
+      { name: 'index.html', data: PAGE },
+      {
+        name: 'sparse.bin',
+        type: 'S',
+        data: 'data',
+        edit: (header) => header.write('zz', 386, 'latin1'),
+      },
+    ],
+  },
+  {
+    name: 'a size field in a base-256 form no tar reads',
+    message: /Invalid tar header/,
+    rawTar: () => [
+      { name: 'index.html', data: PAGE },
+      { name: 'big.bin', data: 'data', edit: (header) => (header[124] = 0xcd) },
+    ],
+  },
 ];
 
 const archives = new Map<string, Buffer>();

@@ -8,6 +8,8 @@ export interface RawTarEntry {
   data?: Buffer | string;
   linkname?: string;
   mode?: number;
+  /** Changes the header block (fields no option covers) before its checksum is written. */
+  edit?: (header: Buffer) => void;
 }
 
 const octal = (value: number, width: number) => `${value.toString(8).padStart(width - 1, '0')}\0`;
@@ -32,6 +34,7 @@ export function rawTar(entries: RawTarEntry[]): Buffer {
     header.write(entry.linkname ?? '', 157, 'utf8');
     header.write('ustar\u000000', 257, 'latin1');
     header.write(entry.prefix ?? '', 345, 'utf8');
+    entry.edit?.(header);
     header.fill(0x20, 148, 156);
     let sum = 0;
     for (const byte of header) sum += byte;
