@@ -72,6 +72,14 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
     EXPORT_ONLY,
   ),
   input('artifact-name', 'name', 'workflow artifact name (GitHub Actions only)', EXPORT_ONLY),
+  input(
+    'compare-with',
+    'url|path|none',
+    'report changes against the live site, a manifest (default: --path)',
+    EXPORT_ONLY,
+  ),
+  input('max-removed-pages', 'n|n%', 'fail when more pages would be removed', EXPORT_ONLY),
+  input('changes-file', 'file', 'write the change report there (JSON)', EXPORT_ONLY),
 ];
 
 /** Flags of `agent` that are action inputs. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
+import type { ChangeReport, PageChange } from './changes/compare.js';
 import { formatBytes, formatDuration } from './duration.js';
 
 /** The outputs of action-interface.md: names are fixed. */
@@ -21,6 +22,12 @@ export const OUTPUT_NAMES = [
   'findings-file',
   'sarif-file',
   'page-url',
+  'pages-added',
+  'pages-removed',
+  'pages-changed',
+  'pages-navigation-changed',
+  'assets-changed',
+  'changes-file',
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -30,6 +37,11 @@ export const OUTPUT_TYPES: Partial<Record<OutputName, 'number' | 'boolean'>> = {
   'page-count': 'number',
   'size-bytes': 'number',
   'artifact-id': 'number',
+  'pages-added': 'number',
+  'pages-removed': 'number',
+  'pages-changed': 'number',
+  'pages-navigation-changed': 'number',
+  'assets-changed': 'number',
 };
 
 /** An output as JSON: numbers as numbers, booleans as booleans, the rest as strings. */
@@ -129,7 +141,12 @@ export interface ExportRecord {
   /** The user asked for the bundle link in the job summary (show-bundle-url). */
   showBundleUrl?: boolean;
   invokedAs?: InvokedAs;
+  /** The change report against the earlier export, or why there is none. */
+  changes?: ChangeSummary;
 }
+
+export type ChangeSummary =
+  { kind: 'report'; report: ChangeReport; file: string } | { kind: 'none'; reason: string };
 
 /** What happened during an agent run, for the summary. */
 export interface AgentRecord {
@@ -422,6 +439,68 @@ export function renderReadiness(readiness: Readiness): string {
   return parts.join('\n');
 }
 
+/** Entries of each list shown in the summary; the JSON file has them all. */
+const LISTED_CHANGES = 25;
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function signedBytes(delta: number): string {
+  return `${delta < 0 ? '−' : '+'}${formatBytes(Math.abs(delta))}`;
+}
+
+/** The change report section of the export summary: counts, then the pages by kind. */
+export function renderChangeSection(changes: ChangeSummary, domain: string): string {
+  if (changes.kind === 'none') {
+    return `#### Changes\n\nNo change report: ${cell(changes.reason)}.`;
+  }
+  const { report, file } = changes;
+  const { pages, assets, size } = report;
+  const since = `${report.previous.exportedAt.replace(/\.\d+Z$/, 'Z').replace('T', ' ')} (job ${code(report.previous.jobId)})`;
+  const heading = `#### Changes since the export of ${since}`;
+  const navigation =
+    pages.navigationChanged.length > 0
+      ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
+      : '';
+  const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed${navigation}`;
+  const rows: [string, string | undefined][] = [
+    ['Pages', pageCounts],
+    [
+      'Assets',
+      `${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed, ${assets.unchanged} unchanged`,
+    ],
+    [
+      'Size',
+      `${formatBytes(size.before)} → ${formatBytes(size.after)} (${signedBytes(size.after - size.before)})`,
+    ],
+    ['Compared with', report.source],
+    [
+      'Compared by',
+      report.comparedBy === 'content'
+        ? 'what a reader sees (build ids and hashed asset names left out)'
+        : '⚠️ file bytes: the earlier manifest has no page fingerprints, so build noise counts as a change',
+    ],
+    ['Full report', code(file)],
+  ];
+  const parts = [heading, '', factsTable(rows)];
+  const list = (title: string, entries: PageChange[]) => {
+    if (entries.length === 0) return;
+    const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
+      const label = page.title ? `${cell(page.title)} — ` : '';
+      return `- ${label}[${page.url.replace(`https://${domain}`, '')}](${page.url})`;
+    });
+    const more =
+      entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];
+    parts.push('', `**${title}** (${entries.length})`, '', ...shown, ...more);
+  };
+  list('Changed pages', pages.changed);
+  list('Added pages', pages.added);
+  list('Removed pages', pages.removed);
+  list('Pages whose navigation changed', pages.navigationChanged);
+  return parts.join('\n');
+}
+
 function failureSection(failure: string | undefined): string {
   return failure === undefined ? '' : `**Error:** ${cell(failure)}`;
 }
@@ -446,6 +525,7 @@ export function renderExportSummary(
     exportFacts(record, context),
     checksSection(record),
     record.readiness ? renderReadiness(record.readiness) : '',
+    record.changes ? renderChangeSection(record.changes, record.domain) : '',
     failureSection(failure),
   ]);
 }
