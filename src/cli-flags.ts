@@ -84,7 +84,8 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
 
 /** Flags of `agent` that are action inputs. */
 export const AGENT_FLAGS: readonly FlagSpec[] = [
-  input('prompt', 'text', 'instruction for the agent (required; - reads stdin)', AGENT_ONLY),
+  input('prompt', 'text', 'instruction for the agent (- reads stdin)', AGENT_ONLY),
+  input('agent-job-id', 'id', 'follow this job; with --prompt, send it as a follow-up', AGENT_ONLY),
   input('wait', undefined, '--no-wait returns once the job is created', AGENT_ONLY),
 ];
 

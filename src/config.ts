@@ -88,7 +88,10 @@ export interface ExportConfig extends ConnectionConfig {
 export interface AgentConfig extends ConnectionConfig {
   command: 'agent';
   projectId: string;
-  prompt: string;
+  /** A new job's instruction, or a follow-up message when `jobId` is set. */
+  prompt?: string;
+  /** An existing agent job to follow (and, with `prompt`, to send a follow-up to). */
+  jobId?: string;
   wait: boolean;
 }
 
@@ -417,6 +420,7 @@ const schemas = {
   'job-id': identifier(
     'an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run)',
   ),
+  'agent-job-id': identifier('an agent job id (the agent-job-id output of an earlier run)'),
   prompt,
   wait: boolean,
   'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', parseByteSize),
@@ -477,7 +481,9 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
   require('api-key', API_KEY_REQUIRED);
   if (values.command === 'agent') {
     require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
-    require('prompt', 'is required for command "agent": the instruction for the agent');
+    if (given('agent-job-id') === undefined) {
+      require('prompt', 'is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)');
+    }
   } else if (values.command === 'export') {
     require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
   }
@@ -563,7 +569,8 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       command: 'agent',
       ...connection,
       projectId: values['project-id'] as string,
-      prompt: values.prompt as string,
+      ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+      ...(values['agent-job-id'] ? { jobId: values['agent-job-id'] } : {}),
       wait: values.wait as boolean,
     };
   }

@@ -19,6 +19,9 @@ export const OUTPUT_NAMES = [
   'agent-job-id',
   'agent-status',
   'pr-link',
+  'agent-branch',
+  'agent-repository',
+  'agent-model',
   'findings-file',
   'sarif-file',
   'page-url',
@@ -152,7 +155,10 @@ export type ChangeSummary =
 export interface AgentRecord {
   command: 'agent';
   projectId: string;
-  prompt: string;
+  /** create: a new job; follow-up: a message to an existing job; attach: following one. */
+  mode?: 'create' | 'follow-up' | 'attach';
+  /** The instruction of a new job, or the follow-up message. */
+  prompt?: string;
   startedAt: number;
   finishedAt?: number;
   jobId?: string;
@@ -184,9 +190,16 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
   const longer = setting(record, 'timeout', inputDuration(timeoutMs * 2));
   if (record.command === 'agent') {
-    return record.jobId
-      ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
-      : `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
+    if (record.status !== undefined) {
+      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting(record, 'agent-job-id', record.jobId ?? '')}.`;
+    }
+    if (record.mode === 'follow-up') {
+      return `The follow-up could not be sent to agent job ${record.jobId} before ${limit}. Run again later, or raise the limit (${longer}).`;
+    }
+    if (record.mode === 'attach') {
+      return `Agent job ${record.jobId} could not be read before ${limit}. Run again later, or raise the limit (${longer}).`;
+    }
+    return `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
   }
   if (record.jobId === undefined)
     return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
@@ -200,9 +213,12 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
 /** What a cancelled run leaves behind, for the cancellation message. */
 export function describeCancellation(record: RunRecord): string {
   if (record.command === 'agent') {
-    return record.jobId
-      ? `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`
-      : 'No agent job was created.';
+    if (record.status !== undefined) {
+      return `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`;
+    }
+    return record.mode === 'create' || record.mode === undefined
+      ? 'No agent job was created.'
+      : `Agent job ${record.jobId} was left as it was.`;
   }
   if (record.sitePath ?? record.archivePath) {
     return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
@@ -553,8 +569,16 @@ function agentFacts(record: AgentRecord): string {
       record.prLink ??
         (record.status === 'completed' ? 'none (the agent changed no files)' : undefined),
     ],
-    ['Prompt', promptHeadline(record.prompt)],
-    ['Job', record.jobId ? code(record.jobId) : undefined],
+    [
+      record.mode === 'follow-up' ? 'Follow-up' : 'Prompt',
+      record.prompt !== undefined ? promptHeadline(record.prompt) : undefined,
+    ],
+    [
+      'Job',
+      record.jobId
+        ? `${code(record.jobId)}${record.mode === 'attach' ? ' (followed)' : record.mode === 'follow-up' ? ' (sent a follow-up)' : ''}`
+        : undefined,
+    ],
     ['Status', record.status],
     [
       'Repository',

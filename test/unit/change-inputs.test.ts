@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig, type RawInputs } from '../../src/config.js';
 import { InputError } from '../../src/errors.js';
 
-/** The inputs of the change report, parsed before any request. */
+/** The inputs of the change report and of agent follow-ups, parsed before any request. */
 
 const workspace = '/work/space';
 const base: RawInputs = { 'api-key': 'mint_testkey0123456789', domain: 'docs.example.com' };
@@ -96,6 +96,36 @@ describe('changes-file', () => {
     });
     expect(problemsOf({ 'changes-file': '/etc/changes.json' })).toEqual([
       'changes-file: "/etc/changes.json" (/etc/changes.json) is inside /etc, a system directory: choose a file in the workspace',
+    ]);
+  });
+});
+
+describe('agent-job-id', () => {
+  const agent = { command: 'agent', 'project-id': 'demo-project' };
+
+  it('follows an existing job without a prompt, or sends the prompt to it', () => {
+    expect(parse({ ...agent, 'agent-job-id': 'abc123' })).toMatchObject({
+      jobId: 'abc123',
+      wait: true,
+    });
+    expect(parse({ ...agent, 'agent-job-id': 'abc123' })).not.toHaveProperty('prompt');
+    expect(
+      parse({ ...agent, 'agent-job-id': 'abc123', prompt: 'Also fix the links' }),
+    ).toMatchObject({
+      jobId: 'abc123',
+      prompt: 'Also fix the links',
+    });
+  });
+
+  it('still needs a prompt or a job', () => {
+    expect(problemsOf(agent)).toEqual([
+      'prompt: is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)',
+    ]);
+  });
+
+  it('refuses an id that would rewrite the URL path', () => {
+    expect(problemsOf({ ...agent, 'agent-job-id': '../jobs' })).toEqual([
+      'agent-job-id: must be an agent job id (the agent-job-id output of an earlier run), got "../jobs"',
     ]);
   });
 });
