@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 /**
  * What a reader sees on a page, reduced to short hashes, so that two exports can be
@@ -6,14 +7,17 @@ import { createHash, type Hash } from 'node:crypto';
  * and flight data, VitePress hash maps, content-hashed asset names).
  *
  * Two levels, both computed from the page's bytes without decoding them:
- * - `markup`: SHA-256 of the page without what is never shown (scripts, styles,
- *   templates, noscript, comments and `<link>` tags). Cheap: when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over.
+ * - `markup`: CRC-32 and length of the page without scripts, styles and `<link>` tags,
+ *   where build ids, flight data, hash maps and preloads of hashed chunks live. Cheap
+ *   (native search and CRC, no decoding): when it equals the earlier export's, the page
+ *   is unchanged and its other hashes are carried over. CRC-32 detects every edit
+ *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
+ *   only keep an earlier fingerprint, never fail a run.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it
  *   (nav, banner header and footer, sidebar, table of contents, pagination).
- * Both are a function of the same bytes, so an equal `markup` implies equal others.
+ * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
  */
 
 /** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
@@ -52,35 +56,56 @@ const NAVIGATION_IDS = new Set([
 ]);
 const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
 
-/** The hidden elements, comments and link tags that `markup` leaves out. */
-const UNSHOWN = /<(?:script|style|template|noscript|link)(?=[\s>/])|<!--/g;
+/** Elements `markup` leaves out, found by a native search of the bytes. */
+const LEFT_OUT = [
+  { opening: Buffer.from('<script'), closing: Buffer.from('</script') },
+  { opening: Buffer.from('<style'), closing: Buffer.from('</style') },
+  { opening: Buffer.from('<link') },
+] as const;
+const GREATER_THAN = 62;
+/** A byte that never occurs in text: where a left-out element was. */
+const SEPARATOR = Buffer.from([0]);
 
-/** SHA-256 of the page without what is never shown; see the module comment. */
+/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
 export function markupDigest(bytes: Buffer): string {
-  const html = bytes.toString('latin1');
-  const hash = createHash('sha256');
-  const separator = Buffer.from([0]);
-  let kept = 0;
-  UNSHOWN.lastIndex = 0;
-  for (let match = UNSHOWN.exec(html); match !== null; match = UNSHOWN.exec(html)) {
-    const start = match.index;
-    const end = endOfUnshown(html, start, match[0].toLowerCase());
-    if (start > kept) hash.update(bytes.subarray(kept, start));
-    hash.update(separator);
-    kept = end;
-    UNSHOWN.lastIndex = end;
+  let crc = 0;
+  let length = 0;
+  const add = (part: Buffer) => {
+    crc = crc32(part, crc);
+    length += part.length;
+  };
+  // Where each kind of left-out element occurs next; each is searched for once per page.
+  const next = LEFT_OUT.map(() => -2);
+  let from = 0;
+  for (;;) {
+    let kind = -1;
+    for (let k = 0; k < LEFT_OUT.length; k += 1) {
+      if ((next[k] as number) !== -1 && (next[k] as number) < from) {
+        next[k] = indexOfTag(bytes, LEFT_OUT[k]?.opening as Buffer, from);
+      }
+      const at = next[k] as number;
+      if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
+    }
+    if (kind === -1) break;
+    const start = next[kind] as number;
+    const element = LEFT_OUT[kind] as (typeof LEFT_OUT)[number];
+    const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
+    const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+    if (start > from) add(bytes.subarray(from, start));
+    add(SEPARATOR);
+    from = end === -1 ? bytes.length : end + 1;
   }
-  if (kept < bytes.length) hash.update(bytes.subarray(kept));
-  return hash.digest('hex').slice(0, DIGEST_CHARS);
+  if (from < bytes.length) add(bytes.subarray(from));
+  return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
 }
 
-/** Where an element left out of `markup` ends: after its closing tag, or its tag. */
-function endOfUnshown(html: string, start: number, opening: string): number {
-  if (opening === '<!--') return after(html, '-->', start + 4);
-  const name = opening.slice(1);
-  const tagEnd = after(html, '>', start);
-  if (name === 'link') return tagEnd;
-  return after(html, '>', indexOfClosing(html, name, tagEnd));
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes: Buffer, opening: Buffer, from: number): number {
+  for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
+    const after = bytes[at + opening.length];
+    if (after === undefined || isNameEnd(after)) return at;
+  }
+  return -1;
 }
 
 /** Index just past `needle` from `from`, or the end of the text. */
@@ -100,11 +125,16 @@ function indexOfClosing(html: string, name: string, from: number): number {
 
 /** Collects visible bytes with whitespace collapsed, then hashes them. */
 class VisibleText {
-  #buffer = Buffer.allocUnsafe(64 * 1024);
   #length = 0;
   #spaced = true;
-
   readonly #hash: Hash = createHash('sha256');
+
+  /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
+  constructor(private readonly scratch: { buffer: Buffer }) {}
+
+  get #buffer(): Buffer {
+    return this.scratch.buffer;
+  }
 
   /** Appends bytes[from, to), each run of whitespace as one space. */
   text(bytes: Buffer, from: number, to: number): void {
@@ -139,6 +169,16 @@ class VisibleText {
     this.separate();
   }
 
+  /** Appends bytes[from, to) as one word, as they are. */
+  rawWord(bytes: Buffer, from: number, to: number): void {
+    this.separate();
+    this.#reserve(to - from + 1);
+    bytes.copy(this.#buffer, this.#length, from, to);
+    this.#length += to - from;
+    this.#spaced = false;
+    this.separate();
+  }
+
   separate(): void {
     if (this.#spaced) return;
     this.#reserve(1);
@@ -158,7 +198,7 @@ class VisibleText {
     if (this.#length + extra <= this.#buffer.length) return;
     const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
     this.#buffer.copy(grown, 0, 0, this.#length);
-    this.#buffer = grown;
+    this.scratch.buffer = grown;
   }
 }
 
@@ -197,12 +237,18 @@ export function fingerprintPage(bytes: Buffer, earlier?: PageFingerprint): PageF
   return { ...readVisible(bytes), markup };
 }
 
+/** Buffers the visible text is gathered in, reused from page to page. */
+const SCRATCH = {
+  content: { buffer: Buffer.allocUnsafe(64 * 1024) },
+  navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
+};
+
 /** Scans the page once for what a reader sees; see the module comment. */
 export function readVisible(bytes: Buffer): VisibleFingerprint {
   const html = bytes.toString('latin1');
   const n = html.length;
-  const content = new VisibleText();
-  const navigation = new VisibleText();
+  const content = new VisibleText(SCRATCH.content);
+  const navigation = new VisibleText(SCRATCH.navigation);
   const ids = new NextOccurrence(html, ' id=');
   const roles = new NextOccurrence(html, ' role=');
   let title: string | undefined;
@@ -280,7 +326,12 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     }
     if (name === 'a' || name === 'area') {
       const href = valueOf(html, 'href', nameEnd, gt);
-      if (href !== undefined) out.word(normalizeUrl(href));
+      if (href !== undefined) {
+        const normalized = normalizeUrl(href);
+        // Most links lead to pages and stay as written: their bytes are copied as they are.
+        if (normalized === href) out.rawWord(bytes, valueStart, valueStart + href.length);
+        else out.word(normalized);
+      }
     } else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
       const src = valueOf(html, 'src', nameEnd, gt);
       if (src !== undefined) out.word(normalizeUrl(src));
@@ -300,6 +351,9 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   };
 }
 
+/** Where the value valueOf returned last starts in the page. */
+let valueStart = 0;
+
 /** The value of attribute `name` in the tag text html[from, to), quoted or not. */
 function valueOf(html: string, name: string, from: number, to: number): string | undefined {
   let at = from;
@@ -316,10 +370,12 @@ function valueOf(html: string, name: string, from: number, to: number): string |
     const quote = html.charCodeAt(i);
     if (quote === 34 || quote === 39) {
       const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
+      valueStart = i + 1;
       return html.slice(i + 1, close === -1 || close > to ? to : close);
     }
     let end = i;
     while (end < to && !isWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62) end += 1;
+    valueStart = i;
     return html.slice(i, end);
   }
 }
@@ -352,6 +408,10 @@ function readableTitle(raw: string): string {
  * links to pages are kept as written.
  */
 export function normalizeUrl(url: string): string {
+  // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
+  if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
+    return url;
+  }
   const cut = url.search(/[?#]/);
   const path = cut === -1 ? url : url.slice(0, cut);
   // Next.js image optimizer links carry the image as a query parameter.

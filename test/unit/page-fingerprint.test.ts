@@ -135,17 +135,17 @@ describe('what a reader sees of a page', () => {
 });
 
 describe('markup digest', () => {
-  it('is the same when only scripts, styles, comments and link tags differ', () => {
+  it('is the same when only scripts, styles and link tags differ', () => {
     const a = page(
-      '<p>x</p><script>build A</script><!-- A -->',
+      '<p>x</p><script>build A</script><style>.a{}</style>',
       '<title>T</title><link rel="modulepreload" href="/assets/app.AAAA1111.js">',
     );
     const b = page(
-      '<p>x</p><script>build B</script><!-- B -->',
+      '<p>x</p><script>build B, longer</script><style>.b{}</style>',
       '<title>T</title><link rel="modulepreload" href="/assets/app.BBBB2222.js">',
     );
     expect(markupDigest(a)).toBe(markupDigest(b));
-    expect(markupDigest(page('<p>y</p>'))).not.toBe(markupDigest(page('<p>x</p>')));
+    expect(markupDigest(a)).toMatch(/^[0-9a-f]{8}-[0-9a-f]+$/);
   });
 
   it('changes whenever what a reader sees changes (so an equal digest may carry the fingerprint over)', () => {
@@ -154,15 +154,32 @@ describe('markup digest', () => {
       '<main><p>y</p></main>',
       '<main><p>x</p><a href="/a">x</a></main>',
       '<nav>x</nav><main><p>x</p></main>',
+      '<main><p>x</p><!-- a comment counts here, not in what a reader sees --></main>',
+      '<main><p>x</p><scripts>a custom element is no script</scripts></main>',
     ];
     const digests = new Set(variants.map((v) => markupDigest(page(v))));
     expect(digests.size).toBe(variants.length);
+  });
+
+  it('detects every one-character edit', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
+    const base = markupDigest(page(`<p>${text}</p>`));
+    for (let i = 0; i < text.length; i += 7) {
+      const edited = `${text.slice(0, i)}${text[i] === 'x' ? 'y' : 'x'}${text.slice(i + 1)}`;
+      expect(markupDigest(page(`<p>${edited}</p>`))).not.toBe(base);
+    }
   });
 
   it('treats a removed element as a separator, as the visible scan does', () => {
     const separated = page('<p>a<script>x</script>b</p>');
     const joined = page('<p>ab</p>');
     expect(markupDigest(separated)).not.toBe(markupDigest(joined));
+  });
+
+  it('leaves out an unterminated script to the end, as the visible scan does', () => {
+    expect(markupDigest(Buffer.from('<p>a</p><script>x'))).toBe(
+      markupDigest(Buffer.from('<p>a</p><script>y, z')),
+    );
   });
 });
 
