@@ -75,9 +75,14 @@ function renderPage(build: DocsBuild, index: number, chunks: string[]): string {
     .map((c) => `<script src="/_next/static/chunks/${c}" async=""></script>`)
     .join('');
   const paragraphs = page.body.map((text) => `<p>${text}</p>`).join('\n');
-  const flight = JSON.stringify(
-    `0:{"b":"${build.buildId}","c":["","${page.route}"],"t":${JSON.stringify(page.title)},"p":${JSON.stringify(page.body)}}\n`,
-  );
+  // Next.js serializes the whole tree, the layout's navigation included, into flight data.
+  const tree = JSON.stringify({
+    b: build.buildId,
+    c: ['', ...page.route.split('/')],
+    nav: sidebar.map((p) => ['$', 'a', null, { href: `/${p.route}`, children: p.title }]),
+    page: ['$', 'main', null, { title: page.title, children: page.body }],
+  });
+  const flight = JSON.stringify(`0:${tree}\n`);
   return [
     '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/>',
     preload,
@@ -104,10 +109,11 @@ export function buildDocsSite(build: DocsBuild): Map<string, string> {
   build.pages.forEach((page, index) => {
     const file = fileOf(page.route);
     files.set(file, renderPage(build, index, chunks));
-    files.set(
-      file.replace(/\.html$/, '.txt'),
-      `0:{"b":"${build.buildId}","c":${JSON.stringify(page.route.split('/'))}}\n1:${JSON.stringify(page.body)}\n`,
-    );
+    // The RSC payload beside the page holds the same flight data.
+    const flight = /self\.__next_f\.push\(\[1,("(?:[^"\\]|\\.)*")\]\)/.exec(
+      files.get(file) as string,
+    )?.[1];
+    files.set(file.replace(/\.html$/, '.txt'), JSON.parse(flight ?? '""') as string);
   });
   chunks.forEach((chunk, i) =>
     files.set(
