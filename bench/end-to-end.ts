@@ -6,13 +6,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../emulator/index.js';
 import type { Emulator } from '../emulator/index.js';
-import { runAction } from '../scripts/runner.js';
 import { mintBundleLink } from './emulator-jobs.js';
 import {
-  ACTION_NODE,
   ARCHIVE_CACHE_DIR,
   baselineFirst,
   countFiles,
@@ -23,6 +20,7 @@ import {
   round,
   scratchDir,
   seconds,
+  timeActionRun,
   timeCommand,
   VENDOR_TEMPLATE,
 } from './measure.js';
@@ -127,25 +125,8 @@ async function runVendor(emulator: Emulator, count: boolean) {
 
 async function runOurs(emulator: Emulator, count: boolean) {
   const workspace = await scratchDir('e2e-ours');
-  const timing = { spawnedAt: 0 };
   try {
-    const run = await runAction({
-      inputs: {
-        'api-key': emulator.keys.write,
-        'base-url': emulator.baseUrl,
-        domain: DOMAIN,
-        path: 'site',
-      },
-      workspace,
-      node: ACTION_NODE,
-      onSpawn: () => {
-        timing.spawnedAt = performance.now();
-      },
-    });
-    const ms = performance.now() - timing.spawnedAt;
-    if (run.code !== 0) {
-      throw new Error(`the action failed (exit ${run.code}):\n${run.stdout}${run.stderr}`);
-    }
+    const { ms, run } = await timeActionRun(emulator, workspace);
     const files = count ? await countFiles(path.join(workspace, 'site')) : 0;
     await removeDir(path.dirname(run.tempDir));
     return { ms, files };

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { node24Available, NODE24 } from '../scripts/runner.js';
+import type { Emulator } from '../emulator/index.js';
+import { type ActionRun, node24Available, NODE24, runAction } from '../scripts/runner.js';
 import { MANIFEST_NAME } from '../src/deliver/manifest.js';
 
 /** tmpfs: ext4 here is about 10x noisier for many small files. */
@@ -183,4 +184,36 @@ export async function countFiles(dir: string): Promise<number> {
   return entries.filter(
     (entry) => entry.isFile() && !(entry.parentPath === dir && entry.name === MANIFEST_NAME),
   ).length;
+}
+
+/**
+ * dist/index.js run against the emulator as the runner runs it (an export of
+ * docs.example.com into `path: site`, plus `inputs`), timed from spawn to exit. Throws
+ * with the log when the step fails.
+ */
+export async function timeActionRun(
+  emulator: Emulator,
+  workspace: string,
+  inputs: Record<string, string> = {},
+): Promise<{ ms: number; run: ActionRun }> {
+  const timing = { spawnedAt: 0 };
+  const run = await runAction({
+    inputs: {
+      'api-key': emulator.keys.write,
+      'base-url': emulator.baseUrl,
+      domain: 'docs.example.com',
+      path: 'site',
+      ...inputs,
+    },
+    workspace,
+    node: ACTION_NODE,
+    onSpawn: () => {
+      timing.spawnedAt = performance.now();
+    },
+  });
+  const ms = performance.now() - timing.spawnedAt;
+  if (run.code !== 0) {
+    throw new Error(`the action failed (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+  }
+  return { ms, run };
 }

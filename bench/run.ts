@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ACTION_ENTRY } from '../scripts/runner.js';
+import { runChangeReportBench } from './change-report.js';
 import { runColdStartBench } from './cold-start.js';
 import { runDownloadBench } from './download.js';
 import type { DownloadBench } from './download.js';
@@ -120,6 +121,11 @@ const BENCHMARKS: Benchmark[] = [
     name: 'end-to-end',
     tools: ['bash', 'curl', 'jq', 'tar', 'gzip'],
     run: (s) => runEndToEndBench(s.runs, (s.quick ? 16 : 100) * MiB, s.machine, s.quick),
+  },
+  {
+    name: 'change-report',
+    tools: [],
+    run: (s) => runChangeReportBench(s.runs, s.machine, s.quick),
   },
   {
     name: 'polling',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { iso } from './clock.js';
 import type { AgentJobView } from './types.js';
 
-const SOURCE = { repository: 'https://github.com/example/docs', ref: 'main' } as const;
+const REPOSITORY = 'https://github.com/example/docs';
 const MODEL = 'claude-sonnet-4';
 const FIRST_PR_NUMBER = 101;
 export const AGENT_FAILURE = 'Agent failed: the requested changes could not be applied';
@@ -25,12 +25,26 @@ export interface AgentJobRecord {
 
 const has = (run: AgentRun, tag: string): boolean => run.prompt.includes(tag);
 
-/** Agent jobs whose state is a pure function of the emulator clock. */
+export interface AgentJobOptions {
+  durationMs: number;
+  /**
+   * Failed jobs carry an `error` text. The vendor's schema has no such field (a failed job
+   * carries no reason), so this is a variant, off by default.
+   */
+  failureReason: boolean;
+}
+
+/**
+ * Agent jobs whose state is a pure function of the emulator clock. Each job works on a
+ * branch of its own (`agent/<id prefix>`: the vendor documents that the agent commits to
+ * a new branch, not how it is named). A follow-up message starts a new run that
+ * interrupts the one in progress, as the vendor describes for its agent.
+ */
 export class AgentJobs {
   private readonly jobs = new Map<string, AgentJobRecord>();
   private nextPrNumber = FIRST_PR_NUMBER;
 
-  constructor(private readonly durationMs: number) {}
+  constructor(private readonly options: AgentJobOptions) {}
 
   create(projectId: string, prompt: string, now: number): AgentJobRecord {
     const job: AgentJobRecord = {
@@ -64,9 +78,15 @@ export class AgentJobs {
   }
 
   view(job: AgentJobRecord, now: number): AgentJobView {
-    const done = job.runs.filter((run) => run.startedAt + this.durationMs <= now);
+    const { durationMs } = this.options;
+    // A run that a later message interrupted before it ended changed nothing.
+    const done = job.runs.filter((run, i) => {
+      const endsAt = run.startedAt + durationMs;
+      const next = job.runs[i + 1];
+      return endsAt <= now && (next === undefined || endsAt <= next.startedAt);
+    });
     const last = job.runs[job.runs.length - 1] as AgentRun;
-    const lastEndsAt = last.startedAt + this.durationMs;
+    const lastEndsAt = last.startedAt + durationMs;
     const lastDone = lastEndsAt <= now;
     const changedFiles = done.some((run) => !has(run, '[no-changes]') && !has(run, '[fail]'));
     const archivedAt =
@@ -78,12 +98,12 @@ export class AgentJobs {
     return {
       id: job.id,
       status,
-      source: { ...SOURCE },
+      source: { repository: REPOSITORY, ref: `agent/${job.id.slice(0, 8)}` },
       model: MODEL,
-      prLink: changedFiles ? `${SOURCE.repository}/pull/${job.prNumber}` : null,
+      prLink: changedFiles ? `${REPOSITORY}/pull/${job.prNumber}` : null,
       createdAt: iso(job.createdAt),
       archivedAt: archivedAt === null ? null : iso(archivedAt),
-      ...(status === 'failed' ? { error: AGENT_FAILURE } : {}),
+      ...(status === 'failed' && this.options.failureReason ? { error: AGENT_FAILURE } : {}),
     };
   }
 }

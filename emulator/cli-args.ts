@@ -5,7 +5,8 @@ export const USAGE = `Usage: tsx emulator/cli.ts [--port 4010] [--store-port N] 
   [--pages 24] [--format tar.gz|zip] [--archive-size 256MB] [--files 20000]
   [--link-lifetime 3600] [--variant standard|inline-bundle] [--time-scale 1]
   [--progress linear|stall-then-jump] [--agent-duration 3s] [--agent-rate-limit 100]
-  [--agent-retry-after] [--project demo-project ...] [--cache-dir DIR] [--quiet]`;
+  [--agent-retry-after] [--agent-failure-reason] [--project demo-project ...]
+  [--cache-dir DIR] [--quiet]`;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -60,6 +61,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions & { help?: bool
       'agent-duration': { type: 'string' },
       'agent-rate-limit': { type: 'string' },
       'agent-retry-after': { type: 'boolean' },
+      'agent-failure-reason': { type: 'boolean' },
       project: { type: 'string', multiple: true },
       'cache-dir': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -85,6 +87,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions & { help?: bool
     agentDurationMs: optional(values['agent-duration'], parseDurationMs),
     agentRateLimit: number('agent-rate-limit', values['agent-rate-limit']),
     agentRetryAfter: values['agent-retry-after'],
+    agentFailureReason: values['agent-failure-reason'],
     projects: values.project,
     cacheDir: values['cache-dir'],
     log: values.quiet === true ? false : (line) => console.log(line),

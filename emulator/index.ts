@@ -36,7 +36,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     sleep: (ms) => sleeps.sleep(ms),
   };
   const exportJobs = new ExportJobs(opts);
-  const agentJobs = new AgentJobs(opts.agentDurationMs);
+  const agentJobs = new AgentJobs({
+    durationMs: opts.agentDurationMs,
+    failureReason: opts.agentFailureReason,
+  });
   const builder = new ArchiveBuilder(opts.cacheDir);
   const archives = new JobArchives({ ...opts, builder, clock, sizeBytes: opts.archiveSizeBytes });
   const signer = new QuerySigner();

@@ -41,6 +41,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     agentRateLimit: options.agentRateLimit ?? 100,
     agentRetryAfter: options.agentRetryAfter ?? false,
     createIncludesStatus: options.createIncludesStatus ?? false,
+    agentFailureReason: options.agentFailureReason ?? false,
     exportStartLimit: options.exportStartLimit ?? 10,
     outcomeFor: options.outcomeFor,
     archiveFor: options.archiveFor,

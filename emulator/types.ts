@@ -154,6 +154,8 @@ export interface EmulatorOptions {
   agentRetryAfter?: boolean;
   /** The create-agent response carries `status` (the documented example omits it). */
   createIncludesStatus?: boolean;
+  /** Variant: failed agent jobs carry an `error` text, a field the vendor's schema lacks. */
+  agentFailureReason?: boolean;
   /** Starts per organization per rolling hour in the inline-bundle variant. */
   exportStartLimit?: number;
   outcomeFor?: (

@@ -72,11 +72,20 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
     EXPORT_ONLY,
   ),
   input('artifact-name', 'name', 'workflow artifact name (GitHub Actions only)', EXPORT_ONLY),
+  input(
+    'compare-with',
+    'url|path|none',
+    'report changes against the live site, a manifest (default: --path)',
+    EXPORT_ONLY,
+  ),
+  input('max-removed-pages', 'n|n%', 'fail when more pages would be removed', EXPORT_ONLY),
+  input('changes-file', 'file', 'write the change report there (JSON)', EXPORT_ONLY),
 ];
 
 /** Flags of `agent` that are action inputs. */
 export const AGENT_FLAGS: readonly FlagSpec[] = [
-  input('prompt', 'text', 'instruction for the agent (required; - reads stdin)', AGENT_ONLY),
+  input('prompt', 'text', 'instruction for the agent (- reads stdin)', AGENT_ONLY),
+  input('agent-job-id', 'id', 'follow this job; with --prompt, send it as a follow-up', AGENT_ONLY),
   input('wait', undefined, '--no-wait returns once the job is created', AGENT_ONLY),
 ];
 

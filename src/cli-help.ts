@@ -101,9 +101,10 @@ export function usage(command?: CommandName): string {
   }
   if (command === 'agent') {
     return [
-      'Create an agent job, follow it, and print the pull request it opens.',
+      'Create an agent job (or follow an existing one, sending it a follow-up prompt),',
+      'wait for it, and print the pull request it opens.',
       '',
-      'USAGE\n  static-export agent --project-id <id> --prompt <text> [flags]',
+      'USAGE\n  static-export agent --project-id <id> --prompt <text> [flags]\n  static-export agent --project-id <id> --agent-job-id <id> [--prompt <text>]\n                      [flags]',
       '',
       flagSection('FLAGS', [
         ...AGENT_FLAGS,

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { ApiError } from './api/errors.js';
+import { type Random, systemClock, type TimerClock } from './clock.js';
 import { type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
 import { usage } from './cli-help.js';
 import {
@@ -24,6 +25,12 @@ export interface CliContext {
   stderr: NodeJS.WriteStream;
   cwd: string;
   readStdin: () => Promise<string>;
+  /** Drives every wait of the run; the system clock by default. */
+  clock?: TimerClock;
+  /** The jitter source of retries; Math.random by default. */
+  random?: Random;
+  /** Where SIGINT, SIGTERM and SIGHUP come from; the process by default. */
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 }
 
 /** Exit codes a shell script can branch on. */
@@ -76,14 +83,16 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   if (raw.prompt === '-') raw.prompt = await context.readStdin();
 
   const redactor = new Redactor();
+  const clock = context.clock ?? systemClock;
   const reporter = new TerminalReporter({
     stream: context.stderr,
     redactor,
     env: context.env,
     verbose: request.verbose,
     quiet: request.quiet,
+    now: () => clock.now(),
   });
-  const cancel = cancelOnSignals();
+  const cancel = cancelOnSignals(context.signals);
   // Loaded only to run: --version, help and usage errors answer without the HTTP stack.
   const { execute } = await import('./main.js');
   const outcome = await execute(
@@ -96,7 +105,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
       invokedAs: 'cli',
     },
     reporter,
-    { signal: cancel.signal, redactor },
+    { signal: cancel.signal, redactor, clock, random: context.random },
   );
   cancel.dispose();
   reporter.close();

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseByteSize, parseDuration } from './duration.js';
+import type { RemovalLimit } from './changes/compare.js';
+import { MANIFEST_NAME } from './deliver/manifest.js';
 import { type ProtectedContext, protectedReason, systemTreeOf } from './deliver/protected.js';
 import { InputError } from './errors.js';
 import { isLoopbackHost, parseServiceUrl } from './net.js';
@@ -21,6 +23,16 @@ export interface ConnectionConfig {
   /** Longest wait for an answer, and longest silence while a download streams (ms). */
   requestTimeoutMs: number;
 }
+
+/** Where the earlier export a new one is compared with comes from (`compare-with`). */
+export type CompareWith =
+  /** The earlier export in `path`, when it holds one (the default). */
+  | { kind: 'path' }
+  | { kind: 'none' }
+  /** A manifest file, or a directory holding one. */
+  | { kind: 'file'; path: string; given: string }
+  /** A manifest served over https (by the live site). */
+  | { kind: 'url'; url: URL };
 
 export interface ExtractLimits {
   /** Ceiling on the total bytes written while extracting (decompression bombs). */
@@ -66,12 +78,20 @@ export interface ExportConfig extends ConnectionConfig {
   browserCheck: 'auto' | 'true' | 'false';
   /** Internal links that lead to no file: `warn`, `fail` the step, or `off` (not checked). */
   brokenLinks: 'warn' | 'fail' | 'off';
+  compareWith: CompareWith;
+  /** Fail before the export is put in place when it removes more pages than this. */
+  maxRemovedPages?: RemovalLimit;
+  /** Absolute path of the change report's JSON file (default: in the temp directory). */
+  changesFile?: string;
 }
 
 export interface AgentConfig extends ConnectionConfig {
   command: 'agent';
   projectId: string;
-  prompt: string;
+  /** A new job's instruction, or a follow-up message when `jobId` is set. */
+  prompt?: string;
+  /** An existing agent job to follow (and, with `prompt`, to send a follow-up to). */
+  jobId?: string;
   wait: boolean;
 }
 
@@ -325,6 +345,47 @@ const releaseVersion = text.transform((value, ctx) => {
 
 const docsVersion = releaseVersion;
 
+/** An id that ends up in a URL path: letters, digits, `.`, `_`, `-`. */
+function identifier(example: string) {
+  return text.transform((value, ctx) => {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `must be ${example}, got "${value}"` });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+/** `none`, an https URL (of a manifest, or of a site serving one), or a path (resolved later). */
+const compareWith = text.transform((value, ctx): CompareWith | string => {
+  if (value === 'none') return { kind: 'none' };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  const parsed = parseServiceUrl(value);
+  if (!(parsed instanceof URL)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be none, a path, or the https address of the live site or of its ${MANIFEST_NAME} (${parsed.reason}, got "${value}")`,
+    });
+    return z.NEVER;
+  }
+  if (!parsed.pathname.endsWith('.json')) {
+    parsed.pathname = `${parsed.pathname.replace(/\/?$/, '/')}${MANIFEST_NAME}`;
+  }
+  return { kind: 'url', url: parsed };
+});
+
+const maxRemovedPages = text.transform((value, ctx): RemovalLimit => {
+  const count = /^\d+$/.exec(value);
+  if (count && Number.isSafeInteger(Number(value))) return { pages: Number(value) };
+  const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
+  if (percent && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be a number of pages such as 10, or a share such as 5%, got "${value}"`,
+  });
+  return z.NEVER;
+});
+
 /** The inputs, each with its schema; the key is the input name of action.yml. */
 const schemas = {
   'api-key': apiKey,
@@ -356,16 +417,10 @@ const schemas = {
   'mask-bundle-url': boolean,
   'show-bundle-url': boolean,
   'project-id': projectId,
-  'job-id': text.transform((value, ctx) => {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run), got "${value}"`,
-      });
-      return z.NEVER;
-    }
-    return value;
-  }),
+  'job-id': identifier(
+    'an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run)',
+  ),
+  'agent-job-id': identifier('an agent job id (the agent-job-id output of an earlier run)'),
   prompt,
   wait: boolean,
   'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', parseByteSize),
@@ -386,6 +441,9 @@ const schemas = {
   'allowed-hosts': allowedHosts,
   'browser-check': enumOf(['auto', 'true', 'false'] as const),
   'broken-links': enumOf(['warn', 'fail', 'off'] as const),
+  'compare-with': compareWith,
+  'max-removed-pages': maxRemovedPages,
+  'changes-file': text,
 } as const;
 
 export type InputName = keyof typeof schemas;
@@ -423,7 +481,9 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
   require('api-key', API_KEY_REQUIRED);
   if (values.command === 'agent') {
     require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
-    require('prompt', 'is required for command "agent": the instruction for the agent');
+    if (given('agent-job-id') === undefined) {
+      require('prompt', 'is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)');
+    }
   } else if (values.command === 'export') {
     require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
   }
@@ -470,20 +530,29 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       });
     }
   }
-  const helmGiven = values['helm-values-file'];
-  const helmValuesFile =
-    helmGiven !== undefined && helmGiven !== ''
-      ? resolvePath('helm-values-file', helmGiven)
-      : undefined;
-  if (helmValuesFile !== undefined) {
-    const system = systemTreeOf(helmValuesFile, platform);
+  /** A file the action writes: resolved like path, and never inside a system directory. */
+  const fileToWrite = (name: 'helm-values-file' | 'changes-file'): string | undefined => {
+    const given = values[name];
+    if (given === undefined || given === '') return undefined;
+    const file = resolvePath(name, given);
+    const system = file === undefined ? undefined : systemTreeOf(file, platform);
     if (system) {
       problems.push({
-        input: 'helm-values-file',
-        message: `"${helmGiven}" (${helmValuesFile}) is inside ${system}, a system directory: choose a file in the workspace`,
+        input: name,
+        message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
       });
     }
-  }
+    return file;
+  };
+  const helmValuesFile = fileToWrite('helm-values-file');
+  const changesFile = fileToWrite('changes-file');
+  const compareGiven = values['compare-with'];
+  let compareWithValue: CompareWith = { kind: 'path' };
+  if (typeof compareGiven === 'string') {
+    const resolved = resolvePath('compare-with', compareGiven);
+    if (resolved !== undefined)
+      compareWithValue = { kind: 'file', path: resolved, given: compareGiven };
+  } else if (compareGiven !== undefined) compareWithValue = compareGiven;
 
   if (problems.length > 0) throw new InputError(problems);
 
@@ -500,7 +569,8 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
       command: 'agent',
       ...connection,
       projectId: values['project-id'] as string,
-      prompt: values.prompt as string,
+      ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+      ...(values['agent-job-id'] ? { jobId: values['agent-job-id'] } : {}),
       wait: values.wait as boolean,
     };
   }
@@ -533,5 +603,8 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     allowedHosts: values['allowed-hosts'] ?? [],
     browserCheck: values['browser-check'] as 'auto' | 'true' | 'false',
     brokenLinks: values['broken-links'] as 'warn' | 'fail' | 'off',
+    compareWith: compareWithValue,
+    ...(values['max-removed-pages'] ? { maxRemovedPages: values['max-removed-pages'] } : {}),
+    ...(changesFile ? { changesFile } : {}),
   };
 }

@@ -106,7 +106,8 @@ async function executeConfigured(
       ? {
           command: 'agent',
           projectId: config.projectId,
-          prompt: config.prompt,
+          ...(config.prompt !== undefined ? { prompt: config.prompt } : {}),
+          ...(config.jobId !== undefined ? { jobId: config.jobId } : {}),
           startedAt,
           waited: config.wait,
           invokedAs,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
+import type { ChangeReport, PageChange } from './changes/compare.js';
 import { formatBytes, formatDuration } from './duration.js';
 
 /** The outputs of action-interface.md: names are fixed. */
@@ -18,9 +19,18 @@ export const OUTPUT_NAMES = [
   'agent-job-id',
   'agent-status',
   'pr-link',
+  'agent-branch',
+  'agent-repository',
+  'agent-model',
   'findings-file',
   'sarif-file',
   'page-url',
+  'pages-added',
+  'pages-removed',
+  'pages-changed',
+  'pages-navigation-changed',
+  'assets-changed',
+  'changes-file',
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -30,6 +40,11 @@ export const OUTPUT_TYPES: Partial<Record<OutputName, 'number' | 'boolean'>> = {
   'page-count': 'number',
   'size-bytes': 'number',
   'artifact-id': 'number',
+  'pages-added': 'number',
+  'pages-removed': 'number',
+  'pages-changed': 'number',
+  'pages-navigation-changed': 'number',
+  'assets-changed': 'number',
 };
 
 /** An output as JSON: numbers as numbers, booleans as booleans, the rest as strings. */
@@ -129,13 +144,21 @@ export interface ExportRecord {
   /** The user asked for the bundle link in the job summary (show-bundle-url). */
   showBundleUrl?: boolean;
   invokedAs?: InvokedAs;
+  /** The change report against the earlier export, or why there is none. */
+  changes?: ChangeSummary;
 }
+
+export type ChangeSummary =
+  { kind: 'report'; report: ChangeReport; file: string } | { kind: 'none'; reason: string };
 
 /** What happened during an agent run, for the summary. */
 export interface AgentRecord {
   command: 'agent';
   projectId: string;
-  prompt: string;
+  /** create: a new job; follow-up: a message to an existing job; attach: following one. */
+  mode?: 'create' | 'follow-up' | 'attach';
+  /** The instruction of a new job, or the follow-up message. */
+  prompt?: string;
   startedAt: number;
   finishedAt?: number;
   jobId?: string;
@@ -167,9 +190,16 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
   const longer = setting(record, 'timeout', inputDuration(timeoutMs * 2));
   if (record.command === 'agent') {
-    return record.jobId
-      ? `Agent job ${record.jobId} was still ${record.status ?? 'active'} when ${limit}. It keeps running on the server and may still open a pull request.`
-      : `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
+    if (record.status !== undefined) {
+      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting(record, 'agent-job-id', record.jobId ?? '')}.`;
+    }
+    if (record.mode === 'follow-up') {
+      return `The follow-up could not be sent to agent job ${record.jobId} before ${limit}. Run again later, or raise the limit (${longer}).`;
+    }
+    if (record.mode === 'attach') {
+      return `Agent job ${record.jobId} could not be read before ${limit}. Run again later, or raise the limit (${longer}).`;
+    }
+    return `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
   }
   if (record.jobId === undefined)
     return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
@@ -183,9 +213,12 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
 /** What a cancelled run leaves behind, for the cancellation message. */
 export function describeCancellation(record: RunRecord): string {
   if (record.command === 'agent') {
-    return record.jobId
-      ? `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`
-      : 'No agent job was created.';
+    if (record.status !== undefined) {
+      return `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`;
+    }
+    return record.mode === 'create' || record.mode === undefined
+      ? 'No agent job was created.'
+      : `Agent job ${record.jobId} was left as it was.`;
   }
   if (record.sitePath ?? record.archivePath) {
     return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
@@ -422,6 +455,68 @@ export function renderReadiness(readiness: Readiness): string {
   return parts.join('\n');
 }
 
+/** Entries of each list shown in the summary; the JSON file has them all. */
+const LISTED_CHANGES = 25;
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function signedBytes(delta: number): string {
+  return `${delta < 0 ? '−' : '+'}${formatBytes(Math.abs(delta))}`;
+}
+
+/** The change report section of the export summary: counts, then the pages by kind. */
+export function renderChangeSection(changes: ChangeSummary, domain: string): string {
+  if (changes.kind === 'none') {
+    return `#### Changes\n\nNo change report: ${cell(changes.reason)}.`;
+  }
+  const { report, file } = changes;
+  const { pages, assets, size } = report;
+  const since = `${report.previous.exportedAt.replace(/\.\d+Z$/, 'Z').replace('T', ' ')} (job ${code(report.previous.jobId)})`;
+  const heading = `#### Changes since the export of ${since}`;
+  const navigation =
+    pages.navigationChanged.length > 0
+      ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
+      : '';
+  const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed${navigation}`;
+  const rows: [string, string | undefined][] = [
+    ['Pages', pageCounts],
+    [
+      'Assets',
+      `${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed, ${assets.unchanged} unchanged`,
+    ],
+    [
+      'Size',
+      `${formatBytes(size.before)} → ${formatBytes(size.after)} (${signedBytes(size.after - size.before)})`,
+    ],
+    ['Compared with', report.source],
+    [
+      'Compared by',
+      report.comparedBy === 'content'
+        ? 'what a reader sees (build ids and hashed asset names left out)'
+        : '⚠️ file bytes: the earlier manifest has no page fingerprints, so build noise counts as a change',
+    ],
+    ['Full report', code(file)],
+  ];
+  const parts = [heading, '', factsTable(rows)];
+  const list = (title: string, entries: PageChange[]) => {
+    if (entries.length === 0) return;
+    const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
+      const label = page.title ? `${cell(page.title)} — ` : '';
+      return `- ${label}[${page.url.replace(`https://${domain}`, '')}](${page.url})`;
+    });
+    const more =
+      entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];
+    parts.push('', `**${title}** (${entries.length})`, '', ...shown, ...more);
+  };
+  list('Changed pages', pages.changed);
+  list('Added pages', pages.added);
+  list('Removed pages', pages.removed);
+  list('Pages whose navigation changed', pages.navigationChanged);
+  return parts.join('\n');
+}
+
 function failureSection(failure: string | undefined): string {
   return failure === undefined ? '' : `**Error:** ${cell(failure)}`;
 }
@@ -446,6 +541,7 @@ export function renderExportSummary(
     exportFacts(record, context),
     checksSection(record),
     record.readiness ? renderReadiness(record.readiness) : '',
+    record.changes ? renderChangeSection(record.changes, record.domain) : '',
     failureSection(failure),
   ]);
 }
@@ -473,8 +569,16 @@ function agentFacts(record: AgentRecord): string {
       record.prLink ??
         (record.status === 'completed' ? 'none (the agent changed no files)' : undefined),
     ],
-    ['Prompt', promptHeadline(record.prompt)],
-    ['Job', record.jobId ? code(record.jobId) : undefined],
+    [
+      record.mode === 'follow-up' ? 'Follow-up' : 'Prompt',
+      record.prompt !== undefined ? promptHeadline(record.prompt) : undefined,
+    ],
+    [
+      'Job',
+      record.jobId
+        ? `${code(record.jobId)}${record.mode === 'attach' ? ' (followed)' : record.mode === 'follow-up' ? ' (sent a follow-up)' : ''}`
+        : undefined,
+    ],
     ['Status', record.status],
     [
       'Repository',

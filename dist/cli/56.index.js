@@ -1000,7 +1000,7 @@ exports.QuickJSMemoryLeakDetected = QuickJSMemoryLeakDetected;
 
 /***/ }),
 
-/***/ 8104:
+/***/ 5723:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2898,7 +2898,7 @@ var __importStar = (this && this.__importStar) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.RELEASE_ASYNC = exports.DEBUG_ASYNC = exports.RELEASE_SYNC = exports.DEBUG_SYNC = exports.memoizePromiseFactory = exports.newQuickJSAsyncWASMModule = exports.newQuickJSWASMModule = void 0;
-const esmHelpers_1 = __webpack_require__(8104);
+const esmHelpers_1 = __webpack_require__(5723);
 /**
  * Create a new, completely isolated WebAssembly module containing the QuickJS library.
  * See the documentation on [[QuickJSWASMModule]].

@@ -6,7 +6,14 @@ import type { AgentConfig } from '../config.js';
 import { formatDuration } from '../duration.js';
 import { JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
-import { type AgentRecord, describeTimeout, promptHeadline, type Reporter } from '../report.js';
+import {
+  type AgentRecord,
+  describeTimeout,
+  type OutputName,
+  promptHeadline,
+  type Reporter,
+} from '../report.js';
+import { AGENT_RATE_LIMIT_ADVICE, sendFollowUp, withAdvice } from './follow-up.js';
 
 export interface AgentDeps {
   api: AdminApi;
@@ -21,9 +28,27 @@ export function isAgentSettled(job: AgentJob): boolean {
   return job.status === 'completed' || job.status === 'archived' || job.status === 'failed';
 }
 
-/** create → poll → pull request link. */
+/**
+ * After a follow-up the job may still read as settled (the earlier run) for a moment:
+ * until it has been seen active, a settled status counts only after this long.
+ */
+export const FOLLOW_UP_GRACE_MS = 30_000;
+
+/**
+ * An agent job from start to pull request: create one (prompt), follow an existing one
+ * (agent-job-id), or send an existing one a follow-up and follow it (both). The outputs
+ * are set as soon as each is known.
+ */
 export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<AgentRecord> {
   const { api, reporter, record, clock, signal } = deps;
+  record.mode =
+    config.jobId === undefined ? 'create' : config.prompt !== undefined ? 'follow-up' : 'attach';
+  const published = new Map<OutputName, string>();
+  const publish = (name: OutputName, value: string | undefined) => {
+    if (value === undefined || published.get(name) === value) return;
+    published.set(name, value);
+    reporter.setOutput(name, value);
+  };
   const remember = (job: AgentJob) => {
     record.jobId = job.id;
     record.status = job.status;
@@ -33,64 +58,50 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     record.model = job.model ?? record.model;
     record.createdAt = job.createdAt ?? record.createdAt;
     record.archivedAt = job.archivedAt ?? record.archivedAt;
+    publish('agent-job-id', job.id);
+    publish('agent-repository', record.repository);
+    publish('agent-branch', record.ref);
+    publish('agent-model', record.model);
   };
 
-  const created = await reporter.group(
-    `Creating an agent job in project ${config.projectId}`,
-    async () => {
-      reporter.info(`Prompt: ${promptHeadline(config.prompt)}`);
-      let job: AgentJob;
-      try {
-        job = await api.createAgentJob(config.projectId, config.prompt, signal);
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 429) {
-          throw err.withMessage(
-            `${err.message} Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.`,
-          );
-        }
-        if (
-          err instanceof ApiError &&
-          (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
-        ) {
-          throw err.withMessage(
-            `${err.message} The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.`,
-          );
-        }
-        throw err;
-      }
-      remember(job);
-      reporter.setOutput('agent-job-id', job.id);
-      reporter.info(
-        `Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`,
-      );
-      return job;
-    },
-  );
+  const started =
+    config.jobId === undefined
+      ? await createJob(config, deps)
+      : config.prompt !== undefined
+        ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, () =>
+            sendFollowUp(config, config.jobId as string, config.prompt as string, deps),
+          )
+        : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
+            const job = await api.getAgentJob(config.projectId, config.jobId as string, signal);
+            reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
+            return job;
+          });
+  remember(started);
 
   if (!config.wait) {
-    reporter.setOutput('agent-status', created.status);
+    publish('agent-status', started.status);
+    if (started.prLink) publish('pr-link', started.prLink);
     // Not waiting does not hide a job that has already failed.
-    if (created.status === 'failed') {
-      record.error = created.error;
-      throw new JobFailedError(
-        `Agent job ${created.id} failed right away: ${created.error ?? 'the API gave no reason'}.`,
-      );
-    }
+    if (started.status === 'failed') throw failedError(started, record, ' right away');
     reporter.info('wait is false: not following the job.');
     return record;
   }
 
-  const started = clock.now();
+  const followUp = record.mode === 'follow-up';
+  const waitStarted = clock.now();
+  let seenActive = !followUp || started.status === 'active';
   let lastStatus = '';
-  const finished = await reporter.group(`Waiting for agent job ${created.id}`, () =>
+  const finished = await reporter.group(`Waiting for agent job ${started.id}`, () =>
     pollUntilSettled({
-      read: (s) => api.getAgentJob(config.projectId, created.id, s),
-      isSettled: isAgentSettled,
+      read: (s) => api.getAgentJob(config.projectId, started.id, s),
+      isSettled: (job) =>
+        isAgentSettled(job) && (seenActive || clock.now() - waitStarted >= FOLLOW_UP_GRACE_MS),
       onPoll: (job) => {
         remember(job);
+        if (job.status === 'active') seenActive = true;
         if (job.status === lastStatus) return;
         lastStatus = job.status;
-        reporter.info(`[${formatDuration(clock.now() - started).padStart(7)}] ${job.status}`, {
+        reporter.info(`[${formatDuration(clock.now() - waitStarted).padStart(7)}] ${job.status}`, {
           progress: true,
         });
         reporter.progress?.({ phase: 'agent', status: job.status });
@@ -104,18 +115,57 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     }),
   );
 
-  reporter.setOutput('agent-status', finished.status);
-  reporter.setOutput('pr-link', finished.prLink ?? '');
-  if (finished.status === 'failed') {
-    record.error = finished.error;
-    throw new JobFailedError(
-      `Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`,
-    );
-  }
+  publish('agent-status', finished.status);
+  publish('pr-link', finished.prLink ?? '');
+  if (finished.status === 'failed') throw failedError(finished, record);
   if (finished.prLink) reporter.info(`Pull request: ${finished.prLink}`);
   else
     reporter.notice(
       `Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`,
     );
   return record;
+}
+
+function onRepository(job: AgentJob): string {
+  if (!job.source.repository) return '';
+  return ` on ${job.source.repository}${job.source.ref ? ` (branch ${job.source.ref})` : ''}`;
+}
+
+/** The API documents no reason on a failed job; a server that sends one has it shown. */
+function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedError {
+  record.error = job.error;
+  return new JobFailedError(
+    `Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`,
+  );
+}
+
+async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob> {
+  const { api, reporter, signal } = deps;
+  const prompt = config.prompt as string;
+  return reporter.group(`Creating an agent job in project ${config.projectId}`, async () => {
+    reporter.info(`Prompt: ${promptHeadline(prompt)}`);
+    let job: AgentJob;
+    try {
+      job = await api.createAgentJob(config.projectId, prompt, signal);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) {
+        throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+      }
+      if (
+        err instanceof ApiError &&
+        (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
+      ) {
+        throw withAdvice(
+          err,
+          "The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.",
+        );
+      }
+      throw err;
+    }
+    reporter.info(
+      `Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`,
+    );
+    if (job.source.ref) reporter.info(`Branch: ${job.source.ref}`);
+    return job;
+  });
 }

@@ -204,6 +204,31 @@ export class AdminApi {
   }
 
   /**
+   * A follow-up instruction to an existing agent job (200, the job; 400, 404, 429, which
+   * shares the hourly limit of creations). Sent at most once, like a creation: a second
+   * delivery would have the agent act on it twice.
+   */
+  sendAgentMessage(
+    projectId: string,
+    id: string,
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<AgentJob> {
+    return this.#call(
+      {
+        method: 'POST',
+        path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}/message`,
+        body: { prompt },
+        schema: agentJobSchema,
+        operation: `send a follow-up to agent job ${id}`,
+        retry: CREATE_ONCE,
+        inputs: AGENT_FIELDS,
+      },
+      signal,
+    );
+  }
+
+  /**
    * An export call on the published routes; with a project, on the project-scoped ones
    * when the published ones answer that the route does not exist (404 or 405).
    */

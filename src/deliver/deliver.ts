@@ -7,11 +7,13 @@ import { formatBytes } from '../duration.js';
 import { ActionError, UnsafeArchiveError } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
+import type { SiteContents } from './archive/writer.js';
 import { type BundleSource, type DownloadResult, downloadBundle } from './download.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
   buildManifest,
   MANIFEST_NAME,
+  type Manifest,
   type ManifestFacts,
   serializeManifest,
   writeManifest,
@@ -60,6 +62,10 @@ export interface DeliverOptions {
   targetGiven: string;
   /** The export the bundle comes from, for the manifest. */
   export: Pick<ManifestFacts, 'domain' | 'jobId' | 'pageCount'>;
+  /** Page fingerprints of the extracted site, recorded in its manifest. */
+  describePages?: (stagingDir: string, contents: SiteContents) => Promise<ManifestFacts['pages']>;
+  /** Runs on the new manifest before the site is put in place; throwing keeps `target` untouched. */
+  review?: (manifest: Manifest) => Promise<void>;
 }
 
 export interface Delivered {
@@ -124,10 +130,14 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         );
       }
       await options.inspect?.(staging);
-      await writeManifest(
-        staging,
-        buildManifest({ ...facts(site.format), contents: site.contents }),
-      );
+      const pages = await options.describePages?.(staging, site.contents);
+      const manifest = buildManifest({
+        ...facts(site.format),
+        contents: site.contents,
+        ...(pages ? { pages } : {}),
+      });
+      await options.review?.(manifest);
+      await writeManifest(staging, manifest);
       const previous = await recheckTarget(() =>
         inspectTarget(options.target, options.targetRules, options.targetGiven),
       );

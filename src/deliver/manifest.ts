@@ -26,6 +26,21 @@ const relativePath = z
     'is not a relative path inside the export',
   );
 
+const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
+
+/**
+ * What a reader sees on an HTML page (src/changes/fingerprint.ts). Optional within
+ * manifest version 1: readers that predate it ignore it, and a manifest without it is
+ * compared by file bytes only.
+ */
+const pageSchema = z.object({
+  title: z.string().max(1000).optional(),
+  /** CRC-32 and length, in hex, of the page without scripts, styles and link tags. */
+  markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
+  content: hex128,
+  navigation: hex128,
+});
+
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   version: z.literal(MANIFEST_VERSION),
@@ -51,8 +66,11 @@ export const manifestSchema = z.object({
       size: z.number().int().nonnegative(),
       sha256: sha256Hex,
       executable: z.literal(true).optional(),
+      page: pageSchema.optional(),
     }),
   ),
+  /** The normalization the page fingerprints were made with; absent without fingerprints. */
+  pageFingerprints: z.object({ scheme: z.number().int().positive() }).optional(),
   symlinks: z.array(z.object({ path: relativePath, target: z.string() })),
 });
 
@@ -65,7 +83,11 @@ export interface ManifestFacts {
   pageCount?: number;
   archive: Manifest['archive'];
   contents?: SiteContents;
+  /** Page fingerprints by file path, and the scheme they were made with. */
+  pages?: { scheme: number; byPath: ReadonlyMap<string, PageRecord> };
 }
+
+export type PageRecord = z.output<typeof pageSchema>;
 
 export function buildManifest(facts: ManifestFacts): Manifest {
   const files = (facts.contents?.files ?? []).map((file) => ({
@@ -73,6 +95,7 @@ export function buildManifest(facts: ManifestFacts): Manifest {
     size: file.size,
     sha256: file.sha256,
     ...(file.executable ? { executable: true as const } : {}),
+    ...pageEntry(facts.pages?.byPath.get(file.path)),
   }));
   return {
     format: MANIFEST_FORMAT,
@@ -85,19 +108,27 @@ export function buildManifest(facts: ManifestFacts): Manifest {
     archive: facts.archive,
     totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
     files,
+    ...(facts.pages ? { pageFingerprints: { scheme: facts.pages.scheme } } : {}),
     symlinks: facts.contents?.symlinks ?? [],
   };
 }
 
+function pageEntry(page: PageRecord | undefined): { page?: PageRecord } {
+  return page ? { page } : {};
+}
+
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
 export function serializeManifest(manifest: Manifest): string {
-  const { files, symlinks, ...head } = manifest;
+  const { files, symlinks, pageFingerprints, ...head } = manifest;
   const list = (items: unknown[]) =>
     items.length === 0
       ? '[]'
       : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
   const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
-  return `${headText},\n  "files": ${list(files)},\n  "symlinks": ${list(symlinks)}\n}\n`;
+  const scheme = pageFingerprints
+    ? `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`
+    : '';
+  return `${headText},\n  "files": ${list(files)}${scheme},\n  "symlinks": ${list(symlinks)}\n}\n`;
 }
 
 export type ManifestRead =

@@ -2,6 +2,7 @@ import fs, { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { AdminApi } from '../api/client.js';
+import { ChangeReview } from '../changes/review.js';
 import type { Clock, Random } from '../clock.js';
 import type { ExportConfig } from '../config.js';
 import { deliverBundle } from '../deliver/deliver.js';
@@ -59,7 +60,8 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
   // A wrong path costs milliseconds, not an export: checked before any request.
   const targetRules: TargetRules = { ...config.protection, overwrite: config.overwrite };
-  await checkTargetBeforeRun(config, targetRules, deps);
+  const target = await checkTargetBeforeRun(config, targetRules, deps);
+  const changes = planChangeReview(config, target, deps);
 
   const existing = config.jobId;
   const started = await reporter.group(
@@ -200,6 +202,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           clock,
           random: deps.random,
           deadline: deps.deadline,
+          ...(changes ? { describePages: changes.describePages, review: changes.review } : {}),
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
@@ -302,13 +305,14 @@ async function checkTargetBeforeRun(
   config: ExportConfig,
   rules: TargetRules,
   deps: Pick<ExportDeps, 'reporter' | 'tempDir'>,
-): Promise<void> {
+): Promise<TargetState | undefined> {
+  let state: TargetState | undefined;
   if (config.download) {
     for (const line of await recoverInterruptedRuns(config.path)) deps.reporter.info(line);
     await removeStaleTemporaryFiles(deps.tempDir);
     try {
       if (config.extract) {
-        const state = await inspectTarget(config.path, rules, config.pathGiven);
+        state = await inspectTarget(config.path, rules, config.pathGiven);
         if (state.kind === 'foreign') {
           deps.reporter.warning(
             `overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`,
@@ -334,6 +338,33 @@ async function checkTargetBeforeRun(
       ]);
     }
   }
+  return state;
+}
+
+/** The change report, when the site is extracted here and compare-with is not none. */
+function planChangeReview(
+  config: ExportConfig,
+  target: TargetState | undefined,
+  deps: ExportDeps,
+): ChangeReview | undefined {
+  const explicit = config.compareWith.kind === 'file' || config.compareWith.kind === 'url';
+  if (!(config.download && config.extract)) {
+    if (explicit) {
+      deps.reporter.notice(
+        'compare-with is set, but the site is not extracted here, so there is no change report.',
+      );
+    }
+    return undefined;
+  }
+  if (config.compareWith.kind === 'none') return undefined;
+  return new ChangeReview(config, target, {
+    reporter: deps.reporter,
+    record: deps.record,
+    clock: deps.clock,
+    dispatcher: deps.dispatcher,
+    tempDir: deps.tempDir,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
 }
 
 /** Says what the export replaced; a directory this action did not write, loudly. */

@@ -40,7 +40,10 @@ describe('agent jobs', () => {
     const job = response.json as AgentJobJson;
     expect(job).not.toHaveProperty('status');
     expect(job).toMatchObject({
-      source: { repository: 'https://github.com/example/docs', ref: 'main' },
+      source: {
+        repository: 'https://github.com/example/docs',
+        ref: `agent/${String(job.id).slice(0, 8)}`,
+      },
       model: 'claude-sonnet-4',
       prLink: null,
       archivedAt: null,
@@ -76,13 +79,20 @@ describe('agent jobs', () => {
     expect(await getJob(emulator, id)).toMatchObject({ status: 'completed', prLink: null });
   });
 
-  it('fails with an error message for [fail]', async () => {
+  it('fails for [fail] without a reason, as the vendor schema has no error field', async () => {
     emulator = await startTestEmulator();
     const { id } = await createJob(emulator, 'Do the impossible [fail]');
     emulator.clock.advance(5000);
     const job = await getJob(emulator, id);
     expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/Agent failed/);
+    expect(job).not.toHaveProperty('error');
+  });
+
+  it('fails with an error text in the agentFailureReason variant', async () => {
+    emulator = await startTestEmulator({ agentFailureReason: true });
+    const { id } = await createJob(emulator, 'Do the impossible [fail]');
+    emulator.clock.advance(5000);
+    expect((await getJob(emulator, id)).error).toMatch(/Agent failed/);
   });
 
   it('archives right after completion for [archive]', async () => {

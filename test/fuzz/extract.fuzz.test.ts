@@ -64,12 +64,13 @@ function mutate(seed: Buffer, rng: Rng, tar: boolean): Buffer {
         data.subarray(from, from + length),
         data.subarray(at),
       ]);
-    } else if (choice === 4)
+    } else if (choice === 4) {
+      if (data.length < 4) continue;
       data.writeUInt32LE(
         rng.next() < 0.5 ? 0xffffffff : rng.int(2 ** 32),
         Math.min(at, data.length - 4),
       );
-    else if (choice === 5) data = Buffer.concat([data, data.subarray(0, rng.int(data.length))]);
+    } else if (choice === 5) data = Buffer.concat([data, data.subarray(0, rng.int(data.length))]);
     else {
       const block = Math.floor(rng.int(Math.max(1, data.length)) / 512) * 512;
       if (block + 512 > data.length) continue;

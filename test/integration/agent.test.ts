@@ -17,7 +17,8 @@ const AGENT = { command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s'
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness({ agentDurationMs: 1500 });
+  // The failure reason is a variant of the emulator (the vendor's schema has none).
+  harness = await startHarness({ agentDurationMs: 1500, agentFailureReason: true });
 });
 afterAll(async () => {
   await harness.stop();
@@ -49,6 +50,9 @@ describe('agent, end to end against the emulator', () => {
     expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
     expect(run.outputs).toEqual({
       'agent-job-id': id,
+      'agent-repository': REPOSITORY,
+      'agent-branch': `agent/${id.slice(0, 8)}`,
+      'agent-model': MODEL,
       'agent-status': 'completed',
       'pr-link': job?.prLink,
     });
@@ -67,7 +71,7 @@ describe('agent, end to end against the emulator', () => {
     expect(run.summary).toContain(`| Job | \`${id}\` |`);
     expect(run.summary).toContain('| Status | completed |');
     expect(run.summary).toContain(`| Pull request | ${run.outputs['pr-link']} |`);
-    expect(run.summary).toContain(`| Repository | ${REPOSITORY} @ main |`);
+    expect(run.summary).toContain(`| Repository | ${REPOSITORY} @ agent/${id.slice(0, 8)} |`);
     expect(run.summary).toContain(`| Model | ${MODEL} |`);
     expect(run.summary).toContain(`| Created | ${job?.createdAt} |`);
     expect(run.summary).toMatch(/\| Duration \| [\d.]+m?s \|/);
@@ -135,6 +139,9 @@ describe('agent, end to end against the emulator', () => {
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs).toEqual({
       'agent-job-id': expect.stringMatching(/^[0-9a-f]{24}$/),
+      'agent-repository': REPOSITORY,
+      'agent-branch': expect.stringMatching(/^agent\/[0-9a-f]{8}$/),
+      'agent-model': MODEL,
       'agent-status': 'active',
     });
     expect(run.stdout).toContain('wait is false: not following the job.');
@@ -371,7 +378,7 @@ describe('agent cancellation and timeout', () => {
     expect(run.code).toBe(1);
     const id = run.outputs['agent-job-id'] as string;
     expect(errorLines(run)).toEqual([
-      `::error::Agent job ${id} was still active when the 2.0s timeout passed. It keeps running on the server and may still open a pull request.`,
+      `::error::Agent job ${id} was still active when the 2.0s timeout passed. It keeps running on the server and may still open a pull request: follow it with \`agent-job-id: ${id}\`.`,
     ]);
     expect(run.elapsedMs).toBe(2000);
   });

@@ -1,63 +1,38 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/index.js';
+import type { Emulator } from '../../emulator/index.js';
 import { inputFlagNames } from '../../src/cli-flags.js';
-import { ROOT } from '../../scripts/runner.js';
 import { VERSION } from '../../src/version.js';
 import { listTree } from '../support/files.js';
+import { type CliOptions, type Harness, ROOT, startHarness } from '../support/in-process.js';
 
-const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
+/**
+ * `static-export` as a shell runs it, in process (support/in-process.ts): runCli with
+ * captured stdout and stderr, on the virtual clock the emulator's jobs run on, so a job
+ * that takes a second costs none. The packed tarball, stdin from a pipe and real signals
+ * are in test/smoke/.
+ */
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  cwd: string;
-}
-
-function runCli(
-  args: string[],
-  options: { env?: Record<string, string>; cwd?: string; command?: string[] } = {},
-): Promise<CliRun> {
-  return (async () => {
-    const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
-    const [program, ...prefix] = options.command ?? [process.execPath, CLI];
-    const child = spawn(program as string, [...prefix, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stdout, stderr, cwd };
-  })();
-}
-
+let harness: Harness;
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await startEmulator({
+  harness = await startHarness({
     jobDurationMs: 1000,
     queuedMs: 100,
     pageCount: 6,
     agentDurationMs: 1000,
-    log: false,
   });
+  emulator = harness.emulator;
 });
 afterAll(async () => {
-  await emulator.stop();
+  await harness.stop();
 });
 
-function expectNoKey(run: CliRun) {
-  expect(run.stdout + run.stderr).not.toContain(emulator.keys.write);
-}
+/** Every run also checks that the write key is in neither stream (support/in-process.ts). */
+const runCli = (args: string[], options?: CliOptions) => harness.cli(args, options);
 
 describe('static-export CLI', () => {
   it('accepts every input of action.yml as a flag of the same name', async () => {
@@ -83,7 +58,6 @@ describe('static-export CLI', () => {
     expect(
       (await listTree(path.join(run.cwd, 'site'))).filter((f) => f.endsWith('.html')),
     ).toHaveLength(6);
-    expectNoKey(run);
   });
 
   it('prints the outputs as one JSON object on stdout with --json, logs on stderr', async () => {
@@ -113,14 +87,12 @@ describe('static-export CLI', () => {
     });
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('Waiting for export job');
-    expectNoKey(run);
   });
 
   it('runs an agent job and reads the prompt from stdin with --prompt -', async () => {
-    const child = spawn(
-      process.execPath,
+    const prompt = 'Update the changelog\nfor the 2.0 release';
+    const run = await runCli(
       [
-        CLI,
         'agent',
         '--json',
         '--base-url',
@@ -130,20 +102,15 @@ describe('static-export CLI', () => {
         '--prompt',
         '-',
       ],
-      {
-        env: { PATH: process.env.PATH ?? '', ADMIN_API_KEY: emulator.keys.write },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
+      { env: { ADMIN_API_KEY: emulator.keys.write }, stdin: prompt },
     );
-    child.stdin.end('Update the changelog\nfor the 2.0 release');
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({
+    expect(run.code, run.stderr).toBe(0);
+    const outputs = JSON.parse(run.stdout) as Record<string, string>;
+    expect(outputs).toMatchObject({
       'agent-status': 'completed',
       'pr-link': expect.stringContaining('/pull/'),
     });
+    expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([prompt]);
   });
 
   it.each([
@@ -210,30 +177,6 @@ describe('static-export CLI', () => {
     const agent = await runCli(['agent', '--help']);
     expect(agent.stdout).toContain('--prompt');
   });
-
-  it('runs from the packed tarball with npx', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-pack-'));
-    const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(packed.status, packed.stderr).toBe(0);
-    const tarball = `./${packed.stdout.trim().split('\n').at(-1) as string}`;
-    const run = await runCli(
-      ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
-      {
-        cwd: dir,
-        env: {
-          ADMIN_API_KEY: emulator.keys.write,
-          npm_config_cache: path.join(dir, 'npm-cache'),
-          npm_config_update_notifier: 'false',
-        },
-        command: ['npx', '--yes', tarball],
-      },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(await listTree(path.join(dir, 'site'))).toContain('index.html');
-  }, 120_000);
 });
 
 describe('static-export CLI basics', () => {
@@ -388,7 +331,16 @@ describe('static-export CLI basics', () => {
   it('after a timeout, says how to pick the job up again with --job-id', async () => {
     emulator.faults.add({ route: 'export.get', latencyMs: 4000, times: 1 });
     try {
-      const run = await runCli(exportArgs('--timeout', '1s', '--json'), { env: env() });
+      // The first poll hangs: meanwhile the second passes on the clock the timeout runs on.
+      let advanced = false;
+      const run = await runCli(exportArgs('--timeout', '1s', '--json'), {
+        env: env(),
+        onStderr: (text) => {
+          if (advanced || !text.includes('Waiting for export job')) return;
+          advanced = true;
+          setTimeout(() => harness.clock.advance(1000), 50);
+        },
+      });
       expect(run.code).toBe(1);
       const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('timeout');
@@ -403,23 +355,24 @@ describe('static-export CLI basics', () => {
   it('on Ctrl-C during the download of a completed job, says the job completed and how to fetch it', async () => {
     emulator.faults.add({ route: 'store.get', stallAfterBytes: 512, times: Infinity });
     try {
-      const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
-      const child = spawn(process.execPath, [CLI, ...exportArgs('--path', 'site')], {
-        cwd,
-        env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env() },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      // The download waits on the network, where no virtual time passes: the interrupt
+      // comes in real time once it is under way.
+      const signals = new EventEmitter();
+      let sent = false;
+      const run = await runCli(exportArgs('--path', 'site'), {
+        env: env(),
+        signals,
+        onStderr: (text) => {
+          if (sent || !text.includes('▸ Downloading')) return;
+          sent = true;
+          setTimeout(() => signals.emit('SIGINT'), 300);
+        },
       });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (t: string) => {
-        stderr += t;
-        if (t.includes('▸ Downloading')) setTimeout(() => child.kill('SIGINT'), 300);
-      });
-      const [code] = (await once(child, 'close')) as [number | null];
-      expect(code, stderr).toBe(130);
-      expect(stderr).toMatch(
+      expect(run.code, run.stderr).toBe(130);
+      expect(run.stderr).toMatch(
         /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and path was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
       );
-      expect(await fs.readdir(cwd)).toEqual([]);
+      expect(await fs.readdir(run.cwd)).toEqual([]);
     } finally {
       emulator.faults.clear();
     }

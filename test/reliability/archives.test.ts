@@ -6,6 +6,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TarEntrySpec, tarOf, zipOf } from '../support/archives.js';
+import { strayFiles } from '../support/files.js';
 import { ACTION_DEFAULTS, type Harness, listTree, startHarness } from '../support/in-process.js';
 import { parseConfig } from '../../src/config.js';
 import { rawTar, type RawTarEntry } from '../support/raw-tar.js';
@@ -259,6 +260,27 @@ const HOSTILE: Hostile[] = [
       { name: 'prefix.html', prefix: o.rel, data: 'x' },
     ],
   },
+  {
+    name: 'a sparse map whose offset is not a number',
+    message: /Invalid tar header/,
+    rawTar: () => [
+      { name: 'index.html', data: PAGE },
+      {
+        name: 'sparse.bin',
+        type: 'S',
+        data: 'data',
+        edit: (header) => header.write('zz', 386, 'latin1'),
+      },
+    ],
+  },
+  {
+    name: 'a size field in a base-256 form no tar reads',
+    message: /Invalid tar header/,
+    rawTar: () => [
+      { name: 'index.html', data: PAGE },
+      { name: 'big.bin', data: 'data', edit: (header) => (header[124] = 0xcd) },
+    ],
+  },
 ];
 
 const archives = new Map<string, Buffer>();
@@ -350,7 +372,7 @@ describe.concurrent('hostile entries', () => {
         expect(run.code, run.stdout).toBe(0);
         expect(await listTree(path.join(workspace, 'site'))).toEqual(['index.html']);
         expect(await fs.readdir(outside.dir)).toEqual(['victim.txt']);
-        expect(await fs.readdir(run.tempDir)).toEqual([]);
+        expect(await strayFiles(run.tempDir)).toEqual([]);
       },
     );
   }

@@ -15,6 +15,7 @@ import {
   treeDigest,
 } from '../support/in-process.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
+import { strayFiles } from '../support/files.js';
 
 /** The options of one row of the table: what the case must do, shown by the table reporter. */
 export function row(expected: string, bug?: string): { meta: { expected: string; bug?: string } } {
@@ -101,7 +102,7 @@ export function expectOneClearError(run: CaseRun, message: RegExp): void {
 export async function expectUntouched(run: CaseRun, workspace: string): Promise<void> {
   expect(await listTree(path.join(workspace, 'site'))).toEqual(['previous.html']);
   expect(await fs.readdir(workspace)).toEqual(['site']);
-  expect(await fs.readdir(run.tempDir)).toEqual([]);
+  expect(await strayFiles(run.tempDir)).toEqual([]);
 }
 
 /** Success with exactly the expected files in `site`, nothing beside it, no temporary files. */
@@ -114,7 +115,7 @@ export async function expectDelivered(
   expect(errorLines(run)).toEqual([]);
   expect(await treeDigest(path.join(workspace, 'site'))).toEqual(digest);
   expect(await fs.readdir(workspace)).toEqual(['site']);
-  expect(await fs.readdir(run.tempDir)).toEqual([]);
+  expect(await strayFiles(run.tempDir)).toEqual([]);
 }
 
 /** An archive built here, with the SHA-256 of every file it holds: the truth to compare with. */

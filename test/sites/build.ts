@@ -33,6 +33,8 @@ export interface SiteSpec {
   variant: Variant;
   /** Per-route changes: a new markdown body, or null to leave the page out. */
   edits?: Record<string, string | null>;
+  /** Another build of the same content (a build of its own: new build id, new hashes). */
+  rebuild?: number;
 }
 
 /** The standard fixtures the tests use. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { staleness } from '../../scripts/dist-record.js';
 import { ROOT } from '../../scripts/runner.js';
-import { listTree } from '../support/files.js';
+import { listTree, strayFiles } from '../support/files.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 /**
@@ -74,7 +74,7 @@ function startCli(m: Machine, args: string[]) {
 
 async function expectNothingTemporary(m: Machine): Promise<void> {
   expect(await fs.readdir(m.workspace)).toEqual(['site']);
-  expect(await fs.readdir(m.tmp)).toEqual([]);
+  expect(await strayFiles(m.tmp)).toEqual([]);
 }
 
 describe('clean exits', () => {

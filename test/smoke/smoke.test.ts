@@ -148,10 +148,47 @@ describe.concurrent('smoke', () => {
         expect(run.code, run.stdout + run.stderr).toBe(0);
         expect(run.outputs).toEqual({
           'agent-job-id': expect.stringMatching(/^[0-9a-f]{24}$/),
+          'agent-repository': 'https://github.com/example/docs',
+          'agent-branch': expect.stringMatching(/^agent\/[0-9a-f]{8}$/),
+          'agent-model': expect.any(String),
           'agent-status': 'completed',
           'pr-link': expect.stringMatching(/\/pull\/\d+$/),
         });
         expect(run.summary).toContain('### ✅ Agent job in demo-project');
+      });
+
+      it(`${runtime.name}: dist/index.js sends a follow-up to an existing agent job and follows it`, async () => {
+        const created = await fetch(`${emulator.baseUrl}/v2/agent/demo-project/job`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${emulator.keys.write}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ prompt: 'Add a quickstart' }),
+        });
+        const { id } = (await created.json()) as { id: string };
+        const run = await runAction({
+          node: runtime.node,
+          inputs: {
+            ...api(),
+            command: 'agent',
+            'project-id': 'demo-project',
+            'agent-job-id': id,
+            prompt: 'Also add error handling examples',
+            'poll-interval': '0.5s',
+          },
+        });
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(emulator.agentJobs.get(id)?.prompts).toEqual([
+          'Add a quickstart',
+          'Also add error handling examples',
+        ]);
+        expect(run.outputs).toMatchObject({
+          'agent-job-id': id,
+          'agent-status': 'completed',
+          'pr-link': expect.stringMatching(/\/pull\/\d+$/),
+        });
+        expect(run.summary).toContain('| Follow-up | Also add error handling examples |');
       });
 
       it(`${runtime.name}: dist/index.js refuses bad inputs with one annotation each, before any request`, async () => {

@@ -1,6 +1,8 @@
-import { gzipSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import yazl from 'yazl';
+import { rawTar } from './raw-tar.js';
+import { rawZip } from './raw-zip.js';
 
 export interface TarEntrySpec {
   name: string;
@@ -81,3 +83,56 @@ export const SITE: TarEntrySpec[] = [
   { name: 'guides/', type: 'directory' },
   { name: 'guides/intro.html', content: '<!doctype html><title>Intro</title>' },
 ];
+
+const MiB = 1024 * 1024;
+
+/** Raw deflate blocks of `data` that end on a byte boundary, so that pieces concatenate. */
+const deflatePiece = (data: Buffer) =>
+  deflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH });
+
+/**
+ * One raw deflate stream of `pieces`, a run of zeros compressed once per megabyte and the
+ * result repeated: what gzip makes of the same bytes, minus the time to compress them.
+ */
+function deflateWithZeros(pieces: (Buffer | { zeros: number })[]) {
+  const zeroMiB = Buffer.alloc(MiB);
+  const zeroMiBDeflated = deflatePiece(zeroMiB);
+  const out: Buffer[] = [];
+  let crc = 0;
+  let size = 0;
+  for (const piece of pieces) {
+    if (Buffer.isBuffer(piece)) {
+      out.push(deflatePiece(piece));
+      crc = crc32(piece, crc);
+      size += piece.length;
+      continue;
+    }
+    for (let left = piece.zeros; left > 0; left -= MiB) {
+      const run = Math.min(left, MiB);
+      out.push(run === MiB ? zeroMiBDeflated : deflatePiece(Buffer.alloc(run)));
+      crc = crc32(run === MiB ? zeroMiB : Buffer.alloc(run), crc);
+    }
+    size += piece.zeros;
+  }
+  out.push(deflateRawSync(Buffer.alloc(0))); // the final block
+  return { bytes: Buffer.concat(out), size, crc };
+}
+
+/**
+ * A tar.gz or a zip of one file of `bytes` zeros, built in milliseconds however large:
+ * archives that take seconds to extract, for the tests that interrupt an extraction.
+ */
+export function zerosArchive(format: 'tar.gz' | 'zip', name: string, bytes: number): Buffer {
+  if (format === 'zip') {
+    return rawZip([{ name, deflated: deflateWithZeros([{ zeros: bytes }]) }]);
+  }
+  const header = rawTar([{ name, size: bytes }]).subarray(0, 512);
+  const padding = (512 - (bytes % 512)) % 512;
+  // The file's zeros, its padding to a block, and the two zero blocks that end a tar.
+  const deflated = deflateWithZeros([header, { zeros: bytes + padding + 1024 }]);
+  const gzipHeader = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(deflated.crc, 0);
+  trailer.writeUInt32LE(deflated.size % 2 ** 32, 4);
+  return Buffer.concat([gzipHeader, deflated.bytes, trailer]);
+}

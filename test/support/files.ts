@@ -44,3 +44,12 @@ export async function exists(file: string): Promise<boolean> {
     .then(() => true)
     .catch(() => false);
 }
+
+/**
+ * What is left in a directory besides the reports the action writes there on purpose (the
+ * change report, `static-export-changes-<job>.json` in RUNNER_TEMP): stray or temporary
+ * files, which a run must never leave.
+ */
+export async function strayFiles(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((name) => !/^static-export-changes-.+\.json$/.test(name));
+}

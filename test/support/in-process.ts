@@ -15,14 +15,20 @@
  * schedule is asserted exactly. Every run checks that the key is in no output and that the
  * storage never saw an Authorization header.
  *
- * What only a process has (INPUT_* variables, GITHUB_OUTPUT, real signals, Node 24) is in
- * test/smoke/, which spawns the built dist/.
+ * The CLI runs the same way, through runCli (src/cli.ts) with captured stdout and stderr:
+ *
+ *   const run = await harness.cli(['export', '--domain', 'docs.example.com'], { env });
+ *   run.code; run.stdout; run.stderr; run.cwd;
+ *
+ * What only a process has (INPUT_* variables, GITHUB_OUTPUT, real signals, a terminal,
+ * the packed tarball, Node 24) is in test/smoke/, which spawns the built dist/.
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as core from '@actions/core';
+import { runCli } from '../../src/cli.js';
 import { expect } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import type { Random } from '../../src/clock.js';
@@ -87,11 +93,36 @@ export interface CaseOptions {
   runnerDirs?: string[];
 }
 
+/** A command line run as a shell runs it: its exit code, its two streams, its directory. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  cwd: string;
+}
+
+export interface CliOptions {
+  /** The shell's environment; PATH and HOME are added. */
+  env?: Record<string, string>;
+  /** The working directory; a fresh one by default. */
+  cwd?: string;
+  /** What the command reads on stdin. */
+  stdin?: string;
+  /** Emit 'SIGINT', 'SIGTERM' or 'SIGHUP' on it to interrupt the command. */
+  signals?: EventEmitter;
+  /** Called with every piece of text written to stderr, as it is written. */
+  onStderr?: (text: string) => void;
+  /** Seed of the jitter source (runs are reproducible). */
+  seed?: number;
+}
+
 export interface Harness {
   emulator: Emulator;
   clock: VirtualClock;
   /** Runs the action against the emulator with the write key and the given inputs. */
   run(inputs: Record<string, string>, options?: CaseOptions): Promise<CaseRun>;
+  /** Runs `static-export <args>` on the same clock; the key and base URL are the caller's. */
+  cli(args: string[], options?: CliOptions): Promise<CliRun>;
   stop(): Promise<void>;
 }
 
@@ -115,6 +146,13 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         caseOptions,
       );
       expectNothingLeaked(run, emulator, inputs['api-key']);
+      return run;
+    },
+    async cli(args, cliOptions = {}) {
+      const run = await runCliInProcess(args, clock, cliOptions);
+      expect(run.stdout + run.stderr).not.toContain(emulator.keys.write);
+      const toStorage = emulator.requests.filter((r) => r.server === 'store');
+      expect(toStorage.filter((r) => r.hasAuthorization)).toEqual([]);
       return run;
     },
     stop: () => emulator.stop(),
@@ -167,6 +205,45 @@ async function runInProcess(
     elapsedMs: clock.now() - startedAt,
     outcome,
   };
+}
+
+/** What dist/cli/index.js does, minus the process: runCli with the shell's streams. */
+async function runCliInProcess(
+  args: string[],
+  clock: VirtualClock,
+  options: CliOptions,
+): Promise<CliRun> {
+  const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
+  const stdout = new CapturedStream();
+  const stderr = new CapturedStream(options.onStderr);
+  const code = await runCli(args, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...options.env },
+    stdout: stdout.asStream(),
+    stderr: stderr.asStream(),
+    cwd,
+    readStdin: async () => options.stdin ?? '',
+    clock,
+    random: seededRandom(options.seed ?? 1),
+    signals: options.signals ?? new EventEmitter(),
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text, cwd };
+}
+
+/** A pipe into a file, as a shell redirects a stream: no terminal, text kept in order. */
+class CapturedStream {
+  text = '';
+
+  constructor(private readonly onText?: (text: string) => void) {}
+
+  asStream(): NodeJS.WriteStream {
+    const write = (chunk: string | Uint8Array) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      this.text += text;
+      this.onText?.(text);
+      return true;
+    };
+    return { isTTY: false, write } as unknown as NodeJS.WriteStream;
+  }
 }
 
 /** What the runner hands the action: every input, defaults applied, trimmed but the prompt. */

@@ -6,8 +6,12 @@ export interface RawTarEntry {
   /** Type flag: '0' file, '1' hard link, '2' symlink, '5' directory… */
   type?: string;
   data?: Buffer | string;
+  /** The size field, when it is not the length of `data` (a header whose data is sent apart). */
+  size?: number;
   linkname?: string;
   mode?: number;
+  /** Changes the header block (fields no option covers) before its checksum is written. */
+  edit?: (header: Buffer) => void;
 }
 
 const octal = (value: number, width: number) => `${value.toString(8).padStart(width - 1, '0')}\0`;
@@ -26,12 +30,13 @@ export function rawTar(entries: RawTarEntry[]): Buffer {
     header.write(octal(entry.mode ?? 0o644, 8), 100, 'latin1');
     header.write(octal(0, 8), 108, 'latin1');
     header.write(octal(0, 8), 116, 'latin1');
-    header.write(octal(data.length, 12), 124, 'latin1');
+    header.write(octal(entry.size ?? data.length, 12), 124, 'latin1');
     header.write(octal(0, 12), 136, 'latin1');
     header.write(entry.type ?? '0', 156, 'latin1');
     header.write(entry.linkname ?? '', 157, 'utf8');
     header.write('ustar\u000000', 257, 'latin1');
     header.write(entry.prefix ?? '', 345, 'utf8');
+    entry.edit?.(header);
     header.fill(0x20, 148, 156);
     let sum = 0;
     for (const byte of header) sum += byte;

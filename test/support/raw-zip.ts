@@ -4,13 +4,15 @@ export interface RawZipEntry {
   /** Written byte for byte: `..`, absolute paths, backslashes and NUL are all allowed. */
   name: string | Buffer;
   data?: Buffer | string;
+  /** Data already compressed with deflate (method 8), and the size and CRC-32 it inflates to. */
+  deflated?: { bytes: Buffer; size: number; crc: number };
   /** Unix mode including the file type bits (0o100644, 0o120777 for a symlink…). */
   mode?: number;
 }
 
 /**
- * A stored (uncompressed) zip written byte by byte, for archives that zip libraries
- * refuse to create: the hostile-archive tests need exactly those.
+ * A zip written byte by byte, its entries stored (uncompressed) or deflated beforehand, for
+ * archives that zip libraries refuse to create: the hostile-archive tests need exactly those.
  */
 export function rawZip(entries: RawZipEntry[]): Buffer {
   const locals: Buffer[] = [];
@@ -18,18 +20,20 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.isBuffer(entry.name) ? entry.name : Buffer.from(entry.name, 'utf8');
-    const data = Buffer.from(entry.data ?? '');
-    const crc = crc32(data);
+    const data = entry.deflated?.bytes ?? Buffer.from(entry.data ?? '');
+    const size = entry.deflated?.size ?? data.length;
+    const method = entry.deflated ? 8 : 0;
+    const crc = entry.deflated?.crc ?? crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed
     local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt16LE(method, 8);
     local.writeUInt16LE(0, 10); // time
     local.writeUInt16LE(0x21, 12); // 1980-01-01
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     locals.push(local, name, data);
@@ -39,12 +43,12 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(0, 10);
+    central.writeUInt16LE(method, 10);
     central.writeUInt16LE(0, 12);
     central.writeUInt16LE(0x21, 14);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(((entry.mode ?? 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);

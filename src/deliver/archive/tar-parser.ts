@@ -27,6 +27,7 @@ interface TarStreamInternals {
   _locked: boolean;
   _finished: boolean;
   _unlockBound: (err?: Error | null) => void;
+  _continueWrite(err: Error | null): void;
   _createStream(): tar.Extract extends AsyncIterable<infer S> ? S : never;
   _consumeHeader(): boolean;
   _decodeLongHeader(buf: Buffer): void;
@@ -72,13 +73,21 @@ class TarParser extends Extract {
 
   override _consumeHeader(): boolean {
     if (this._locked) return false;
-    if (this.#pendingSparse !== undefined) return this.#consumeSparseExtension();
-    const consumed = super._consumeHeader();
-    if (consumed && this._header === null) {
-      this.#ended = true;
-      while (this._buffer.buffered > 0) this._buffer.shiftFirst(this._buffer.buffered);
+    try {
+      if (this.#pendingSparse !== undefined) return this.#consumeSparseExtension();
+      const consumed = super._consumeHeader();
+      if (consumed && this._header === null) {
+        this.#ended = true;
+        while (this._buffer.buffered > 0) this._buffer.shiftFirst(this._buffer.buffered);
+      }
+      return consumed;
+    } catch (error) {
+      // A malformed sparse map fails the archive, as tar-stream's own header errors do.
+      // The entry's stream was never handed out: drop it, so the error is not raised on it.
+      this._stream = null;
+      this._continueWrite(error as Error);
+      return false;
     }
-    return consumed;
   }
 
   override _decodeLongHeader(buf: Buffer): void {
@@ -101,6 +110,10 @@ class TarParser extends Extract {
   override emit(event: string, ...args: unknown[]): boolean {
     if (event !== 'entry') return super.emit(event, ...args);
     const header = args[0] as tar.Header & ParsedHeader;
+    // tar-stream reads a base-256 size it cannot decode as null, and lets it through.
+    if (!Number.isSafeInteger(header.size) || header.size < 0) {
+      throw new Error('Invalid tar header: bad number');
+    }
     const raw = this.#lastBlock as Buffer;
     header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156] as number);
     if (this.#rawPax !== undefined) {

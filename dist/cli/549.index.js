@@ -1,5 +1,5 @@
-export const id = 747;
-export const ids = [747];
+export const id = 549;
+export const ids = [549];
 export const modules = {
 
 /***/ 4271:
@@ -222,7 +222,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 9747:
+/***/ 2549:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -233,31 +233,10 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(6752);
-// EXTERNAL MODULE: external "node:timers/promises"
-var promises_ = __webpack_require__(8500);
+// EXTERNAL MODULE: ./.build/clock.js
+var _build_clock = __webpack_require__(8104);
 // EXTERNAL MODULE: ./.build/errors.js
 var errors = __webpack_require__(9243);
-;// CONCATENATED MODULE: ./.build/clock.js
-
-
-const systemClock = {
-    now: () => Date.now(),
-    async sleep(ms, signal) {
-        try {
-            await (0,promises_.setTimeout)(Math.max(0, ms), undefined, signal ? { signal } : undefined);
-        }
-        catch (err) {
-            if (signal?.aborted)
-                throw (0,errors/* abortReason */.Js)(signal);
-            throw err;
-        }
-    },
-    after(ms, callback) {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-    },
-};
-
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
 // EXTERNAL MODULE: ./.build/duration.js
@@ -1130,7 +1109,7 @@ class AdminApi {
         this.#options = {
             ...options,
             dispatcher: options.dispatcher ?? new ProxyRoutes(),
-            clock: options.clock ?? systemClock,
+            clock: options.clock ?? _build_clock/* systemClock */.m,
             random: options.random ?? Math.random,
             requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
             userAgent: options.userAgent ?? 'static-export-action',
@@ -1199,6 +1178,22 @@ class AdminApi {
             schema: agentJobSchema,
             operation: `read agent job ${id}`,
             retry: REPEATABLE,
+        }, signal);
+    }
+    /**
+     * A follow-up instruction to an existing agent job (200, the job; 400, 404, 429, which
+     * shares the hourly limit of creations). Sent at most once, like a creation: a second
+     * delivery would have the agent act on it twice.
+     */
+    sendAgentMessage(projectId, id, prompt, signal) {
+        return this.#call({
+            method: 'POST',
+            path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}/message`,
+            body: { prompt },
+            schema: agentJobSchema,
+            operation: `send a follow-up to agent job ${id}`,
+            retry: CREATE_ONCE,
+            inputs: AGENT_FIELDS,
         }, signal);
     }
     /**
@@ -1486,7 +1481,45 @@ async function pollUntilSettled(options) {
 
 // EXTERNAL MODULE: ./.build/report.js
 var report = __webpack_require__(5794);
+;// CONCATENATED MODULE: ./.build/agent/follow-up.js
+
+
+/** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
+const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.';
+/** The same API error with advice for this call appended. */
+function withAdvice(error, advice) {
+    return error.withMessage(`${error.message} ${advice}`);
+}
+/** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
+async function sendFollowUp(config, jobId, prompt, deps) {
+    const { api, reporter, signal } = deps;
+    reporter.info(`Follow-up: ${(0,report/* promptHeadline */.J1)(prompt)}`);
+    let job;
+    try {
+        job = await api.sendAgentMessage(config.projectId, jobId, prompt, signal);
+    }
+    catch (err) {
+        if (!(err instanceof api_errors/* ApiError */.hD))
+            throw err;
+        if (err.status === 429)
+            throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+        if (err.status === 404) {
+            throw withAdvice(err, `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`);
+        }
+        if (err.status === 400) {
+            throw withAdvice(err, 'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.');
+        }
+        if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
+            throw withAdvice(err, 'The message may have been delivered anyway: check the job before sending it again, since the agent would act on it twice.');
+        }
+        throw err;
+    }
+    reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
+    return job;
+}
+
 ;// CONCATENATED MODULE: ./.build/agent/run.js
+
 
 
 
@@ -1495,9 +1528,27 @@ var report = __webpack_require__(5794);
 function isAgentSettled(job) {
     return job.status === 'completed' || job.status === 'archived' || job.status === 'failed';
 }
-/** create → poll → pull request link. */
+/**
+ * After a follow-up the job may still read as settled (the earlier run) for a moment:
+ * until it has been seen active, a settled status counts only after this long.
+ */
+const FOLLOW_UP_GRACE_MS = 30_000;
+/**
+ * An agent job from start to pull request: create one (prompt), follow an existing one
+ * (agent-job-id), or send an existing one a follow-up and follow it (both). The outputs
+ * are set as soon as each is known.
+ */
 async function runAgent(config, deps) {
     const { api, reporter, record, clock, signal } = deps;
+    record.mode =
+        config.jobId === undefined ? 'create' : config.prompt !== undefined ? 'follow-up' : 'attach';
+    const published = new Map();
+    const publish = (name, value) => {
+        if (value === undefined || published.get(name) === value)
+            return;
+        published.set(name, value);
+        reporter.setOutput(name, value);
+    };
     const remember = (job) => {
         record.jobId = job.id;
         record.status = job.status;
@@ -1507,49 +1558,46 @@ async function runAgent(config, deps) {
         record.model = job.model ?? record.model;
         record.createdAt = job.createdAt ?? record.createdAt;
         record.archivedAt = job.archivedAt ?? record.archivedAt;
+        publish('agent-job-id', job.id);
+        publish('agent-repository', record.repository);
+        publish('agent-branch', record.ref);
+        publish('agent-model', record.model);
     };
-    const created = await reporter.group(`Creating an agent job in project ${config.projectId}`, async () => {
-        reporter.info(`Prompt: ${(0,report/* promptHeadline */.J1)(config.prompt)}`);
-        let job;
-        try {
-            job = await api.createAgentJob(config.projectId, config.prompt, signal);
-        }
-        catch (err) {
-            if (err instanceof api_errors/* ApiError */.hD && err.status === 429) {
-                throw err.withMessage(`${err.message} Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.`);
-            }
-            if (err instanceof api_errors/* ApiError */.hD &&
-                (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')) {
-                throw err.withMessage(`${err.message} The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.`);
-            }
-            throw err;
-        }
-        remember(job);
-        reporter.setOutput('agent-job-id', job.id);
-        reporter.info(`Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`);
-        return job;
-    });
+    const started = config.jobId === undefined
+        ? await createJob(config, deps)
+        : config.prompt !== undefined
+            ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, () => sendFollowUp(config, config.jobId, config.prompt, deps))
+            : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
+                const job = await api.getAgentJob(config.projectId, config.jobId, signal);
+                reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
+                return job;
+            });
+    remember(started);
     if (!config.wait) {
-        reporter.setOutput('agent-status', created.status);
+        publish('agent-status', started.status);
+        if (started.prLink)
+            publish('pr-link', started.prLink);
         // Not waiting does not hide a job that has already failed.
-        if (created.status === 'failed') {
-            record.error = created.error;
-            throw new errors/* JobFailedError */.dk(`Agent job ${created.id} failed right away: ${created.error ?? 'the API gave no reason'}.`);
-        }
+        if (started.status === 'failed')
+            throw failedError(started, record, ' right away');
         reporter.info('wait is false: not following the job.');
         return record;
     }
-    const started = clock.now();
+    const followUp = record.mode === 'follow-up';
+    const waitStarted = clock.now();
+    let seenActive = !followUp || started.status === 'active';
     let lastStatus = '';
-    const finished = await reporter.group(`Waiting for agent job ${created.id}`, () => pollUntilSettled({
-        read: (s) => api.getAgentJob(config.projectId, created.id, s),
-        isSettled: isAgentSettled,
+    const finished = await reporter.group(`Waiting for agent job ${started.id}`, () => pollUntilSettled({
+        read: (s) => api.getAgentJob(config.projectId, started.id, s),
+        isSettled: (job) => isAgentSettled(job) && (seenActive || clock.now() - waitStarted >= FOLLOW_UP_GRACE_MS),
         onPoll: (job) => {
             remember(job);
+            if (job.status === 'active')
+                seenActive = true;
             if (job.status === lastStatus)
                 return;
             lastStatus = job.status;
-            reporter.info(`[${(0,duration/* formatDuration */.a3)(clock.now() - started).padStart(7)}] ${job.status}`, {
+            reporter.info(`[${(0,duration/* formatDuration */.a3)(clock.now() - waitStarted).padStart(7)}] ${job.status}`, {
                 progress: true,
             });
             reporter.progress?.({ phase: 'agent', status: job.status });
@@ -1561,23 +1609,204 @@ async function runAgent(config, deps) {
         onDeadline: () => new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)),
         ...(signal ? { signal } : {}),
     }));
-    reporter.setOutput('agent-status', finished.status);
-    reporter.setOutput('pr-link', finished.prLink ?? '');
-    if (finished.status === 'failed') {
-        record.error = finished.error;
-        throw new errors/* JobFailedError */.dk(`Agent job ${finished.id} failed: ${finished.error ?? 'the API gave no reason'}.`);
-    }
+    publish('agent-status', finished.status);
+    publish('pr-link', finished.prLink ?? '');
+    if (finished.status === 'failed')
+        throw failedError(finished, record);
     if (finished.prLink)
         reporter.info(`Pull request: ${finished.prLink}`);
     else
         reporter.notice(`Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`);
     return record;
 }
+function onRepository(job) {
+    if (!job.source.repository)
+        return '';
+    return ` on ${job.source.repository}${job.source.ref ? ` (branch ${job.source.ref})` : ''}`;
+}
+/** The API documents no reason on a failed job; a server that sends one has it shown. */
+function failedError(job, record, when = '') {
+    record.error = job.error;
+    return new errors/* JobFailedError */.dk(`Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`);
+}
+async function createJob(config, deps) {
+    const { api, reporter, signal } = deps;
+    const prompt = config.prompt;
+    return reporter.group(`Creating an agent job in project ${config.projectId}`, async () => {
+        reporter.info(`Prompt: ${(0,report/* promptHeadline */.J1)(prompt)}`);
+        let job;
+        try {
+            job = await api.createAgentJob(config.projectId, prompt, signal);
+        }
+        catch (err) {
+            if (err instanceof api_errors/* ApiError */.hD && err.status === 429) {
+                throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+            }
+            if (err instanceof api_errors/* ApiError */.hD &&
+                (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')) {
+                throw withAdvice(err, "The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.");
+            }
+            throw err;
+        }
+        reporter.info(`Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`);
+        if (job.source.ref)
+            reporter.info(`Branch: ${job.source.ref}`);
+        return job;
+    });
+}
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
 var core = __webpack_require__(8532);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(4377);
+// EXTERNAL MODULE: ./.build/version.js
+var version = __webpack_require__(5922);
+;// CONCATENATED MODULE: ./.build/deliver/manifest.js
+
+
+
+
+/**
+ * The export manifest: a small JSON file at the root of every extracted export (or
+ * beside a kept archive) that proves the directory is one this action wrote, and
+ * describes it: which export, from which archive, and every file with its size and
+ * SHA-256. It holds no secret (no bundle link, no key). It lives inside the tree so that
+ * it moves with the site in the same rename and can never describe another tree.
+ */
+const MANIFEST_NAME = '.static-export.json';
+const MANIFEST_FORMAT = 'static-export-manifest';
+const MANIFEST_VERSION = 1;
+const sha256Hex = schemas/* string */.YjP().regex(/^[0-9a-f]{64}$/);
+/** A `/`-separated relative path that stays inside the tree. */
+const relativePath = schemas/* string */.YjP()
+    .min(1)
+    .refine((p) => !p.startsWith('/') && !p.includes('\\') && !p.split('/').some((s) => s === '..' || s === ''), 'is not a relative path inside the export');
+const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
+/**
+ * What a reader sees on an HTML page (src/changes/fingerprint.ts). Optional within
+ * manifest version 1: readers that predate it ignore it, and a manifest without it is
+ * compared by file bytes only.
+ */
+const pageSchema = schemas/* object */.Ikc({
+    title: schemas/* string */.YjP().max(1000).optional(),
+    /** CRC-32 and length, in hex, of the page without scripts, styles and link tags. */
+    markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
+    content: hex128,
+    navigation: hex128,
+});
+const manifestSchema = schemas/* object */.Ikc({
+    format: schemas/* literal */.euz(MANIFEST_FORMAT),
+    version: schemas/* literal */.euz(MANIFEST_VERSION),
+    generator: schemas/* string */.YjP(),
+    domain: schemas/* string */.YjP(),
+    jobId: schemas/* string */.YjP(),
+    exportedAt: iso/* datetime */.w$(),
+    pageCount: schemas/* number */.aig().int().nonnegative().optional(),
+    archive: schemas/* object */.Ikc({
+        /** Set when the archive itself is kept: its file name beside the manifest. */
+        file: schemas/* string */.YjP().optional(),
+        format: schemas/* enum */.k5n(['tar.gz', 'tar', 'zip']),
+        sha256: sha256Hex,
+        sizeBytes: schemas/* number */.aig().int().nonnegative(),
+    }),
+    totals: schemas/* object */.Ikc({
+        files: schemas/* number */.aig().int().nonnegative(),
+        bytes: schemas/* number */.aig().int().nonnegative(),
+    }),
+    files: schemas/* array */.YOg(schemas/* object */.Ikc({
+        path: relativePath,
+        size: schemas/* number */.aig().int().nonnegative(),
+        sha256: sha256Hex,
+        executable: schemas/* literal */.euz(true).optional(),
+        page: pageSchema.optional(),
+    })),
+    /** The normalization the page fingerprints were made with; absent without fingerprints. */
+    pageFingerprints: schemas/* object */.Ikc({ scheme: schemas/* number */.aig().int().positive() }).optional(),
+    symlinks: schemas/* array */.YOg(schemas/* object */.Ikc({ path: relativePath, target: schemas/* string */.YjP() })),
+});
+function buildManifest(facts) {
+    const files = (facts.contents?.files ?? []).map((file) => ({
+        path: file.path,
+        size: file.size,
+        sha256: file.sha256,
+        ...(file.executable ? { executable: true } : {}),
+        ...pageEntry(facts.pages?.byPath.get(file.path)),
+    }));
+    return {
+        format: MANIFEST_FORMAT,
+        version: MANIFEST_VERSION,
+        generator: `static-export-action ${version/* VERSION */.x}`,
+        domain: facts.domain,
+        jobId: facts.jobId,
+        exportedAt: facts.exportedAt.toISOString(),
+        ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
+        archive: facts.archive,
+        totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
+        files,
+        ...(facts.pages ? { pageFingerprints: { scheme: facts.pages.scheme } } : {}),
+        symlinks: facts.contents?.symlinks ?? [],
+    };
+}
+function pageEntry(page) {
+    return page ? { page } : {};
+}
+/** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
+function serializeManifest(manifest) {
+    const { files, symlinks, pageFingerprints, ...head } = manifest;
+    const list = (items) => items.length === 0
+        ? '[]'
+        : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
+    const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
+    const scheme = pageFingerprints
+        ? `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`
+        : '';
+    return `${headText},\n  "files": ${list(files)}${scheme},\n  "symlinks": ${list(symlinks)}\n}\n`;
+}
+/** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
+async function readManifest(file) {
+    let text;
+    try {
+        const stat = await promises_.lstat(file);
+        if (!stat.isFile())
+            return { kind: 'invalid', reason: 'it is not a regular file' };
+        // A manifest lists at most max-extract-files entries; far larger is not ours.
+        if (stat.size > 256 * 1024 * 1024)
+            return { kind: 'invalid', reason: 'it is too large' };
+        text = await promises_.readFile(file, 'utf8');
+    }
+    catch (err) {
+        if (err.code === 'ENOENT')
+            return { kind: 'absent' };
+        throw err;
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { kind: 'invalid', reason: 'it is not JSON' };
+    }
+    const parsed = manifestSchema.safeParse(json);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+            kind: 'invalid',
+            reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
+        };
+    }
+    return { kind: 'valid', manifest: parsed.data };
+}
+/** Writes the manifest into `dir` (a staging directory about to be put in place). */
+async function writeManifest(dir, manifest, name = MANIFEST_NAME) {
+    const file = external_node_path_.join(dir, name);
+    await promises_.writeFile(file, serializeManifest(manifest), { mode: 0o644, flag: 'wx' });
+    return file;
+}
+
 ;// CONCATENATED MODULE: ./.build/deliver/protected.js
 
 /** Whole trees that belong to the operating system. */
@@ -1707,6 +1936,7 @@ function contains(outer, inner, platform) {
 }
 
 ;// CONCATENATED MODULE: ./.build/config.js
+
 
 
 
@@ -1927,6 +2157,48 @@ const releaseVersion = config_text.transform((value, ctx) => {
     return value;
 });
 const docsVersion = releaseVersion;
+/** An id that ends up in a URL path: letters, digits, `.`, `_`, `-`. */
+function config_identifier(example) {
+    return config_text.transform((value, ctx) => {
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
+            ctx.addIssue({ code: 'custom', message: `must be ${example}, got "${value}"` });
+            return core/* NEVER */.tm;
+        }
+        return value;
+    });
+}
+/** `none`, an https URL (of a manifest, or of a site serving one), or a path (resolved later). */
+const compareWith = config_text.transform((value, ctx) => {
+    if (value === 'none')
+        return { kind: 'none' };
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+        return value;
+    const parsed = parseServiceUrl(value);
+    if (!(parsed instanceof URL)) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `must be none, a path, or the https address of the live site or of its ${MANIFEST_NAME} (${parsed.reason}, got "${value}")`,
+        });
+        return core/* NEVER */.tm;
+    }
+    if (!parsed.pathname.endsWith('.json')) {
+        parsed.pathname = `${parsed.pathname.replace(/\/?$/, '/')}${MANIFEST_NAME}`;
+    }
+    return { kind: 'url', url: parsed };
+});
+const maxRemovedPages = config_text.transform((value, ctx) => {
+    const count = /^\d+$/.exec(value);
+    if (count && Number.isSafeInteger(Number(value)))
+        return { pages: Number(value) };
+    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
+    if (percent && Number(percent[1]) <= 100)
+        return { percent: Number(percent[1]) };
+    ctx.addIssue({
+        code: 'custom',
+        message: `must be a number of pages such as 10, or a share such as 5%, got "${value}"`,
+    });
+    return core/* NEVER */.tm;
+});
 /** The inputs, each with its schema; the key is the input name of action.yml. */
 const config_schemas = {
     'api-key': apiKey,
@@ -1949,16 +2221,8 @@ const config_schemas = {
     'mask-bundle-url': config_boolean,
     'show-bundle-url': config_boolean,
     'project-id': projectId,
-    'job-id': config_text.transform((value, ctx) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `must be an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run), got "${value}"`,
-            });
-            return core/* NEVER */.tm;
-        }
-        return value;
-    }),
+    'job-id': config_identifier('an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run)'),
+    'agent-job-id': config_identifier('an agent job id (the agent-job-id output of an earlier run)'),
     prompt: config_prompt,
     wait: config_boolean,
     'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', duration/* parseByteSize */.nS),
@@ -1977,6 +2241,9 @@ const config_schemas = {
     'allowed-hosts': allowedHosts,
     'browser-check': enumOf(['auto', 'true', 'false']),
     'broken-links': enumOf(['warn', 'fail', 'off']),
+    'compare-with': compareWith,
+    'max-removed-pages': maxRemovedPages,
+    'changes-file': config_text,
 };
 const INPUT_NAMES = Object.keys(config_schemas);
 /**
@@ -2011,7 +2278,9 @@ function parseConfig(raw, context) {
     require('api-key', API_KEY_REQUIRED);
     if (values.command === 'agent') {
         require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
-        require('prompt', 'is required for command "agent": the instruction for the agent');
+        if (given('agent-job-id') === undefined) {
+            require('prompt', 'is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)');
+        }
     }
     else if (values.command === 'export') {
         require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
@@ -2058,19 +2327,32 @@ function parseConfig(raw, context) {
             });
         }
     }
-    const helmGiven = values['helm-values-file'];
-    const helmValuesFile = helmGiven !== undefined && helmGiven !== ''
-        ? resolvePath('helm-values-file', helmGiven)
-        : undefined;
-    if (helmValuesFile !== undefined) {
-        const system = systemTreeOf(helmValuesFile, platform);
+    /** A file the action writes: resolved like path, and never inside a system directory. */
+    const fileToWrite = (name) => {
+        const given = values[name];
+        if (given === undefined || given === '')
+            return undefined;
+        const file = resolvePath(name, given);
+        const system = file === undefined ? undefined : systemTreeOf(file, platform);
         if (system) {
             problems.push({
-                input: 'helm-values-file',
-                message: `"${helmGiven}" (${helmValuesFile}) is inside ${system}, a system directory: choose a file in the workspace`,
+                input: name,
+                message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
             });
         }
+        return file;
+    };
+    const helmValuesFile = fileToWrite('helm-values-file');
+    const changesFile = fileToWrite('changes-file');
+    const compareGiven = values['compare-with'];
+    let compareWithValue = { kind: 'path' };
+    if (typeof compareGiven === 'string') {
+        const resolved = resolvePath('compare-with', compareGiven);
+        if (resolved !== undefined)
+            compareWithValue = { kind: 'file', path: resolved, given: compareGiven };
     }
+    else if (compareGiven !== undefined)
+        compareWithValue = compareGiven;
     if (problems.length > 0)
         throw new errors/* InputError */.dz(problems);
     const connection = {
@@ -2085,7 +2367,8 @@ function parseConfig(raw, context) {
             command: 'agent',
             ...connection,
             projectId: values['project-id'],
-            prompt: values.prompt,
+            ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+            ...(values['agent-job-id'] ? { jobId: values['agent-job-id'] } : {}),
             wait: values.wait,
         };
     }
@@ -2118,11 +2401,1012 @@ function parseConfig(raw, context) {
         allowedHosts: values['allowed-hosts'] ?? [],
         browserCheck: values['browser-check'],
         brokenLinks: values['broken-links'],
+        compareWith: compareWithValue,
+        ...(values['max-removed-pages'] ? { maxRemovedPages: values['max-removed-pages'] } : {}),
+        ...(changesFile ? { changesFile } : {}),
     };
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var external_node_fs_promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: ./.build/deliver/place.js
+var place = __webpack_require__(4271);
+;// CONCATENATED MODULE: ./.build/changes/baseline.js
+
+
+
+
+
+
+
+/** A manifest served by a site is a few MB even for large sites; far larger is not one. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
+async function loadBaseline(source, context) {
+    try {
+        if (source.kind === 'url')
+            return await fetchManifest(source.url, context);
+        if (source.kind === 'file')
+            return await readManifestAt(source.path, source.given);
+        if (source.kind === 'none')
+            return { kind: 'none', reason: 'compare-with is none' };
+        if (context.target?.kind === 'export') {
+            return {
+                kind: 'found',
+                baseline: {
+                    manifest: context.target.manifest,
+                    source: `the earlier export in path (${context.targetPath})`,
+                },
+            };
+        }
+        return {
+            kind: 'none',
+            reason: `path (${context.targetPath}) holds no earlier export to compare with; set compare-with to the live site's manifest to compare with what is deployed`,
+        };
+    }
+    catch (err) {
+        if (context.signal?.aborted)
+            throw err;
+        return { kind: 'unusable', reason: (0,errors/* errorMessage */.gJ)(err) };
+    }
+}
+function usable(manifest, where) {
+    if (manifest.files.length === 0 && manifest.archive.file !== undefined) {
+        return {
+            kind: 'unusable',
+            reason: `${where} describes a kept archive (${manifest.archive.file}), not an extracted site, so it lists no pages`,
+        };
+    }
+    return { kind: 'found', baseline: { manifest, source: where } };
+}
+/** A manifest file, or a directory holding an export (and so its manifest). */
+async function readManifestAt(file, given) {
+    const stat = await promises_.stat(file).catch((err) => {
+        if (err.code === 'ENOENT')
+            return undefined;
+        throw err;
+    });
+    const shown = given === file ? file : `"${given}" (${file})`;
+    if (stat === undefined) {
+        return { kind: 'unusable', reason: `compare-with ${shown} does not exist` };
+    }
+    const manifestFile = stat.isDirectory() ? external_node_path_.join(file, MANIFEST_NAME) : file;
+    const read = await readManifest(manifestFile);
+    if (read.kind === 'absent') {
+        return {
+            kind: 'unusable',
+            reason: `compare-with ${shown} is a directory without an export manifest (${MANIFEST_NAME})`,
+        };
+    }
+    if (read.kind === 'invalid') {
+        return {
+            kind: 'unusable',
+            reason: `compare-with ${manifestFile} is not an export manifest: ${read.reason}`,
+        };
+    }
+    return usable(read.manifest, `the manifest ${manifestFile}`);
+}
+/** The manifest as a site serves it: plain GET, no credentials, no redirects followed. */
+async function fetchManifest(url, context) {
+    const shown = withoutQuery(url);
+    let response;
+    try {
+        response = await (0,undici/* request */.Em)(url, {
+            method: 'GET',
+            dispatcher: context.dispatcher,
+            headers: {
+                accept: 'application/json',
+                'accept-encoding': 'identity',
+                'user-agent': 'static-export-action',
+            },
+            headersTimeout: context.requestTimeoutMs,
+            bodyTimeout: context.requestTimeoutMs,
+            ...(context.signal ? { signal: context.signal } : {}),
+        });
+    }
+    catch (err) {
+        if (context.signal?.aborted)
+            throw err;
+        const code = err.code;
+        return {
+            kind: 'unusable',
+            reason: `could not fetch ${shown} (${code ?? (0,errors/* errorMessage */.gJ)(err)})`,
+        };
+    }
+    const { statusCode } = response;
+    if (statusCode !== 200) {
+        // Drained, not destroyed: destroying a body makes it emit an abort error.
+        await response.body.dump().catch(() => undefined);
+        const location = header(response.headers, 'location');
+        const why = statusCode === 404
+            ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
+            : statusCode >= 300 && statusCode < 400 && location
+                ? `it redirects to ${withoutQuery(new URL(location, url))}: give that address`
+                : 'it is not served';
+        return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
+    }
+    const { text, truncated } = await readText(response.body, MAX_MANIFEST_BYTES);
+    if (truncated) {
+        return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { kind: 'unusable', reason: `${shown} is not JSON` };
+    }
+    const parsed = manifestSchema.safeParse(json);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+            kind: 'unusable',
+            reason: `${shown} is not an export manifest (${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'})`,
+        };
+    }
+    return usable(parsed.data, `the manifest served at ${shown}`);
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
+
+
+/**
+ * What a reader sees on a page, reduced to short hashes, so that two exports can be
+ * compared page by page even though every build rewrites the bytes (Next.js build ids
+ * and flight data, VitePress hash maps, content-hashed asset names).
+ *
+ * Two levels, both computed from the page's bytes without decoding them:
+ * - `markup`: CRC-32 and length of the page without scripts, styles and `<link>` tags,
+ *   where build ids, flight data, hash maps and preloads of hashed chunks live. Cheap
+ *   (native search and CRC, no decoding): when it equals the earlier export's, the page
+ *   is unchanged and its other hashes are carried over. CRC-32 detects every edit
+ *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
+ *   only keep an earlier fingerprint, never fail a run.
+ * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
+ *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
+ *   asset URLs; split between the page's own content and the navigation around it
+ *   (nav, banner header and footer, sidebar, table of contents, pagination).
+ * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
+ */
+/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
+const FINGERPRINT_SCHEME = 1;
+/** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
+const DIGEST_CHARS = 32;
+const WHITESPACE = new Set([32, 9, 10, 12, 13]);
+const isWhitespace = (c) => WHITESPACE.has(c);
+/** Characters that end a tag name. */
+const isNameEnd = (c) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
+/** Elements whose content is never shown as text. */
+const HIDDEN = ['script', 'style', 'template', 'noscript'];
+/** Elements that hold navigation, when they are not inside the page's main content. */
+const LANDMARKS = new Set(['header', 'footer', 'aside']);
+/** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
+const NAVIGATION_IDS = new Set([
+    'navbar',
+    'sidebar',
+    'sidebar-content',
+    'mobile-nav',
+    'table-of-contents',
+    'pagination',
+    'footer',
+    'banner',
+]);
+const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+/** Elements `markup` leaves out, found by a native search of the bytes. */
+const LEFT_OUT = [
+    { opening: Buffer.from('<script'), closing: Buffer.from('</script') },
+    { opening: Buffer.from('<style'), closing: Buffer.from('</style') },
+    { opening: Buffer.from('<link') },
+];
+const GREATER_THAN = 62;
+/** A byte that never occurs in text: where a left-out element was. */
+const SEPARATOR = Buffer.from([0]);
+/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
+function markupDigest(bytes) {
+    let crc = 0;
+    let length = 0;
+    const add = (part) => {
+        crc = (0,external_node_zlib_.crc32)(part, crc);
+        length += part.length;
+    };
+    // Where each kind of left-out element occurs next; each is searched for once per page.
+    const next = LEFT_OUT.map(() => -2);
+    let from = 0;
+    for (;;) {
+        let kind = -1;
+        for (let k = 0; k < LEFT_OUT.length; k += 1) {
+            if (next[k] !== -1 && next[k] < from) {
+                next[k] = indexOfTag(bytes, LEFT_OUT[k]?.opening, from);
+            }
+            const at = next[k];
+            if (at !== -1 && (kind === -1 || at < next[kind]))
+                kind = k;
+        }
+        if (kind === -1)
+            break;
+        const start = next[kind];
+        const element = LEFT_OUT[kind];
+        const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
+        const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+        if (start > from)
+            add(bytes.subarray(from, start));
+        add(SEPARATOR);
+        from = end === -1 ? bytes.length : end + 1;
+    }
+    if (from < bytes.length)
+        add(bytes.subarray(from));
+    return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
+}
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes, opening, from) {
+    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
+        const after = bytes[at + opening.length];
+        if (after === undefined || isNameEnd(after))
+            return at;
+    }
+    return -1;
+}
+/** Index just past `needle` from `from`, or the end of the text. */
+function after(html, needle, from) {
+    const at = html.indexOf(needle, from);
+    return at === -1 ? html.length : at + needle.length;
+}
+/** Where `</name` starts (any letter case), or the end of the text. */
+function indexOfClosing(html, name, from) {
+    const lower = html.indexOf(`</${name}`, from);
+    if (lower !== -1)
+        return lower;
+    const pattern = new RegExp(`</${name}`, 'ig');
+    pattern.lastIndex = from;
+    return pattern.exec(html)?.index ?? html.length;
+}
+/** Collects visible bytes with whitespace collapsed, then hashes them. */
+class VisibleText {
+    scratch;
+    #length = 0;
+    #spaced = true;
+    #hash = (0,external_node_crypto_.createHash)('sha256');
+    /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
+    constructor(scratch) {
+        this.scratch = scratch;
+    }
+    get #buffer() {
+        return this.scratch.buffer;
+    }
+    /** Appends bytes[from, to), each run of whitespace as one space. */
+    text(bytes, from, to) {
+        this.#reserve(to - from + 1);
+        const out = this.#buffer;
+        let length = this.#length;
+        let spaced = this.#spaced;
+        for (let i = from; i < to; i += 1) {
+            const c = bytes[i];
+            if (isWhitespace(c)) {
+                if (!spaced) {
+                    out[length] = 32;
+                    length += 1;
+                    spaced = true;
+                }
+            }
+            else {
+                out[length] = c;
+                length += 1;
+                spaced = false;
+            }
+        }
+        this.#length = length;
+        this.#spaced = spaced;
+    }
+    /** Appends a word as it is (an attribute value), set apart by spaces. */
+    word(value) {
+        this.separate();
+        this.#reserve(value.length + 1);
+        this.#length += this.#buffer.write(value, this.#length, 'latin1');
+        this.#spaced = false;
+        this.separate();
+    }
+    /** Appends bytes[from, to) as one word, as they are. */
+    rawWord(bytes, from, to) {
+        this.separate();
+        this.#reserve(to - from + 1);
+        bytes.copy(this.#buffer, this.#length, from, to);
+        this.#length += to - from;
+        this.#spaced = false;
+        this.separate();
+    }
+    separate() {
+        if (this.#spaced)
+            return;
+        this.#reserve(1);
+        this.#buffer[this.#length] = 32;
+        this.#length += 1;
+        this.#spaced = true;
+    }
+    /** Hex digest of everything appended. */
+    digest() {
+        if (this.#length > 0)
+            this.#hash.update(this.#buffer.subarray(0, this.#length));
+        this.#length = 0;
+        return this.#hash.digest('hex').slice(0, DIGEST_CHARS);
+    }
+    #reserve(extra) {
+        if (this.#length + extra <= this.#buffer.length)
+            return;
+        const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
+        this.#buffer.copy(grown, 0, 0, this.#length);
+        this.scratch.buffer = grown;
+    }
+}
+/**
+ * Finds the next occurrence of an attribute from a position, remembering it so that a
+ * page is searched once, however many tags lack the attribute.
+ */
+class NextOccurrence {
+    html;
+    needle;
+    #at = -1;
+    constructor(html, needle) {
+        this.html = html;
+        this.needle = needle;
+    }
+    /** Whether the needle occurs inside [from, to). */
+    within(from, to) {
+        if (this.#at < from) {
+            const found = this.html.indexOf(this.needle, from);
+            this.#at = found === -1 ? Infinity : found;
+        }
+        return this.#at < to;
+    }
+}
+/**
+ * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
+ * the earlier export: when the markup is unchanged its visible hashes are carried over
+ * and the page is not scanned again.
+ */
+function fingerprintPage(bytes, earlier) {
+    const markup = markupDigest(bytes);
+    if (earlier?.markup === markup)
+        return earlier;
+    return { ...readVisible(bytes), markup };
+}
+/** Buffers the visible text is gathered in, reused from page to page. */
+const SCRATCH = {
+    content: { buffer: Buffer.allocUnsafe(64 * 1024) },
+    navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
+};
+/** Scans the page once for what a reader sees; see the module comment. */
+function readVisible(bytes) {
+    const html = bytes.toString('latin1');
+    const n = html.length;
+    const content = new VisibleText(SCRATCH.content);
+    const navigation = new VisibleText(SCRATCH.navigation);
+    const ids = new NextOccurrence(html, ' id=');
+    const roles = new NextOccurrence(html, ' role=');
+    let title;
+    /** The element that opened the navigation region, and how many of its kind are open. */
+    let region;
+    let regionDepth = 0;
+    /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
+    let mainDepth = 0;
+    let out = content;
+    let at = 0;
+    const opensNavigation = (name, lt, gt) => {
+        if (name === 'nav')
+            return true;
+        if (mainDepth > 0)
+            return false;
+        if (LANDMARKS.has(name))
+            return true;
+        if (ids.within(lt, gt)) {
+            const id = fingerprint_valueOf(html, 'id', lt, gt);
+            if (id !== undefined && NAVIGATION_IDS.has(id))
+                return true;
+        }
+        if (roles.within(lt, gt)) {
+            const role = fingerprint_valueOf(html, 'role', lt, gt);
+            if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase()))
+                return true;
+        }
+        return false;
+    };
+    while (at < n) {
+        const lt = html.indexOf('<', at);
+        const textEnd = lt === -1 ? n : lt;
+        if (textEnd > at)
+            out.text(bytes, at, textEnd);
+        if (lt === -1)
+            break;
+        const next = html.charCodeAt(lt + 1);
+        if (next === 33 /* ! */) {
+            at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
+            out.separate();
+            continue;
+        }
+        const gt = html.indexOf('>', lt);
+        if (gt === -1)
+            break;
+        at = gt + 1;
+        out.separate();
+        const closing = next === 47; /* / */
+        const nameStart = lt + (closing ? 2 : 1);
+        let nameEnd = nameStart;
+        while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd)))
+            nameEnd += 1;
+        const name = html.slice(nameStart, nameEnd).toLowerCase();
+        if (closing) {
+            if (name === region && --regionDepth === 0) {
+                region = undefined;
+                out = content;
+            }
+            else if ((name === 'main' || name === 'article') && mainDepth > 0)
+                mainDepth -= 1;
+            continue;
+        }
+        if (HIDDEN.includes(name)) {
+            at = after(html, '>', indexOfClosing(html, name, at));
+            continue;
+        }
+        if (name === 'link')
+            continue;
+        if (name === 'title' && title === undefined) {
+            const end = indexOfClosing(html, 'title', at);
+            title = html.slice(at, end);
+            content.text(bytes, at, end);
+            content.separate();
+            at = after(html, '>', end);
+            continue;
+        }
+        if (name === 'main' || name === 'article')
+            mainDepth += 1;
+        if (region !== undefined) {
+            if (name === region)
+                regionDepth += 1;
+        }
+        else if (opensNavigation(name, lt, gt)) {
+            region = name;
+            regionDepth = 1;
+            out = navigation;
+        }
+        if (name === 'a' || name === 'area') {
+            const href = fingerprint_valueOf(html, 'href', nameEnd, gt);
+            if (href !== undefined) {
+                const normalized = normalizeUrl(href);
+                // Most links lead to pages and stay as written: their bytes are copied as they are.
+                if (normalized === href)
+                    out.rawWord(bytes, valueStart, valueStart + href.length);
+                else
+                    out.word(normalized);
+            }
+        }
+        else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
+            const src = fingerprint_valueOf(html, 'src', nameEnd, gt);
+            if (src !== undefined)
+                out.word(normalizeUrl(src));
+            const label = fingerprint_valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
+            if (label !== undefined)
+                out.word(label);
+        }
+        else if (name === 'meta' &&
+            fingerprint_valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description') {
+            content.word(fingerprint_valueOf(html, 'content', nameEnd, gt) ?? '');
+        }
+    }
+    return {
+        ...(title !== undefined ? { title: readableTitle(title) } : {}),
+        content: content.digest(),
+        navigation: navigation.digest(),
+    };
+}
+/** Where the value valueOf returned last starts in the page. */
+let valueStart = 0;
+/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
+function fingerprint_valueOf(html, name, from, to) {
+    let at = from;
+    for (;;) {
+        const found = html.indexOf(name, at);
+        if (found === -1 || found >= to)
+            return undefined;
+        at = found + name.length;
+        if (!isWhitespace(html.charCodeAt(found - 1)))
+            continue;
+        let i = at;
+        while (isWhitespace(html.charCodeAt(i)))
+            i += 1;
+        if (html.charCodeAt(i) !== 61 /* = */)
+            continue;
+        i += 1;
+        while (isWhitespace(html.charCodeAt(i)))
+            i += 1;
+        const quote = html.charCodeAt(i);
+        if (quote === 34 || quote === 39) {
+            const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
+            valueStart = i + 1;
+            return html.slice(i + 1, close === -1 || close > to ? to : close);
+        }
+        let end = i;
+        while (end < to && !isWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
+            end += 1;
+        valueStart = i;
+        return html.slice(i, end);
+    }
+}
+/** The title as UTF-8 text, entities of markup decoded, whitespace collapsed. */
+function readableTitle(raw) {
+    const entities = {
+        amp: '&',
+        lt: '<',
+        gt: '>',
+        quot: '"',
+        apos: "'",
+        '#39': "'",
+        '#x27': "'",
+        nbsp: ' ',
+    };
+    return Buffer.from(raw, 'latin1')
+        .toString('utf8')
+        .replace(/&(#?[a-z0-9]+);/gi, (whole, entity) => entities[entity.toLowerCase()] ?? whole)
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+/**
+ * A link target as a reader would tell it apart: asset URLs lose their query, build ids
+ * and content hashes (`/_next/static/media/logo.3f9a2c1b.png` → `/_next/static/media/logo.*.png`);
+ * links to pages are kept as written.
+ */
+function normalizeUrl(url) {
+    // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
+    if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
+        return url;
+    }
+    const cut = url.search(/[?#]/);
+    const path = cut === -1 ? url : url.slice(0, cut);
+    // Next.js image optimizer links carry the image as a query parameter.
+    if (/(?:^|\/)_next\/image$/.test(path)) {
+        const inner = /[?&]url=([^&#]*)/.exec(url)?.[1];
+        return inner === undefined ? path : `${path}?url=${normalizeUrl(safeDecode(inner))}`;
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name))
+        return url;
+    return normalizeAssetPath(path);
+}
+function safeDecode(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** Directories whose file names generators always give a content hash. */
+const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
+/** Folders Next.js puts under `_next/static/` that are not a build id. */
+const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
+/**
+ * An asset's path with what changes from build to build replaced by `*`: the build id
+ * folder of `_next/static/<buildId>/` and content hashes in file names
+ * (`logo.3f9a2c1b.png`, `main-app-a1b2c3d4.js`, `0a1b2c3d4e5f.js`, `index.BCVqSRsC.css`).
+ */
+function normalizeAssetPath(path) {
+    const segments = path.split('/');
+    const hashedDirectory = HASHED_DIRECTORY.test(path);
+    const last = segments.length - 1;
+    for (let i = 0; i < last; i += 1) {
+        const isBuildId = i >= 2 &&
+            segments[i - 1] === 'static' &&
+            segments[i - 2] === '_next' &&
+            !NEXT_STATIC_FOLDERS.has(segments[i]);
+        if (isBuildId)
+            segments[i] = '*';
+    }
+    segments[last] = withoutHashes(segments[last], hashedDirectory);
+    return segments.join('/');
+}
+function withoutHashes(name, hashedDirectory) {
+    const parts = name.split('.');
+    if (parts.length < 2)
+        return name;
+    const extension = parts.pop();
+    const kept = parts.map((part) => {
+        const dash = part.lastIndexOf('-');
+        if (dash > 0 && looksLikeHash(part.slice(dash + 1))) {
+            const prefix = part.slice(0, dash);
+            // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
+            return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
+        }
+        // Outside hashed folders a dash reads as words: `step-1-install`.
+        return looksLikeHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+    });
+    return [...kept, extension].join('.');
+}
+/**
+ * A content hash as generators write them: 8+ characters of base64url or base36 with a
+ * digit (`3f9a2c1b`, `079h_c3rnr5lh`), or Vite's 8 characters in mixed case (`DlQ8ZhpE`,
+ * `BCVqSRsC`); a word in mixed case such as `_buildManifest` is not one.
+ */
+function looksLikeHash(token) {
+    if (token.length < 8 || !/^[A-Za-z0-9_-]+$/.test(token))
+        return false;
+    if (/\d/.test(token))
+        return true;
+    return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
+}
+
+;// CONCATENATED MODULE: ./.build/changes/site-files.js
+
+
+
+/** An HTML file is a page. */
+function isPage(file) {
+    return /\.html?$/i.test(file);
+}
+/**
+ * Page data: Next.js RSC payloads (`guides/intro.txt` beside `guides/intro.html`, and the
+ * segment files `__next.*.txt`), VitePress page chunks (`assets/guides_intro.md.<hash>.js`)
+ * and its `hashmap.json`. They change with every build and say nothing a page does not.
+ */
+function roleOf(file, pages) {
+    if (isPage(file))
+        return 'page';
+    const name = file.slice(file.lastIndexOf('/') + 1);
+    if (name.endsWith('.txt')) {
+        if (name.startsWith('__next.'))
+            return 'page-data';
+        if (pages.has(`${file.slice(0, -4)}.html`))
+            return 'page-data';
+    }
+    if (file === 'hashmap.json')
+        return 'page-data';
+    if (/(?:^|\/)assets\/[^/]+\.md\.[A-Za-z0-9_-]+(?:\.lean)?\.js$/.test(file))
+        return 'page-data';
+    return 'asset';
+}
+/** The path a reader types: `guides/intro.html` → `/guides/intro`, `index.html` → `/`. */
+function pageRoute(file) {
+    const withoutExtension = file.replace(/\.html?$/i, '');
+    if (withoutExtension === 'index')
+        return '/';
+    if (withoutExtension.endsWith('/index'))
+        return `/${withoutExtension.slice(0, -'index'.length)}`;
+    return `/${withoutExtension}`;
+}
+/** The page's address on the live site. */
+function pageUrl(domain, file) {
+    return `https://${domain}${encodeURI(pageRoute(file))}`;
+}
+/** Assets are matched across builds by this key: build ids and content hashes left out. */
+function assetKey(file) {
+    return normalizeAssetPath(file);
+}
+/**
+ * Fingerprints every page of an extracted site, reading each page once (the files were
+ * just written, so they come from the page cache). A page whose markup is unchanged
+ * since `earlier` keeps the earlier fingerprint without a second look.
+ */
+function fingerprintPages(root, files, earlier) {
+    const byPath = new Map();
+    let carriedOver = 0;
+    // One buffer for every page: their sizes are known from the extraction.
+    let buffer = Buffer.allocUnsafe(256 * 1024);
+    for (const file of files) {
+        if (!isPage(file.path))
+            continue;
+        if (file.size > buffer.length)
+            buffer = Buffer.allocUnsafe(file.size);
+        const bytes = readInto(external_node_path_.join(root, ...file.path.split('/')), buffer, file.size);
+        const previous = earlier?.get(file.path);
+        const fingerprint = fingerprintPage(bytes, previous);
+        if (fingerprint === previous)
+            carriedOver += 1;
+        byPath.set(file.path, fingerprint);
+    }
+    return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver };
+}
+/** The file's first `size` bytes, read into `buffer` with three system calls. */
+function readInto(file, buffer, size) {
+    const fd = (0,external_node_fs_.openSync)(file, 'r');
+    try {
+        let read = 0;
+        while (read < size) {
+            const n = (0,external_node_fs_.readSync)(fd, buffer, read, size - read, read);
+            if (n === 0)
+                break;
+            read += n;
+        }
+        return buffer.subarray(0, read);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/changes/compare.js
+
+/**
+ * The change report: what a reader will notice between the export that is live (or was
+ * in `path`) and the new one. Computed from the two manifests alone, so the earlier
+ * export may be a manifest served by the live site.
+ */
+const CHANGES_FORMAT = 'static-export-changes';
+const CHANGES_VERSION = 1;
+function refOf(manifest) {
+    return { domain: manifest.domain, jobId: manifest.jobId, exportedAt: manifest.exportedAt };
+}
+function byPath(a, b) {
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+/** Compares two export manifests; `source` says where `previous` came from. */
+function compareExports(previous, current, source) {
+    const domain = current.domain;
+    const pagesBefore = new Map();
+    const pagesAfter = new Map();
+    const assetsBefore = [];
+    const assetsAfter = [];
+    const sort = (manifest, pages, assets) => {
+        const pagePaths = new Set(manifest.files.filter((f) => isPage(f.path)).map((f) => f.path));
+        for (const file of manifest.files) {
+            const role = roleOf(file.path, pagePaths);
+            if (role === 'page')
+                pages.set(file.path, file);
+            else if (role === 'asset')
+                assets.push(file);
+        }
+    };
+    sort(previous, pagesBefore, assetsBefore);
+    sort(current, pagesAfter, assetsAfter);
+    const sameScheme = previous.pageFingerprints !== undefined &&
+        previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
+    const change = (file) => ({
+        path: file.path,
+        url: pageUrl(domain, file.path),
+        ...(file.page?.title ? { title: file.page.title } : {}),
+    });
+    const pages = {
+        before: pagesBefore.size,
+        after: pagesAfter.size,
+        added: [],
+        removed: [],
+        changed: [],
+        navigationChanged: [],
+        unchanged: 0,
+    };
+    let comparedByBytes = !sameScheme;
+    for (const [file, after] of pagesAfter) {
+        const before = pagesBefore.get(file);
+        if (before === undefined) {
+            pages.added.push(change(after));
+            continue;
+        }
+        if (sameScheme && before.page && after.page) {
+            if (before.page.content !== after.page.content)
+                pages.changed.push(change(after));
+            else if (before.page.navigation !== after.page.navigation)
+                pages.navigationChanged.push(change(after));
+            else
+                pages.unchanged += 1;
+            continue;
+        }
+        comparedByBytes = true;
+        if (before.sha256 === after.sha256)
+            pages.unchanged += 1;
+        else
+            pages.changed.push(change(after));
+    }
+    for (const [file, before] of pagesBefore) {
+        if (!pagesAfter.has(file))
+            pages.removed.push(change(before));
+    }
+    for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
+        list.sort(byPath);
+    }
+    return {
+        format: CHANGES_FORMAT,
+        version: CHANGES_VERSION,
+        source,
+        previous: refOf(previous),
+        current: refOf(current),
+        comparedBy: comparedByBytes ? 'bytes' : 'content',
+        pages,
+        assets: compareAssets(assetsBefore, assetsAfter),
+        size: { before: previous.totals.bytes, after: current.totals.bytes },
+    };
+}
+/**
+ * Assets are matched by their name without build ids and content hashes, then by
+ * content: within a name, equal bytes are unchanged, and what is left pairs up as changed
+ * (`style.3f9a.css` → `style.a1b2.css`), the rest added or removed.
+ */
+function compareAssets(before, after) {
+    const groups = new Map();
+    const group = (key) => {
+        let found = groups.get(key);
+        if (!found) {
+            found = { before: [], after: [] };
+            groups.set(key, found);
+        }
+        return found;
+    };
+    for (const file of before)
+        group(assetKey(file.path)).before.push(file);
+    for (const file of after)
+        group(assetKey(file.path)).after.push(file);
+    const result = { added: [], removed: [], changed: [], unchanged: 0 };
+    for (const { before: old, after: now } of groups.values()) {
+        const oldByHash = new Map();
+        for (const file of old)
+            oldByHash.set(file.sha256, [...(oldByHash.get(file.sha256) ?? []), file]);
+        const unmatched = [];
+        for (const file of now) {
+            const same = oldByHash.get(file.sha256);
+            if (same && same.length > 0) {
+                same.shift();
+                result.unchanged += 1;
+            }
+            else
+                unmatched.push(file);
+        }
+        const leftover = [...oldByHash.values()].flat().sort(byPath);
+        unmatched.sort(byPath);
+        // Same name without the hash first, so that each changed file pairs with its own.
+        for (const file of [...unmatched]) {
+            const twin = leftover.findIndex((o) => o.path === file.path);
+            if (twin === -1)
+                continue;
+            result.changed.push({ path: file.path, previous: file.path });
+            leftover.splice(twin, 1);
+            unmatched.splice(unmatched.indexOf(file), 1);
+        }
+        const pairs = Math.min(unmatched.length, leftover.length);
+        for (let i = 0; i < pairs; i += 1) {
+            result.changed.push({
+                path: unmatched[i].path,
+                previous: leftover[i].path,
+            });
+        }
+        for (const file of unmatched.slice(pairs))
+            result.added.push({ path: file.path });
+        for (const file of leftover.slice(pairs))
+            result.removed.push({ path: file.path });
+    }
+    result.added.sort(byPath);
+    result.removed.sort(byPath);
+    result.changed.sort(byPath);
+    return result;
+}
+/** Why the export removes more pages than `limit` allows, or undefined when it does not. */
+function exceedsRemovalLimit(report, limit) {
+    const removed = report.pages.removed.length;
+    const before = report.pages.before;
+    const share = before === 0 ? 0 : (removed / before) * 100;
+    const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
+    if ('pages' in limit) {
+        return removed > limit.pages
+            ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
+            : undefined;
+    }
+    return share > limit.percent
+        ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
+        : undefined;
+}
+function formatPercent(value) {
+    return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}%`;
+}
+
+;// CONCATENATED MODULE: ./.build/changes/review.js
+
+
+
+
+
+
+
+
+/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
+class RemovalLimitError extends errors/* ActionError */.lZ {
+    name = 'RemovalLimitError';
+}
+/**
+ * The change report of one export run: the earlier export is looked up as soon as the run
+ * starts (a manifest served by the live site is fetched while the export job runs), the
+ * pages are fingerprinted for the new manifest once the site is extracted, and the report
+ * is made, written and checked against `max-removed-pages` before the site is put in place.
+ */
+class ChangeReview {
+    config;
+    deps;
+    #baseline;
+    constructor(config, target, deps) {
+        this.config = config;
+        this.deps = deps;
+        this.#baseline = loadBaseline(config.compareWith, {
+            ...(target ? { target } : {}),
+            targetPath: config.path,
+            dispatcher: deps.dispatcher,
+            requestTimeoutMs: config.requestTimeoutMs,
+            ...(deps.signal ? { signal: deps.signal } : {}),
+        });
+        // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
+        this.#baseline.catch(() => undefined);
+    }
+    /** Page fingerprints for the manifest; pages whose markup is unchanged keep the earlier ones. */
+    describePages = async (stagingDir, contents) => {
+        const baseline = await this.#baseline;
+        const earlier = baseline.kind === 'found' &&
+            baseline.baseline.manifest.pageFingerprints?.scheme === FINGERPRINT_SCHEME
+            ? pagesOf(baseline.baseline.manifest)
+            : undefined;
+        const started = this.deps.clock.now();
+        const pages = fingerprintPages(stagingDir, contents.files, earlier);
+        this.deps.reporter.debug(`Fingerprinted ${pages.byPath.size} pages in ${(0,duration/* formatDuration */.a3)(this.deps.clock.now() - started)} (${pages.carriedOver} unchanged markup, carried over).`);
+        return pages;
+    };
+    /** Before the site is put in place: the report, its outputs and file, and the guard. */
+    review = async (manifest) => {
+        const { reporter, record } = this.deps;
+        const baseline = await this.#baseline;
+        if (baseline.kind !== 'found') {
+            record.changes = { kind: 'none', reason: baseline.reason };
+            if (baseline.kind === 'unusable')
+                reporter.warning(`No change report: ${baseline.reason}.`);
+            else
+                reporter.info(`No change report: ${baseline.reason}.`);
+            if (this.config.maxRemovedPages !== undefined) {
+                reporter.warning('max-removed-pages was not checked: there is no earlier export to count removed pages against.');
+            }
+            return;
+        }
+        const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source);
+        if (baseline.baseline.manifest.domain !== manifest.domain) {
+            reporter.warning(`The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`);
+        }
+        const file = this.config.changesFile ??
+            external_node_path_.join(this.deps.tempDir, `static-export-changes-${manifest.jobId}.json`);
+        await (0,place/* writeFileAtomic */.Zf)(file, `${JSON.stringify(report, null, 2)}\n`);
+        record.changes = { kind: 'report', report, file };
+        this.#publish(report, file);
+        const limit = this.config.maxRemovedPages;
+        const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
+        if (excess !== undefined) {
+            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise max-removed-pages or leave it empty for this run.`);
+        }
+    };
+    #publish(report, file) {
+        const { reporter } = this.deps;
+        const { pages, assets } = report;
+        reporter.setOutput('pages-added', String(pages.added.length));
+        reporter.setOutput('pages-removed', String(pages.removed.length));
+        reporter.setOutput('pages-changed', String(pages.changed.length));
+        reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
+        reporter.setOutput('assets-changed', String(assets.changed.length + assets.added.length + assets.removed.length));
+        reporter.setOutput('changes-file', file);
+        reporter.info(`Compared with ${report.source} (job ${report.previous.jobId}).`);
+        reporter.info(`Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`);
+        for (const [label, list] of [
+            ['changed', pages.changed],
+            ['added', pages.added],
+            ['removed', pages.removed],
+        ]) {
+            for (const page of list.slice(0, 10))
+                reporter.info(`  ${label}: ${page.url}`);
+            if (list.length > 10)
+                reporter.info(`  … ${list.length - 10} more ${label}`);
+        }
+        reporter.info(`Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`);
+        if (report.comparedBy === 'bytes') {
+            reporter.notice('The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.');
+        }
+    }
+}
+function pagesOf(manifest) {
+    const byPath = new Map();
+    for (const file of manifest.files)
+        if (file.page)
+            byPath.set(file.path, file.page);
+    return byPath;
+}
+
 ;// CONCATENATED MODULE: ./.build/deliver/archive/format.js
 /** Bytes needed to tell the formats apart (a tar header is 512 bytes, magic at 257). */
 const SNIFF_BYTES = 512;
@@ -2188,10 +3472,6 @@ function describeNonArchive(head) {
     return `${head.length >= SNIFF_BYTES ? 'data' : `${head.length} bytes`} that match no known archive format (first bytes ${head.subarray(0, 8).toString('hex')})`;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
 ;// CONCATENATED MODULE: ./.build/deliver/download.js
 
 
@@ -2938,15 +4218,24 @@ class TarParser extends Extract {
     _consumeHeader() {
         if (this._locked)
             return false;
-        if (this.#pendingSparse !== undefined)
-            return this.#consumeSparseExtension();
-        const consumed = super._consumeHeader();
-        if (consumed && this._header === null) {
-            this.#ended = true;
-            while (this._buffer.buffered > 0)
-                this._buffer.shiftFirst(this._buffer.buffered);
+        try {
+            if (this.#pendingSparse !== undefined)
+                return this.#consumeSparseExtension();
+            const consumed = super._consumeHeader();
+            if (consumed && this._header === null) {
+                this.#ended = true;
+                while (this._buffer.buffered > 0)
+                    this._buffer.shiftFirst(this._buffer.buffered);
+            }
+            return consumed;
         }
-        return consumed;
+        catch (error) {
+            // A malformed sparse map fails the archive, as tar-stream's own header errors do.
+            // The entry's stream was never handed out: drop it, so the error is not raised on it.
+            this._stream = null;
+            this._continueWrite(error);
+            return false;
+        }
     }
     _decodeLongHeader(buf) {
         if (this._header?.type === 'pax-header')
@@ -2971,6 +4260,10 @@ class TarParser extends Extract {
         if (event !== 'entry')
             return super.emit(event, ...args);
         const header = args[0];
+        // tar-stream reads a base-256 size it cannot decode as null, and lets it through.
+        if (!Number.isSafeInteger(header.size) || header.size < 0) {
+            throw new Error('Invalid tar header: bad number');
+        }
         const raw = this.#lastBlock;
         header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156]);
         if (this.#rawPax !== undefined) {
@@ -4238,8 +5531,8 @@ class ExtractingSink {
         this.#format = undefined;
         this.#head = [];
         this.#headBytes = 0;
-        await external_node_fs_promises_.rm(this.stagingDir, { recursive: true, force: true });
-        await external_node_fs_promises_.mkdir(this.stagingDir, { recursive: true });
+        await promises_.rm(this.stagingDir, { recursive: true, force: true });
+        await promises_.mkdir(this.stagingDir, { recursive: true });
     }
     /** Completes extraction once the whole archive is in `file`. */
     async finish(file) {
@@ -4271,7 +5564,7 @@ class ExtractingSink {
 }
 /** Reads the first bytes of a finished download and names its format, or refuses it. */
 async function sniffFile(file) {
-    const handle = await external_node_fs_promises_.open(file, 'r');
+    const handle = await promises_.open(file, 'r');
     try {
         const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
         const head = buffer.subarray(0, bytesRead);
@@ -4286,130 +5579,6 @@ async function sniffFile(file) {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
-var iso = __webpack_require__(4377);
-// EXTERNAL MODULE: ./.build/version.js
-var version = __webpack_require__(5922);
-;// CONCATENATED MODULE: ./.build/deliver/manifest.js
-
-
-
-
-/**
- * The export manifest: a small JSON file at the root of every extracted export (or
- * beside a kept archive) that proves the directory is one this action wrote, and
- * describes it: which export, from which archive, and every file with its size and
- * SHA-256. It holds no secret (no bundle link, no key). It lives inside the tree so that
- * it moves with the site in the same rename and can never describe another tree.
- */
-const MANIFEST_NAME = '.static-export.json';
-const MANIFEST_FORMAT = 'static-export-manifest';
-const MANIFEST_VERSION = 1;
-const sha256Hex = schemas/* string */.YjP().regex(/^[0-9a-f]{64}$/);
-/** A `/`-separated relative path that stays inside the tree. */
-const relativePath = schemas/* string */.YjP()
-    .min(1)
-    .refine((p) => !p.startsWith('/') && !p.includes('\\') && !p.split('/').some((s) => s === '..' || s === ''), 'is not a relative path inside the export');
-const manifestSchema = schemas/* object */.Ikc({
-    format: schemas/* literal */.euz(MANIFEST_FORMAT),
-    version: schemas/* literal */.euz(MANIFEST_VERSION),
-    generator: schemas/* string */.YjP(),
-    domain: schemas/* string */.YjP(),
-    jobId: schemas/* string */.YjP(),
-    exportedAt: iso/* datetime */.w$(),
-    pageCount: schemas/* number */.aig().int().nonnegative().optional(),
-    archive: schemas/* object */.Ikc({
-        /** Set when the archive itself is kept: its file name beside the manifest. */
-        file: schemas/* string */.YjP().optional(),
-        format: schemas/* enum */.k5n(['tar.gz', 'tar', 'zip']),
-        sha256: sha256Hex,
-        sizeBytes: schemas/* number */.aig().int().nonnegative(),
-    }),
-    totals: schemas/* object */.Ikc({
-        files: schemas/* number */.aig().int().nonnegative(),
-        bytes: schemas/* number */.aig().int().nonnegative(),
-    }),
-    files: schemas/* array */.YOg(schemas/* object */.Ikc({
-        path: relativePath,
-        size: schemas/* number */.aig().int().nonnegative(),
-        sha256: sha256Hex,
-        executable: schemas/* literal */.euz(true).optional(),
-    })),
-    symlinks: schemas/* array */.YOg(schemas/* object */.Ikc({ path: relativePath, target: schemas/* string */.YjP() })),
-});
-function buildManifest(facts) {
-    const files = (facts.contents?.files ?? []).map((file) => ({
-        path: file.path,
-        size: file.size,
-        sha256: file.sha256,
-        ...(file.executable ? { executable: true } : {}),
-    }));
-    return {
-        format: MANIFEST_FORMAT,
-        version: MANIFEST_VERSION,
-        generator: `static-export-action ${version/* VERSION */.x}`,
-        domain: facts.domain,
-        jobId: facts.jobId,
-        exportedAt: facts.exportedAt.toISOString(),
-        ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
-        archive: facts.archive,
-        totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
-        files,
-        symlinks: facts.contents?.symlinks ?? [],
-    };
-}
-/** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
-function serializeManifest(manifest) {
-    const { files, symlinks, ...head } = manifest;
-    const list = (items) => items.length === 0
-        ? '[]'
-        : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
-    const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
-    return `${headText},\n  "files": ${list(files)},\n  "symlinks": ${list(symlinks)}\n}\n`;
-}
-/** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
-async function readManifest(file) {
-    let text;
-    try {
-        const stat = await external_node_fs_promises_.lstat(file);
-        if (!stat.isFile())
-            return { kind: 'invalid', reason: 'it is not a regular file' };
-        // A manifest lists at most max-extract-files entries; far larger is not ours.
-        if (stat.size > 256 * 1024 * 1024)
-            return { kind: 'invalid', reason: 'it is too large' };
-        text = await external_node_fs_promises_.readFile(file, 'utf8');
-    }
-    catch (err) {
-        if (err.code === 'ENOENT')
-            return { kind: 'absent' };
-        throw err;
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return { kind: 'invalid', reason: 'it is not JSON' };
-    }
-    const parsed = manifestSchema.safeParse(json);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return {
-            kind: 'invalid',
-            reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
-        };
-    }
-    return { kind: 'valid', manifest: parsed.data };
-}
-/** Writes the manifest into `dir` (a staging directory about to be put in place). */
-async function writeManifest(dir, manifest, name = MANIFEST_NAME) {
-    const file = external_node_path_.join(dir, name);
-    await external_node_fs_promises_.writeFile(file, serializeManifest(manifest), { mode: 0o644, flag: 'wx' });
-    return file;
-}
-
-// EXTERNAL MODULE: ./.build/deliver/place.js
-var place = __webpack_require__(4271);
 ;// CONCATENATED MODULE: ./.build/deliver/target.js
 
 
@@ -4436,7 +5605,7 @@ async function inspectTarget(target, rules, given) {
     if (stat === undefined)
         return { kind: 'absent' };
     if (stat.isSymbolicLink()) {
-        const to = await external_node_fs_promises_.readlink(target).catch(() => '?');
+        const to = await promises_.readlink(target).catch(() => '?');
         refuse(`is a symbolic link (to ${to}): give the directory itself as path, so that the link is not replaced by a directory.`);
     }
     if (!stat.isDirectory())
@@ -4498,7 +5667,7 @@ function describePath(target, given) {
     return given !== undefined && given !== target ? `"${given}" (${target})` : target;
 }
 async function lstatOrUndefined(file) {
-    return external_node_fs_promises_.lstat(file).catch((err) => {
+    return promises_.lstat(file).catch((err) => {
         if (err.code === 'ENOENT')
             return undefined;
         throw err;
@@ -4530,7 +5699,7 @@ async function realPathOfPlanned(target) {
     let at = external_node_path_.resolve(target);
     for (;;) {
         try {
-            return external_node_path_.join(await external_node_fs_promises_.realpath(at), ...missing.reverse());
+            return external_node_path_.join(await promises_.realpath(at), ...missing.reverse());
         }
         catch (err) {
             if (err.code !== 'ENOENT')
@@ -4545,7 +5714,7 @@ async function realPathOfPlanned(target) {
 }
 /** An empty directory, an earlier export (manifest and nothing else), or something else. */
 async function describeDirectory(dir) {
-    const entries = await external_node_fs_promises_.readdir(dir, { recursive: true, withFileTypes: true });
+    const entries = await promises_.readdir(dir, { recursive: true, withFileTypes: true });
     // Empty directories hold no data: only files, links and other entries count.
     const items = entries
         .filter((entry) => !entry.isDirectory())
@@ -4604,7 +5773,7 @@ function sample(items) {
  */
 async function deliverBundle(options) {
     const { reporter } = options;
-    await external_node_fs_promises_.mkdir(options.tempDir, { recursive: true });
+    await promises_.mkdir(options.tempDir, { recursive: true });
     const file = (0,place/* temporaryFileName */.Nc)(options.tempDir, '.download');
     (0,place/* trackTemporary */.hN)(file);
     const staging = options.extract ? await (0,place/* createStagingDirectory */.Hn)(options.target) : undefined;
@@ -4639,7 +5808,14 @@ async function deliverBundle(options) {
                 throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
             }
             await options.inspect?.(staging);
-            await writeManifest(staging, buildManifest({ ...facts(site.format), contents: site.contents }));
+            const pages = await options.describePages?.(staging, site.contents);
+            const manifest = buildManifest({
+                ...facts(site.format),
+                contents: site.contents,
+                ...(pages ? { pages } : {}),
+            });
+            await options.review?.(manifest);
+            await writeManifest(staging, manifest);
             const previous = await recheckTarget(() => inspectTarget(options.target, options.targetRules, options.targetGiven));
             const { replaced } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
             return {
@@ -4885,6 +6061,7 @@ async function waitForExport(first, options) {
 
 
 
+
 /** start → poll → bundle → download/extract → helm values → artifact. */
 async function runExport(config, deps) {
     const { api, reporter, record, clock } = deps;
@@ -4893,7 +6070,8 @@ async function runExport(config, deps) {
     const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
     // A wrong path costs milliseconds, not an export: checked before any request.
     const targetRules = { ...config.protection, overwrite: config.overwrite };
-    await checkTargetBeforeRun(config, targetRules, deps);
+    const target = await checkTargetBeforeRun(config, targetRules, deps);
+    const changes = planChangeReview(config, target, deps);
     const existing = config.jobId;
     const started = await reporter.group(existing !== undefined
         ? `Reusing export job ${existing} of ${config.domain}`
@@ -5010,6 +6188,7 @@ async function runExport(config, deps) {
             clock,
             random: deps.random,
             deadline: deps.deadline,
+            ...(changes ? { describePages: changes.describePages, review: changes.review } : {}),
             idleTimeoutMs: deps.idleTimeoutMs,
             reporter,
             ...withSignal,
@@ -5095,13 +6274,14 @@ async function runExport(config, deps) {
  * cleaned up. A refusal is an input error: nothing has been sent.
  */
 async function checkTargetBeforeRun(config, rules, deps) {
+    let state;
     if (config.download) {
         for (const line of await (0,place/* recoverInterruptedRuns */.Xp)(config.path))
             deps.reporter.info(line);
         await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
         try {
             if (config.extract) {
-                const state = await inspectTarget(config.path, rules, config.pathGiven);
+                state = await inspectTarget(config.path, rules, config.pathGiven);
                 if (state.kind === 'foreign') {
                     deps.reporter.warning(`overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`);
                 }
@@ -5118,7 +6298,7 @@ async function checkTargetBeforeRun(config, rules, deps) {
         }
     }
     if (config.helmValuesFile !== undefined) {
-        const stat = await external_node_fs_promises_.lstat(config.helmValuesFile).catch(() => undefined);
+        const stat = await promises_.lstat(config.helmValuesFile).catch(() => undefined);
         if (stat && !stat.isFile()) {
             throw new errors/* InputError */.dz([
                 {
@@ -5128,6 +6308,27 @@ async function checkTargetBeforeRun(config, rules, deps) {
             ]);
         }
     }
+    return state;
+}
+/** The change report, when the site is extracted here and compare-with is not none. */
+function planChangeReview(config, target, deps) {
+    const explicit = config.compareWith.kind === 'file' || config.compareWith.kind === 'url';
+    if (!(config.download && config.extract)) {
+        if (explicit) {
+            deps.reporter.notice('compare-with is set, but the site is not extracted here, so there is no change report.');
+        }
+        return undefined;
+    }
+    if (config.compareWith.kind === 'none')
+        return undefined;
+    return new ChangeReview(config, target, {
+        reporter: deps.reporter,
+        record: deps.record,
+        clock: deps.clock,
+        dispatcher: deps.dispatcher,
+        tempDir: deps.tempDir,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+    });
 }
 /** Says what the export replaced; a directory this action did not write, loudly. */
 function reportPlacement(directory, replaced, reporter, record) {
@@ -5150,7 +6351,7 @@ function describeRoutes(api, projectId) {
         : 'project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.';
 }
 async function listFiles(root) {
-    const entries = await (0,external_node_fs_promises_.readdir)(root, { recursive: true, withFileTypes: true });
+    const entries = await (0,promises_.readdir)(root, { recursive: true, withFileTypes: true });
     return entries
         .filter((entry) => entry.isFile())
         .map((entry) => external_node_path_.join(entry.parentPath, entry.name));
@@ -5181,7 +6382,7 @@ async function execute(raw, environment, reporter, options = {}) {
     }
 }
 async function executeConfigured(raw, environment, reporter, options) {
-    const clock = options.clock ?? systemClock;
+    const clock = options.clock ?? _build_clock/* systemClock */.m;
     const random = options.random ?? Math.random;
     const redactor = options.redactor ?? new redact/* Redactor */.p();
     // The key is a secret from the start: an error about another input may echo it. The
@@ -5208,7 +6409,8 @@ async function executeConfigured(raw, environment, reporter, options) {
         ? {
             command: 'agent',
             projectId: config.projectId,
-            prompt: config.prompt,
+            ...(config.prompt !== undefined ? { prompt: config.prompt } : {}),
+            ...(config.jobId !== undefined ? { jobId: config.jobId } : {}),
             startedAt,
             waited: config.wait,
             invokedAs,

@@ -1,0 +1,53 @@
+import { ApiError } from '../api/errors.js';
+import type { AgentJob } from '../api/schemas.js';
+import type { AgentConfig } from '../config.js';
+import { promptHeadline } from '../report.js';
+import type { AgentDeps } from './run.js';
+
+/** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
+export const AGENT_RATE_LIMIT_ADVICE =
+  'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.';
+
+/** The same API error with advice for this call appended. */
+export function withAdvice(error: ApiError, advice: string): ApiError {
+  return error.withMessage(`${error.message} ${advice}`);
+}
+
+/** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
+export async function sendFollowUp(
+  config: AgentConfig,
+  jobId: string,
+  prompt: string,
+  deps: Pick<AgentDeps, 'api' | 'reporter' | 'signal'>,
+): Promise<AgentJob> {
+  const { api, reporter, signal } = deps;
+  reporter.info(`Follow-up: ${promptHeadline(prompt)}`);
+  let job: AgentJob;
+  try {
+    job = await api.sendAgentMessage(config.projectId, jobId, prompt, signal);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+    if (err.status === 404) {
+      throw withAdvice(
+        err,
+        `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`,
+      );
+    }
+    if (err.status === 400) {
+      throw withAdvice(
+        err,
+        'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.',
+      );
+    }
+    if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
+      throw withAdvice(
+        err,
+        'The message may have been delivered anyway: check the job before sending it again, since the agent would act on it twice.',
+      );
+    }
+    throw err;
+  }
+  reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
+  return job;
+}

@@ -1,0 +1,160 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Dispatcher, request } from 'undici';
+import type { CompareWith } from '../config.js';
+import { errorMessage } from '../errors.js';
+import { header, readText } from '../http.js';
+import { MANIFEST_NAME, type Manifest, manifestSchema, readManifest } from '../deliver/manifest.js';
+import type { TargetState } from '../deliver/target.js';
+import { withoutQuery } from '../net.js';
+
+/** The earlier export a new one is compared with, and where its manifest came from. */
+export interface Baseline {
+  manifest: Manifest;
+  /** In words, for the log and the summary: `the earlier export in path (/w/site)`. */
+  source: string;
+}
+
+export type BaselineResult =
+  | { kind: 'found'; baseline: Baseline }
+  /** Nothing to compare with, for a reason that is normal (a first export). */
+  | { kind: 'none'; reason: string }
+  /** A source was given but could not be used: worth a warning. */
+  | { kind: 'unusable'; reason: string };
+
+/** A manifest served by a site is a few MB even for large sites; far larger is not one. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
+export interface BaselineContext {
+  /** What `path` holds now (read before the run). */
+  target?: TargetState;
+  /** `path` itself, for messages. */
+  targetPath: string;
+  dispatcher: Dispatcher;
+  requestTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
+export async function loadBaseline(
+  source: CompareWith,
+  context: BaselineContext,
+): Promise<BaselineResult> {
+  try {
+    if (source.kind === 'url') return await fetchManifest(source.url, context);
+    if (source.kind === 'file') return await readManifestAt(source.path, source.given);
+    if (source.kind === 'none') return { kind: 'none', reason: 'compare-with is none' };
+    if (context.target?.kind === 'export') {
+      return {
+        kind: 'found',
+        baseline: {
+          manifest: context.target.manifest,
+          source: `the earlier export in path (${context.targetPath})`,
+        },
+      };
+    }
+    return {
+      kind: 'none',
+      reason: `path (${context.targetPath}) holds no earlier export to compare with; set compare-with to the live site's manifest to compare with what is deployed`,
+    };
+  } catch (err) {
+    if (context.signal?.aborted) throw err;
+    return { kind: 'unusable', reason: errorMessage(err) };
+  }
+}
+
+function usable(manifest: Manifest, where: string): BaselineResult {
+  if (manifest.files.length === 0 && manifest.archive.file !== undefined) {
+    return {
+      kind: 'unusable',
+      reason: `${where} describes a kept archive (${manifest.archive.file}), not an extracted site, so it lists no pages`,
+    };
+  }
+  return { kind: 'found', baseline: { manifest, source: where } };
+}
+
+/** A manifest file, or a directory holding an export (and so its manifest). */
+async function readManifestAt(file: string, given: string): Promise<BaselineResult> {
+  const stat = await fs.stat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  const shown = given === file ? file : `"${given}" (${file})`;
+  if (stat === undefined) {
+    return { kind: 'unusable', reason: `compare-with ${shown} does not exist` };
+  }
+  const manifestFile = stat.isDirectory() ? path.join(file, MANIFEST_NAME) : file;
+  const read = await readManifest(manifestFile);
+  if (read.kind === 'absent') {
+    return {
+      kind: 'unusable',
+      reason: `compare-with ${shown} is a directory without an export manifest (${MANIFEST_NAME})`,
+    };
+  }
+  if (read.kind === 'invalid') {
+    return {
+      kind: 'unusable',
+      reason: `compare-with ${manifestFile} is not an export manifest: ${read.reason}`,
+    };
+  }
+  return usable(read.manifest, `the manifest ${manifestFile}`);
+}
+
+/** The manifest as a site serves it: plain GET, no credentials, no redirects followed. */
+async function fetchManifest(url: URL, context: BaselineContext): Promise<BaselineResult> {
+  const shown = withoutQuery(url);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(url, {
+      method: 'GET',
+      dispatcher: context.dispatcher,
+      headers: {
+        accept: 'application/json',
+        'accept-encoding': 'identity',
+        'user-agent': 'static-export-action',
+      },
+      headersTimeout: context.requestTimeoutMs,
+      bodyTimeout: context.requestTimeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+  } catch (err) {
+    if (context.signal?.aborted) throw err;
+    const code = (err as { code?: string }).code;
+    return {
+      kind: 'unusable',
+      reason: `could not fetch ${shown} (${code ?? errorMessage(err)})`,
+    };
+  }
+  const { statusCode } = response;
+  if (statusCode !== 200) {
+    // Drained, not destroyed: destroying a body makes it emit an abort error.
+    await response.body.dump().catch(() => undefined);
+    const location = header(response.headers, 'location');
+    const why =
+      statusCode === 404
+        ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
+        : statusCode >= 300 && statusCode < 400 && location
+          ? `it redirects to ${withoutQuery(new URL(location, url))}: give that address`
+          : 'it is not served';
+    return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
+  }
+  const { text, truncated } = await readText(response.body, MAX_MANIFEST_BYTES);
+  if (truncated) {
+    return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { kind: 'unusable', reason: `${shown} is not JSON` };
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: 'unusable',
+      reason: `${shown} is not an export manifest (${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'})`,
+    };
+  }
+  return usable(parsed.data, `the manifest served at ${shown}`);
+}

@@ -1,0 +1,231 @@
+import type { Manifest } from '../deliver/manifest.js';
+import { assetKey, isPage, pageUrl, roleOf } from './site-files.js';
+
+/**
+ * The change report: what a reader will notice between the export that is live (or was
+ * in `path`) and the new one. Computed from the two manifests alone, so the earlier
+ * export may be a manifest served by the live site.
+ */
+
+export const CHANGES_FORMAT = 'static-export-changes';
+export const CHANGES_VERSION = 1;
+
+export interface PageChange {
+  /** File in the export (`guides/intro.html`). */
+  path: string;
+  /** Address on the site (`https://docs.example.com/guides/intro`). */
+  url: string;
+  title?: string;
+}
+
+export interface AssetChange {
+  path: string;
+  /** For a changed asset: its name in the earlier export (the content hash differs). */
+  previous?: string;
+}
+
+export interface ExportRef {
+  domain: string;
+  jobId: string;
+  exportedAt: string;
+}
+
+export interface ChangeReport {
+  format: typeof CHANGES_FORMAT;
+  version: typeof CHANGES_VERSION;
+  /** Where the earlier export's manifest came from, in words. */
+  source: string;
+  previous: ExportRef;
+  current: ExportRef;
+  /**
+   * `content`: pages compared by what a reader sees (both manifests have fingerprints of
+   * the same scheme); `bytes`: by their SHA-256, so build noise counts as a change.
+   */
+  comparedBy: 'content' | 'bytes';
+  pages: {
+    before: number;
+    after: number;
+    added: PageChange[];
+    removed: PageChange[];
+    /** The page's own content changed (its text, links, images or title). */
+    changed: PageChange[];
+    /** Only the navigation around the page changed (a renamed or added page in the sidebar). */
+    navigationChanged: PageChange[];
+    unchanged: number;
+  };
+  assets: {
+    added: AssetChange[];
+    removed: AssetChange[];
+    changed: AssetChange[];
+    unchanged: number;
+  };
+  size: { before: number; after: number };
+}
+
+type FileEntry = Manifest['files'][number];
+
+function refOf(manifest: Manifest): ExportRef {
+  return { domain: manifest.domain, jobId: manifest.jobId, exportedAt: manifest.exportedAt };
+}
+
+function byPath<T extends { path: string }>(a: T, b: T): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Compares two export manifests; `source` says where `previous` came from. */
+export function compareExports(
+  previous: Manifest,
+  current: Manifest,
+  source: string,
+): ChangeReport {
+  const domain = current.domain;
+  const pagesBefore = new Map<string, FileEntry>();
+  const pagesAfter = new Map<string, FileEntry>();
+  const assetsBefore: FileEntry[] = [];
+  const assetsAfter: FileEntry[] = [];
+  const sort = (manifest: Manifest, pages: Map<string, FileEntry>, assets: FileEntry[]) => {
+    const pagePaths = new Set(manifest.files.filter((f) => isPage(f.path)).map((f) => f.path));
+    for (const file of manifest.files) {
+      const role = roleOf(file.path, pagePaths);
+      if (role === 'page') pages.set(file.path, file);
+      else if (role === 'asset') assets.push(file);
+    }
+  };
+  sort(previous, pagesBefore, assetsBefore);
+  sort(current, pagesAfter, assetsAfter);
+
+  const sameScheme =
+    previous.pageFingerprints !== undefined &&
+    previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
+  const change = (file: FileEntry): PageChange => ({
+    path: file.path,
+    url: pageUrl(domain, file.path),
+    ...(file.page?.title ? { title: file.page.title } : {}),
+  });
+
+  const pages: ChangeReport['pages'] = {
+    before: pagesBefore.size,
+    after: pagesAfter.size,
+    added: [],
+    removed: [],
+    changed: [],
+    navigationChanged: [],
+    unchanged: 0,
+  };
+  let comparedByBytes = !sameScheme;
+  for (const [file, after] of pagesAfter) {
+    const before = pagesBefore.get(file);
+    if (before === undefined) {
+      pages.added.push(change(after));
+      continue;
+    }
+    if (sameScheme && before.page && after.page) {
+      if (before.page.content !== after.page.content) pages.changed.push(change(after));
+      else if (before.page.navigation !== after.page.navigation)
+        pages.navigationChanged.push(change(after));
+      else pages.unchanged += 1;
+      continue;
+    }
+    comparedByBytes = true;
+    if (before.sha256 === after.sha256) pages.unchanged += 1;
+    else pages.changed.push(change(after));
+  }
+  for (const [file, before] of pagesBefore) {
+    if (!pagesAfter.has(file)) pages.removed.push(change(before));
+  }
+  for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
+    list.sort(byPath);
+  }
+
+  return {
+    format: CHANGES_FORMAT,
+    version: CHANGES_VERSION,
+    source,
+    previous: refOf(previous),
+    current: refOf(current),
+    comparedBy: comparedByBytes ? 'bytes' : 'content',
+    pages,
+    assets: compareAssets(assetsBefore, assetsAfter),
+    size: { before: previous.totals.bytes, after: current.totals.bytes },
+  };
+}
+
+/**
+ * Assets are matched by their name without build ids and content hashes, then by
+ * content: within a name, equal bytes are unchanged, and what is left pairs up as changed
+ * (`style.3f9a.css` → `style.a1b2.css`), the rest added or removed.
+ */
+function compareAssets(before: FileEntry[], after: FileEntry[]): ChangeReport['assets'] {
+  const groups = new Map<string, { before: FileEntry[]; after: FileEntry[] }>();
+  const group = (key: string) => {
+    let found = groups.get(key);
+    if (!found) {
+      found = { before: [], after: [] };
+      groups.set(key, found);
+    }
+    return found;
+  };
+  for (const file of before) group(assetKey(file.path)).before.push(file);
+  for (const file of after) group(assetKey(file.path)).after.push(file);
+
+  const result: ChangeReport['assets'] = { added: [], removed: [], changed: [], unchanged: 0 };
+  for (const { before: old, after: now } of groups.values()) {
+    const oldByHash = new Map<string, FileEntry[]>();
+    for (const file of old)
+      oldByHash.set(file.sha256, [...(oldByHash.get(file.sha256) ?? []), file]);
+    const unmatched: FileEntry[] = [];
+    for (const file of now) {
+      const same = oldByHash.get(file.sha256);
+      if (same && same.length > 0) {
+        same.shift();
+        result.unchanged += 1;
+      } else unmatched.push(file);
+    }
+    const leftover = [...oldByHash.values()].flat().sort(byPath);
+    unmatched.sort(byPath);
+    // Same name without the hash first, so that each changed file pairs with its own.
+    for (const file of [...unmatched]) {
+      const twin = leftover.findIndex((o) => o.path === file.path);
+      if (twin === -1) continue;
+      result.changed.push({ path: file.path, previous: file.path });
+      leftover.splice(twin, 1);
+      unmatched.splice(unmatched.indexOf(file), 1);
+    }
+    const pairs = Math.min(unmatched.length, leftover.length);
+    for (let i = 0; i < pairs; i += 1) {
+      result.changed.push({
+        path: (unmatched[i] as FileEntry).path,
+        previous: (leftover[i] as FileEntry).path,
+      });
+    }
+    for (const file of unmatched.slice(pairs)) result.added.push({ path: file.path });
+    for (const file of leftover.slice(pairs)) result.removed.push({ path: file.path });
+  }
+  result.added.sort(byPath);
+  result.removed.sort(byPath);
+  result.changed.sort(byPath);
+  return result;
+}
+
+/** The guard against an export that would remove too much: a count or a percentage. */
+export type RemovalLimit = { pages: number } | { percent: number };
+
+/** Why the export removes more pages than `limit` allows, or undefined when it does not. */
+export function exceedsRemovalLimit(report: ChangeReport, limit: RemovalLimit): string | undefined {
+  const removed = report.pages.removed.length;
+  const before = report.pages.before;
+  const share = before === 0 ? 0 : (removed / before) * 100;
+  const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
+  if ('pages' in limit) {
+    return removed > limit.pages
+      ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
+      : undefined;
+  }
+  return share > limit.percent
+    ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
+    : undefined;
+}
+
+export function formatPercent(value: number): string {
+  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}%`;
+}

@@ -1,0 +1,487 @@
+import { createHash, type Hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * What a reader sees on a page, reduced to short hashes, so that two exports can be
+ * compared page by page even though every build rewrites the bytes (Next.js build ids
+ * and flight data, VitePress hash maps, content-hashed asset names).
+ *
+ * Two levels, both computed from the page's bytes without decoding them:
+ * - `markup`: CRC-32 and length of the page without scripts, styles and `<link>` tags,
+ *   where build ids, flight data, hash maps and preloads of hashed chunks live. Cheap
+ *   (native search and CRC, no decoding): when it equals the earlier export's, the page
+ *   is unchanged and its other hashes are carried over. CRC-32 detects every edit
+ *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
+ *   only keep an earlier fingerprint, never fail a run.
+ * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
+ *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
+ *   asset URLs; split between the page's own content and the navigation around it
+ *   (nav, banner header and footer, sidebar, table of contents, pagination).
+ * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
+ */
+
+/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
+export const FINGERPRINT_SCHEME = 1;
+
+export interface PageFingerprint {
+  /** The page's `<title>`, as a person reads it. */
+  title?: string;
+  markup: string;
+  content: string;
+  navigation: string;
+}
+
+/** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
+const DIGEST_CHARS = 32;
+
+const WHITESPACE = new Set([32, 9, 10, 12, 13]);
+const isWhitespace = (c: number) => WHITESPACE.has(c);
+/** Characters that end a tag name. */
+const isNameEnd = (c: number) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
+
+/** Elements whose content is never shown as text. */
+const HIDDEN = ['script', 'style', 'template', 'noscript'] as const;
+/** Elements that hold navigation, when they are not inside the page's main content. */
+const LANDMARKS = new Set(['header', 'footer', 'aside']);
+/** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
+const NAVIGATION_IDS = new Set([
+  'navbar',
+  'sidebar',
+  'sidebar-content',
+  'mobile-nav',
+  'table-of-contents',
+  'pagination',
+  'footer',
+  'banner',
+]);
+const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+
+/** Elements `markup` leaves out, found by a native search of the bytes. */
+const LEFT_OUT = [
+  { opening: Buffer.from('<script'), closing: Buffer.from('</script') },
+  { opening: Buffer.from('<style'), closing: Buffer.from('</style') },
+  { opening: Buffer.from('<link') },
+] as const;
+const GREATER_THAN = 62;
+/** A byte that never occurs in text: where a left-out element was. */
+const SEPARATOR = Buffer.from([0]);
+
+/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
+export function markupDigest(bytes: Buffer): string {
+  let crc = 0;
+  let length = 0;
+  const add = (part: Buffer) => {
+    crc = crc32(part, crc);
+    length += part.length;
+  };
+  // Where each kind of left-out element occurs next; each is searched for once per page.
+  const next = LEFT_OUT.map(() => -2);
+  let from = 0;
+  for (;;) {
+    let kind = -1;
+    for (let k = 0; k < LEFT_OUT.length; k += 1) {
+      if ((next[k] as number) !== -1 && (next[k] as number) < from) {
+        next[k] = indexOfTag(bytes, LEFT_OUT[k]?.opening as Buffer, from);
+      }
+      const at = next[k] as number;
+      if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
+    }
+    if (kind === -1) break;
+    const start = next[kind] as number;
+    const element = LEFT_OUT[kind] as (typeof LEFT_OUT)[number];
+    const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
+    const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+    if (start > from) add(bytes.subarray(from, start));
+    add(SEPARATOR);
+    from = end === -1 ? bytes.length : end + 1;
+  }
+  if (from < bytes.length) add(bytes.subarray(from));
+  return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
+}
+
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes: Buffer, opening: Buffer, from: number): number {
+  for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
+    const after = bytes[at + opening.length];
+    if (after === undefined || isNameEnd(after)) return at;
+  }
+  return -1;
+}
+
+/** Index just past `needle` from `from`, or the end of the text. */
+function after(html: string, needle: string, from: number): number {
+  const at = html.indexOf(needle, from);
+  return at === -1 ? html.length : at + needle.length;
+}
+
+/** Where `</name` starts (any letter case), or the end of the text. */
+function indexOfClosing(html: string, name: string, from: number): number {
+  const lower = html.indexOf(`</${name}`, from);
+  if (lower !== -1) return lower;
+  const pattern = new RegExp(`</${name}`, 'ig');
+  pattern.lastIndex = from;
+  return pattern.exec(html)?.index ?? html.length;
+}
+
+/** Collects visible bytes with whitespace collapsed, then hashes them. */
+class VisibleText {
+  #length = 0;
+  #spaced = true;
+  readonly #hash: Hash = createHash('sha256');
+
+  /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
+  constructor(private readonly scratch: { buffer: Buffer }) {}
+
+  get #buffer(): Buffer {
+    return this.scratch.buffer;
+  }
+
+  /** Appends bytes[from, to), each run of whitespace as one space. */
+  text(bytes: Buffer, from: number, to: number): void {
+    this.#reserve(to - from + 1);
+    const out = this.#buffer;
+    let length = this.#length;
+    let spaced = this.#spaced;
+    for (let i = from; i < to; i += 1) {
+      const c = bytes[i] as number;
+      if (isWhitespace(c)) {
+        if (!spaced) {
+          out[length] = 32;
+          length += 1;
+          spaced = true;
+        }
+      } else {
+        out[length] = c;
+        length += 1;
+        spaced = false;
+      }
+    }
+    this.#length = length;
+    this.#spaced = spaced;
+  }
+
+  /** Appends a word as it is (an attribute value), set apart by spaces. */
+  word(value: string): void {
+    this.separate();
+    this.#reserve(value.length + 1);
+    this.#length += this.#buffer.write(value, this.#length, 'latin1');
+    this.#spaced = false;
+    this.separate();
+  }
+
+  /** Appends bytes[from, to) as one word, as they are. */
+  rawWord(bytes: Buffer, from: number, to: number): void {
+    this.separate();
+    this.#reserve(to - from + 1);
+    bytes.copy(this.#buffer, this.#length, from, to);
+    this.#length += to - from;
+    this.#spaced = false;
+    this.separate();
+  }
+
+  separate(): void {
+    if (this.#spaced) return;
+    this.#reserve(1);
+    this.#buffer[this.#length] = 32;
+    this.#length += 1;
+    this.#spaced = true;
+  }
+
+  /** Hex digest of everything appended. */
+  digest(): string {
+    if (this.#length > 0) this.#hash.update(this.#buffer.subarray(0, this.#length));
+    this.#length = 0;
+    return this.#hash.digest('hex').slice(0, DIGEST_CHARS);
+  }
+
+  #reserve(extra: number): void {
+    if (this.#length + extra <= this.#buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
+    this.#buffer.copy(grown, 0, 0, this.#length);
+    this.scratch.buffer = grown;
+  }
+}
+
+/**
+ * Finds the next occurrence of an attribute from a position, remembering it so that a
+ * page is searched once, however many tags lack the attribute.
+ */
+class NextOccurrence {
+  #at = -1;
+  constructor(
+    private readonly html: string,
+    private readonly needle: string,
+  ) {}
+
+  /** Whether the needle occurs inside [from, to). */
+  within(from: number, to: number): boolean {
+    if (this.#at < from) {
+      const found = this.html.indexOf(this.needle, from);
+      this.#at = found === -1 ? Infinity : found;
+    }
+    return this.#at < to;
+  }
+}
+
+/** What a reader sees on the page: its title and the hashes of content and navigation. */
+export type VisibleFingerprint = Omit<PageFingerprint, 'markup'>;
+
+/**
+ * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
+ * the earlier export: when the markup is unchanged its visible hashes are carried over
+ * and the page is not scanned again.
+ */
+export function fingerprintPage(bytes: Buffer, earlier?: PageFingerprint): PageFingerprint {
+  const markup = markupDigest(bytes);
+  if (earlier?.markup === markup) return earlier;
+  return { ...readVisible(bytes), markup };
+}
+
+/** Buffers the visible text is gathered in, reused from page to page. */
+const SCRATCH = {
+  content: { buffer: Buffer.allocUnsafe(64 * 1024) },
+  navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
+};
+
+/** Scans the page once for what a reader sees; see the module comment. */
+export function readVisible(bytes: Buffer): VisibleFingerprint {
+  const html = bytes.toString('latin1');
+  const n = html.length;
+  const content = new VisibleText(SCRATCH.content);
+  const navigation = new VisibleText(SCRATCH.navigation);
+  const ids = new NextOccurrence(html, ' id=');
+  const roles = new NextOccurrence(html, ' role=');
+  let title: string | undefined;
+  /** The element that opened the navigation region, and how many of its kind are open. */
+  let region: string | undefined;
+  let regionDepth = 0;
+  /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
+  let mainDepth = 0;
+  let out = content;
+  let at = 0;
+
+  const opensNavigation = (name: string, lt: number, gt: number): boolean => {
+    if (name === 'nav') return true;
+    if (mainDepth > 0) return false;
+    if (LANDMARKS.has(name)) return true;
+    if (ids.within(lt, gt)) {
+      const id = valueOf(html, 'id', lt, gt);
+      if (id !== undefined && NAVIGATION_IDS.has(id)) return true;
+    }
+    if (roles.within(lt, gt)) {
+      const role = valueOf(html, 'role', lt, gt);
+      if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase())) return true;
+    }
+    return false;
+  };
+
+  while (at < n) {
+    const lt = html.indexOf('<', at);
+    const textEnd = lt === -1 ? n : lt;
+    if (textEnd > at) out.text(bytes, at, textEnd);
+    if (lt === -1) break;
+    const next = html.charCodeAt(lt + 1);
+    if (next === 33 /* ! */) {
+      at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
+      out.separate();
+      continue;
+    }
+    const gt = html.indexOf('>', lt);
+    if (gt === -1) break;
+    at = gt + 1;
+    out.separate();
+    const closing = next === 47; /* / */
+    const nameStart = lt + (closing ? 2 : 1);
+    let nameEnd = nameStart;
+    while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd))) nameEnd += 1;
+    const name = html.slice(nameStart, nameEnd).toLowerCase();
+
+    if (closing) {
+      if (name === region && --regionDepth === 0) {
+        region = undefined;
+        out = content;
+      } else if ((name === 'main' || name === 'article') && mainDepth > 0) mainDepth -= 1;
+      continue;
+    }
+    if ((HIDDEN as readonly string[]).includes(name)) {
+      at = after(html, '>', indexOfClosing(html, name, at));
+      continue;
+    }
+    if (name === 'link') continue;
+    if (name === 'title' && title === undefined) {
+      const end = indexOfClosing(html, 'title', at);
+      title = html.slice(at, end);
+      content.text(bytes, at, end);
+      content.separate();
+      at = after(html, '>', end);
+      continue;
+    }
+    if (name === 'main' || name === 'article') mainDepth += 1;
+    if (region !== undefined) {
+      if (name === region) regionDepth += 1;
+    } else if (opensNavigation(name, lt, gt)) {
+      region = name;
+      regionDepth = 1;
+      out = navigation;
+    }
+    if (name === 'a' || name === 'area') {
+      const href = valueOf(html, 'href', nameEnd, gt);
+      if (href !== undefined) {
+        const normalized = normalizeUrl(href);
+        // Most links lead to pages and stay as written: their bytes are copied as they are.
+        if (normalized === href) out.rawWord(bytes, valueStart, valueStart + href.length);
+        else out.word(normalized);
+      }
+    } else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
+      const src = valueOf(html, 'src', nameEnd, gt);
+      if (src !== undefined) out.word(normalizeUrl(src));
+      const label = valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
+      if (label !== undefined) out.word(label);
+    } else if (
+      name === 'meta' &&
+      valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description'
+    ) {
+      content.word(valueOf(html, 'content', nameEnd, gt) ?? '');
+    }
+  }
+  return {
+    ...(title !== undefined ? { title: readableTitle(title) } : {}),
+    content: content.digest(),
+    navigation: navigation.digest(),
+  };
+}
+
+/** Where the value valueOf returned last starts in the page. */
+let valueStart = 0;
+
+/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
+function valueOf(html: string, name: string, from: number, to: number): string | undefined {
+  let at = from;
+  for (;;) {
+    const found = html.indexOf(name, at);
+    if (found === -1 || found >= to) return undefined;
+    at = found + name.length;
+    if (!isWhitespace(html.charCodeAt(found - 1))) continue;
+    let i = at;
+    while (isWhitespace(html.charCodeAt(i))) i += 1;
+    if (html.charCodeAt(i) !== 61 /* = */) continue;
+    i += 1;
+    while (isWhitespace(html.charCodeAt(i))) i += 1;
+    const quote = html.charCodeAt(i);
+    if (quote === 34 || quote === 39) {
+      const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
+      valueStart = i + 1;
+      return html.slice(i + 1, close === -1 || close > to ? to : close);
+    }
+    let end = i;
+    while (end < to && !isWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62) end += 1;
+    valueStart = i;
+    return html.slice(i, end);
+  }
+}
+
+/** The title as UTF-8 text, entities of markup decoded, whitespace collapsed. */
+function readableTitle(raw: string): string {
+  const entities: Record<string, string> = {
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    '#39': "'",
+    '#x27': "'",
+    nbsp: ' ',
+  };
+  return Buffer.from(raw, 'latin1')
+    .toString('utf8')
+    .replace(
+      /&(#?[a-z0-9]+);/gi,
+      (whole, entity: string) => entities[entity.toLowerCase()] ?? whole,
+    )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * A link target as a reader would tell it apart: asset URLs lose their query, build ids
+ * and content hashes (`/_next/static/media/logo.3f9a2c1b.png` → `/_next/static/media/logo.*.png`);
+ * links to pages are kept as written.
+ */
+export function normalizeUrl(url: string): string {
+  // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
+  if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
+    return url;
+  }
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  // Next.js image optimizer links carry the image as a query parameter.
+  if (/(?:^|\/)_next\/image$/.test(path)) {
+    const inner = /[?&]url=([^&#]*)/.exec(url)?.[1];
+    return inner === undefined ? path : `${path}?url=${normalizeUrl(safeDecode(inner))}`;
+  }
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name)) return url;
+  return normalizeAssetPath(path);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Directories whose file names generators always give a content hash. */
+const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
+/** Folders Next.js puts under `_next/static/` that are not a build id. */
+const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
+
+/**
+ * An asset's path with what changes from build to build replaced by `*`: the build id
+ * folder of `_next/static/<buildId>/` and content hashes in file names
+ * (`logo.3f9a2c1b.png`, `main-app-a1b2c3d4.js`, `0a1b2c3d4e5f.js`, `index.BCVqSRsC.css`).
+ */
+export function normalizeAssetPath(path: string): string {
+  const segments = path.split('/');
+  const hashedDirectory = HASHED_DIRECTORY.test(path);
+  const last = segments.length - 1;
+  for (let i = 0; i < last; i += 1) {
+    const isBuildId =
+      i >= 2 &&
+      segments[i - 1] === 'static' &&
+      segments[i - 2] === '_next' &&
+      !NEXT_STATIC_FOLDERS.has(segments[i] as string);
+    if (isBuildId) segments[i] = '*';
+  }
+  segments[last] = withoutHashes(segments[last] as string, hashedDirectory);
+  return segments.join('/');
+}
+
+function withoutHashes(name: string, hashedDirectory: boolean): string {
+  const parts = name.split('.');
+  if (parts.length < 2) return name;
+  const extension = parts.pop() as string;
+  const kept = parts.map((part) => {
+    const dash = part.lastIndexOf('-');
+    if (dash > 0 && looksLikeHash(part.slice(dash + 1))) {
+      const prefix = part.slice(0, dash);
+      // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
+      return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
+    }
+    // Outside hashed folders a dash reads as words: `step-1-install`.
+    return looksLikeHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+  });
+  return [...kept, extension].join('.');
+}
+
+/**
+ * A content hash as generators write them: 8+ characters of base64url or base36 with a
+ * digit (`3f9a2c1b`, `079h_c3rnr5lh`), or Vite's 8 characters in mixed case (`DlQ8ZhpE`,
+ * `BCVqSRsC`); a word in mixed case such as `_buildManifest` is not one.
+ */
+function looksLikeHash(token: string): boolean {
+  if (token.length < 8 || !/^[A-Za-z0-9_-]+$/.test(token)) return false;
+  if (/\d/.test(token)) return true;
+  return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
+}

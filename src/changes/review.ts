@@ -1,0 +1,152 @@
+import path from 'node:path';
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import type { ExportConfig } from '../config.js';
+import type { SiteContents } from '../deliver/archive/writer.js';
+import type { Manifest, ManifestFacts } from '../deliver/manifest.js';
+import { writeFileAtomic } from '../deliver/place.js';
+import type { TargetState } from '../deliver/target.js';
+import { formatDuration } from '../duration.js';
+import { ActionError } from '../errors.js';
+import type { ExportRecord, Reporter } from '../report.js';
+import { type BaselineResult, loadBaseline } from './baseline.js';
+import { type ChangeReport, compareExports, exceedsRemovalLimit } from './compare.js';
+import { FINGERPRINT_SCHEME } from './fingerprint.js';
+import { fingerprintPages } from './site-files.js';
+
+/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
+export class RemovalLimitError extends ActionError {
+  override name = 'RemovalLimitError';
+}
+
+export interface ChangeReviewDeps {
+  reporter: Reporter;
+  record: ExportRecord;
+  clock: Clock;
+  dispatcher: Dispatcher;
+  /** The change report's JSON file goes here unless changes-file names one. */
+  tempDir: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The change report of one export run: the earlier export is looked up as soon as the run
+ * starts (a manifest served by the live site is fetched while the export job runs), the
+ * pages are fingerprinted for the new manifest once the site is extracted, and the report
+ * is made, written and checked against `max-removed-pages` before the site is put in place.
+ */
+export class ChangeReview {
+  readonly #baseline: Promise<BaselineResult>;
+
+  constructor(
+    private readonly config: ExportConfig,
+    target: TargetState | undefined,
+    private readonly deps: ChangeReviewDeps,
+  ) {
+    this.#baseline = loadBaseline(config.compareWith, {
+      ...(target ? { target } : {}),
+      targetPath: config.path,
+      dispatcher: deps.dispatcher,
+      requestTimeoutMs: config.requestTimeoutMs,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+    // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
+    this.#baseline.catch(() => undefined);
+  }
+
+  /** Page fingerprints for the manifest; pages whose markup is unchanged keep the earlier ones. */
+  readonly describePages = async (
+    stagingDir: string,
+    contents: SiteContents,
+  ): Promise<NonNullable<ManifestFacts['pages']>> => {
+    const baseline = await this.#baseline;
+    const earlier =
+      baseline.kind === 'found' &&
+      baseline.baseline.manifest.pageFingerprints?.scheme === FINGERPRINT_SCHEME
+        ? pagesOf(baseline.baseline.manifest)
+        : undefined;
+    const started = this.deps.clock.now();
+    const pages = fingerprintPages(stagingDir, contents.files, earlier);
+    this.deps.reporter.debug(
+      `Fingerprinted ${pages.byPath.size} pages in ${formatDuration(this.deps.clock.now() - started)} (${pages.carriedOver} unchanged markup, carried over).`,
+    );
+    return pages;
+  };
+
+  /** Before the site is put in place: the report, its outputs and file, and the guard. */
+  readonly review = async (manifest: Manifest): Promise<void> => {
+    const { reporter, record } = this.deps;
+    const baseline = await this.#baseline;
+    if (baseline.kind !== 'found') {
+      record.changes = { kind: 'none', reason: baseline.reason };
+      if (baseline.kind === 'unusable') reporter.warning(`No change report: ${baseline.reason}.`);
+      else reporter.info(`No change report: ${baseline.reason}.`);
+      if (this.config.maxRemovedPages !== undefined) {
+        reporter.warning(
+          'max-removed-pages was not checked: there is no earlier export to count removed pages against.',
+        );
+      }
+      return;
+    }
+    const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source);
+    if (baseline.baseline.manifest.domain !== manifest.domain) {
+      reporter.warning(
+        `The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`,
+      );
+    }
+    const file =
+      this.config.changesFile ??
+      path.join(this.deps.tempDir, `static-export-changes-${manifest.jobId}.json`);
+    await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+    record.changes = { kind: 'report', report, file };
+    this.#publish(report, file);
+
+    const limit = this.config.maxRemovedPages;
+    const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
+    if (excess !== undefined) {
+      throw new RemovalLimitError(
+        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise max-removed-pages or leave it empty for this run.`,
+      );
+    }
+  };
+
+  #publish(report: ChangeReport, file: string): void {
+    const { reporter } = this.deps;
+    const { pages, assets } = report;
+    reporter.setOutput('pages-added', String(pages.added.length));
+    reporter.setOutput('pages-removed', String(pages.removed.length));
+    reporter.setOutput('pages-changed', String(pages.changed.length));
+    reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
+    reporter.setOutput(
+      'assets-changed',
+      String(assets.changed.length + assets.added.length + assets.removed.length),
+    );
+    reporter.setOutput('changes-file', file);
+    reporter.info(`Compared with ${report.source} (job ${report.previous.jobId}).`);
+    reporter.info(
+      `Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`,
+    );
+    for (const [label, list] of [
+      ['changed', pages.changed],
+      ['added', pages.added],
+      ['removed', pages.removed],
+    ] as const) {
+      for (const page of list.slice(0, 10)) reporter.info(`  ${label}: ${page.url}`);
+      if (list.length > 10) reporter.info(`  … ${list.length - 10} more ${label}`);
+    }
+    reporter.info(
+      `Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`,
+    );
+    if (report.comparedBy === 'bytes') {
+      reporter.notice(
+        'The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.',
+      );
+    }
+  }
+}
+
+function pagesOf(manifest: Manifest) {
+  const byPath = new Map<string, NonNullable<Manifest['files'][number]['page']>>();
+  for (const file of manifest.files) if (file.page) byPath.set(file.path, file.page);
+  return byPath;
+}

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../emulator/index.js';
+import type { EmulatorOptions } from '../../emulator/index.js';
+import { errorMessage } from '../../src/errors.js';
+import { type CaseRun, type Harness, startHarness } from '../support/in-process.js';
+
+/**
+ * Agent jobs you can come back to, end to end through the core against the emulator:
+ * following a job another run created (agent-job-id), sending it a follow-up (with a
+ * prompt), and the outputs a workflow chains on.
+ */
+
+const PROJECT = 'demo-project';
+const REPOSITORY = 'https://github.com/example/docs';
+const RUN_MS = 20_000;
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({ agentDurationMs: RUN_MS });
+});
+afterAll(async () => {
+  await harness.stop();
+});
+
+const failure = (run: CaseRun) =>
+  run.outcome.error === undefined ? undefined : errorMessage(run.outcome.error);
+
+const agent = (inputs: Record<string, string>, on: Harness = harness) =>
+  on.run({ command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s', ...inputs });
+
+/** A job created directly on the emulator, as another workflow run would have. */
+async function createdElsewhere(prompt: string, on: Harness = harness): Promise<string> {
+  const response = await fetch(`${on.emulator.baseUrl}/v2/agent/${PROJECT}/job`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${on.emulator.keys.write}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ prompt }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Lets the job's run end (emulator time moves only when told). */
+function settle(id: string): void {
+  harness.emulator.clock.advance(RUN_MS);
+  expect(harness.emulator.agentJobs.get(id)?.status).not.toBe('active');
+}
+
+function requestsFrom(): (route?: RecordedRequest['route']) => RecordedRequest[] {
+  const before = harness.emulator.requests.length;
+  return (route) =>
+    harness.emulator.requests.slice(before).filter((r) => !route || r.route === route);
+}
+
+/** A harness of its own, for emulator options the shared one does not have. */
+async function withHarness<T>(
+  options: EmulatorOptions,
+  fn: (own: Harness) => Promise<T>,
+): Promise<T> {
+  const own = await startHarness(options);
+  try {
+    return await fn(own);
+  } finally {
+    await own.stop();
+  }
+}
+
+describe('agent-job-id without a prompt: follow an existing job', () => {
+  it('polls the job until it settles and sets the outputs a new job would', async () => {
+    const id = await createdElsewhere('Document the webhooks');
+    const seen = requestsFrom();
+    const run = await agent({ 'agent-job-id': id });
+    expect(run.outcome.error).toBeUndefined();
+    const job = harness.emulator.agentJobs.get(id);
+    expect(run.outputs).toEqual({
+      'agent-job-id': id,
+      'agent-repository': REPOSITORY,
+      'agent-branch': `agent/${id.slice(0, 8)}`,
+      'agent-model': 'claude-sonnet-4',
+      'agent-status': 'completed',
+      'pr-link': job?.prLink,
+    });
+    expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
+    expect(seen('agent.create')).toEqual([]);
+    expect(seen('agent.message')).toEqual([]);
+    expect(seen('agent.get').length).toBeGreaterThan(1);
+    expect(job?.prompts).toEqual(['Document the webhooks']);
+    expect(run.summary).toContain(
+      `### ✅ Agent job in ${PROJECT} opened [example/docs#${job?.prLink?.split('/').pop()}](${job?.prLink})`,
+    );
+    expect(run.summary).toContain(`| Job | \`${id}\` (followed) |`);
+    expect(run.summary).not.toContain('| Prompt |');
+  });
+
+  it('with wait: false, reads the job once and returns', async () => {
+    const id = await createdElsewhere('Document the webhooks');
+    const seen = requestsFrom();
+    const run = await agent({ 'agent-job-id': id, wait: 'false' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(seen().map((r) => r.route)).toEqual(['agent.get']);
+    expect(run.outputs['agent-status']).toBe('active');
+  });
+
+  it('fails with one clear message for a job that does not exist', async () => {
+    const run = await agent({ 'agent-job-id': 'nosuchjob' });
+    expect(failure(run)).toMatch(/^Could not read agent job nosuchjob \(HTTP 404: Job not found\)/);
+    expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
+  });
+});
+
+describe('agent-job-id with a prompt: a follow-up', () => {
+  it('sends the prompt to the job, waits for the new run, and keeps the pull request', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    const pr = harness.emulator.agentJobs.get(id)?.prLink;
+    expect(pr).toMatch(/\/pull\/\d+$/);
+    const seen = requestsFrom();
+    const run = await agent({ 'agent-job-id': id, prompt: 'Also add error handling examples' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(harness.emulator.agentJobs.get(id)?.prompts).toEqual([
+      'Add a quickstart',
+      'Also add error handling examples',
+    ]);
+    expect(seen('agent.message').map((r) => r.status)).toEqual([200]);
+    expect(seen('agent.create')).toEqual([]);
+    // It waited for the follow-up's own run, not the first one that had ended already.
+    const firstPoll = seen('agent.get')[0] as RecordedRequest;
+    const message = seen('agent.message')[0] as RecordedRequest;
+    expect(firstPoll.at).toBeGreaterThanOrEqual(message.at);
+    expect(harness.emulator.agentJobs.get(id)?.status).toBe('completed');
+    expect(run.outputs).toMatchObject({
+      'agent-job-id': id,
+      'agent-status': 'completed',
+      'pr-link': pr,
+      'agent-branch': `agent/${id.slice(0, 8)}`,
+    });
+    expect(run.stdout).toContain(`Follow-up sent to agent job ${id}, which is now active.\n`);
+    expect(run.summary).toContain('| Follow-up | Also add error handling examples |');
+    expect(run.summary).toContain(`| Job | \`${id}\` (sent a follow-up) |`);
+  });
+
+  it('says when the follow-up run fails, with the pull request the job already has', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    const pr = harness.emulator.agentJobs.get(id)?.prLink as string;
+    const run = await agent({ 'agent-job-id': id, prompt: 'Rewrite everything [fail]' });
+    expect(failure(run)).toBe(
+      `Agent job ${id} failed: the API gave no reason. Its pull request: ${pr}`,
+    );
+    expect(run.outputs).toMatchObject({ 'agent-status': 'failed', 'pr-link': pr });
+  });
+
+  it('refuses a follow-up to an archived job and says how to go on', async () => {
+    const id = await createdElsewhere('x');
+    harness.emulator.archiveAgentJob(PROJECT, id);
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toMatch(
+      /^Could not send a follow-up to agent job [0-9a-f]+ \(HTTP 400: Job is archived: create a new agent job instead\)\..* An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt\.$/,
+    );
+  });
+
+  it('names agent-job-id and project-id when the job is not found', async () => {
+    const run = await agent({ 'agent-job-id': 'nosuchjob', prompt: 'more' });
+    expect(failure(run)).toMatch(
+      /HTTP 404: Job not found.*Check agent-job-id and project-id: the job must exist in project demo-project\.$/,
+    );
+  });
+});
+
+describe('the hourly limit, shared by creations and follow-ups', () => {
+  it('explains a 429 on a follow-up once the run’s time is used up', async () => {
+    await withHarness({ agentRateLimit: 1 }, async (limited) => {
+      const id = await createdElsewhere('uses the budget', limited);
+      const run = await agent({ 'agent-job-id': id, prompt: 'more', timeout: '2s' }, limited);
+      expect(failure(run)).toMatch(
+        /HTTP 429.*follow-up messages count too.*raise timeout so the action waits longer\.$/,
+      );
+      expect(limited.emulator.agentJobs.get(id)?.prompts).toEqual(['uses the budget']);
+    });
+  });
+});
+
+describe('wait: false', () => {
+  /** Creates a job that fails at once, on an emulator whose create answer carries status. */
+  const instantFailure = (options: EmulatorOptions = {}) =>
+    // The schema names status in the create answer (the documented example omits it).
+    withHarness({ agentDurationMs: 0, createIncludesStatus: true, ...options }, (own) =>
+      agent({ prompt: 'Impossible [fail]', wait: 'false' }, own),
+    );
+
+  it('fails when the create answer already says failed', async () => {
+    const run = await instantFailure();
+    const id = run.outputs['agent-job-id'] as string;
+    expect(failure(run)).toBe(`Agent job ${id} failed right away: the API gave no reason.`);
+    expect(run.outputs['agent-status']).toBe('failed');
+    expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
+  });
+
+  it('shows the reason when the server sends one (a variant the vendor does not document)', async () => {
+    const run = await instantFailure({ agentFailureReason: true });
+    expect(failure(run)).toMatch(
+      /failed right away: Agent failed: the requested changes could not be applied\.$/,
+    );
+  });
+});

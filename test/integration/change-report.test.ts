@@ -1,0 +1,368 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeReport } from '../../src/changes/compare.js';
+import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
+import { errorMessage } from '../../src/errors.js';
+import {
+  buildDocsSite,
+  type DocsBuild,
+  type DocsPage,
+  docsArchive,
+  newBuildId,
+  samplePages,
+} from '../support/docs-site.js';
+import { writeEarlierExport } from '../support/earlier-export.js';
+import { type CaseRun, type Harness, noticeLines, startHarness } from '../support/in-process.js';
+
+/**
+ * The change report end to end through the core against the emulator: each export job
+ * serves a fresh build of a Next.js-shaped site (new build id, so every page's bytes
+ * differ), and the report must see only what a reader would.
+ */
+
+let harness: Harness;
+/** The archive the next export job serves. */
+let serving: Buffer;
+let builds = 0;
+/** One runner per test: the workspace (where path lives) and RUNNER_TEMP persist between its runs. */
+let workspace: string;
+let tempDir: string;
+
+beforeAll(async () => {
+  harness = await startHarness({ jobDurationMs: 1000, queuedMs: 0, archiveFor: () => serving });
+});
+afterAll(async () => {
+  await harness.stop();
+});
+beforeEach(async () => {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'change-report-')));
+  workspace = path.join(root, 'workspace');
+  tempDir = path.join(root, 'temp');
+  await fs.mkdir(workspace, { recursive: true });
+  await fs.mkdir(tempDir, { recursive: true });
+  return () => fs.rm(root, { recursive: true, force: true });
+});
+
+/** What a workflow command carries, as the runner shows it. */
+const decode = (text: string) =>
+  text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+const logLines = (run: CaseRun) => run.stdout.split('\n').map(decode);
+const warnings = (run: CaseRun) =>
+  logLines(run)
+    .filter((line) => line.startsWith('::warning'))
+    .map((line) => line.replace(/^::warning[^:]*::/, ''));
+const notices = (run: CaseRun) =>
+  noticeLines(run).map((line) => decode(line.replace(/^::notice[^:]*::/, '')));
+const failure = (run: CaseRun) =>
+  run.outcome.error === undefined ? undefined : errorMessage(run.outcome.error);
+
+const PAGES = samplePages(12);
+
+/** Serves a new build of `pages` (a new build id every time). */
+async function serve(pages: DocsPage[], extra: Partial<DocsBuild> = {}): Promise<void> {
+  builds += 1;
+  serving = await docsArchive({ pages, buildId: newBuildId(`build-${builds}`), ...extra });
+}
+
+const exportInputs = (more: Record<string, string> = {}) => ({
+  domain: 'docs.example.com',
+  path: 'site',
+  'poll-interval': '0.5s',
+  ...more,
+});
+
+async function exportOnce(pages: DocsPage[], more: Record<string, string> = {}) {
+  await serve(pages);
+  return harness.run(exportInputs(more), { workspace, tempDir });
+}
+
+async function reportOf(file: string): Promise<ChangeReport> {
+  return JSON.parse(await fs.readFile(file, 'utf8')) as ChangeReport;
+}
+
+/** How the report names a page of samplePages. */
+const pageRef = (route: string, number: number) => ({
+  path: `${route}.html`,
+  url: `https://docs.example.com/${route}`,
+  title: `Topic ${number} - Example Docs`,
+});
+
+const edited = (pages: DocsPage[], route: string, change: (page: DocsPage) => DocsPage) =>
+  pages.map((page) => (page.route === route ? change(page) : page));
+
+describe('change report against the earlier export in path', () => {
+  it('says there is nothing to compare with on a first export, and records page fingerprints', async () => {
+    const run = await exportOnce(PAGES);
+    expect(run.outcome.error).toBeUndefined();
+    expect(run.outputs['pages-changed']).toBeUndefined();
+    expect(logLines(run).join('\n')).toContain('No change report: path');
+    expect(run.summary).toContain('#### Changes');
+    expect(run.summary).toContain('holds no earlier export to compare with');
+    const read = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
+    if (read.kind !== 'valid') throw new Error(`manifest ${read.kind}`);
+    expect(read.manifest.pageFingerprints).toEqual({ scheme: 1 });
+    const pages = read.manifest.files.filter((f) => f.path.endsWith('.html'));
+    expect(pages).toHaveLength(PAGES.length);
+    expect(pages.every((f) => f.page?.title?.endsWith(' - Example Docs'))).toBe(true);
+    expect(read.manifest.files.filter((f) => !f.path.endsWith('.html')).every((f) => !f.page)).toBe(
+      true,
+    );
+  });
+
+  it('reports zero changes for a rebuild of the same content, though every page byte differs', async () => {
+    await exportOnce(PAGES);
+    const first = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
+    const run = await exportOnce(PAGES);
+    expect(run.outcome.error).toBeUndefined();
+    const second = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
+    if (first.kind !== 'valid' || second.kind !== 'valid') throw new Error('manifests');
+    // The premise: a rebuild rewrites every page.
+    const before = new Map(first.manifest.files.map((f) => [f.path, f.sha256]));
+    const pageFiles = second.manifest.files.filter((f) => f.path.endsWith('.html'));
+    expect(pageFiles.every((f) => before.get(f.path) !== f.sha256)).toBe(true);
+
+    expect(run.outputs).toMatchObject({
+      'pages-added': '0',
+      'pages-removed': '0',
+      'pages-changed': '0',
+      'pages-navigation-changed': '0',
+      'assets-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report).toMatchObject({
+      format: 'static-export-changes',
+      version: 1,
+      comparedBy: 'content',
+      previous: { jobId: first.manifest.jobId },
+      current: { jobId: second.manifest.jobId },
+      pages: { before: 12, after: 12, unchanged: 12 },
+      assets: { unchanged: 9 },
+    });
+    expect(run.outputs['changes-file']).toBe(
+      path.join(tempDir, `static-export-changes-${second.manifest.jobId}.json`),
+    );
+    expect(run.summary).toContain(`#### Changes since the export of`);
+    expect(run.summary).toContain('| Pages | 12 → 12: 0 added, 0 removed, 0 changed |');
+    expect(run.summary).toContain('| Compared with | the earlier export in path (');
+  });
+
+  it('reports exactly the edited page, with its URL and title', async () => {
+    await exportOnce(PAGES);
+    const pages = edited(PAGES, 'guides/topic-4', (p) => ({
+      ...p,
+      body: [...p.body.slice(0, 2), 'This sentence is new.', ...p.body.slice(2)],
+    }));
+    const run = await exportOnce(pages);
+    expect(run.outcome.error).toBeUndefined();
+    expect(run.outputs).toMatchObject({
+      'pages-changed': '1',
+      'pages-added': '0',
+      'pages-removed': '0',
+      'pages-navigation-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.changed).toEqual([pageRef('guides/topic-4', 4)]);
+    expect(run.summary).toContain('**Changed pages** (1)');
+    expect(run.summary).toContain(
+      '- Topic 4 - Example Docs — [/guides/topic-4](https://docs.example.com/guides/topic-4)',
+    );
+    expect(logLines(run)).toContain('  changed: https://docs.example.com/guides/topic-4');
+  });
+
+  it('reports a renamed page as changed and the sidebar change on every other page as navigation', async () => {
+    await exportOnce(PAGES);
+    const run = await exportOnce(
+      edited(PAGES, 'reference/topic-5', (p) => ({ ...p, title: 'Topic five' })),
+    );
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.changed.map((p) => p.path)).toEqual(['reference/topic-5.html']);
+    expect(report.pages.navigationChanged).toHaveLength(PAGES.length - 1);
+    expect(run.outputs['pages-navigation-changed']).toBe(String(PAGES.length - 1));
+    expect(run.summary).toContain(`navigation changed on ${PAGES.length - 1} pages`);
+  });
+
+  it('reports a deleted page as removed, added pages as added', async () => {
+    await exportOnce(PAGES);
+    const pages = [
+      ...PAGES.filter((p) => p.route !== 'api/topic-6'),
+      { route: 'guides/new-page', title: 'A new page', body: ['Fresh content.'] },
+    ];
+    const run = await exportOnce(pages);
+    expect(run.outputs).toMatchObject({
+      'pages-removed': '1',
+      'pages-added': '1',
+      'pages-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.removed).toEqual([pageRef('api/topic-6', 6)]);
+    expect(report.pages.added.map((p) => p.url)).toEqual([
+      'https://docs.example.com/guides/new-page',
+    ]);
+    expect(report.pages.before).toBe(12);
+    expect(report.pages.after).toBe(12);
+    expect(run.summary).toContain('**Removed pages** (1)');
+  });
+
+  it('reports a new release of the site code as changed assets, not as changed pages', async () => {
+    await exportOnce(PAGES);
+    await serve(PAGES, { codeVersion: 2 });
+    const run = await harness.run(exportInputs(), { workspace, tempDir });
+    expect(run.outputs['pages-changed']).toBe('0');
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.assets.changed).toHaveLength(6);
+    expect(report.assets.changed.every((a) => a.path.startsWith('_next/static/chunks/'))).toBe(
+      true,
+    );
+    expect(report.assets.changed[0]?.previous).toMatch(/^_next\/static\/chunks\//);
+    expect(run.outputs['assets-changed']).toBe('6');
+  });
+
+  it('compares by bytes, and says so, against a manifest without page fingerprints', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(
+      site,
+      Object.fromEntries(buildDocsSite({ pages: PAGES, buildId: 'old' })),
+    );
+    const run = await exportOnce(PAGES);
+    expect(run.outcome.error).toBeUndefined();
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.comparedBy).toBe('bytes');
+    expect(report.pages.changed).toHaveLength(PAGES.length);
+    expect(notices(run).join('\n')).toMatch(/no page fingerprints.*compared by their bytes/);
+    expect(run.summary).toContain('⚠️ file bytes');
+  });
+});
+
+describe('max-removed-pages', () => {
+  it('fails before the export is put in place when too many pages go, and leaves path as it was', async () => {
+    await exportOnce(PAGES);
+    const manifestFile = path.join(workspace, 'site', MANIFEST_NAME);
+    const before = await fs.readFile(manifestFile, 'utf8');
+    const run = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '2' });
+    expect(run.outcome.error?.constructor.name).toBe('RemovalLimitError');
+    expect(failure(run)).toMatch(
+      /^The export was not put in place, and path was left as it is: it removes 3 of the 12 pages \(25%\), more than max-removed-pages allows \(2\)\./,
+    );
+    expect(await fs.readFile(manifestFile, 'utf8')).toBe(before);
+    expect(await fs.readdir(path.dirname(path.join(workspace, 'site')))).toEqual(['site']);
+    // The report is there to see what would have gone.
+    expect(run.outputs['pages-removed']).toBe('3');
+    expect(run.summary).toContain('**Removed pages** (3)');
+    expect(run.summary).toContain('**Error:** The export was not put in place');
+  });
+
+  it('takes a share of the earlier pages, and lets an export within it through', async () => {
+    await exportOnce(PAGES);
+    const within = await exportOnce(PAGES.slice(0, 11), { 'max-removed-pages': '10%' });
+    expect(within.outcome.error).toBeUndefined();
+    expect(within.outputs['pages-removed']).toBe('1');
+    const beyond = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '10%' });
+    expect(failure(beyond)).toMatch(
+      /it removes 2 of the 11 pages \(18%\), more than max-removed-pages allows \(10%\)/,
+    );
+  });
+
+  it('warns that it could not check anything when there is no earlier export', async () => {
+    const run = await exportOnce(PAGES, { 'max-removed-pages': '0' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(warnings(run)).toContain(
+      'max-removed-pages was not checked: there is no earlier export to count removed pages against.',
+    );
+  });
+});
+
+describe('compare-with', () => {
+  /** A first export kept elsewhere: its manifest is what the live site would serve. */
+  async function earlierManifest(): Promise<string> {
+    const run = await exportOnce(PAGES, { path: 'previous' });
+    expect(run.outcome.error).toBeUndefined();
+    return path.join(workspace, 'previous', MANIFEST_NAME);
+  }
+
+  it('takes a manifest file, or a directory holding an export, instead of path', async () => {
+    const manifest = await earlierManifest();
+    const byFile = await exportOnce(
+      edited(PAGES, 'concepts/topic-3', (p) => ({ ...p, body: ['Rewritten.'] })),
+      {
+        'compare-with': 'previous/.static-export.json',
+        'changes-file': 'reports/changes.json',
+      },
+    );
+    expect(byFile.outputs['pages-changed']).toBe('1');
+    expect(byFile.outputs['changes-file']).toBe(path.join(workspace, 'reports', 'changes.json'));
+    const report = await reportOf(byFile.outputs['changes-file'] as string);
+    expect(report.source).toBe(`the manifest ${manifest}`);
+    const byDirectory = await exportOnce(PAGES, { 'compare-with': 'previous', path: 'other' });
+    expect(byDirectory.outputs['pages-changed']).toBe('0');
+  });
+
+  it('fetches the manifest the live site serves, with no credentials, and warns when it has none', async () => {
+    const manifest = await fs.readFile(await earlierManifest());
+    const requests: http.IncomingHttpHeaders[] = [];
+    const site = http.createServer((req, res) => {
+      requests.push(req.headers);
+      if (req.url === '/.static-export.json')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
+      else res.writeHead(404).end('not found');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(
+        edited(PAGES, '', (p) => ({ ...p, body: ['A new welcome.'] })),
+        {
+          'compare-with': `${origin}/`,
+        },
+      );
+      expect(run.outcome.error).toBeUndefined();
+      expect(run.outputs['pages-changed']).toBe('1');
+      const report = await reportOf(run.outputs['changes-file'] as string);
+      expect(report.source).toBe(`the manifest served at ${origin}/.static-export.json`);
+      expect(report.pages.changed[0]?.url).toBe('https://docs.example.com/');
+      expect(requests[0]?.authorization).toBeUndefined();
+
+      const missing = await exportOnce(PAGES, { 'compare-with': `${origin}/docs/`, path: 'other' });
+      expect(missing.outcome.error).toBeUndefined();
+      expect(warnings(missing)).toEqual([
+        `No change report: ${origin}/docs/.static-export.json answered HTTP 404: the site does not serve its export manifest there yet (a first deploy, or the file is not published).`,
+      ]);
+      expect(missing.outputs['pages-changed']).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
+  it('none: no report and no page fingerprints in the manifest', async () => {
+    await exportOnce(PAGES);
+    const run = await exportOnce(PAGES, { 'compare-with': 'none' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(run.outputs['pages-changed']).toBeUndefined();
+    expect(run.summary).not.toContain('#### Changes');
+    const read = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
+    if (read.kind !== 'valid') throw new Error('manifest');
+    expect(read.manifest.pageFingerprints).toBeUndefined();
+    expect(read.manifest.files.some((f) => f.page)).toBe(false);
+  });
+
+  it('says why there is no report when the site is not extracted', async () => {
+    const run = await exportOnce(PAGES, { extract: 'false', 'compare-with': 'previous' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(notices(run)).toContain(
+      'compare-with is set, but the site is not extracted here, so there is no change report.',
+    );
+  });
+
+  it('refuses an address that is neither https nor loopback before any request', async () => {
+    harness.emulator.requests.length = 0;
+    const run = await harness.run(exportInputs({ 'compare-with': 'http://docs.example.com/' }), {
+      workspace,
+      tempDir,
+    });
+    expect(failure(run)).toMatch(/^compare-with: must be none, a path, or the https address/);
+    expect(harness.emulator.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The change report on sites built by real generators (Next.js static export, VitePress):
+ * two builds of the same content differ in nearly every byte, yet report no changed page;
+ * a one-page edit reports exactly that page; a deleted page is reported as removed. Each
+ * build is served by the emulator as an export bundle and goes through the whole action.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangeReport } from '../../src/changes/compare.js';
+import { tarOf } from '../support/archives.js';
+import { type Harness, startHarness } from '../support/in-process.js';
+import { cachedSite, missingFixtureReason, type SiteSpec } from './build.js';
+import {
+  CHANGE_GENERATORS,
+  changeSites,
+  DELETED_ROUTE,
+  EDITED_ROUTE,
+  RELINKED_ROUTE,
+} from './change-sites.js';
+
+const CI = process.env.CI === 'true';
+
+/** A built site as the tar.gz bundle an export job would serve. */
+async function bundleOf(site: string): Promise<Buffer> {
+  const entries = await fs.readdir(site, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile());
+  return tarOf(
+    await Promise.all(
+      files.map(async (entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        return { name: path.relative(site, file), content: await fs.readFile(file) };
+      }),
+    ),
+  );
+}
+
+/** Every byte-level difference between two builds: the noise the report must see through. */
+async function pagesWithOtherBytes(a: string, b: string): Promise<number> {
+  const entries = await fs.readdir(a, { recursive: true, withFileTypes: true });
+  let differ = 0;
+  for (const entry of entries.filter((e) => e.isFile() && e.name.endsWith('.html'))) {
+    const file = path.relative(a, path.join(entry.parentPath, entry.name));
+    const other = await fs.readFile(path.join(b, file)).catch(() => undefined);
+    if (other && !other.equals(await fs.readFile(path.join(a, file)))) differ += 1;
+  }
+  return differ;
+}
+
+for (const generator of CHANGE_GENERATORS) {
+  const sites = changeSites(generator);
+  const missing = Object.values(sites)
+    .filter((spec: SiteSpec) => !cachedSite(spec))
+    .map(missingFixtureReason);
+  if (missing.length > 0 && !CI) {
+    console.log(
+      `Skipping the ${generator} change report tests: ${missing.join('; ')} (run: npx tsx test/sites/change-sites.ts).`,
+    );
+  }
+
+  // In CI a missing fixture is a failure, not a skip.
+  describe.skipIf(missing.length > 0 && !CI)(`change report on ${generator} builds`, () => {
+    let harness: Harness;
+    let serving: Buffer;
+    let root: string;
+
+    beforeAll(async () => {
+      harness = await startHarness({ jobDurationMs: 1000, queuedMs: 0, archiveFor: () => serving });
+      root = await fs.mkdtemp(path.join(os.tmpdir(), `change-report-${generator}-`));
+    });
+    afterAll(async () => {
+      await harness?.stop();
+      if (root) await fs.rm(root, { recursive: true, force: true });
+    });
+
+    it('has its fixtures', () => {
+      expect(missing).toEqual([]);
+    });
+
+    /** Exports `first`, then `second` into the same path; the report of the second. */
+    async function compare(first: SiteSpec, second: SiteSpec): Promise<ChangeReport> {
+      const workspace = await fs.mkdtemp(path.join(root, 'workspace-'));
+      const tempDir = await fs.mkdtemp(path.join(root, 'temp-'));
+      const inputs = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
+      for (const spec of [first, second]) {
+        serving = await bundleOf(cachedSite(spec) as string);
+        const run = await harness.run(inputs, { workspace, tempDir });
+        expect(run.code, run.stdout).toBe(0);
+        if (spec === second) {
+          const file = run.outputs['changes-file'];
+          expect(file, run.stdout).toBeDefined();
+          return JSON.parse(await fs.readFile(file as string, 'utf8')) as ChangeReport;
+        }
+      }
+      throw new Error('unreachable');
+    }
+
+    const page = (route: string) => (route === '' ? 'index.html' : `${route}.html`);
+
+    it('reports no changed page between two builds of the same content', async () => {
+      // Next.js gives every build a new id, in every page; VitePress builds the same bytes.
+      const differing = await pagesWithOtherBytes(
+        cachedSite(sites.base) as string,
+        cachedSite(sites.rebuilt) as string,
+      );
+      if (generator === 'next') expect(differing).toBeGreaterThan(1);
+      const report = await compare(sites.base, sites.rebuilt);
+      expect(report.comparedBy).toBe('content');
+      expect(report.pages.changed).toEqual([]);
+      expect(report.pages.navigationChanged).toEqual([]);
+      expect(report.pages.added).toEqual([]);
+      expect(report.pages.removed).toEqual([]);
+      expect(report.pages.unchanged).toBe(report.pages.after);
+    });
+
+    it('reports exactly the edited page', async () => {
+      // The premise: the edit rewrote other pages too (build id, VitePress hash map).
+      expect(
+        await pagesWithOtherBytes(
+          cachedSite(sites.base) as string,
+          cachedSite(sites.edited) as string,
+        ),
+      ).toBeGreaterThan(1);
+      const report = await compare(sites.base, sites.edited);
+      expect(report.pages.changed.map((p) => p.path)).toEqual([page(EDITED_ROUTE)]);
+      expect(report.pages.changed[0]?.url).toBe(`https://docs.example.com/${EDITED_ROUTE}`);
+      expect(report.pages.navigationChanged).toEqual([]);
+      expect(report.pages.added).toEqual([]);
+      expect(report.pages.removed).toEqual([]);
+    });
+
+    it('reports a deleted page as removed, the page that linked to it as changed, and the sidebars as navigation', async () => {
+      const report = await compare(sites.base, sites.deleted);
+      expect(report.pages.removed.map((p) => p.path)).toEqual([page(DELETED_ROUTE)]);
+      expect(report.pages.changed.map((p) => p.path)).toEqual([page(RELINKED_ROUTE)]);
+      expect(report.pages.added).toEqual([]);
+      // Every page with the sidebar lost an entry there; none of their own content changed.
+      expect(report.pages.navigationChanged.map((p) => p.path)).toEqual(
+        expect.arrayContaining([page(''), page('guides/getting-started'), page(EDITED_ROUTE)]),
+      );
+    });
+  });
+}

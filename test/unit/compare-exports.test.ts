@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { compareExports, exceedsRemovalLimit } from '../../src/changes/compare.js';
+import { pageRoute, roleOf } from '../../src/changes/site-files.js';
+import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const hex = (text: string) => sha(text).slice(0, 32);
+
+/** A page whose fingerprint is made of the given words. */
+const page = (content: string, navigation = 'nav', title = content): PageRecord => ({
+  title,
+  markup: `${hex(`${content}|${navigation}`).slice(0, 8)}-1a2b`,
+  content: hex(content),
+  navigation: hex(navigation),
+});
+
+function manifest(
+  files: Record<string, string | PageRecord>,
+  options: { fingerprints?: boolean; jobId?: string } = {},
+): Manifest {
+  const entries = Object.entries(files);
+  const pages = new Map(entries.filter((e): e is [string, PageRecord] => typeof e[1] !== 'string'));
+  return buildManifest({
+    domain: 'docs.example.com',
+    jobId: options.jobId ?? 'se_1',
+    exportedAt: new Date('2026-11-01T00:00:00Z'),
+    archive: { format: 'tar.gz', sha256: '0'.repeat(64), sizeBytes: 1 },
+    contents: {
+      files: entries.map(([path, value]) => {
+        // A fingerprinted page is rebuilt: its bytes differ every time, as in real exports.
+        const text = typeof value === 'string' ? value : `${value.markup} ${Math.random()}`;
+        return { path, size: text.length, sha256: sha(text), executable: false };
+      }),
+      symlinks: [],
+    },
+    ...(options.fingerprints === false ? {} : { pages: { scheme: 1, byPath: pages } }),
+  });
+}
+
+describe('compareExports', () => {
+  it('sorts pages into added, removed, changed, navigation changed and unchanged', () => {
+    const before = manifest({
+      'index.html': page('home'),
+      'guides/a.html': page('a'),
+      'guides/b.html': page('b'),
+      'guides/old.html': page('old'),
+    });
+    const after = manifest(
+      {
+        'index.html': page('home', 'nav 2'),
+        'guides/a.html': page('a edited', 'nav 2'),
+        'guides/b.html': page('b'),
+        'guides/new/index.html': page('new', 'nav 2'),
+      },
+      { jobId: 'se_2' },
+    );
+    const report = compareExports(before, after, 'the test');
+    expect(report.comparedBy).toBe('content');
+    expect(report.pages.added).toEqual([
+      { path: 'guides/new/index.html', url: 'https://docs.example.com/guides/new/', title: 'new' },
+    ]);
+    expect(report.pages.removed.map((p) => p.url)).toEqual(['https://docs.example.com/guides/old']);
+    expect(report.pages.changed.map((p) => p.path)).toEqual(['guides/a.html']);
+    expect(report.pages.navigationChanged.map((p) => p.url)).toEqual(['https://docs.example.com/']);
+    expect(report.pages).toMatchObject({ before: 4, after: 4, unchanged: 1 });
+    expect(report.previous.jobId).toBe('se_1');
+    expect(report.current.jobId).toBe('se_2');
+  });
+
+  it('matches assets by name without build ids and hashes, then by content', () => {
+    const before = manifest({
+      '_next/static/OLDBUILDID0000000000a/_buildManifest.js': 'manifest',
+      '_next/static/chunks/main-app-a1b2c3d4e5f6a7b8.js': 'main v1',
+      '_next/static/media/logo.3f9a2c1b.png': 'logo',
+      'assets/style.QLzf_0bl.css': 'style v1',
+      'images/old.png': 'old image',
+    });
+    const after = manifest({
+      '_next/static/NEWBUILDID0000000000b/_buildManifest.js': 'manifest',
+      '_next/static/chunks/main-app-ffffeeee00001111.js': 'main v2',
+      '_next/static/media/logo.3f9a2c1b.png': 'logo',
+      'assets/style.Zz9_aaXb.css': 'style v2',
+      'images/new.png': 'new image',
+    });
+    const { assets } = compareExports(before, after, 'the test');
+    expect(assets.unchanged).toBe(2);
+    expect(assets.changed).toEqual([
+      {
+        path: '_next/static/chunks/main-app-ffffeeee00001111.js',
+        previous: '_next/static/chunks/main-app-a1b2c3d4e5f6a7b8.js',
+      },
+      { path: 'assets/style.Zz9_aaXb.css', previous: 'assets/style.QLzf_0bl.css' },
+    ]);
+    expect(assets.added).toEqual([{ path: 'images/new.png' }]);
+    expect(assets.removed).toEqual([{ path: 'images/old.png' }]);
+  });
+
+  it('leaves page data out of both pages and assets', () => {
+    const files = {
+      'guides/a.html': page('a'),
+      'guides/a.txt': 'rsc 1',
+      'guides/a/__next._full.txt': 'rsc 1',
+      '__next._tree.txt': 'rsc 1',
+      'assets/guides_a.md.tPUGt1n4.lean.js': 'chunk 1',
+      'hashmap.json': '{"a":1}',
+      'robots.txt': 'User-agent: *',
+    };
+    const changed = Object.fromEntries(
+      Object.entries(files).map(([k, v]) => [
+        k,
+        typeof v === 'string' && k !== 'robots.txt' ? `${v} rebuilt` : v,
+      ]),
+    );
+    const report = compareExports(manifest(files), manifest(changed), 'the test');
+    expect(report.assets).toEqual({ added: [], removed: [], changed: [], unchanged: 1 });
+    expect(report.pages.unchanged).toBe(1);
+  });
+
+  it('compares pages by bytes when the earlier manifest has no fingerprints', () => {
+    const before = manifest(
+      { 'a.html': 'same bytes', 'b.html': 'old bytes' },
+      { fingerprints: false },
+    );
+    const after = manifest({ 'a.html': 'same bytes', 'b.html': 'new bytes' });
+    const report = compareExports(before, after, 'the test');
+    expect(report.comparedBy).toBe('bytes');
+    expect(report.pages.changed.map((p) => p.path)).toEqual(['b.html']);
+    expect(report.pages.unchanged).toBe(1);
+  });
+
+  it('counts the size of both exports', () => {
+    const report = compareExports(
+      manifest({ 'a.html': 'x'.repeat(10) }, { fingerprints: false }),
+      manifest({ 'a.html': 'x'.repeat(25) }, { fingerprints: false }),
+      'the test',
+    );
+    expect(report.size).toEqual({ before: 10, after: 25 });
+  });
+});
+
+describe('max-removed-pages', () => {
+  const removing = (removed: number, total: number) =>
+    compareExports(
+      manifest(
+        Object.fromEntries(Array.from({ length: total }, (_, i) => [`p${i}.html`, page(`p${i}`)])),
+      ),
+      manifest(
+        Object.fromEntries(
+          Array.from({ length: total - removed }, (_, i) => [`p${i}.html`, page(`p${i}`)]),
+        ),
+      ),
+      'the test',
+    );
+
+  it('allows up to the count, and refuses one more', () => {
+    expect(exceedsRemovalLimit(removing(3, 40), { pages: 3 })).toBeUndefined();
+    expect(exceedsRemovalLimit(removing(4, 40), { pages: 3 })).toBe(
+      'it removes 4 of the 40 pages (10%), more than max-removed-pages allows (3)',
+    );
+  });
+
+  it('allows up to the share, and refuses more', () => {
+    expect(exceedsRemovalLimit(removing(2, 40), { percent: 5 })).toBeUndefined();
+    expect(exceedsRemovalLimit(removing(3, 40), { percent: 5 })).toBe(
+      'it removes 3 of the 40 pages (7.5%), more than max-removed-pages allows (5%)',
+    );
+    expect(exceedsRemovalLimit(removing(40, 40), { percent: 50 })).toMatch(
+      /40 of the 40 pages \(100%\)/,
+    );
+  });
+});
+
+describe('what each file is', () => {
+  it.each([
+    ['index.html', '/'],
+    ['guides/index.html', '/guides/'],
+    ['guides/intro.html', '/guides/intro'],
+    ['404.html', '/404'],
+  ])('%s is reached at %s', (file, route) => {
+    expect(pageRoute(file)).toBe(route);
+  });
+
+  it('tells pages, page data and assets apart', () => {
+    const pages = new Set(['guides/a.html']);
+    expect(roleOf('guides/a.html', pages)).toBe('page');
+    expect(roleOf('guides/a.txt', pages)).toBe('page-data');
+    expect(roleOf('guides/b.txt', pages)).toBe('asset');
+    expect(roleOf('assets/index.md.BU7H7E5E.js', pages)).toBe('page-data');
+    expect(roleOf('assets/app.yVEbudZ7.js', pages)).toBe('asset');
+  });
+});

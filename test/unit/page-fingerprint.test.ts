@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fingerprintPage,
+  markupDigest,
+  normalizeAssetPath,
+  normalizeUrl,
+  readVisible,
+} from '../../src/changes/fingerprint.js';
+
+const page = (body: string, head = '<title>Intro - Docs</title>') =>
+  Buffer.from(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`);
+
+const visible = (body: string, head?: string) => readVisible(page(body, head));
+
+describe('what a reader sees of a page', () => {
+  it('ignores scripts, styles, templates, noscript, comments and link tags', () => {
+    const plain = visible('<main><p>Hello reader</p></main>');
+    const noisy = visible(
+      '<main><!-- build 42 --><p>Hello <!--$-->reader</p><script>self.__next_f.push([1,"b:XYZ"])</script>' +
+        '<style>.a{color:red}</style><template><p>later</p></template><noscript>Enable JS</noscript></main>',
+      '<title>Intro - Docs</title><link rel="preload" href="/_next/static/chunks/0a1b2c3d4e5f6.js"/><script src="/_next/static/BUILDID/_buildManifest.js"></script>',
+    );
+    expect(noisy.content).toBe(plain.content);
+  });
+
+  it('ignores class, id, style and data attributes, and whitespace runs', () => {
+    expect(
+      visible(
+        '<main class="prose dark" data-x="1"><p id="a1" style="color:red">Hello   reader</p></main>',
+      ).content,
+    ).toBe(visible('<main>\n  <p>Hello\nreader</p>\n</main>').content);
+  });
+
+  it('sees text, the title, link targets, image sources and alt text', () => {
+    const base = visible(
+      '<main><p>Hello <a href="/guides/a">guide</a></p><img src="/x.png" alt="Chart"></main>',
+    );
+    expect(
+      visible(
+        '<main><p>Hello <a href="/guides/a">guide</a></p><img src="/x.png" alt="Chart"></main>',
+        '<title>Other</title>',
+      ).content,
+    ).not.toBe(base.content);
+    expect(
+      visible(
+        '<main><p>Hello <a href="/guides/b">guide</a></p><img src="/x.png" alt="Chart"></main>',
+      ).content,
+    ).not.toBe(base.content);
+    expect(
+      visible(
+        '<main><p>Hello <a href="/guides/a">guide</a></p><img src="/y.png" alt="Chart"></main>',
+      ).content,
+    ).not.toBe(base.content);
+    expect(
+      visible(
+        '<main><p>Hello <a href="/guides/a">guide</a></p><img src="/x.png" alt="Graph"></main>',
+      ).content,
+    ).not.toBe(base.content);
+    expect(
+      visible(
+        '<main><p>Hello <a href="/guides/a">guides</a></p><img src="/x.png" alt="Chart"></main>',
+      ).content,
+    ).not.toBe(base.content);
+  });
+
+  it('sees the meta description but no other head element', () => {
+    const head =
+      '<title>T</title><meta name="description" content="About A"><meta name="generator" content="X 1.0">';
+    const base = visible('<main>x</main>', head).content;
+    expect(visible('<main>x</main>', head.replace('About A', 'About B')).content).not.toBe(base);
+    expect(visible('<main>x</main>', head.replace('X 1.0', 'X 2.0')).content).toBe(base);
+  });
+
+  it('leaves build ids, content hashes and cache-busting queries out of asset links', () => {
+    expect(
+      visible('<main><img src="/_next/static/media/logo.3f9a2c1b.png?dpl=abc"></main>').content,
+    ).toBe(visible('<main><img src="/_next/static/media/logo.77aa99bb.png"></main>').content);
+    expect(
+      visible(
+        '<main><img src="/_next/image?url=%2F_next%2Fstatic%2Fmedia%2Fa.1234abcd.png&w=640"></main>',
+      ).content,
+    ).toBe(
+      visible(
+        '<main><img src="/_next/image?url=%2F_next%2Fstatic%2Fmedia%2Fa.9876fedc.png&w=640"></main>',
+      ).content,
+    );
+  });
+
+  it('splits the navigation from the content: nav, banner header, footer, aside, roles and platform ids', () => {
+    const shell = (nav: string, content: string) =>
+      visible(
+        `<header><a href="/">Docs</a></header><div id="sidebar"><ul><li><a href="/a">${nav}</a></li></ul></div>` +
+          `<nav aria-label="breadcrumb">Guides</nav><main><p>${content}</p></main>` +
+          `<div role="contentinfo">© Example</div><aside>On this page</aside>`,
+      );
+    const base = shell('Page A', 'Body');
+    const renamed = shell('Page A renamed', 'Body');
+    expect(renamed.content).toBe(base.content);
+    expect(renamed.navigation).not.toBe(base.navigation);
+    const edited = shell('Page A', 'Body edited');
+    expect(edited.navigation).toBe(base.navigation);
+    expect(edited.content).not.toBe(base.content);
+  });
+
+  it('keeps a header or footer inside main or article with the content (a page title, a callout)', () => {
+    const withTitle = (title: string) =>
+      visible(
+        `<nav>Menu</nav><main><header id="header"><h1>${title}</h1></header><p>x</p><footer>Was this useful?</footer></main>`,
+      );
+    expect(withTitle('New title').content).not.toBe(withTitle('Old title').content);
+    expect(withTitle('New title').navigation).toBe(withTitle('Old title').navigation);
+  });
+
+  it('tracks nested regions of the same element', () => {
+    const nested = (inner: string) =>
+      visible(`<aside><div><aside>${inner}</aside></div>Still aside</aside><main>Content</main>`);
+    expect(nested('a').content).toBe(nested('b').content);
+    expect(nested('a').navigation).not.toBe(nested('b').navigation);
+  });
+
+  it('reads the title as a person does: UTF-8, entities decoded, whitespace collapsed', () => {
+    expect(visible('<p>x</p>', '<title>  Café &amp; Crème\n – Docs </title>').title).toBe(
+      'Café & Crème – Docs',
+    );
+  });
+
+  it('survives a truncated page and unquoted attributes', () => {
+    expect(() =>
+      readVisible(Buffer.from('<html><body><a href=/x>link</a><p>cut <b')),
+    ).not.toThrow();
+    expect(visible('<main><a href=/x>go</a></main>').content).not.toBe(
+      visible('<main><a href=/y>go</a></main>').content,
+    );
+  });
+});
+
+describe('markup digest', () => {
+  it('is the same when only scripts, styles and link tags differ', () => {
+    const a = page(
+      '<p>x</p><script>build A</script><style>.a{}</style>',
+      '<title>T</title><link rel="modulepreload" href="/assets/app.AAAA1111.js">',
+    );
+    const b = page(
+      '<p>x</p><script>build B, longer</script><style>.b{}</style>',
+      '<title>T</title><link rel="modulepreload" href="/assets/app.BBBB2222.js">',
+    );
+    expect(markupDigest(a)).toBe(markupDigest(b));
+    expect(markupDigest(a)).toMatch(/^[0-9a-f]{8}-[0-9a-f]+$/);
+  });
+
+  it('changes whenever what a reader sees changes (so an equal digest may carry the fingerprint over)', () => {
+    const variants = [
+      '<main><p>x</p></main>',
+      '<main><p>y</p></main>',
+      '<main><p>x</p><a href="/a">x</a></main>',
+      '<nav>x</nav><main><p>x</p></main>',
+      '<main><p>x</p><!-- a comment counts here, not in what a reader sees --></main>',
+      '<main><p>x</p><scripts>a custom element is no script</scripts></main>',
+    ];
+    const digests = new Set(variants.map((v) => markupDigest(page(v))));
+    expect(digests.size).toBe(variants.length);
+  });
+
+  it('detects every one-character edit', () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
+    const base = markupDigest(page(`<p>${text}</p>`));
+    for (let i = 0; i < text.length; i += 7) {
+      const edited = `${text.slice(0, i)}${text[i] === 'x' ? 'y' : 'x'}${text.slice(i + 1)}`;
+      expect(markupDigest(page(`<p>${edited}</p>`))).not.toBe(base);
+    }
+  });
+
+  it('treats a removed element as a separator, as the visible scan does', () => {
+    const separated = page('<p>a<script>x</script>b</p>');
+    const joined = page('<p>ab</p>');
+    expect(markupDigest(separated)).not.toBe(markupDigest(joined));
+  });
+
+  it('leaves out an unterminated script to the end, as the visible scan does', () => {
+    expect(markupDigest(Buffer.from('<p>a</p><script>x'))).toBe(
+      markupDigest(Buffer.from('<p>a</p><script>y, z')),
+    );
+  });
+});
+
+describe('fingerprintPage', () => {
+  it('carries the earlier fingerprint over when the markup is unchanged', () => {
+    const earlier = fingerprintPage(page('<main>x</main><script>build 1</script>'));
+    const again = fingerprintPage(page('<main>x</main><script>build 2</script>'), earlier);
+    expect(again).toBe(earlier);
+    const changed = fingerprintPage(page('<main>y</main><script>build 2</script>'), earlier);
+    expect(changed).not.toBe(earlier);
+    expect(changed.content).not.toBe(earlier.content);
+  });
+});
+
+describe('asset names without build noise', () => {
+  it.each([
+    ['_next/static/5MI0zayT0GZZrxxes3N4X/_buildManifest.js', '_next/static/*/_buildManifest.js'],
+    ['_next/static/chunks/079h_c3rnr5lh.js', '_next/static/chunks/*.js'],
+    ['_next/static/chunks/3e90-54fyc_bw.js', '_next/static/chunks/*.js'],
+    ['_next/static/chunks/turbopack-2u1d16houkiyo.js', '_next/static/chunks/turbopack-*.js'],
+    ['_next/static/chunks/main-app-a1b2c3d4e5f6a7b8.js', '_next/static/chunks/main-app-*.js'],
+    ['_next/static/media/logo.3f9a2c1b.png', '_next/static/media/logo.*.png'],
+    ['assets/style.QLzf_0bl.css', 'assets/style.*.css'],
+    ['assets/inter-italic-latin-ext.CN1xVJS-.woff2', 'assets/inter-italic-latin-ext.*.woff2'],
+    ['assets/chunks/framework.DlQ8ZhpE.js', 'assets/chunks/framework.*.js'],
+    ['_astro/index.BCVqSRsC.css', '_astro/index.*.css'],
+    ['images/step-1-install.png', 'images/step-1-install.png'],
+    ['images/screenshot.png', 'images/screenshot.png'],
+    ['logo.png', 'logo.png'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeAssetPath(input)).toBe(expected);
+  });
+
+  it('keeps links to pages as written', () => {
+    expect(normalizeUrl('/guides/intro')).toBe('/guides/intro');
+    expect(normalizeUrl('/guides/intro.html?x=1#part')).toBe('/guides/intro.html?x=1#part');
+    expect(normalizeUrl('https://example.com/a.3f9a2c1b.js?v=2')).toBe(
+      'https://example.com/a.*.js',
+    );
+  });
+});
