@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Emulator } from '../emulator/index.js';
 import { type ActionRun, node24Available, NODE24, runAction } from '../scripts/runner.js';
+import { MANIFEST_NAME } from '../src/deliver/manifest.js';
 
 /** tmpfs: ext4 here is about 10x noisier for many small files. */
 const SHM = '/dev/shm';
@@ -174,10 +175,15 @@ export function missingTools(tools: readonly string[]): string[] {
   );
 }
 
-/** Counts regular files under a directory (to check both sides extracted the same site). */
+/**
+ * Counts regular files under a directory (to check both sides extracted the same site),
+ * leaving out the export manifest the action adds at the root.
+ */
 export async function countFiles(dir: string): Promise<number> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).length;
+  return entries.filter(
+    (entry) => entry.isFile() && !(entry.parentPath === dir && entry.name === MANIFEST_NAME),
+  ).length;
 }
 
 /**

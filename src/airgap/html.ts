@@ -122,12 +122,13 @@ export class HtmlScanner {
       const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
-        if (role && value.trim() !== '')
-          this.#emit({ url: value.trim(), offset, ...role, attribute: true });
+        const url = role ? value.trim() : '';
+        if (role && url !== '')
+          this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
       } else if (SRCSET_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         for (const url of srcsetUrls(value))
-          if (role) this.#emit({ url, offset, ...role, attribute: true });
+          if (role) this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
       } else if (name === 'style') {
         for (const css of urlsInCss(value))
           this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });

@@ -128,12 +128,37 @@ const LOADING_RELS = new Set([
 /** The SVG elements whose href is fetched (as opposed to `<a>`, which navigates). */
 const SVG_LOADING_HREF = new Set(['use', 'image', 'feimage', 'script', 'mpath']);
 
+type AttributeRole = Readonly<{ role: Role; via: string }>;
+
+/** Roles by tag and attribute, for the elements whose role does not depend on other attributes. */
+const ROLE_CACHE = new Map<string, Map<string, AttributeRole | undefined>>();
+const MAX_CACHED_TAGS = 1000;
+
 /** What the browser does with the URL in `attribute` of element `tag`, or undefined when it holds none. */
 export function roleOfAttribute(
   tag: string,
   attribute: string,
   attributes: Readonly<Record<string, string>>,
-): { role: Role; via: string } | undefined {
+): AttributeRole | undefined {
+  // Only <link>'s role reads `rel`: the others are computed once (a sidebar repeats <a href> hundreds of times a page).
+  if (tag === 'link') return roleOf(tag, attribute, attributes);
+  let byAttribute = ROLE_CACHE.get(tag);
+  if (byAttribute === undefined) {
+    // Custom elements and React component names are open-ended: keep the cache bounded.
+    if (ROLE_CACHE.size >= MAX_CACHED_TAGS) return roleOf(tag, attribute, attributes);
+    ROLE_CACHE.set(tag, (byAttribute = new Map()));
+  }
+  if (byAttribute.has(attribute)) return byAttribute.get(attribute);
+  const role = roleOf(tag, attribute, attributes);
+  byAttribute.set(attribute, role);
+  return role;
+}
+
+function roleOf(
+  tag: string,
+  attribute: string,
+  attributes: Readonly<Record<string, string>>,
+): AttributeRole | undefined {
   const via = `<${tag} ${attribute}>`;
   switch (attribute) {
     case 'href':

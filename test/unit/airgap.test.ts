@@ -9,6 +9,7 @@ import { refreshUrl, referencesInHtml, srcsetUrls } from '../../src/airgap/html.
 import { urlsInScript } from '../../src/airgap/js.js';
 import { referencesInWebManifest, urlsInImportMap } from '../../src/airgap/json-formats.js';
 import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/airgap/references.js';
+import { scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 
@@ -253,6 +254,45 @@ describe('formats real generators emit', () => {
       ['css url()', '//fonts.example.com/b.css'],
       ['css url()', 'https://img.example.com/s.png'],
     ]);
+  });
+});
+
+describe('scanning a site', () => {
+  it('reports the same lines and URLs when a character straddles the pieces a page is read in', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
+    // Pages reach the parser in 64 KB pieces: put a 4-byte character across the first cut.
+    const filler = `<p>${'x'.repeat(80)}</p>\n`;
+    let head = '<!DOCTYPE html>\n<html><body>\n';
+    while (Buffer.byteLength(head + filler) < 65_536 - 10) head += filler;
+    head += 'y'.repeat(65_536 - 2 - Buffer.byteLength(head));
+    const html = `${head}🌍 é <a href="/missing-é">gone</a> <script src="https://cdn.example.com/x.js"></script>\n</body></html>\n`;
+    expect(Buffer.from(html).subarray(65_534, 65_538).toString()).toBe('🌍');
+    await fs.writeFile(path.join(root, 'index.html'), html);
+    const where = (needle: string) => {
+      const offset = html.indexOf(needle);
+      const before = html.slice(0, offset).split('\n');
+      return { line: before.length, column: (before.at(-1) as string).length + 1 };
+    };
+    try {
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: true,
+        links: true,
+      });
+      expect(scan.links.broken).toEqual([
+        { file: 'index.html', ...where('<a href'), url: '/missing-é', target: '/missing-é' },
+      ]);
+      expect(scan.external).toEqual([
+        expect.objectContaining({
+          file: 'index.html',
+          ...where('<script src'),
+          url: 'https://cdn.example.com/x.js',
+          role: 'load',
+        }),
+      ]);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -125,32 +125,25 @@ export class TarExtraction {
       );
     });
     try {
-      try {
-        if (format === 'tar.gz') {
-          await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-        } else await pipeline(this.#input, extract);
-      } catch (err) {
-        throw refusal ?? err;
-      }
-      if (this.#signal?.aborted) throw abortReason(this.#signal);
-      return await completeExtraction(guard, writer);
-    } finally {
-      await writer.close();
+      if (format === 'tar.gz') {
+        await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
+      } else await pipeline(this.#input, extract);
+    } catch (err) {
+      throw refusal ?? err;
     }
+    if (this.#signal?.aborted) throw abortReason(this.#signal);
+    return completeExtraction(guard, writer);
   }
 }
 
 /** Creates the links, checks where they lead, and gathers the result of an extraction. */
-export async function completeExtraction(
-  guard: EntryGuard,
-  writer: SiteWriter,
-): Promise<ExtractResult> {
+export function completeExtraction(guard: EntryGuard, writer: SiteWriter): ExtractResult {
   writer.finish();
   return {
     files: writer.fileCount,
     entries: guard.entryCount,
     bytes: guard.byteCount,
-    contents: await writer.contents(),
+    contents: writer.contents(),
   };
 }
 
@@ -164,7 +157,6 @@ async function extractEntry(
   header: tar.Header & ParsedHeader,
   content: EntryContent,
 ): Promise<void> {
-  await writer.room();
   const typeflag = header.typeflag;
   // A volume label names the archive (GNU tar skips it); a continuation belongs to a
   // multi-volume set, whose other parts are not here.

@@ -151,25 +151,21 @@ export async function extractZip(
     const guard = new EntryGuard(root, limits, () => fileSize);
     const writer = new SiteWriter(root);
     try {
-      try {
-        await new Promise<void>((resolve, reject) => {
-          zip.on('error', reject);
-          zip.on('end', resolve);
-          zip.on('entry', (entry: yauzl.Entry) => {
-            extractZipEntry(zip, fd, entry, guard, writer, signal).then(
-              () => zip.readEntry(),
-              reject,
-            );
-          });
-          zip.readEntry();
+      await new Promise<void>((resolve, reject) => {
+        zip.on('error', reject);
+        zip.on('end', resolve);
+        zip.on('entry', (entry: yauzl.Entry) => {
+          extractZipEntry(zip, fd, entry, guard, writer, signal).then(
+            () => zip.readEntry(),
+            reject,
+          );
         });
-      } catch (err) {
-        throw mapZipError(err);
-      }
-      return await completeExtraction(guard, writer);
-    } finally {
-      await writer.close();
+        zip.readEntry();
+      });
+    } catch (err) {
+      throw mapZipError(err);
     }
+    return completeExtraction(guard, writer);
   } finally {
     fs.closeSync(fd);
   }
@@ -302,7 +298,6 @@ async function extractZipEntry(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   throwIfAborted(signal);
-  await writer.room();
   const name = entryName(entry);
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const kind = kindOf(entry, name);
