@@ -1,5 +1,5 @@
-export const id = 549;
-export const ids = [549];
+export const id = 411;
+export const ids = [411];
 export const modules = {
 
 /***/ 4271:
@@ -222,7 +222,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 2549:
+/***/ 7792:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -4354,197 +4354,6 @@ function paxRecords(data) {
     return records;
 }
 
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __webpack_require__(5919);
-;// CONCATENATED MODULE: ./.build/deliver/archive/hasher.js
-
-
-/** Past this many bytes hashed, the rest is hashed on a worker thread. */
-const OFF_THREAD_AFTER_BYTES = 16 * 1024 * 1024;
-/** Bytes copied into one batch buffer, and the most bytes waiting for the worker. */
-const BATCH_BYTES = 1024 * 1024;
-const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
-const ZEROS_OP = -1;
-const END_OP = -2;
-/**
- * Runs in the worker: one SHA-256 per id, over bytes of the batch buffer (handed over,
- * not copied, and handed back for reuse), zeros, or the end of the file.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const zeros = Buffer.alloc(1024 * 1024);
-const open = new Map();
-parentPort.on('message', ({ ops, buffer, bytes }) => {
-  const done = [];
-  for (const [id, offset, length] of ops) {
-    let hash = open.get(id);
-    if (hash === undefined) open.set(id, (hash = createHash('sha256')));
-    if (offset === ${END_OP}) {
-      done.push([id, hash.digest('hex')]);
-      open.delete(id);
-    } else if (offset === ${ZEROS_OP}) {
-      for (let left = length; left > 0; left -= zeros.length)
-        hash.update(left >= zeros.length ? zeros : zeros.subarray(0, left));
-    } else hash.update(new Uint8Array(buffer, offset, length));
-  }
-  parentPort.postMessage({ done, bytes, buffer }, buffer ? [buffer] : []);
-});
-`;
-/**
- * SHA-256 of every extracted file, computed while the bytes pass through. Small sites are
- * hashed on the calling thread; past OFF_THREAD_AFTER_BYTES the hashing moves to one
- * worker thread, so it runs beside parsing and writing instead of after them. The bytes
- * are copied once, into 1 MB batch buffers whose memory is handed to the worker, and no
- * more than MAX_IN_FLIGHT_BYTES wait for it: `room()` holds the extractor back until the
- * worker catches up.
- */
-class SiteHasher {
-    #digests = new Map();
-    #threshold;
-    #nextId = 0;
-    #hashed = 0;
-    #worker;
-    #failure;
-    #batch = [];
-    #buffer;
-    /** Batch buffers back from the worker: reused, so memory stays at a few megabytes. */
-    #spare = [];
-    #batchBytes = 0;
-    #inFlight = 0;
-    #waiting = [];
-    constructor(offThreadAfterBytes = OFF_THREAD_AFTER_BYTES) {
-        this.#threshold = offThreadAfterBytes;
-    }
-    begin() {
-        const id = (this.#nextId += 1);
-        if (this.#worker === undefined && this.#hashed < this.#threshold) {
-            const hash = (0,external_node_crypto_.createHash)('sha256');
-            return this.#local(id, hash);
-        }
-        return this.#remote(id);
-    }
-    /** The digest filed under `id`, once `settle` has resolved. */
-    digest(id) {
-        const digest = this.#digests.get(id);
-        if (digest === undefined)
-            throw new Error(`no SHA-256 for file ${id}`);
-        return digest;
-    }
-    /** Resolves when the worker has room for more bytes (at once when hashing locally). */
-    room() {
-        if (this.#failure)
-            throw this.#failure;
-        if (this.#inFlight <= MAX_IN_FLIGHT_BYTES)
-            return undefined;
-        return new Promise((resolve) => this.#waiting.push(resolve));
-    }
-    /** Waits for every digest, then stops the worker. */
-    async settle() {
-        this.#send();
-        while (this.#inFlight > 0 && !this.#failure) {
-            await new Promise((resolve) => this.#waiting.push(resolve));
-        }
-        await this.close();
-        if (this.#failure)
-            throw this.#failure;
-    }
-    async close() {
-        const worker = this.#worker;
-        this.#worker = undefined;
-        if (worker)
-            await worker.terminate();
-    }
-    #local(id, hash) {
-        return {
-            update: (data) => {
-                this.#hashed += data.length;
-                hash.update(data);
-            },
-            zeros: (count) => {
-                this.#hashed += count;
-                hashZeros(hash, count);
-            },
-            end: () => {
-                this.#digests.set(id, hash.digest('hex'));
-                return id;
-            },
-        };
-    }
-    #remote(id) {
-        this.#start();
-        return {
-            update: (data) => this.#copy(id, data),
-            zeros: (count) => this.#queue([id, ZEROS_OP, count]),
-            end: () => {
-                this.#queue([id, END_OP, 0]);
-                return id;
-            },
-        };
-    }
-    #copy(id, data) {
-        for (let at = 0; at < data.length;) {
-            if (this.#batchBytes === BATCH_BYTES)
-                this.#send();
-            this.#buffer ??= Buffer.from(this.#spare.pop() ?? new ArrayBuffer(BATCH_BYTES));
-            const length = Math.min(data.length - at, BATCH_BYTES - this.#batchBytes);
-            this.#buffer.set(data.subarray(at, at + length), this.#batchBytes);
-            this.#batch.push([id, this.#batchBytes, length]);
-            this.#batchBytes += length;
-            at += length;
-        }
-    }
-    #queue(op) {
-        this.#batch.push(op);
-        if (this.#batch.length >= 4096)
-            this.#send();
-    }
-    #send() {
-        if (this.#batch.length === 0 || this.#worker === undefined)
-            return;
-        const bytes = this.#batchBytes + 1;
-        const buffer = this.#buffer?.buffer;
-        this.#inFlight += bytes;
-        this.#worker.postMessage({ ops: this.#batch, buffer, bytes }, buffer ? [buffer] : []);
-        this.#batch = [];
-        this.#buffer = undefined;
-        this.#batchBytes = 0;
-    }
-    #start() {
-        if (this.#worker !== undefined)
-            return;
-        const worker = new external_node_worker_threads_.Worker(WORKER_SOURCE, { eval: true });
-        worker.unref();
-        worker.on('message', ({ done, bytes, buffer }) => {
-            for (const [id, digest] of done)
-                this.#digests.set(id, digest);
-            if (buffer)
-                this.#spare.push(buffer);
-            this.#inFlight -= bytes;
-            this.#wake();
-        });
-        worker.on('error', (err) => {
-            this.#failure = err;
-            this.#wake();
-        });
-        this.#worker = worker;
-    }
-    #wake() {
-        if (this.#inFlight > MAX_IN_FLIGHT_BYTES && !this.#failure)
-            return;
-        const waiting = this.#waiting;
-        this.#waiting = [];
-        for (const resolve of waiting)
-            resolve();
-    }
-}
-const ZEROS = Buffer.alloc(1024 * 1024);
-function hashZeros(hash, count) {
-    for (let left = count; left > 0; left -= ZEROS.length) {
-        hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
-    }
-}
-
 ;// CONCATENATED MODULE: ./.build/deliver/archive/links.js
 
 
@@ -4678,25 +4487,19 @@ const CREATE_FLAGS = external_node_fs_.constants.O_WRONLY | external_node_fs_.co
  * filesystem already holds under another spelling, differing in case or Unicode
  * normalization, is refused rather than overwritten), and symlinks are only created by
  * `finish`, after every other entry, then resolved on disk.
+ *
+ * Each file is hashed on this thread as it is written: SHA-256 runs at over 1 GB/s with
+ * the CPU's SHA extensions, while a hashing thread costs ~25 MB of memory and competes
+ * with decompression for the runner's two cores (measured: slower and larger).
  */
 class SiteWriter {
     root;
     /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
     #written = new Map();
     #symlinks = [];
-    #hasher;
     #files = 0;
-    constructor(root, hasher = new SiteHasher()) {
+    constructor(root) {
         this.root = root;
-        this.#hasher = hasher;
-    }
-    /** Resolves when the hashing has room for more bytes (`undefined`: go on at once). */
-    room() {
-        return this.#hasher.room();
-    }
-    /** Stops the hashing thread of an extraction that failed. */
-    async close() {
-        await this.#hasher.close();
     }
     get fileCount() {
         return this.#files;
@@ -4706,16 +4509,13 @@ class SiteWriter {
         if (entry.replaces !== 'directory')
             this.#mkdir(entry.absolute, entry);
     }
-    /** What was written, sorted by path: the manifest's file list (waits for the last hashes). */
-    async contents() {
-        await this.#hasher.settle();
+    /** What was written, sorted by path: the manifest's file list. */
+    contents() {
         const files = [];
         const symlinks = [];
         for (const record of this.#written.values()) {
-            if ('hashId' in record) {
-                const { hashId, ...file } = record;
-                files.push({ ...file, sha256: this.#hasher.digest(hashId) });
-            }
+            if ('sha256' in record)
+                files.push(record);
             else
                 symlinks.push(record);
         }
@@ -4731,27 +4531,24 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        const hash = this.#hasher.begin();
-        hash.update(data);
-        this.#record(entry, data.length, hash.end());
+        this.#record(entry, data.length, (0,external_node_crypto_.createHash)('sha256').update(data));
     }
     /** Streams a large file to disk chunk by chunk, hashing it on the way. */
     async fileFromChunks(entry, content) {
         const fd = this.#create(entry);
-        const hash = this.#hasher.begin();
+        const hash = (0,external_node_crypto_.createHash)('sha256');
         let size = 0;
         try {
             for await (const chunk of content) {
                 writeAll(fd, chunk, size);
                 hash.update(chunk);
                 size += chunk.length;
-                await this.#hasher.room();
             }
         }
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, size, hash.end());
+        this.#record(entry, size, hash);
     }
     /**
      * Writes a sparse file: `content` holds the runs' bytes back to back, the gaps between
@@ -4759,13 +4556,13 @@ class SiteWriter {
      */
     async sparseFile(entry, runs, content) {
         const fd = this.#create(entry);
-        const hash = this.#hasher.begin();
+        const hash = (0,external_node_crypto_.createHash)('sha256');
         let run = 0;
         let position = runs[0]?.offset ?? entry.size;
         let left = runs[0]?.size ?? 0;
         let hashed = 0;
         try {
-            hash.zeros(position - hashed);
+            hashZeros(hash, position - hashed);
             hashed = position;
             for await (let chunk of content) {
                 while (chunk.length > 0) {
@@ -4774,7 +4571,7 @@ class SiteWriter {
                         const next = runs[run];
                         if (next === undefined)
                             throw sparseMismatch(entry, 'holds more data than its map');
-                        hash.zeros(next.offset - hashed);
+                        hashZeros(hash, next.offset - hashed);
                         position = next.offset;
                         hashed = position;
                         left = next.size;
@@ -4782,7 +4579,6 @@ class SiteWriter {
                     const piece = chunk.subarray(0, Math.min(left, chunk.length));
                     writeAll(fd, piece, position);
                     hash.update(piece);
-                    await this.#hasher.room();
                     position += piece.length;
                     hashed = position;
                     left -= piece.length;
@@ -4792,13 +4588,13 @@ class SiteWriter {
             if (left > 0 || runs.slice(run + 1).some((r) => r.size > 0)) {
                 throw sparseMismatch(entry, 'holds less data than its map');
             }
-            hash.zeros(entry.size - hashed);
+            hashZeros(hash, entry.size - hashed);
             external_node_fs_.ftruncateSync(fd, entry.size);
         }
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, entry.size, hash.end());
+        this.#record(entry, entry.size, hash);
     }
     /** Recorded now, created by `finish` once no other entry can be written through it. */
     symlink(entry) {
@@ -4813,7 +4609,7 @@ class SiteWriter {
             external_node_fs_.unlinkSync(entry.absolute);
         const sourceRelative = entry.linkSourceRelative;
         const source = this.#written.get(sourceRelative);
-        if (source === undefined || !('hashId' in source)) {
+        if (source === undefined || !('sha256' in source)) {
             throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(sourceRelative)}", which is not a file extracted before it.`);
         }
         try {
@@ -4869,12 +4665,12 @@ class SiteWriter {
             throw collisionOr(err, entry);
         }
     }
-    #record(entry, size, hashId) {
+    #record(entry, size, hash) {
         this.#files += 1;
         this.#written.set(entry.relative, {
             path: entry.relative,
             size,
-            hashId,
+            sha256: hash.digest('hex'),
             executable: (entry.mode & 0o111) !== 0,
         });
     }
@@ -4899,6 +4695,13 @@ class SiteWriter {
                 return;
             throw collisionOr(err, entry);
         }
+    }
+}
+const ZEROS = Buffer.alloc(1024 * 1024);
+/** Hashes `count` zero bytes: the holes of a sparse file. */
+function hashZeros(hash, count) {
+    for (let left = count; left > 0; left -= ZEROS.length) {
+        hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
     }
 }
 function writeAll(fd, data, position) {
@@ -4932,7 +4735,7 @@ function collisionOr(err, entry) {
 /** Larger than zlib's 16 KB default: fewer callbacks per megabyte. */
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
-const tar_BATCH_BYTES = 1024 * 1024;
+const BATCH_BYTES = 1024 * 1024;
 const KIND = {
     file: 'file',
     'contiguous-file': 'file',
@@ -4950,7 +4753,7 @@ const KIND = {
  * cancellation) stops it between two chunks.
  */
 class TarExtraction {
-    #input = new external_node_stream_.PassThrough({ highWaterMark: 2 * tar_BATCH_BYTES });
+    #input = new external_node_stream_.PassThrough({ highWaterMark: 2 * BATCH_BYTES });
     #parser = createTarParser();
     #done;
     #signal;
@@ -4980,7 +4783,7 @@ class TarExtraction {
         this.#received += chunk.length;
         this.#batch.push(chunk);
         this.#batchBytes += chunk.length;
-        if (this.#batchBytes >= tar_BATCH_BYTES)
+        if (this.#batchBytes >= BATCH_BYTES)
             await this.#flush();
     }
     /** Ends the input and waits until every entry is on disk and checked. */
@@ -5024,33 +4827,28 @@ class TarExtraction {
             });
         });
         try {
-            try {
-                if (format === 'tar.gz') {
-                    await (0,external_node_stream_promises_.pipeline)(this.#input, (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-                }
-                else
-                    await (0,external_node_stream_promises_.pipeline)(this.#input, extract);
+            if (format === 'tar.gz') {
+                await (0,external_node_stream_promises_.pipeline)(this.#input, (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
             }
-            catch (err) {
-                throw refusal ?? err;
-            }
-            if (this.#signal?.aborted)
-                throw (0,errors/* abortReason */.Js)(this.#signal);
-            return await completeExtraction(guard, writer);
+            else
+                await (0,external_node_stream_promises_.pipeline)(this.#input, extract);
         }
-        finally {
-            await writer.close();
+        catch (err) {
+            throw refusal ?? err;
         }
+        if (this.#signal?.aborted)
+            throw (0,errors/* abortReason */.Js)(this.#signal);
+        return completeExtraction(guard, writer);
     }
 }
 /** Creates the links, checks where they lead, and gathers the result of an extraction. */
-async function completeExtraction(guard, writer) {
+function completeExtraction(guard, writer) {
     writer.finish();
     return {
         files: writer.fileCount,
         entries: guard.entryCount,
         bytes: guard.byteCount,
-        contents: await writer.contents(),
+        contents: writer.contents(),
     };
 }
 async function drain(content) {
@@ -5058,7 +4856,6 @@ async function drain(content) {
         ; // no data to keep; the parser needs it consumed
 }
 async function extractEntry(guard, writer, header, content) {
-    await writer.room();
     const typeflag = header.typeflag;
     // A volume label names the archive (GNU tar skips it); a continuation belongs to a
     // multi-volume set, whose other parts are not here.
@@ -5275,24 +5072,19 @@ async function extractZip(file, root, limits, signal) {
         const guard = new EntryGuard(root, limits, () => fileSize);
         const writer = new SiteWriter(root);
         try {
-            try {
-                await new Promise((resolve, reject) => {
-                    zip.on('error', reject);
-                    zip.on('end', resolve);
-                    zip.on('entry', (entry) => {
-                        extractZipEntry(zip, fd, entry, guard, writer, signal).then(() => zip.readEntry(), reject);
-                    });
-                    zip.readEntry();
+            await new Promise((resolve, reject) => {
+                zip.on('error', reject);
+                zip.on('end', resolve);
+                zip.on('entry', (entry) => {
+                    extractZipEntry(zip, fd, entry, guard, writer, signal).then(() => zip.readEntry(), reject);
                 });
-            }
-            catch (err) {
-                throw mapZipError(err);
-            }
-            return await completeExtraction(guard, writer);
+                zip.readEntry();
+            });
         }
-        finally {
-            await writer.close();
+        catch (err) {
+            throw mapZipError(err);
         }
+        return completeExtraction(guard, writer);
     }
     finally {
         external_node_fs_.closeSync(fd);
@@ -5412,7 +5204,6 @@ function kindOf(entry, name) {
 }
 async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
     (0,errors/* throwIfAborted */.Te)(signal);
-    await writer.room();
     const name = entryName(entry);
     const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
     const kind = kindOf(entry, name);
