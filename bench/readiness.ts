@@ -3,7 +3,7 @@
  * VitePress output (~150 KB per page: head with preloads, a sidebar of a few hundred
  * extensionless links, content with outbound links and code, an inline script) is
  * exported through the emulator. Baseline: the step with extraction alone
- * (deployment-type cloud, broken-links off). Ours: the same step with the check on
+ * (deployment-type cloud, broken-links off, compare-with none). Ours: the same step with the check on
  * (air-gapped: scan, link check, report files; the browser pass off, timed apart).
  * Targets: peak RSS of the step <= 250 MB; the check adds at most 2x the extraction step.
  */
@@ -176,8 +176,11 @@ export async function runReadinessBench(
     log: false,
     archiveFor: () => archive.file,
   });
-  const extractOnly = { 'deployment-type': 'cloud', 'broken-links': 'off' };
+  // No change report on either side: its page fingerprints are not the check's cost,
+  // and would hide it in a longer baseline (bench change-report measures them).
+  const extractOnly = { 'deployment-type': 'cloud', 'broken-links': 'off', 'compare-with': 'none' };
   const withCheck = {
+    'compare-with': 'none',
     'deployment-type': 'air-gapped',
     'browser-check': 'false',
     'allowed-hosts': 'github.com',
