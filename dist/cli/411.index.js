@@ -2574,8 +2574,8 @@ var external_node_crypto_ = __webpack_require__(7598);
 const FINGERPRINT_SCHEME = 1;
 /** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
 const DIGEST_CHARS = 32;
-const WHITESPACE = new Set([32, 9, 10, 12, 13]);
-const isWhitespace = (c) => WHITESPACE.has(c);
+/** Space, tab, line feed, form feed, carriage return: HTML's whitespace. */
+const isWhitespace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
 /** Characters that end a tag name. */
 const isNameEnd = (c) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
 /** Elements whose content is never shown as text. */
@@ -2960,6 +2960,20 @@ function normalizeUrl(url) {
     if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
         return url;
     }
+    // The same assets recur on every page (icons, images): each is worked out once.
+    let normalized = NORMALIZED.get(url);
+    if (normalized === undefined) {
+        if (NORMALIZED.size >= MAX_NORMALIZED)
+            NORMALIZED.clear();
+        normalized = normalizeOnce(url);
+        NORMALIZED.set(url, normalized);
+    }
+    return normalized;
+}
+/** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */
+const NORMALIZED = new Map();
+const MAX_NORMALIZED = 100_000;
+function normalizeOnce(url) {
     const cut = url.search(/[?#]/);
     const path = cut === -1 ? url : url.slice(0, cut);
     // Next.js image optimizer links carry the image as a query parameter.
