@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { deliverBundle } from '../../src/deliver/deliver.js';
 import { ActionError } from '../../src/errors.js';
-import type { Reporter } from '../../src/report.js';
 import { tarOf, zipOf } from '../support/archives.js';
 import { rawTar } from '../support/raw-tar.js';
+import { recordingReporter } from '../support/recording-reporter.js';
 
 /**
  * Mutated tar, tar.gz and zip archives, delivered as the action delivers them (download,
@@ -131,17 +131,6 @@ async function seeds(): Promise<Seed[]> {
   ];
 }
 
-const quiet: Reporter = {
-  info: () => undefined,
-  notice: () => undefined,
-  warning: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-  group: (_title, fn) => fn(),
-  setOutput: () => undefined,
-  mask: () => undefined,
-};
-
 let served: Buffer = Buffer.alloc(0);
 let server: http.Server;
 let url: string;
@@ -223,7 +212,7 @@ describe('fuzzed archives', () => {
             clock: systemClock,
             random: () => 0.5,
             idleTimeoutMs: 2000,
-            reporter: quiet,
+            reporter: recordingReporter().reporter,
             signal: AbortSignal.timeout(CASE_DEADLINE_MS),
           });
           counts.extracted += 1;

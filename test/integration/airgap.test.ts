@@ -14,7 +14,7 @@ import { type ExportConfig, parseConfig } from '../../src/config.js';
 import { CancelledError } from '../../src/errors.js';
 import { execute } from '../../src/main.js';
 import type { ExportRecord } from '../../src/report.js';
-import { recordingReporter } from '../sites/reporter.js';
+import { recordingReporter } from '../support/recording-reporter.js';
 import { listTree } from '../support/action.js';
 import { tarOf } from '../support/archives.js';
 import { writeEarlierExport } from '../support/earlier-export.js';

@@ -20,7 +20,7 @@ import { cachedSite, missingFixtureReason, STANDARD_SITES } from './build.js';
 import { LEAKY_LOADS, OUTBOUND_LINKS } from './content.js';
 import { hostsContacted, launchChromium } from './ground-truth.js';
 import { NGINX, type RunningNginx, startNginx } from './nginx.js';
-import { recordingReporter } from './reporter.js';
+import { recordingReporter } from '../support/recording-reporter.js';
 
 const CI = process.env.CI === 'true';
 const chromium = findBrowser();

@@ -4,7 +4,8 @@ import type { AdminApi } from '../../src/api/client.js';
 import type { AgentJob } from '../../src/api/schemas.js';
 import type { Clock } from '../../src/clock.js';
 import type { AgentConfig } from '../../src/config.js';
-import type { AgentRecord, Reporter } from '../../src/report.js';
+import type { AgentRecord } from '../../src/report.js';
+import { recordingReporter } from '../support/recording-reporter.js';
 
 /** A clock whose sleeps pass at once. */
 function instantClock(): Clock & { slept: number[] } {
@@ -27,17 +28,6 @@ const job = (status: string, prLink?: string): AgentJob => ({
   model: 'm',
   prLink,
 });
-
-const quiet: Reporter = {
-  info: () => undefined,
-  notice: () => undefined,
-  warning: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-  group: (_, fn) => fn(),
-  setOutput: () => undefined,
-  mask: () => undefined,
-};
 
 const config: AgentConfig = {
   command: 'agent',
@@ -68,7 +58,13 @@ async function followUp(answer: AgentJob, polls: AgentJob[]) {
     startedAt: clock.now(),
     waited: true,
   };
-  await runAgent(config, { api, reporter: quiet, clock, deadline: clock.now() + 600_000, record });
+  await runAgent(config, {
+    api,
+    reporter: recordingReporter().reporter,
+    clock,
+    deadline: clock.now() + 600_000,
+    record,
+  });
   return { record, reads, clock };
 }
 
