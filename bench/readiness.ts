@@ -140,6 +140,9 @@ async function runStep(emulator: Emulator, inputs: Record<string, string>): Prom
         'base-url': emulator.baseUrl,
         domain: DOMAIN,
         path: 'site',
+        // No change report in any run: its page fingerprints are not the check's cost,
+        // and would hide it in a longer baseline (bench change-report measures them).
+        'compare-with': 'none',
         ...inputs,
       },
       workspace,
@@ -176,11 +179,8 @@ export async function runReadinessBench(
     log: false,
     archiveFor: () => archive.file,
   });
-  // No change report on either side: its page fingerprints are not the check's cost,
-  // and would hide it in a longer baseline (bench change-report measures them).
-  const extractOnly = { 'deployment-type': 'cloud', 'broken-links': 'off', 'compare-with': 'none' };
+  const extractOnly = { 'deployment-type': 'cloud', 'broken-links': 'off' };
   const withCheck = {
-    'compare-with': 'none',
     'deployment-type': 'air-gapped',
     'browser-check': 'false',
     'allowed-hosts': 'github.com',
