@@ -13,7 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { abortReason, asLocalFileError, errorMessage, throwIfAborted } from '../errors.js';
+import { asLocalFileError, errorMessage, throwIfAborted } from '../errors.js';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type HtmlReference, HtmlScanner } from './html.js';
@@ -74,7 +74,7 @@ export interface ScanOptions {
 }
 
 export interface ScanThreads {
-  /** Worker threads; 0 reads every file on the calling thread. */
+  /** Worker threads beside the calling one; 0 reads every file on the calling thread. */
   count: number;
   /** Bytes read on the calling thread before the rest goes to the workers (small sites start none). */
   afterBytes: number;
@@ -82,10 +82,9 @@ export interface ScanThreads {
   entry?: WorkerEntry;
 }
 
-/** A worker script, and the Node flags it needs (a TypeScript source needs a loader). */
+/** A worker script. */
 export interface WorkerEntry {
   file: string;
-  execArgv?: string[];
 }
 
 /** Kept in memory at most; the counts go on. */
@@ -101,14 +100,20 @@ const READ_CHUNK = 64 * 1024;
 const SMALL_FILE = 2 * 1024 * 1024;
 const YIELD_EVERY_FILES = 16;
 /**
- * Parsing is CPU-bound and the calling thread has nothing else to do meanwhile: past
- * 16 MB read, the rest of the site is parsed on two worker threads (the cores of a
- * hosted runner; each more costs its own heap). A small site never pays their start.
+ * Parsing is CPU-bound: past 4 MB read, the rest of the site is parsed on this thread and
+ * one worker thread, from one queue (a hosted runner has two cores; each further worker
+ * costs its own heap, and the step must stay within 250 MB). A small site starts none.
  */
 const SCAN_THREADS: Omit<ScanThreads, 'entry'> = {
-  count: Math.min(2, availableParallelism()),
-  afterBytes: 16 * 1024 * 1024,
+  count: Math.min(1, availableParallelism() - 1),
+  afterBytes: 4 * 1024 * 1024,
 };
+/**
+ * A page's text dies young: a small young generation keeps each worker's heap near its
+ * live size (measured on the 3,000-page site: peak RSS of the process 212 MB with V8's
+ * default, 168 MB with 8 MB, at the same CPU time).
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
 /** Files handed to a worker before its first answer, so it never waits for the next. */
 const QUEUED_PER_WORKER = 2;
 /** Files read ahead of the first one not merged yet (bounds what waits to be merged). */
@@ -204,10 +209,10 @@ function emptyRules(): Record<RuleName, RuleUse> {
 }
 
 /**
- * Reads `requests` on `count` worker threads and merges each file's part in order. A
- * worker that fails (it could not start, or it died) is not fatal: the files not merged
- * yet are read by `here`, on the calling thread. A file that cannot be read fails the scan
- * as it does on the calling thread.
+ * Reads `requests` on this thread and `count` worker threads, from one queue, and merges
+ * each file's part in order. A worker that fails (it could not start, or it died) is not
+ * fatal: this thread reads the files it held. A file that cannot be read fails the scan
+ * as it does on this thread alone.
  */
 async function scanOnWorkers(
   tree: SiteTree,
@@ -228,78 +233,96 @@ async function scanOnWorkers(
       links: options.links,
     },
   };
+  // Parts by position in `requests`; merged in that order as soon as the next one is in.
   const parts = new Map<number, FileScan>();
   let sent = 0;
   let merged = 0;
+  let readHere = 0;
+  let workerFailure: unknown;
+  let unreadable: Error | undefined;
+  let wake: (() => void) | undefined;
+  const changed = () => {
+    wake?.();
+    wake = undefined;
+  };
   const workers: Worker[] = [];
-  const outcome = await new Promise<{ failed?: unknown }>((resolve, reject) => {
-    let settled = false;
-    const settle = (done: () => void) => {
-      if (settled) return;
-      settled = true;
-      options.signal?.removeEventListener('abort', onAbort);
-      for (const worker of workers) void worker.terminate();
-      done();
-    };
-    const onAbort = () => settle(() => reject(abortReason(options.signal as AbortSignal)));
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const feed = (worker: Worker) => {
-      if (sent < requests.length && sent - merged < MAX_AHEAD) {
-        worker.postMessage(requests[sent]);
-        sent += 1;
-        return true;
-      }
+  const idle = new Set<Worker>();
+  const mergeReady = () => {
+    for (let part = parts.get(merged); part; part = parts.get(merged)) {
+      parts.delete(merged);
+      mergeFileScan(result, part);
+      merged += 1;
+    }
+  };
+  const feed = (worker: Worker): boolean => {
+    if (workerFailure !== undefined || sent >= requests.length || sent - merged >= MAX_AHEAD)
       return false;
-    };
-    const idle = new Set<Worker>();
+    worker.postMessage({ ...(requests[sent] as ScanRequest), index: sent });
+    sent += 1;
+    return true;
+  };
+  const feedIdle = () => {
+    for (const worker of idle) if (feed(worker)) idle.delete(worker);
+  };
+  options.signal?.addEventListener('abort', changed);
+  try {
     for (let n = 0; n < Math.min(count, requests.length); n += 1) {
       const worker = new Worker(entry.file, {
         workerData: setup,
-        ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
       workers.push(worker);
       worker.on('message', (reply: ScanReply) => {
-        if (settled) return;
-        if ('failure' in reply) {
-          settle(() => reject(scanFailure(reply.failure)));
-          return;
+        if ('failure' in reply) unreadable ??= scanFailure(reply.failure);
+        else {
+          // Not merged already (read here after another worker failed).
+          if (reply.index >= merged) parts.set(reply.index, reply.scan);
+          mergeReady();
+          if (!feed(worker)) idle.add(worker);
+          // A worker waits when the merge is held up: wake the idle ones.
+          feedIdle();
         }
-        parts.set(reply.index - (requests[0] as ScanRequest).index, reply.scan);
-        for (let part = parts.get(merged); part; part = parts.get(merged)) {
-          parts.delete(merged);
-          mergeFileScan(result, part);
-          merged += 1;
-        }
-        if (merged === requests.length) {
-          settle(() => resolve({}));
-          return;
-        }
-        // A worker waits when the others hold up the merge: wake every idle one.
-        if (!feed(worker)) idle.add(worker);
-        for (const waiting of idle) if (feed(waiting)) idle.delete(waiting);
+        changed();
       });
-      const failed = (cause: unknown) => settle(() => resolve({ failed: cause }));
+      const failed = (cause: unknown) => {
+        if (merged < requests.length) workerFailure ??= cause;
+        changed();
+      };
       worker.on('error', failed);
       worker.on('exit', (code) => failed(new Error(`the worker thread exited with code ${code}`)));
       for (let queued = 0; queued < QUEUED_PER_WORKER; queued += 1) feed(worker);
     }
-  });
-  if (outcome.failed === undefined) {
-    options.debug?.(
-      `Readiness scan: ${requests.length} file(s) read on ${workers.length} worker thread(s).`,
-    );
-    return;
+    // This thread reads files too, from the same queue, between the workers' answers.
+    while (merged < requests.length) {
+      throwIfAborted(options.signal);
+      if (unreadable) throw unreadable;
+      if (sent < requests.length && sent - merged < MAX_AHEAD) {
+        const at = sent;
+        sent += 1;
+        const { file, kind } = requests[at] as ScanRequest;
+        const part = await here.scan(file, kind);
+        readHere += 1;
+        parts.set(at, part);
+        mergeReady();
+        feedIdle();
+        // Let the workers' answers in (and with them, more work for them).
+        await yieldToEventLoop();
+      } else if (workerFailure !== undefined) {
+        // Files the failed worker held: read here, in order.
+        const { file, kind } = requests[merged] as ScanRequest;
+        if (!parts.has(merged)) parts.set(merged, await here.scan(file, kind));
+        mergeReady();
+      } else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', changed);
+    for (const worker of workers) void worker.terminate();
   }
   options.debug?.(
-    `Readiness scan: a worker thread failed (${errorMessage(outcome.failed)}); reading the remaining ${requests.length - merged} file(s) on the main thread.`,
+    workerFailure === undefined
+      ? `Readiness scan: ${requests.length} file(s) read on ${workers.length + 1} threads (${readHere} on the main one).`
+      : `Readiness scan: a worker thread failed (${errorMessage(workerFailure)}); the main thread read the files it held.`,
   );
-  for (let at = merged; at < requests.length; at += 1) {
-    if (at % YIELD_EVERY_FILES === 0) await yieldToEventLoop();
-    throwIfAborted(options.signal);
-    const { file, kind } = requests[at] as ScanRequest;
-    mergeFileScan(result, parts.get(at) ?? (await here.scan(file, kind)));
-  }
 }
 
 /** The error a worker's failure stands for: the same one the calling thread would throw. */
@@ -314,7 +337,7 @@ function scanFailure(failure: Extract<ScanReply, { failure: unknown }>['failure'
   return error;
 }
 
-/** The worker script shipped beside this module: bundled in dist/, compiled, or the source. */
+/** The worker script shipped beside this module: bundled in dist/, or compiled beside it. */
 function shippedWorker(): WorkerEntry | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const file of [
@@ -322,8 +345,7 @@ function shippedWorker(): WorkerEntry | undefined {
     path.join(here, 'scan-worker.js'),
   ])
     if (existsSync(file)) return { file };
-  const source = path.join(here, 'scan-worker.ts');
-  return existsSync(source) ? { file: source, execArgv: ['--import', 'tsx'] } : undefined;
+  return undefined;
 }
 
 /** Adds one file's part to the result, as reading it in place would have. */
@@ -409,13 +431,15 @@ export class FileScanner {
     const lines = new LineIndex();
     const seen = new Set<string>();
     // A page repeats its outbound links (a "source" link per paragraph): parse each URL once.
-    const hosts = new Map<string, string | undefined>();
+    const hosts = new Map<string, string | null>();
     const outsideHost = (url: string): string | undefined => {
-      if (hosts.has(url)) return hosts.get(url);
+      // One lookup, not has + get: each hashes a fresh string (null: inside or allowed).
+      const known = hosts.get(url);
+      if (known !== undefined) return known ?? undefined;
       const host = externalHost(url);
       const outside =
         host === undefined || isAllowedHost(host, options.allowedHosts) ? undefined : host;
-      if (hosts.size < MAX_HOSTS_PER_FILE) hosts.set(url, outside);
+      if (hosts.size < MAX_HOSTS_PER_FILE) hosts.set(url, outside ?? null);
       return outside;
     };
     const external = (found: FoundReference) => {
