@@ -5,6 +5,7 @@ import {
   fstatSync,
   openSync,
   readFileSync,
+  statSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -76,8 +77,8 @@ export interface ScanOptions {
 export interface ScanThreads {
   /** Worker threads beside the calling one; 0 reads every file on the calling thread. */
   count: number;
-  /** Bytes read on the calling thread before the rest goes to the workers (small sites start none). */
-  afterBytes: number;
+  /** Sites with fewer bytes to read are read on the calling thread alone (a worker's start costs more). */
+  fromSiteBytes: number;
   /** The worker's script; by default the one shipped beside this module. */
   entry?: WorkerEntry;
 }
@@ -100,13 +101,13 @@ const READ_CHUNK = 64 * 1024;
 const SMALL_FILE = 2 * 1024 * 1024;
 const YIELD_EVERY_FILES = 16;
 /**
- * Parsing is CPU-bound: past 4 MB read, the rest of the site is parsed on this thread and
- * one worker thread, from one queue (a hosted runner has two cores; each further worker
+ * Parsing is CPU-bound: a site of 4 MB or more is parsed on this thread and one worker
+ * thread, from one queue, from its first file (a hosted runner has two cores; each further worker
  * costs its own heap, and the step must stay within 250 MB). A small site starts none.
  */
 const SCAN_THREADS: Omit<ScanThreads, 'entry'> = {
   count: Math.min(1, availableParallelism() - 1),
-  afterBytes: 4 * 1024 * 1024,
+  fromSiteBytes: 4 * 1024 * 1024,
 };
 /**
  * A page's text dies young: a small young generation keeps each worker's heap near its
@@ -178,25 +179,32 @@ export async function scanSite(tree: SiteTree, options: ScanOptions): Promise<Sc
   const threads = { ...SCAN_THREADS, ...options.threads };
   const entry = threads.count > 0 ? (threads.entry ?? shippedWorker()) : undefined;
   const here = new FileScanner(tree, options);
-  let next = 0;
-  let readHere = 0;
-  for (; next < files.length; next += 1) {
-    if (entry && readHere >= threads.afterBytes) break;
-    // Reads are synchronous: let signals, timers and the deadline in between files.
-    if (next % YIELD_EVERY_FILES === 0) await yieldToEventLoop();
-    throwIfAborted(options.signal);
-    const { file, kind } = files[next] as { file: string; kind: Kind };
-    const part = await here.scan(file, kind);
-    readHere += part.bytes;
-    mergeFileScan(result, part);
-  }
-  if (entry && next < files.length) {
-    const requests = files
-      .slice(next)
-      .map(({ file, kind }, at) => ({ index: next + at, file, kind }));
+  if (entry && atLeastBytes(tree.root, files, threads.fromSiteBytes)) {
+    const requests = files.map(({ file, kind }, index) => ({ index, file, kind }));
     await scanOnWorkers(tree, options, entry, threads.count, requests, here, result);
+    return result;
+  }
+  for (const [index, { file, kind }] of files.entries()) {
+    // Reads are synchronous: let signals, timers and the deadline in between files.
+    if (index % YIELD_EVERY_FILES === 0) await yieldToEventLoop();
+    throwIfAborted(options.signal);
+    mergeFileScan(result, await here.scan(file, kind));
   }
   return result;
+}
+
+/** Whether `files` hold at least `bytes` bytes (stops counting there: a large site costs a few stats). */
+function atLeastBytes(root: string, files: readonly { file: string }[], bytes: number): boolean {
+  let total = 0;
+  for (const { file } of files) {
+    if (total >= bytes) return true;
+    try {
+      total += statSync(path.join(root, ...file.split('/'))).size;
+    } catch {
+      // Unreadable: reading it says why, on whichever thread.
+    }
+  }
+  return total >= bytes;
 }
 
 function emptyRules(): Record<RuleName, RuleUse> {

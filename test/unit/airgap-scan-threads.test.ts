@@ -81,15 +81,16 @@ async function scan(extra: Partial<ScanOptions> = {}) {
 
 describe('the readiness scan on worker threads', () => {
   it('finds exactly what reading on the calling thread finds, in the same order', async () => {
-    const here = await scan({ threads: { count: 0, afterBytes: 0 } });
-    // Past the first few files, the rest goes to two workers (both paths in one run).
-    const split = await scan({ threads: { count: 2, afterBytes: 4000, entry } });
-    const workers = await scan({ threads: { count: 2, afterBytes: 0, entry } });
+    const here = await scan({ threads: { count: 0, fromSiteBytes: 0 } });
+    // A site under the threshold is read on the calling thread alone.
+    const small = await scan({ threads: { count: 2, fromSiteBytes: 10 * 1024 * 1024, entry } });
+    const workers = await scan({ threads: { count: 2, fromSiteBytes: 0, entry } });
     expect(here.result.external.length).toBeGreaterThan(20);
     expect(here.result.links.brokenCount).toBe(11);
     expect(here.result.unconfirmed.size).toBe(4);
     expect(here.result.rules.directoryTrap.count).toBeGreaterThan(0);
-    expect(plain(split.result)).toEqual(plain(here.result));
+    expect(plain(small.result)).toEqual(plain(here.result));
+    expect(small.debug).toEqual([]);
     expect(plain(workers.result)).toEqual(plain(here.result));
     expect(here.debug).toEqual([]);
     // Every file read, by the calling thread and the workers together.
@@ -103,7 +104,7 @@ describe('the readiness scan on worker threads', () => {
   });
 
   it('reads the rest on the calling thread when a worker dies, and says so in debug', async () => {
-    const here = await scan({ threads: { count: 0, afterBytes: 0 } });
+    const here = await scan({ threads: { count: 0, fromSiteBytes: 0 } });
     const dying = path.join(root, '..', `${path.basename(root)}-dying-worker.mjs`);
     // Answers one file with nonsense, then the thread ends with an error.
     await fs.writeFile(
@@ -112,7 +113,9 @@ describe('the readiness scan on worker threads', () => {
 parentPort.once('message', () => { throw new Error('out of memory (simulated)'); });`,
     );
     try {
-      const failed = await scan({ threads: { count: 2, afterBytes: 0, entry: { file: dying } } });
+      const failed = await scan({
+        threads: { count: 2, fromSiteBytes: 0, entry: { file: dying } },
+      });
       expect(plain(failed.result)).toEqual(plain(here.result));
       expect(failed.debug).toEqual([
         'Readiness scan: a worker thread failed (out of memory (simulated)); the main thread read the files it held.',
@@ -123,16 +126,18 @@ parentPort.once('message', () => { throw new Error('out of memory (simulated)');
   });
 
   it('reads on the calling thread when the worker script cannot start', async () => {
-    const here = await scan({ threads: { count: 0, afterBytes: 0 } });
+    const here = await scan({ threads: { count: 0, fromSiteBytes: 0 } });
     const missing = path.join(root, 'no-such-worker.mjs');
-    const failed = await scan({ threads: { count: 1, afterBytes: 0, entry: { file: missing } } });
+    const failed = await scan({
+      threads: { count: 1, fromSiteBytes: 0, entry: { file: missing } },
+    });
     expect(plain(failed.result)).toEqual(plain(here.result));
     expect(failed.debug).toEqual([expect.stringContaining('a worker thread failed')]);
   });
 
   it.each([
-    ['on the calling thread', { count: 0, afterBytes: 0 }],
-    ['on a worker thread', { count: 2, afterBytes: 0, entry }],
+    ['on the calling thread', { count: 0, fromSiteBytes: 0 }],
+    ['on a worker thread', { count: 2, fromSiteBytes: 0, entry }],
   ])('names a page that cannot be read %s, with what to do', async (_, threads) => {
     const tree = await SiteTree.read(root);
     const gone = path.join(root, 'guides', 'page-7.html');
@@ -155,7 +160,7 @@ parentPort.once('message', () => { throw new Error('out of memory (simulated)');
     const controller = new AbortController();
     const scanning = scanSite(await SiteTree.read(root), {
       ...options,
-      threads: { count: 2, afterBytes: 0, entry },
+      threads: { count: 2, fromSiteBytes: 0, entry },
       signal: controller.signal,
     });
     controller.abort(new Error('cancelled by the test'));
