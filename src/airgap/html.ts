@@ -41,29 +41,32 @@ const READ_ATTRIBUTES = new Set([
   'content',
 ]);
 
-/** htmlparser2's void elements, compared without hashing the name (Parser asks for every tag). */
+/**
+ * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
+ * others are ruled out without comparing or hashing the name (Parser asks for every tag).
+ */
 function isVoidElement(name: string): boolean {
-  switch (name) {
-    case 'area':
-    case 'base':
-    case 'basefont':
-    case 'br':
-    case 'col':
-    case 'command':
-    case 'embed':
-    case 'frame':
-    case 'hr':
-    case 'img':
-    case 'input':
-    case 'isindex':
-    case 'keygen':
-    case 'link':
-    case 'meta':
-    case 'param':
-    case 'source':
-    case 'track':
-    case 'wbr':
-      return true;
+  switch (name.length) {
+    case 2:
+      return name === 'br' || name === 'hr';
+    case 3:
+      return name === 'img' || name === 'col' || name === 'wbr';
+    case 4:
+      return name === 'link' || name === 'meta' || name === 'base' || name === 'area';
+    case 5:
+      return (
+        name === 'input' ||
+        name === 'embed' ||
+        name === 'frame' ||
+        name === 'param' ||
+        name === 'track'
+      );
+    case 6:
+      return name === 'source' || name === 'keygen';
+    case 7:
+      return name === 'command' || name === 'isindex';
+    case 8:
+      return name === 'basefont';
     default:
       return false;
   }
