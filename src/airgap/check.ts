@@ -54,6 +54,7 @@ export async function checkReadiness(
     external,
     links,
     ...(context.signal ? { signal: context.signal } : {}),
+    debug: (message) => reporter.debug(message),
   });
 
   const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;

@@ -1,6 +1,6 @@
 import { tokenizer, tokTypes } from 'acorn';
 import { decodeHTMLAttribute } from 'entities';
-import { Parser } from 'htmlparser2';
+import { Parser, Tokenizer } from 'htmlparser2';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
@@ -29,6 +29,113 @@ const URL_ATTRIBUTES = new Set([
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
 const CLASSIC_OR_MODULE =
   /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)$/i;
+
+/** Attributes whose value the scan reads: the others are skipped without being copied. */
+const READ_ATTRIBUTES = new Set([
+  ...URL_ATTRIBUTES,
+  ...SRCSET_ATTRIBUTES,
+  'style',
+  'rel',
+  'type',
+  'http-equiv',
+  'content',
+]);
+
+/**
+ * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
+ * others are ruled out without comparing or hashing the name (Parser asks for every tag).
+ */
+function isVoidElement(name: string): boolean {
+  switch (name.length) {
+    case 2:
+      return name === 'br' || name === 'hr';
+    case 3:
+      return name === 'img' || name === 'col' || name === 'wbr';
+    case 4:
+      return name === 'link' || name === 'meta' || name === 'base' || name === 'area';
+    case 5:
+      return (
+        name === 'input' ||
+        name === 'embed' ||
+        name === 'frame' ||
+        name === 'param' ||
+        name === 'track'
+      );
+    case 6:
+      return name === 'source' || name === 'keygen';
+    case 7:
+      return name === 'command' || name === 'isindex';
+    case 8:
+      return name === 'basefont';
+    default:
+      return false;
+  }
+}
+
+/** The Tokenizer's own state that `fastForwardTo` reads and moves. */
+interface TokenizerPosition {
+  index: number;
+  offset: number;
+  buffer: string;
+}
+
+/**
+ * htmlparser2's Tokenizer, skipping ahead to the next `<`, `>` or quote with the engine's
+ * string search rather than a loop over each character (most of a page is text between
+ * tags). Same contract as the method it replaces: `index` at the character, or at the
+ * last one of the buffer when it is not there.
+ */
+class SearchingTokenizer extends Tokenizer {}
+Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
+  value: function fastForwardTo(this: TokenizerPosition, c: number): boolean {
+    const found = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
+    if (found >= 0) {
+      this.index = found + this.offset;
+      return true;
+    }
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
+  },
+});
+
+/** The Parser's attribute state, for skipping values the scan never reads. */
+interface AttributeState {
+  attribname: string;
+  attribvalue: string;
+  endIndex: number;
+}
+
+/**
+ * htmlparser2's Parser with the same tree-building rules, minus the copies no one reads:
+ * the value of an attribute outside READ_ATTRIBUTES (class, id, data-*: most of them)
+ * is neither cut from the text nor stored on the element.
+ */
+class ScanningParser extends Parser {
+  #skipping = false;
+
+  protected override isVoidElement(name: string): boolean {
+    return isVoidElement(name);
+  }
+
+  override onattribname(start: number, endIndex: number): void {
+    super.onattribname(start, endIndex);
+    this.#skipping = !READ_ATTRIBUTES.has((this as unknown as AttributeState).attribname);
+  }
+
+  override onattribdata(start: number, endIndex: number): void {
+    if (!this.#skipping) super.onattribdata(start, endIndex);
+  }
+
+  override onattribend(quote: number, endIndex: number): void {
+    if (!this.#skipping) {
+      super.onattribend(quote, endIndex);
+      return;
+    }
+    const state = this as unknown as AttributeState;
+    state.endIndex = endIndex;
+    state.attribvalue = '';
+  }
+}
 
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
 export function srcsetUrls(value: string): string[] {
@@ -65,7 +172,7 @@ export class HtmlScanner {
   /** `<base href>`, which relative references resolve against. */
   base: string | undefined;
   readonly #callbacks: HtmlScanCallbacks;
-  readonly #parser: Parser;
+  readonly #parser: ScanningParser;
   #raw: { tag: 'style' | 'script'; type: string; start: number; parts: string[] } | undefined;
   /** Flight data of the page, in order, and where each piece came from. */
   readonly #flight: string[] = [];
@@ -74,7 +181,7 @@ export class HtmlScanner {
 
   constructor(callbacks: HtmlScanCallbacks) {
     this.#callbacks = callbacks;
-    this.#parser = new Parser(
+    this.#parser = new ScanningParser(
       {
         onopentag: (name, attributes) => this.#open(name, attributes),
         ontext: (text) => {
@@ -86,7 +193,12 @@ export class HtmlScanner {
           if (this.#raw && name === this.#raw.tag) this.#closeRaw();
         },
       },
-      { decodeEntities: false, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+      {
+        decodeEntities: false,
+        lowerCaseAttributeNames: true,
+        recognizeSelfClosing: true,
+        Tokenizer: SearchingTokenizer,
+      },
     );
   }
 

@@ -41,6 +41,11 @@ export class SiteTree {
     return new SiteTree(root, files, directories);
   }
 
+  /** A tree already listed (a worker thread gets the lists of the one that read it). */
+  static of(root: string, files: Iterable<string>, directories: Iterable<string>): SiteTree {
+    return new SiteTree(root, new Set(files), new Set(directories));
+  }
+
   /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
   resolve(urlPath: string): Resolved | undefined {
     const trimmed = urlPath.replace(/^\/+/, '');

@@ -317,3 +317,105 @@ describe.concurrent('smoke', () => {
     }
   }
 });
+
+/** A site past the size at which the readiness scan moves to worker threads (16 MB read). */
+async function largeLeakySite(dir: string): Promise<string> {
+  const site = path.join(dir, 'site');
+  await fs.mkdir(path.join(site, 'guides'), { recursive: true });
+  const filler = `<p>${'Text of a long page, with <code>code</code> and a <a href="/">link</a>. '.repeat(40)}</p>\n`;
+  for (let i = 0; i < 120; i += 1) {
+    const last = i === 119;
+    await fs.writeFile(
+      path.join(site, 'guides', `page-${String(i).padStart(3, '0')}.html`),
+      `<!DOCTYPE html><html><head><title>${i}</title>${last ? '<script src="https://cdn.leaky.example/sdk.js"></script>' : ''}</head><body>
+<a href="/guides/page-${String((i + 1) % 120).padStart(3, '0')}">next</a>${last ? '<a href="/guides/gone">gone</a>' : ''}
+${filler.repeat(50)}</body></html>\n`,
+    );
+  }
+  await fs.writeFile(
+    path.join(site, 'index.html'),
+    '<!DOCTYPE html><a href="/guides/page-000">start</a>\n',
+  );
+  const archive = path.join(dir, 'site.tar.gz');
+  const made = spawnSync('tar', ['-czf', archive, '-C', site, '.']);
+  if (made.status !== 0) throw new Error(`tar failed: ${made.stderr.toString()}`);
+  await fs.rm(site, { recursive: true });
+  return archive;
+}
+
+describe.concurrent('smoke: the readiness scan on worker threads', () => {
+  let siteDir = '';
+  let leaky: Emulator;
+  beforeAll(async () => {
+    siteDir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-large-site-'));
+    const archive = await largeLeakySite(siteDir);
+    leaky = await startEmulator({
+      jobDurationMs: 0,
+      queuedMs: 0,
+      log: false,
+      archiveFor: () => archive,
+    });
+  });
+  afterAll(async () => {
+    await leaky.stop();
+    await fs.rm(siteDir, { recursive: true, force: true });
+  });
+
+  for (const runtime of RUNTIMES) {
+    const it = runtime.node === NODE24 && node24Missing ? skipped : test;
+    it(`${runtime.name}: dist/index.js reads a large site on its worker threads and finds the load in its last page`, async () => {
+      const run = await runAction({
+        node: runtime.node,
+        inputs: {
+          'api-key': leaky.keys.write,
+          'base-url': leaky.baseUrl,
+          domain: DOMAIN,
+          path: 'site',
+          'deployment-type': 'air-gapped',
+          'browser-check': 'false',
+          'compare-with': 'none',
+        },
+        env: { RUNNER_DEBUG: '1' },
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toMatch(
+        /^::debug::Readiness scan: \d+ file\(s\) read on 2 threads \(\d+ on the main one\)\.$/m,
+      );
+      expect(run.stdout).not.toContain('a worker thread failed');
+      expect(run.stdout).toContain('cdn.leaky.example (1)');
+      expect(run.stdout).toMatch(/read 121 files \(121 pages\)/);
+      expect(run.stdout).toMatch(/1 internal link/);
+    });
+  }
+
+  test('dist/cli/index.js reads a large site on its own worker threads', async () => {
+    const cwd = await fs.mkdtemp(path.join(siteDir, 'cli-'));
+    const run = await runCommand(
+      [
+        process.execPath,
+        path.join(ROOT, 'dist', 'cli', 'index.js'),
+        'export',
+        '--base-url',
+        leaky.baseUrl,
+        '--domain',
+        DOMAIN,
+        '--path',
+        'site',
+        '--deployment-type',
+        'air-gapped',
+        '--browser-check',
+        'false',
+        '--compare-with',
+        'none',
+        '--verbose',
+      ],
+      { cwd, env: { ADMIN_API_KEY: leaky.keys.write } },
+    );
+    const output = run.stdout + run.stderr;
+    expect(run.code, output).toBe(1);
+    expect(output).toMatch(
+      /Readiness scan: \d+ file\(s\) read on 2 threads \(\d+ on the main one\)\./,
+    );
+    expect(output).toContain('cdn.leaky.example');
+  });
+});
