@@ -6000,7 +6000,7 @@ async function runExport(config, deps) {
             ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
                 ? {
                     inspect: async (stagingDir) => {
-                        const { checkReadiness } = await Promise.all(/* import() */[__webpack_require__.e(976), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830));
+                        const { checkReadiness } = await Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830));
                         await checkReadiness(stagingDir, config, reporter, record, {
                             tempDir: deps.tempDir,
                             ...withSignal,
