@@ -16,6 +16,7 @@ import { type Emulator, startEmulator } from '../emulator/index.js';
 import { docsArchive, type DocsPage, newBuildId, samplePages } from '../test/support/docs-site.js';
 import {
   baselineFirst,
+  median,
   progress,
   removeDir,
   round,
@@ -31,6 +32,8 @@ const MAX_RATIO = 1.1;
 
 interface Sample {
   ms: number;
+  /** CPU time of the action's process: what load on the machine does not inflate. */
+  cpuMs: number;
   pagesChanged?: string;
   navigationChanged?: string;
 }
@@ -76,6 +79,7 @@ export async function runChangeReportBench(
     const worst: number[] = [];
     const defaults = { none: [] as number[], report: [] as number[] };
     let check: { edited?: Sample; renamed?: Sample } = {};
+    const cpu: Record<string, number[]> = {};
     const lean = { 'broken-links': 'off' };
     const sideInputs = {
       none: { ...lean, 'compare-with': 'none' },
@@ -92,6 +96,7 @@ export async function runChangeReportBench(
         const workspace = await scratchDir(`change-report-${side}`);
         await fs.cp(earlierSite, path.join(workspace, 'site'), { recursive: true });
         const sample = await runOurs(emulator, workspace, sideInputs[side]);
+        (cpu[side] ??= []).push(sample.cpuMs);
         if (side === 'none') baseline.push(sample.ms);
         else if (side === 'report') {
           ours.push(sample.ms);
@@ -117,6 +122,10 @@ export async function runChangeReportBench(
     const ratio = round(o.median / b.median, 3);
     const worstRatio = round(w.median / b.median, 3);
     const defaultRatio = round(dr.median / dn.median, 3);
+    const cpuOf = (side: Side) => median(cpu[side] ?? []);
+    const cpuRatio = (side: Side, base: Side) => round(cpuOf(side) / cpuOf(base), 3);
+    const cpuLine = `CPU time (medians): none ${seconds(cpuOf('none'))}, report ${seconds(cpuOf('report'))} (ratio ${cpuRatio('report', 'none')}), every page rescanned ${seconds(cpuOf('rescan'))} (ratio ${cpuRatio('rescan', 'none')}); default step: none ${seconds(cpuOf('default-none'))}, report ${seconds(cpuOf('default-report'))} (ratio ${cpuRatio('default-report', 'default-none')}).`;
+    progress(`change-report: ${cpuLine}`);
     // The report must also be right, or the timing means nothing.
     const right =
       check.edited?.pagesChanged === '1' &&
@@ -138,9 +147,20 @@ export async function runChangeReportBench(
         'Both sides replace the same earlier export in path (copied in before each run, untimed); job of 0 s.',
         `Every page rescanned (one page renamed, sidebar changed everywhere): ${seconds(w.median)} median, ratio ${worstRatio}.`,
         `Default step (the internal-link check on): none ${seconds(dn.median)}, report ${seconds(dr.median)}, ratio ${defaultRatio}.`,
+        cpuLine,
         `Report checked: edited build ${check.edited?.pagesChanged} changed / ${check.edited?.navigationChanged} navigation; renamed build ${check.renamed?.pagesChanged} changed / ${check.renamed?.navigationChanged} navigation${right ? '' : ' (WRONG: counts as a miss)'}.`,
       ],
-      extra: { worst: w, worstRatio, defaultNone: dn, defaultReport: dr, defaultRatio, pageCount },
+      extra: {
+        worst: w,
+        worstRatio,
+        defaultNone: dn,
+        defaultReport: dr,
+        defaultRatio,
+        pageCount,
+        cpuMs: Object.fromEntries(
+          Object.entries(cpu).map(([side, ms]) => [side, series(side, ms)]),
+        ),
+      },
       machine,
       quick,
     };
@@ -154,11 +174,12 @@ async function runOurs(
   workspace: string,
   inputs: Record<string, string>,
 ): Promise<Sample> {
-  const { ms, run } = await timeActionRun(emulator, workspace, inputs);
+  const { ms, cpuMs, run } = await timeActionRun(emulator, workspace, inputs);
   await removeDir(path.dirname(run.tempDir));
   if (!workspace.includes('earlier')) await removeDir(workspace);
   return {
     ms,
+    cpuMs,
     ...(run.outputs['pages-changed'] !== undefined
       ? { pagesChanged: run.outputs['pages-changed'] }
       : {}),
