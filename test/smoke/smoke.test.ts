@@ -134,6 +134,36 @@ describe.concurrent('smoke', () => {
         expect(await fs.readdir(run.tempDir)).toEqual([]);
       });
 
+      it(`${runtime.name}: dist/index.js fingerprints pages in its worker thread, and compares the next export with them`, async () => {
+        const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-smoke-changes-'));
+        const exportInto = () =>
+          runAction({
+            node: runtime.node,
+            workspace,
+            inputs: { ...api(), domain: DOMAIN, path: 'site' },
+            env: { RUNNER_DEBUG: '1' },
+          });
+        const first = await exportInto();
+        expect(first.code, first.stdout + first.stderr).toBe(0);
+        expect(first.stdout).toMatch(/Fingerprinted 4 pages in a worker thread while extracting/);
+        const manifest = JSON.parse(
+          await fs.readFile(path.join(workspace, 'site', '.static-export.json'), 'utf8'),
+        ) as { files: { path: string; page?: { content: string } }[] };
+        const pages = manifest.files.filter((f) => f.path.endsWith('.html'));
+        expect(pages).toHaveLength(4);
+        expect(pages.every((f) => /^[0-9a-f]{32}$/.test(f.page?.content ?? ''))).toBe(true);
+
+        const second = await exportInto();
+        expect(second.code, second.stdout + second.stderr).toBe(0);
+        expect(second.stdout).toMatch(/Fingerprinted 4 pages in a worker thread while extracting/);
+        expect(second.outputs).toMatchObject({
+          'pages-added': '0',
+          'pages-removed': '0',
+          'pages-changed': '0',
+        });
+        await fs.rm(workspace, { recursive: true, force: true });
+      });
+
       it(`${runtime.name}: dist/index.js runs an agent job to its pull request`, async () => {
         const run = await runAction({
           node: runtime.node,

@@ -25,6 +25,9 @@ export interface SiteContents {
   symlinks: WrittenSymlink[];
 }
 
+/** Told of each file once it is written in full (its bytes are on disk and hashed). */
+export type WrittenFileListener = (file: WrittenFile) => void;
+
 /** A run of real bytes in a sparse file; everything between runs reads as zeros. */
 export interface SparseRun {
   offset: number;
@@ -57,7 +60,10 @@ export class SiteWriter {
   readonly #symlinks: PlannedEntry[] = [];
   #files = 0;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly onWritten?: WrittenFileListener,
+  ) {}
 
   get fileCount(): number {
     return this.#files;
@@ -182,7 +188,9 @@ export class SiteWriter {
       throw collisionOr(err, entry);
     }
     this.#files += 1;
-    this.#written.set(entry.relative, { ...source, path: entry.relative });
+    const record = { ...source, path: entry.relative };
+    this.#written.set(entry.relative, record);
+    this.onWritten?.(record);
   }
 
   /**
@@ -231,12 +239,14 @@ export class SiteWriter {
 
   #record(entry: PlannedEntry, size: number, hash: Hash): void {
     this.#files += 1;
-    this.#written.set(entry.relative, {
+    const record = {
       path: entry.relative,
       size,
       sha256: hash.digest('hex'),
       executable: (entry.mode & 0o111) !== 0,
-    });
+    };
+    this.#written.set(entry.relative, record);
+    this.onWritten?.(record);
   }
 
   /** Creates the parent directories the entry is the first to need, one level at a time. */

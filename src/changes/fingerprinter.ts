@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ToFingerprintWorker } from './fingerprint-worker.js';
+import {
+  type EarlierPage,
+  PageFingerprintJob,
+  type PageFingerprints,
+  type WrittenPage,
+} from './page-fingerprints.js';
+import { isPage } from './site-files.js';
+
+/**
+ * Page fingerprints made while the site is extracted. With the worker file beside this
+ * module (dist/fingerprint-worker.js, and .build/ after tsc), a worker thread reads and
+ * fingerprints each page as soon as it is written, on the runner's second core, so that
+ * the pages are done by the time the extraction is. Without it (the sources run by tsx
+ * in tests), the same job runs in this thread.
+ */
+export interface PageFingerprinter {
+  /** Runs in the worker thread, or here when there is none. */
+  readonly where: 'worker' | 'inline';
+  /** A file was written in full (every file of the site goes through here). */
+  written(file: WrittenPage): void;
+  /** Fingerprints of every page of the complete site. */
+  finish(files: readonly WrittenPage[]): Promise<PageFingerprints>;
+  /** Stops any work in progress (a failed or cancelled extraction). */
+  stop(): Promise<void>;
+}
+
+/** The worker's entry, as the build places it beside the module that starts it. */
+export const WORKER_FILE = 'fingerprint-worker.js';
+
+/** Pages are handed to the worker in batches: one message per page costs more than its scan. */
+const BATCH_PAGES = 32;
+
+export interface FingerprinterOptions {
+  /** Where the worker's entry is; defaults to WORKER_FILE beside this module. */
+  workerFile?: string;
+  /** Why the worker could not be used, for the debug log. */
+  debug?: (line: string) => void;
+}
+
+export function startPageFingerprinter(
+  root: string,
+  earlier: ReadonlyMap<string, EarlierPage> | undefined,
+  options: FingerprinterOptions = {},
+): PageFingerprinter {
+  const workerFile = options.workerFile ?? besideThisModule(WORKER_FILE);
+  if (workerFile !== undefined && existsSync(workerFile)) {
+    try {
+      return new WorkerFingerprinter(root, earlier, workerFile, options.debug);
+    } catch (err) {
+      options.debug?.(`No fingerprint worker (${String(err)}): pages are fingerprinted inline.`);
+    }
+  }
+  return inlineFingerprinter(root, earlier);
+}
+
+function besideThisModule(name: string): string | undefined {
+  // `import.meta.url` is this bundle's file in dist/, this module's in .build/ and src/.
+  const url = new URL(name, import.meta.url);
+  return url.protocol === 'file:' ? fileURLToPath(url) : undefined;
+}
+
+function inlineFingerprinter(
+  root: string,
+  earlier: ReadonlyMap<string, EarlierPage> | undefined,
+): PageFingerprinter {
+  const job = new PageFingerprintJob(root, earlier);
+  return {
+    where: 'inline',
+    written: (file) => job.add(file),
+    finish: (files) => Promise.resolve(job.finish(files)),
+    stop: () => Promise.resolve(),
+  };
+}
+
+class WorkerFingerprinter implements PageFingerprinter {
+  readonly where = 'worker';
+  readonly #worker: Worker;
+  readonly #result: Promise<PageFingerprints>;
+  #batch: WrittenPage[] = [];
+  #failed: unknown;
+
+  constructor(
+    private readonly root: string,
+    private readonly earlier: ReadonlyMap<string, EarlierPage> | undefined,
+    workerFile: string,
+    private readonly debug?: (line: string) => void,
+  ) {
+    this.#worker = new Worker(workerFile, {
+      workerData: { root, ...(earlier ? { earlier } : {}) },
+    });
+    // The worker never keeps the step alive: a failed run ends without waiting for it.
+    this.#worker.unref();
+    this.#result = new Promise<PageFingerprints>((resolve, reject) => {
+      this.#worker.once('message', (result: PageFingerprints) => resolve(result));
+      this.#worker.once('error', reject);
+      this.#worker.once('exit', (code) =>
+        reject(new Error(`the fingerprint worker exited (code ${code}) before answering`)),
+      );
+    });
+    // Awaited by finish; meanwhile a failure is only remembered, never unhandled.
+    this.#result.catch((err: unknown) => {
+      this.#failed = err;
+    });
+  }
+
+  written(file: WrittenPage): void {
+    if (this.#failed !== undefined || !isPage(file.path)) return;
+    this.#batch.push({ path: file.path, size: file.size, sha256: file.sha256 });
+    if (this.#batch.length >= BATCH_PAGES) this.#post({ kind: 'written', pages: this.#batch });
+  }
+
+  async finish(files: readonly WrittenPage[]): Promise<PageFingerprints> {
+    if (this.#batch.length > 0) this.#post({ kind: 'written', pages: this.#batch });
+    const list = files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
+    this.#post({ kind: 'finish', files: list });
+    try {
+      return await this.#result;
+    } catch (err) {
+      // A broken worker costs time, never the report: the pages are fingerprinted here.
+      this.debug?.(
+        `The fingerprint worker failed (${String(err)}): pages are fingerprinted inline.`,
+      );
+      return new PageFingerprintJob(this.root, this.earlier).finish(files);
+    } finally {
+      await this.stop();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
+  #post(message: ToFingerprintWorker): void {
+    this.#batch = [];
+    if (this.#failed === undefined) this.#worker.postMessage(message);
+  }
+}
