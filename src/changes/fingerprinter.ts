@@ -32,7 +32,7 @@ export interface PageFingerprinter {
 export const WORKER_FILE = 'fingerprint-worker.js';
 
 /** Pages are handed to the worker in batches: one message per page costs more than its scan. */
-const BATCH_PAGES = 32;
+const BATCH_PAGES = 128;
 
 export interface FingerprinterOptions {
   /** Where the worker's entry is; defaults to WORKER_FILE beside this module. */
@@ -76,28 +76,38 @@ function inlineFingerprinter(
   };
 }
 
+/** Started at the first page written: a site without pages never pays for a thread. */
 class WorkerFingerprinter implements PageFingerprinter {
   readonly where = 'worker';
-  readonly #worker: Worker;
-  readonly #result: Promise<PageFingerprints>;
+  #worker: Worker | undefined;
+  #result: Promise<PageFingerprints> | undefined;
   #batch: WrittenPage[] = [];
   #failed: unknown;
 
   constructor(
     private readonly root: string,
     private readonly earlier: ReadonlyMap<string, EarlierPage> | undefined,
-    workerFile: string,
+    private readonly workerFile: string,
     private readonly debug?: (line: string) => void,
-  ) {
-    this.#worker = new Worker(workerFile, {
-      workerData: { root, ...(earlier ? { earlier } : {}) },
-    });
+  ) {}
+
+  #start(): Worker | undefined {
+    if (this.#worker !== undefined || this.#failed !== undefined) return this.#worker;
+    let worker: Worker;
+    try {
+      worker = new Worker(this.workerFile, {
+        workerData: { root: this.root, ...(this.earlier ? { earlier: this.earlier } : {}) },
+      });
+    } catch (err) {
+      this.#failed = err;
+      return undefined;
+    }
     // The worker never keeps the step alive: a failed run ends without waiting for it.
-    this.#worker.unref();
+    worker.unref();
     this.#result = new Promise<PageFingerprints>((resolve, reject) => {
-      this.#worker.once('message', (result: PageFingerprints) => resolve(result));
-      this.#worker.once('error', reject);
-      this.#worker.once('exit', (code) =>
+      worker.once('message', (result: PageFingerprints) => resolve(result));
+      worker.once('error', reject);
+      worker.once('exit', (code) =>
         reject(new Error(`the fingerprint worker exited (code ${code}) before answering`)),
       );
     });
@@ -105,19 +115,28 @@ class WorkerFingerprinter implements PageFingerprinter {
     this.#result.catch((err: unknown) => {
       this.#failed = err;
     });
+    this.#worker = worker;
+    return worker;
   }
 
   written(file: WrittenPage): void {
     if (this.#failed !== undefined || !isPage(file.path)) return;
+    // The thread boots while the first batch fills.
+    this.#start();
     this.#batch.push({ path: file.path, size: file.size, sha256: file.sha256 });
     if (this.#batch.length >= BATCH_PAGES) this.#post({ kind: 'written', pages: this.#batch });
   }
 
   async finish(files: readonly WrittenPage[]): Promise<PageFingerprints> {
+    if (this.#worker === undefined && this.#failed === undefined) {
+      // No page was written: whatever the site holds is looked at here.
+      return new PageFingerprintJob(this.root, this.earlier).finish(files);
+    }
     if (this.#batch.length > 0) this.#post({ kind: 'written', pages: this.#batch });
     const list = files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
     this.#post({ kind: 'finish', files: list });
     try {
+      if (this.#result === undefined) throw this.#failed;
       return await this.#result;
     } catch (err) {
       // A broken worker costs time, never the report: the pages are fingerprinted here.
@@ -131,11 +150,11 @@ class WorkerFingerprinter implements PageFingerprinter {
   }
 
   async stop(): Promise<void> {
-    await this.#worker.terminate();
+    await this.#worker?.terminate();
   }
 
   #post(message: ToFingerprintWorker): void {
     this.#batch = [];
-    if (this.#failed === undefined) this.#worker.postMessage(message);
+    if (this.#failed === undefined) this.#start()?.postMessage(message);
   }
 }

@@ -173,6 +173,20 @@ describe('startPageFingerprinter', () => {
     expect((await fingerprinter.finish(files)).byPath).toEqual(await expected(root, files));
   });
 
+  it('starts no thread for a site without pages', async () => {
+    const files = await writeSite(root, new Map([['data.json', '{}']]));
+    const broken = path.join(root, 'broken-worker.mjs');
+    await fs.writeFile(broken, 'throw new Error("started");\n');
+    const debug: string[] = [];
+    const fingerprinter = startPageFingerprinter(root, undefined, {
+      workerFile: broken,
+      debug: (line) => debug.push(line),
+    });
+    for (const file of files) fingerprinter.written(file);
+    expect((await fingerprinter.finish(files)).byPath.size).toBe(0);
+    expect(debug).toEqual([]);
+  });
+
   it('falls back to this thread, and says so, when the worker fails', async () => {
     const files = await writeSite(root, site('a'));
     const broken = path.join(root, 'broken-worker.mjs');
