@@ -173,22 +173,8 @@ describe('startPageFingerprinter', () => {
     expect((await fingerprinter.finish(files)).byPath).toEqual(await expected(root, files));
   });
 
-  it('starts no thread for a site without pages', async () => {
-    const files = await writeSite(root, new Map([['data.json', '{}']]));
-    const broken = path.join(root, 'broken-worker.mjs');
-    await fs.writeFile(broken, 'throw new Error("started");\n');
-    const debug: string[] = [];
-    const fingerprinter = startPageFingerprinter(root, undefined, {
-      workerFile: broken,
-      debug: (line) => debug.push(line),
-    });
-    for (const file of files) fingerprinter.written(file);
-    expect((await fingerprinter.finish(files)).byPath.size).toBe(0);
-    expect(debug).toEqual([]);
-  });
-
-  it('falls back to this thread, and says so, when the worker fails', async () => {
-    const files = await writeSite(root, site('a'));
+  /** Fingerprints `files` with a worker that throws as soon as it starts; returns the debug log. */
+  async function withBrokenWorker(files: WrittenPage[]) {
     const broken = path.join(root, 'broken-worker.mjs');
     await fs.writeFile(broken, 'throw new Error("no worker today");\n');
     const debug: string[] = [];
@@ -197,7 +183,20 @@ describe('startPageFingerprinter', () => {
       debug: (line) => debug.push(line),
     });
     for (const file of files) fingerprinter.written(file);
-    const result = await fingerprinter.finish(files);
+    return { result: await fingerprinter.finish(files), debug };
+  }
+
+  it('starts no thread for a site without pages', async () => {
+    const { result, debug } = await withBrokenWorker(
+      await writeSite(root, new Map([['data.json', '{}']])),
+    );
+    expect(result.byPath.size).toBe(0);
+    expect(debug).toEqual([]);
+  });
+
+  it('falls back to this thread, and says so, when the worker fails', async () => {
+    const files = await writeSite(root, site('a'));
+    const { result, debug } = await withBrokenWorker(files);
     expect(result.byPath).toEqual(await expected(root, files));
     expect(debug.join('\n')).toMatch(/fingerprint worker failed \(Error: no worker today\)/);
   });
