@@ -219,8 +219,12 @@ export type VisibleFingerprint = Omit<PageFingerprint, 'markup'>;
  * the earlier export: when the markup is unchanged its visible hashes are carried over
  * and the page is not scanned again.
  */
-export function fingerprintPage(bytes: Buffer, earlier?: PageFingerprint): PageFingerprint {
-  const markup = markupDigest(bytes);
+export function fingerprintPage(
+  bytes: Buffer,
+  earlier?: PageFingerprint,
+  /** The page's markup digest, when worked out already. */
+  markup = markupDigest(bytes),
+): PageFingerprint {
   if (earlier?.markup === markup) return earlier;
   return { ...readVisible(bytes), markup };
 }

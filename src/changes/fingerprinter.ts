@@ -8,7 +8,6 @@ import {
   type PageFingerprints,
   type WrittenPage,
 } from './page-fingerprints.js';
-import { isPage } from './site-files.js';
 
 /**
  * Page fingerprints made while the site is extracted. With the worker file beside this
@@ -18,10 +17,10 @@ import { isPage } from './site-files.js';
  * in tests), the same job runs in this thread.
  */
 export interface PageFingerprinter {
-  /** Runs in the worker thread, or here when there is none. */
+  /** Where pages were scanned: a worker thread, or this one (no worker, or no page needed it). */
   readonly where: 'worker' | 'inline';
-  /** A file was written in full (every file of the site goes through here). */
-  written(file: WrittenPage): void;
+  /** A file was written in full (every file of the site goes through here), with its bytes when in memory. */
+  written(file: WrittenPage, bytes?: Buffer): void;
   /** Fingerprints of every page of the complete site. */
   finish(files: readonly WrittenPage[]): Promise<PageFingerprints>;
   /** Stops any work in progress (a failed or cancelled extraction). */
@@ -31,7 +30,11 @@ export interface PageFingerprinter {
 /** The worker's entry, as the build places it beside the module that starts it. */
 export const WORKER_FILE = 'fingerprint-worker.js';
 
-/** Pages are handed to the worker in batches: one message per page costs more than its scan. */
+/**
+ * Pages are handed to the worker in batches: one message per page costs more than its
+ * scan. The worker starts with the first full batch: fewer pages (an export that edits a
+ * few) are scanned here at the end in less time than a thread takes to start.
+ */
 const BATCH_PAGES = 128;
 
 export interface FingerprinterOptions {
@@ -39,6 +42,8 @@ export interface FingerprinterOptions {
   workerFile?: string;
   /** Why the worker could not be used, for the debug log. */
   debug?: (line: string) => void;
+  /** Pages to scan in one message to the worker; BATCH_PAGES by default. */
+  batchPages?: number;
 }
 
 export function startPageFingerprinter(
@@ -49,7 +54,7 @@ export function startPageFingerprinter(
   const workerFile = options.workerFile ?? besideThisModule(WORKER_FILE);
   if (workerFile !== undefined && existsSync(workerFile)) {
     try {
-      return new WorkerFingerprinter(root, earlier, workerFile, options.debug);
+      return new WorkerFingerprinter(root, earlier, workerFile, options);
     } catch (err) {
       options.debug?.(`No fingerprint worker (${String(err)}): pages are fingerprinted inline.`);
     }
@@ -70,15 +75,23 @@ function inlineFingerprinter(
   const job = new PageFingerprintJob(root, earlier);
   return {
     where: 'inline',
-    written: (file) => job.add(file),
+    written: (file, bytes) => {
+      const rest = job.triage(file, bytes);
+      if (rest !== undefined) job.add(rest, bytes);
+    },
     finish: (files) => Promise.resolve(job.finish(files)),
     stop: () => Promise.resolve(),
   };
 }
 
-/** Started at the first page written: a site without pages never pays for a thread. */
+/**
+ * Pages with the earlier export's bytes or markup are settled here, as they are written
+ * (a CRC of bytes in memory); the worker scans the rest, and is started once there is a
+ * batch of them: an export that changes a few pages, or a site without pages, never
+ * starts it.
+ */
 class WorkerFingerprinter implements PageFingerprinter {
-  readonly where = 'worker';
+  readonly #local: PageFingerprintJob;
   #worker: Worker | undefined;
   #result: Promise<PageFingerprints> | undefined;
   #batch: WrittenPage[] = [];
@@ -88,8 +101,14 @@ class WorkerFingerprinter implements PageFingerprinter {
     private readonly root: string,
     private readonly earlier: ReadonlyMap<string, EarlierPage> | undefined,
     private readonly workerFile: string,
-    private readonly debug?: (line: string) => void,
-  ) {}
+    private readonly options: FingerprinterOptions,
+  ) {
+    this.#local = new PageFingerprintJob(root, earlier);
+  }
+
+  get where(): 'worker' | 'inline' {
+    return this.#worker === undefined ? 'inline' : 'worker';
+  }
 
   #start(): Worker | undefined {
     if (this.#worker !== undefined || this.#failed !== undefined) return this.#worker;
@@ -119,31 +138,38 @@ class WorkerFingerprinter implements PageFingerprinter {
     return worker;
   }
 
-  written(file: WrittenPage): void {
-    if (this.#failed !== undefined || !isPage(file.path)) return;
-    // The thread boots while the first batch fills.
-    this.#start();
-    this.#batch.push({ path: file.path, size: file.size, sha256: file.sha256 });
-    if (this.#batch.length >= BATCH_PAGES) this.#post({ kind: 'written', pages: this.#batch });
+  written(file: WrittenPage, bytes?: Buffer): void {
+    const rest = this.#local.triage(file, bytes);
+    if (rest === undefined || this.#failed !== undefined) return;
+    this.#batch.push(rest);
+    if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES))
+      this.#post({ kind: 'written', pages: this.#batch });
   }
 
   async finish(files: readonly WrittenPage[]): Promise<PageFingerprints> {
+    // Nothing was left to the worker: what remains is looked at here.
     if (this.#worker === undefined && this.#failed === undefined) {
-      // No page was written: whatever the site holds is looked at here.
-      return new PageFingerprintJob(this.root, this.earlier).finish(files);
+      return this.#local.finish(files);
     }
+    const { done, rest } = this.#local.partition(files);
     if (this.#batch.length > 0) this.#post({ kind: 'written', pages: this.#batch });
-    const list = files.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
+    const list = rest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
     this.#post({ kind: 'finish', files: list });
     try {
       if (this.#result === undefined) throw this.#failed;
-      return await this.#result;
+      const scanned = await this.#result;
+      for (const [file, page] of scanned.byPath) done.byPath.set(file, page);
+      return {
+        ...done,
+        carriedOver: done.carriedOver + scanned.carriedOver,
+        unreadable: scanned.unreadable,
+      };
     } catch (err) {
       // A broken worker costs time, never the report: the pages are fingerprinted here.
-      this.debug?.(
+      this.options.debug?.(
         `The fingerprint worker failed (${String(err)}): pages are fingerprinted inline.`,
       );
-      return new PageFingerprintJob(this.root, this.earlier).finish(files);
+      return this.#local.finish(files);
     } finally {
       await this.stop();
     }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { PageRecord } from '../deliver/manifest.js';
-import { FINGERPRINT_SCHEME, fingerprintPage } from './fingerprint.js';
+import { FINGERPRINT_SCHEME, fingerprintPage, markupDigest } from './fingerprint.js';
 import { isPage } from './site-files.js';
 
 /** A page of the earlier export, as its manifest lists it. */
@@ -15,6 +15,8 @@ export interface WrittenPage {
   path: string;
   size: number;
   sha256: string;
+  /** Its markup digest, when worked out already. */
+  markup?: string;
 }
 
 export interface PageFingerprints {
@@ -51,10 +53,46 @@ export class PageFingerprintJob {
     private readonly earlier?: ReadonlyMap<string, EarlierPage>,
   ) {}
 
-  /** A file was written in full: fingerprints it now if it is a page. */
-  add(file: WrittenPage): void {
+  /** A file was written in full: fingerprints it now if it is a page (from `bytes` when given). */
+  add(file: WrittenPage, bytes?: Buffer): void {
     if (!isPage(file.path)) return;
-    this.#outcomes.set(file.path, this.#look(file));
+    this.#outcomes.set(file.path, this.#look(file, bytes));
+  }
+
+  /**
+   * Keeps the earlier fingerprint of a page that has the same bytes, or the same markup
+   * (from `bytes`, the page as written), as in the earlier export. Returns what is left
+   * to scan (with its markup digest when it was worked out), or undefined.
+   */
+  triage(file: WrittenPage, bytes?: Buffer): WrittenPage | undefined {
+    if (!isPage(file.path)) return undefined;
+    const previous = this.earlier?.get(file.path);
+    if (previous === undefined) return file;
+    if (previous.sha256 !== file.sha256) {
+      if (bytes === undefined) return file;
+      const markup = markupDigest(bytes);
+      if (markup !== previous.page.markup) return { ...file, markup };
+    }
+    this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
+    return undefined;
+  }
+
+  /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
+  partition(files: readonly WrittenPage[]): { done: PageFingerprints; rest: WrittenPage[] } {
+    const rest: WrittenPage[] = [];
+    const byPath = new Map<string, PageRecord>();
+    let carriedOver = 0;
+    for (const file of files) {
+      if (!isPage(file.path)) continue;
+      const outcome = this.#outcomes.get(file.path);
+      if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
+        rest.push(file);
+        continue;
+      }
+      byPath.set(file.path, outcome.page);
+      if (outcome.carriedOver) carriedOver += 1;
+    }
+    return { done: { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] }, rest };
   }
 
   /** Fingerprints of every page among `files` (the site as extracted, in full). */
@@ -76,20 +114,22 @@ export class PageFingerprintJob {
     return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable };
   }
 
-  #look(file: WrittenPage): Outcome {
+  #look(file: WrittenPage, written?: Buffer): Outcome {
     const previous = this.earlier?.get(file.path);
     if (previous?.sha256 === file.sha256) {
       return { sha256: file.sha256, page: previous.page, carriedOver: true };
     }
-    let bytes: Buffer;
-    try {
-      if (file.size > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(file.size);
-      bytes = readInto(path.join(this.root, ...file.path.split('/')), this.#buffer, file.size);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      return { sha256: file.sha256, unreadable: code ?? String(err) };
+    let bytes = written;
+    if (bytes === undefined) {
+      try {
+        if (file.size > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(file.size);
+        bytes = readInto(path.join(this.root, ...file.path.split('/')), this.#buffer, file.size);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        return { sha256: file.sha256, unreadable: code ?? String(err) };
+      }
     }
-    const page = fingerprintPage(bytes, previous?.page);
+    const page = fingerprintPage(bytes, previous?.page, file.markup);
     return { sha256: file.sha256, page, carriedOver: page === previous?.page };
   }
 }

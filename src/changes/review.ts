@@ -79,8 +79,9 @@ export class ChangeReview {
     });
     ready.catch(() => undefined);
     return {
-      written: (file) => {
-        if (fingerprinter) fingerprinter.written(file);
+      written: (file, bytes) => {
+        if (fingerprinter) fingerprinter.written(file, bytes);
+        // The bytes are only valid during the call: a waiting page is read back later.
         else if (isPage(file.path)) waiting.push(file);
       },
       finish: async (contents) => {

@@ -143,9 +143,11 @@ describe('startPageFingerprinter', () => {
     const files = await writeSite(root, site('a'));
     const fingerprinter = startPageFingerprinter(root, undefined, {
       workerFile: WORKER_FROM_SOURCE,
+      batchPages: 4,
     });
-    expect(fingerprinter.where).toBe('worker');
+    expect(fingerprinter.where).toBe('inline');
     for (const file of files) fingerprinter.written(file);
+    expect(fingerprinter.where).toBe('worker');
     const result = await fingerprinter.finish(files);
     expect(result.byPath).toEqual(new PageFingerprintJob(root).finish(files).byPath);
     expect(result.byPath.size).toBe(12);
@@ -156,11 +158,60 @@ describe('startPageFingerprinter', () => {
     const stored = await expected(root, files);
     const fingerprinter = startPageFingerprinter(root, earlierOf(files, stored), {
       workerFile: WORKER_FROM_SOURCE,
+      batchPages: 4,
     });
     for (const file of files.slice(0, 5)) fingerprinter.written(file);
     const result = await fingerprinter.finish(files);
     expect(result.carriedOver).toBe(12);
     expect(result.byPath).toEqual(stored);
+  });
+
+  /** Two builds, the second with one page edited: the earlier fingerprints and the new files. */
+  async function rebuild() {
+    const pages = samplePages(12, 2);
+    const before = await writeSite(path.join(root, 'before'), site('a', pages));
+    const stored = await expected(path.join(root, 'before'), before);
+    const edited = pages.map((p, i) => (i === 3 ? { ...p, body: ['Rewritten.'] } : p));
+    const dir = path.join(root, 'after');
+    const after = await writeSite(dir, site('b', edited));
+    const written = async (fingerprinter: ReturnType<typeof startPageFingerprinter>) => {
+      for (const file of after) {
+        fingerprinter.written(file, await fs.readFile(path.join(dir, file.path)));
+      }
+    };
+    return { dir, after, earlier: earlierOf(before, stored), written };
+  }
+
+  it('settles pages of unchanged markup from the bytes written, and scans the edited one in the worker', async () => {
+    const { dir, after, earlier, written } = await rebuild();
+    const fingerprinter = startPageFingerprinter(dir, earlier, {
+      workerFile: WORKER_FROM_SOURCE,
+      batchPages: 1,
+    });
+    await written(fingerprinter);
+    expect(fingerprinter.where).toBe('worker');
+    const result = await fingerprinter.finish(after);
+    expect(result.carriedOver).toBe(11);
+    expect(result.byPath).toEqual(new PageFingerprintJob(dir, earlier).finish(after).byPath);
+    expect(result.byPath).toEqual(await expected(dir, after));
+  });
+
+  it('starts no thread when every page keeps its earlier fingerprint', async () => {
+    const files = await writeSite(root, site('a'));
+    const stored = await expected(root, files);
+    const { result, debug } = await withBrokenWorker(files, {
+      earlier: earlierOf(files, stored),
+      withBytes: true,
+    });
+    expect(result).toMatchObject({ carriedOver: 12, unreadable: [] });
+    expect(debug).toEqual([]);
+  });
+
+  it('scans fewer pages than a batch here, without starting a thread', async () => {
+    const files = await writeSite(root, site('a'));
+    const { result, debug } = await withBrokenWorker(files, { batchPages: 13 });
+    expect(result.byPath).toEqual(await expected(root, files));
+    expect(debug).toEqual([]);
   });
 
   it('runs in this thread when there is no worker file', async () => {
@@ -173,16 +224,30 @@ describe('startPageFingerprinter', () => {
     expect((await fingerprinter.finish(files)).byPath).toEqual(await expected(root, files));
   });
 
+  interface BrokenWorkerRun {
+    earlier?: Map<string, EarlierPage>;
+    /** Hand each page's bytes over as the extraction does. */
+    withBytes?: boolean;
+    batchPages?: number;
+  }
+
   /** Fingerprints `files` with a worker that throws as soon as it starts; returns the debug log. */
-  async function withBrokenWorker(files: WrittenPage[]) {
+  async function withBrokenWorker(
+    files: WrittenPage[],
+    { earlier, withBytes = false, batchPages = 4 }: BrokenWorkerRun = {},
+  ) {
     const broken = path.join(root, 'broken-worker.mjs');
     await fs.writeFile(broken, 'throw new Error("no worker today");\n');
     const debug: string[] = [];
-    const fingerprinter = startPageFingerprinter(root, undefined, {
+    const fingerprinter = startPageFingerprinter(root, earlier, {
       workerFile: broken,
+      batchPages,
       debug: (line) => debug.push(line),
     });
-    for (const file of files) fingerprinter.written(file);
+    for (const file of files) {
+      const bytes = withBytes ? await fs.readFile(path.join(root, file.path)) : undefined;
+      fingerprinter.written(file, bytes);
+    }
     return { result: await fingerprinter.finish(files), debug };
   }
 

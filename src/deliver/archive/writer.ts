@@ -25,8 +25,11 @@ export interface SiteContents {
   symlinks: WrittenSymlink[];
 }
 
-/** Told of each file once it is written in full (its bytes are on disk and hashed). */
-export type WrittenFileListener = (file: WrittenFile) => void;
+/**
+ * Told of each file once it is written in full (its bytes are on disk and hashed), with
+ * its bytes when they were in memory whole; they are only valid during the call.
+ */
+export type WrittenFileListener = (file: WrittenFile, bytes?: Buffer) => void;
 
 /** A run of real bytes in a sparse file; everything between runs reads as zeros. */
 export interface SparseRun {
@@ -95,7 +98,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, data.length, createHash('sha256').update(data));
+    this.#record(entry, data.length, createHash('sha256').update(data), data);
   }
 
   /** Streams a large file to disk chunk by chunk, hashing it on the way. */
@@ -237,7 +240,7 @@ export class SiteWriter {
     }
   }
 
-  #record(entry: PlannedEntry, size: number, hash: Hash): void {
+  #record(entry: PlannedEntry, size: number, hash: Hash, bytes?: Buffer): void {
     this.#files += 1;
     const record = {
       path: entry.relative,
@@ -246,7 +249,7 @@ export class SiteWriter {
       executable: (entry.mode & 0o111) !== 0,
     };
     this.#written.set(entry.relative, record);
-    this.onWritten?.(record);
+    this.onWritten?.(record, bytes);
   }
 
   /** Creates the parent directories the entry is the first to need, one level at a time. */
