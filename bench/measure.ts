@@ -3,7 +3,7 @@
  * sampling, medians, the tool check and progress lines.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,26 @@ export interface TimedProcess {
   ms: number;
   stdout: string;
   stderr: string;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) of every child process this one has waited for, from
+ * /proc/self/stat: the difference across one run is that run's CPU time, which load on
+ * the machine does not inflate as it inflates wall time. NaN where /proc is missing.
+ */
+export function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; cutime is 16.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Runs a command and times it from spawn to exit (all stdio closed). */
@@ -195,8 +215,9 @@ export async function timeActionRun(
   emulator: Emulator,
   workspace: string,
   inputs: Record<string, string> = {},
-): Promise<{ ms: number; run: ActionRun }> {
+): Promise<{ ms: number; cpuMs: number; run: ActionRun }> {
   const timing = { spawnedAt: 0 };
+  const cpuBefore = childrenCpuMs();
   const run = await runAction({
     inputs: {
       'api-key': emulator.keys.write,
@@ -212,8 +233,9 @@ export async function timeActionRun(
     },
   });
   const ms = performance.now() - timing.spawnedAt;
+  const cpuMs = childrenCpuMs() - cpuBefore;
   if (run.code !== 0) {
     throw new Error(`the action failed (exit ${run.code}):\n${run.stdout}${run.stderr}`);
   }
-  return { ms, run };
+  return { ms, cpuMs, run };
 }

@@ -40,7 +40,8 @@ const isWhitespace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 
 const isNameEnd = (c: number) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
 
 /** Elements whose content is never shown as text. */
-const HIDDEN = ['script', 'style', 'template', 'noscript'] as const;
+const isHidden = (name: string) =>
+  name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
 /** Elements that hold navigation, when they are not inside the page's main content. */
 const LANDMARKS = new Set(['header', 'footer', 'aside']);
 /** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
@@ -203,24 +204,11 @@ class VisibleText {
 }
 
 /**
- * Finds the next occurrence of an attribute from a position, remembering it so that a
- * page is searched once, however many tags lack the attribute.
+ * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
+ * a page-wide search for an attribute most tags lack runs through scripts and flight data.
  */
-class NextOccurrence {
-  #at = -1;
-  constructor(
-    private readonly html: string,
-    private readonly needle: string,
-  ) {}
-
-  /** Whether the needle occurs inside [from, to). */
-  within(from: number, to: number): boolean {
-    if (this.#at < from) {
-      const found = this.html.indexOf(this.needle, from);
-      this.#at = found === -1 ? Infinity : found;
-    }
-    return this.#at < to;
-  }
+function tagHolds(html: string, from: number, to: number, needle: string): boolean {
+  return html.slice(from, to).includes(needle);
 }
 
 /** What a reader sees on the page: its title and the hashes of content and navigation. */
@@ -231,8 +219,12 @@ export type VisibleFingerprint = Omit<PageFingerprint, 'markup'>;
  * the earlier export: when the markup is unchanged its visible hashes are carried over
  * and the page is not scanned again.
  */
-export function fingerprintPage(bytes: Buffer, earlier?: PageFingerprint): PageFingerprint {
-  const markup = markupDigest(bytes);
+export function fingerprintPage(
+  bytes: Buffer,
+  earlier?: PageFingerprint,
+  /** The page's markup digest, when worked out already. */
+  markup = markupDigest(bytes),
+): PageFingerprint {
   if (earlier?.markup === markup) return earlier;
   return { ...readVisible(bytes), markup };
 }
@@ -249,8 +241,6 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   const n = html.length;
   const content = new VisibleText(SCRATCH.content);
   const navigation = new VisibleText(SCRATCH.navigation);
-  const ids = new NextOccurrence(html, ' id=');
-  const roles = new NextOccurrence(html, ' role=');
   let title: string | undefined;
   /** The element that opened the navigation region, and how many of its kind are open. */
   let region: string | undefined;
@@ -264,11 +254,11 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     if (name === 'nav') return true;
     if (mainDepth > 0) return false;
     if (LANDMARKS.has(name)) return true;
-    if (ids.within(lt, gt)) {
+    if (tagHolds(html, lt, gt, ' id=')) {
       const id = valueOf(html, 'id', lt, gt);
       if (id !== undefined && NAVIGATION_IDS.has(id)) return true;
     }
-    if (roles.within(lt, gt)) {
+    if (tagHolds(html, lt, gt, ' role=')) {
       const role = valueOf(html, 'role', lt, gt);
       if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase())) return true;
     }
@@ -303,7 +293,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       } else if ((name === 'main' || name === 'article') && mainDepth > 0) mainDepth -= 1;
       continue;
     }
-    if ((HIDDEN as readonly string[]).includes(name)) {
+    if (isHidden(name)) {
       at = after(html, '>', indexOfClosing(html, name, at));
       continue;
     }
@@ -409,7 +399,8 @@ function readableTitle(raw: string): string {
  */
 export function normalizeUrl(url: string): string {
   // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
-  if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
+  // `_next` first: a short needle is a plain scan, a long one sets up a search table per call.
+  if (!lastSegmentHasDot(url) && !(url.includes('_next') && url.includes('_next/image'))) {
     return url;
   }
   // The same assets recur on every page (icons, images): each is worked out once.
@@ -420,6 +411,16 @@ export function normalizeUrl(url: string): string {
     NORMALIZED.set(url, normalized);
   }
   return normalized;
+}
+
+/** Whether a dot follows the URL's last slash; scanned from the end, as most links are short. */
+function lastSegmentHasDot(url: string): boolean {
+  for (let i = url.length - 1; i >= 0; i -= 1) {
+    const c = url.charCodeAt(i);
+    if (c === 46 /* . */) return true;
+    if (c === 47 /* / */) return false;
+  }
+  return false;
 }
 
 /** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { ExportConfig } from '../config.js';
-import type { SiteContents } from '../deliver/archive/writer.js';
-import type { Manifest, ManifestFacts } from '../deliver/manifest.js';
+import type { WrittenFile } from '../deliver/archive/writer.js';
+import type { PageDescription } from '../deliver/deliver.js';
+import type { Manifest } from '../deliver/manifest.js';
 import { writeFileAtomic } from '../deliver/place.js';
 import type { TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
@@ -12,7 +13,9 @@ import type { ExportRecord, Reporter } from '../report.js';
 import { type BaselineResult, loadBaseline } from './baseline.js';
 import { type ChangeReport, compareExports, exceedsRemovalLimit } from './compare.js';
 import { FINGERPRINT_SCHEME } from './fingerprint.js';
-import { fingerprintPages } from './site-files.js';
+import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.js';
+import type { EarlierPage } from './page-fingerprints.js';
+import { isPage } from './site-files.js';
 
 /** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 export class RemovalLimitError extends ActionError {
@@ -54,23 +57,53 @@ export class ChangeReview {
     this.#baseline.catch(() => undefined);
   }
 
-  /** Page fingerprints for the manifest; pages whose markup is unchanged keep the earlier ones. */
-  readonly describePages = async (
-    stagingDir: string,
-    contents: SiteContents,
-  ): Promise<NonNullable<ManifestFacts['pages']>> => {
-    const baseline = await this.#baseline;
-    const earlier =
-      baseline.kind === 'found' &&
-      baseline.baseline.manifest.pageFingerprints?.scheme === FINGERPRINT_SCHEME
-        ? pagesOf(baseline.baseline.manifest)
-        : undefined;
-    const started = this.deps.clock.now();
-    const pages = fingerprintPages(stagingDir, contents.files, earlier);
-    this.deps.reporter.debug(
-      `Fingerprinted ${pages.byPath.size} pages in ${formatDuration(this.deps.clock.now() - started)} (${pages.carriedOver} unchanged markup, carried over).`,
-    );
-    return pages;
+  /**
+   * Page fingerprints for the manifest, made as the pages are written (in a worker thread
+   * when there is one) once the earlier export is known: pages whose bytes or markup are
+   * unchanged keep the earlier fingerprints.
+   */
+  readonly describePages = (stagingDir: string): PageDescription => {
+    const { reporter, clock } = this.deps;
+    let fingerprinter: PageFingerprinter | undefined;
+    let stopped = false;
+    // Pages written before the earlier export is known wait here (a URL is still loading).
+    let waiting: WrittenFile[] = [];
+    const ready = this.#baseline.then((baseline) => {
+      if (stopped) return undefined;
+      fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline), {
+        debug: (line) => reporter.debug(line),
+      });
+      for (const file of waiting) fingerprinter.written(file);
+      waiting = [];
+      return fingerprinter;
+    });
+    ready.catch(() => undefined);
+    return {
+      written: (file, bytes) => {
+        if (fingerprinter) fingerprinter.written(file, bytes);
+        // The bytes are only valid during the call: a waiting page is read back later.
+        else if (isPage(file.path)) waiting.push(file);
+      },
+      finish: async (contents) => {
+        const started = clock.now();
+        const running = await ready;
+        if (running === undefined) throw new Error('the page fingerprints were stopped');
+        const pages = await running.finish(contents.files);
+        reporter.debug(
+          `Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${formatDuration(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`,
+        );
+        if (pages.unreadable.length > 0) {
+          reporter.warning(
+            `${pages.unreadable.length} extracted pages could not be read to fingerprint them (${pages.unreadable.slice(0, 3).join('; ')}${pages.unreadable.length > 3 ? '; …' : ''}): the change report compares them by their bytes.`,
+          );
+        }
+        return pages;
+      },
+      stop: async () => {
+        stopped = true;
+        await fingerprinter?.stop();
+      },
+    };
   };
 
   /** Before the site is put in place: the report, its outputs and file, and the guard. */
@@ -145,8 +178,14 @@ export class ChangeReview {
   }
 }
 
-function pagesOf(manifest: Manifest) {
-  const byPath = new Map<string, NonNullable<Manifest['files'][number]['page']>>();
-  for (const file of manifest.files) if (file.page) byPath.set(file.path, file.page);
+/** The earlier export's page fingerprints, when they were made the way this version makes them. */
+function earlierPages(baseline: BaselineResult): Map<string, EarlierPage> | undefined {
+  if (baseline.kind !== 'found') return undefined;
+  const { manifest } = baseline.baseline;
+  if (manifest.pageFingerprints?.scheme !== FINGERPRINT_SCHEME) return undefined;
+  const byPath = new Map<string, EarlierPage>();
+  for (const file of manifest.files) {
+    if (file.page) byPath.set(file.path, { sha256: file.sha256, page: file.page });
+  }
   return byPath;
 }

@@ -1,7 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
-import type { PageRecord } from '../deliver/manifest.js';
-import { FINGERPRINT_SCHEME, fingerprintPage, normalizeAssetPath } from './fingerprint.js';
+import { normalizeAssetPath } from './fingerprint.js';
 
 /**
  * What each file of an export is to a reader: a page (an HTML file, reached at a URL), the
@@ -49,53 +46,4 @@ export function pageUrl(domain: string, file: string): string {
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 export function assetKey(file: string): string {
   return normalizeAssetPath(file);
-}
-
-export interface PageFingerprints {
-  scheme: number;
-  byPath: Map<string, PageRecord>;
-  /** Pages whose markup matched the earlier export's, so their hashes were carried over. */
-  carriedOver: number;
-}
-
-/**
- * Fingerprints every page of an extracted site, reading each page once (the files were
- * just written, so they come from the page cache). A page whose markup is unchanged
- * since `earlier` keeps the earlier fingerprint without a second look.
- */
-export function fingerprintPages(
-  root: string,
-  files: readonly { path: string; size: number }[],
-  earlier?: ReadonlyMap<string, PageRecord>,
-): PageFingerprints {
-  const byPath = new Map<string, PageRecord>();
-  let carriedOver = 0;
-  // One buffer for every page: their sizes are known from the extraction.
-  let buffer = Buffer.allocUnsafe(256 * 1024);
-  for (const file of files) {
-    if (!isPage(file.path)) continue;
-    if (file.size > buffer.length) buffer = Buffer.allocUnsafe(file.size);
-    const bytes = readInto(path.join(root, ...file.path.split('/')), buffer, file.size);
-    const previous = earlier?.get(file.path);
-    const fingerprint = fingerprintPage(bytes, previous);
-    if (fingerprint === previous) carriedOver += 1;
-    byPath.set(file.path, fingerprint);
-  }
-  return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver };
-}
-
-/** The file's first `size` bytes, read into `buffer` with three system calls. */
-function readInto(file: string, buffer: Buffer, size: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, buffer, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -7,7 +7,7 @@ import { formatBytes } from '../duration.js';
 import { ActionError, UnsafeArchiveError } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
-import type { SiteContents } from './archive/writer.js';
+import type { SiteContents, WrittenFileListener } from './archive/writer.js';
 import { type BundleSource, type DownloadResult, downloadBundle } from './download.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
@@ -62,10 +62,19 @@ export interface DeliverOptions {
   targetGiven: string;
   /** The export the bundle comes from, for the manifest. */
   export: Pick<ManifestFacts, 'domain' | 'jobId' | 'pageCount'>;
-  /** Page fingerprints of the extracted site, recorded in its manifest. */
-  describePages?: (stagingDir: string, contents: SiteContents) => Promise<ManifestFacts['pages']>;
+  /** Page fingerprints of the extracted site, recorded in its manifest; begun as files are written. */
+  describePages?: (stagingDir: string) => PageDescription;
   /** Runs on the new manifest before the site is put in place; throwing keeps `target` untouched. */
   review?: (manifest: Manifest) => Promise<void>;
+}
+
+/** The pages of the site being extracted, described for the manifest as they are written. */
+export interface PageDescription {
+  written: WrittenFileListener;
+  /** Once the site is complete: what its manifest records of its pages. */
+  finish(contents: SiteContents): Promise<ManifestFacts['pages']>;
+  /** Stops the work in progress; the extraction failed or was cancelled. */
+  stop(): Promise<void>;
 }
 
 export interface Delivered {
@@ -93,7 +102,10 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
   const file = temporaryFileName(options.tempDir, '.download');
   trackTemporary(file);
   const staging = options.extract ? await createStagingDirectory(options.target) : undefined;
-  const sink = staging ? new ExtractingSink(staging, options.limits, options.signal) : undefined;
+  const pages = staging ? options.describePages?.(staging) : undefined;
+  const sink = staging
+    ? new ExtractingSink(staging, options.limits, options.signal, pages?.written)
+    : undefined;
   const progress = downloadProgress(reporter, options.clock);
   try {
     const download = await downloadBundle({
@@ -130,11 +142,11 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         );
       }
       await options.inspect?.(staging);
-      const pages = await options.describePages?.(staging, site.contents);
+      const described = await pages?.finish(site.contents);
       const manifest = buildManifest({
         ...facts(site.format),
         contents: site.contents,
-        ...(pages ? { pages } : {}),
+        ...(described ? { pages: described } : {}),
       });
       await options.review?.(manifest);
       await writeManifest(staging, manifest);
@@ -167,6 +179,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
     await sink?.abort();
+    await pages?.stop();
     await removeTemporary(file);
     if (staging) await removeTemporary(staging);
   }

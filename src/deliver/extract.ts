@@ -9,6 +9,7 @@ import {
   SNIFF_BYTES,
 } from './archive/format.js';
 import { type ExtractResult, TarExtraction } from './archive/tar.js';
+import type { WrittenFileListener } from './archive/writer.js';
 import { extractZip } from './archive/zip.js';
 
 export interface ExtractedSite extends ExtractResult {
@@ -27,11 +28,15 @@ export class ExtractingSink implements ByteSink {
   #format: ArchiveFormat | undefined;
   #tar: TarExtraction | undefined;
 
-  /** `signal` (the step's deadline, a cancellation) interrupts extraction too. */
+  /**
+   * `signal` (the step's deadline, a cancellation) interrupts extraction too;
+   * `onWritten` is told of each file as soon as it is on disk.
+   */
   constructor(
     readonly stagingDir: string,
     readonly limits: ExtractLimits,
     readonly signal?: AbortSignal,
+    readonly onWritten?: WrittenFileListener,
   ) {}
 
   get format(): ArchiveFormat | undefined {
@@ -69,7 +74,7 @@ export class ExtractingSink implements ByteSink {
     const format = this.#format as ArchiveFormat;
     const result =
       format === 'zip'
-        ? await extractZip(file, this.stagingDir, this.limits, this.signal)
+        ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
         : await (this.#tar as TarExtraction).end();
     return { format, ...result };
   }
@@ -90,7 +95,13 @@ export class ExtractingSink implements ByteSink {
     }
     this.#format = format;
     if (format !== 'zip') {
-      this.#tar = new TarExtraction(this.stagingDir, format, this.limits, this.signal);
+      this.#tar = new TarExtraction(
+        this.stagingDir,
+        format,
+        this.limits,
+        this.signal,
+        this.onWritten,
+      );
       await this.#tar.write(head);
     }
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it as test } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { staleness } from '../../scripts/dist-record.js';
 import { NODE24, ROOT, runAction } from '../../scripts/runner.js';
+import { docsArchive, newBuildId, samplePages } from '../support/docs-site.js';
 import { listTree } from '../support/files.js';
 
 /**
@@ -38,6 +39,8 @@ if (node24Missing) {
 let emulator: Emulator;
 /** Its export jobs take 2 minutes: a run is still polling when the signal comes. */
 let slowEmulator: Emulator;
+/** Serves a 300-page docs site. */
+let docs: Emulator;
 beforeAll(async () => {
   emulator = await startEmulator({
     jobDurationMs: 400,
@@ -47,9 +50,12 @@ beforeAll(async () => {
     log: false,
   });
   slowEmulator = await startEmulator({ jobDurationMs: 120_000, log: false });
+  // Enough pages that the fingerprint worker starts (it leaves a few pages to the main thread).
+  const site = await docsArchive({ pages: samplePages(300, 2), buildId: newBuildId('smoke') });
+  docs = await startEmulator({ jobDurationMs: 0, queuedMs: 0, log: false, archiveFor: () => site });
 });
 afterAll(async () => {
-  await Promise.all([emulator.stop(), slowEmulator.stop()]);
+  await Promise.all([emulator.stop(), slowEmulator.stop(), docs.stop()]);
 });
 
 /** Everything a run printed or left for later steps, the `::add-mask::` commands aside. */
@@ -132,6 +138,42 @@ describe.concurrent('smoke', () => {
           emulator.keys.write,
         );
         expect(await fs.readdir(run.tempDir)).toEqual([]);
+      });
+
+      it(`${runtime.name}: dist/index.js fingerprints pages in its worker thread, and compares the next export with them`, async () => {
+        const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-smoke-changes-'));
+        const exportInto = () =>
+          runAction({
+            node: runtime.node,
+            workspace,
+            inputs: {
+              'api-key': docs.keys.write,
+              'base-url': docs.baseUrl,
+              domain: DOMAIN,
+              path: 'site',
+              'broken-links': 'off',
+            },
+            env: { RUNNER_DEBUG: '1' },
+          });
+        const first = await exportInto();
+        expect(first.code, first.stdout + first.stderr).toBe(0);
+        expect(first.stdout).toMatch(/Fingerprinted 300 pages in a worker thread while extracting/);
+        const manifest = JSON.parse(
+          await fs.readFile(path.join(workspace, 'site', '.static-export.json'), 'utf8'),
+        ) as { files: { path: string; page?: { content: string } }[] };
+        const pages = manifest.files.filter((f) => f.path.endsWith('.html'));
+        expect(pages).toHaveLength(300);
+        expect(pages.every((f) => /^[0-9a-f]{32}$/.test(f.page?.content ?? ''))).toBe(true);
+
+        const second = await exportInto();
+        expect(second.code, second.stdout + second.stderr).toBe(0);
+        expect(second.stdout).toMatch(/Fingerprinted 300 pages .*\(300 carried over/);
+        expect(second.outputs).toMatchObject({
+          'pages-added': '0',
+          'pages-removed': '0',
+          'pages-changed': '0',
+        });
+        await fs.rm(workspace, { recursive: true, force: true });
       });
 
       it(`${runtime.name}: dist/index.js runs an agent job to its pull request`, async () => {

@@ -8,7 +8,12 @@ import { abortReason, ActionError, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, EntryGuard, printable } from './entries.js';
 import { checkRunsFit, readMapFromData, sparseFileOf } from './sparse.js';
 import { createTarParser, type ParsedHeader } from './tar-parser.js';
-import { type SiteContents, SiteWriter, SMALL_FILE_BYTES } from './writer.js';
+import {
+  type SiteContents,
+  SiteWriter,
+  SMALL_FILE_BYTES,
+  type WrittenFileListener,
+} from './writer.js';
 
 export interface ExtractResult {
   files: number;
@@ -52,13 +57,19 @@ export class TarExtraction {
   #batchBytes = 0;
   #received = 0;
 
-  constructor(root: string, format: 'tar' | 'tar.gz', limits: ExtractLimits, signal?: AbortSignal) {
+  constructor(
+    root: string,
+    format: 'tar' | 'tar.gz',
+    limits: ExtractLimits,
+    signal?: AbortSignal,
+    onWritten?: WrittenFileListener,
+  ) {
     this.#signal = signal;
     // The parser, not the input: once every byte has arrived, the input has ended and a
     // pipeline no longer listens to it, while the parser may still be writing files.
     const onAbort = () => this.#parser.destroy(abortReason(signal as AbortSignal));
     signal?.addEventListener('abort', onAbort, { once: true });
-    this.#done = this.#run(root, format, limits)
+    this.#done = this.#run(root, format, limits, onWritten)
       .catch((err: unknown) => {
         this.#failure = signal?.aborted ? abortReason(signal) : mapArchiveError(err, format);
         throw this.#failure;
@@ -108,9 +119,10 @@ export class TarExtraction {
     root: string,
     format: 'tar' | 'tar.gz',
     limits: ExtractLimits,
+    onWritten?: WrittenFileListener,
   ): Promise<ExtractResult> {
     const guard = new EntryGuard(root, limits, () => this.#received);
-    const writer = new SiteWriter(root);
+    const writer = new SiteWriter(root, onWritten);
     const extract = this.#parser;
     // The stream machinery reports a refused entry as "premature close": keep the cause.
     let refusal: unknown;

@@ -25,6 +25,12 @@ export interface SiteContents {
   symlinks: WrittenSymlink[];
 }
 
+/**
+ * Told of each file once it is written in full (its bytes are on disk and hashed), with
+ * its bytes when they were in memory whole; they are only valid during the call.
+ */
+export type WrittenFileListener = (file: WrittenFile, bytes?: Buffer) => void;
+
 /** A run of real bytes in a sparse file; everything between runs reads as zeros. */
 export interface SparseRun {
   offset: number;
@@ -57,7 +63,10 @@ export class SiteWriter {
   readonly #symlinks: PlannedEntry[] = [];
   #files = 0;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly onWritten?: WrittenFileListener,
+  ) {}
 
   get fileCount(): number {
     return this.#files;
@@ -89,7 +98,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, data.length, createHash('sha256').update(data));
+    this.#record(entry, data.length, createHash('sha256').update(data), data);
   }
 
   /** Streams a large file to disk chunk by chunk, hashing it on the way. */
@@ -182,7 +191,9 @@ export class SiteWriter {
       throw collisionOr(err, entry);
     }
     this.#files += 1;
-    this.#written.set(entry.relative, { ...source, path: entry.relative });
+    const record = { ...source, path: entry.relative };
+    this.#written.set(entry.relative, record);
+    this.onWritten?.(record);
   }
 
   /**
@@ -229,14 +240,16 @@ export class SiteWriter {
     }
   }
 
-  #record(entry: PlannedEntry, size: number, hash: Hash): void {
+  #record(entry: PlannedEntry, size: number, hash: Hash, bytes?: Buffer): void {
     this.#files += 1;
-    this.#written.set(entry.relative, {
+    const record = {
       path: entry.relative,
       size,
       sha256: hash.digest('hex'),
       executable: (entry.mode & 0o111) !== 0,
-    });
+    };
+    this.#written.set(entry.relative, record);
+    this.onWritten?.(record, bytes);
   }
 
   /** Creates the parent directories the entry is the first to need, one level at a time. */

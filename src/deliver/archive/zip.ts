@@ -7,7 +7,7 @@ import type { ExtractLimits } from '../../config.js';
 import { ActionError, throwIfAborted, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, checkExpansion, EntryGuard, printable } from './entries.js';
 import { completeExtraction, type ExtractResult, mapArchiveError } from './tar.js';
-import { SiteWriter, SMALL_FILE_BYTES } from './writer.js';
+import { SiteWriter, SMALL_FILE_BYTES, type WrittenFileListener } from './writer.js';
 
 const S_IFMT = 0o170000;
 const FILE_TYPE: Record<number, ArchiveEntry['kind']> = {
@@ -117,6 +117,7 @@ export async function extractZip(
   root: string,
   limits: ExtractLimits,
   signal?: AbortSignal,
+  onWritten?: WrittenFileListener,
 ): Promise<ExtractResult> {
   const fd = fs.openSync(file, 'r');
   try {
@@ -149,7 +150,7 @@ export async function extractZip(
 
     const zip = await open();
     const guard = new EntryGuard(root, limits, () => fileSize);
-    const writer = new SiteWriter(root);
+    const writer = new SiteWriter(root, onWritten);
     try {
       await new Promise<void>((resolve, reject) => {
         zip.on('error', reject);

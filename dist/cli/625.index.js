@@ -1,5 +1,5 @@
-export const id = 411;
-export const ids = [411];
+export const id = 625;
+export const ids = [625];
 export const modules = {
 
 /***/ 4271:
@@ -222,7 +222,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 7792:
+/***/ 2625:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2545,8 +2545,6 @@ async function fetchManifest(url, context) {
     return usable(parsed.data, `the manifest served at ${shown}`);
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
@@ -2579,7 +2577,7 @@ const isWhitespace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c ===
 /** Characters that end a tag name. */
 const isNameEnd = (c) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
 /** Elements whose content is never shown as text. */
-const HIDDEN = ['script', 'style', 'template', 'noscript'];
+const isHidden = (name) => name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
 /** Elements that hold navigation, when they are not inside the page's main content. */
 const LANDMARKS = new Set(['header', 'footer', 'aside']);
 /** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
@@ -2740,33 +2738,20 @@ class VisibleText {
     }
 }
 /**
- * Finds the next occurrence of an attribute from a position, remembering it so that a
- * page is searched once, however many tags lack the attribute.
+ * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
+ * a page-wide search for an attribute most tags lack runs through scripts and flight data.
  */
-class NextOccurrence {
-    html;
-    needle;
-    #at = -1;
-    constructor(html, needle) {
-        this.html = html;
-        this.needle = needle;
-    }
-    /** Whether the needle occurs inside [from, to). */
-    within(from, to) {
-        if (this.#at < from) {
-            const found = this.html.indexOf(this.needle, from);
-            this.#at = found === -1 ? Infinity : found;
-        }
-        return this.#at < to;
-    }
+function tagHolds(html, from, to, needle) {
+    return html.slice(from, to).includes(needle);
 }
 /**
  * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
  * the earlier export: when the markup is unchanged its visible hashes are carried over
  * and the page is not scanned again.
  */
-function fingerprintPage(bytes, earlier) {
-    const markup = markupDigest(bytes);
+function fingerprintPage(bytes, earlier, 
+/** The page's markup digest, when worked out already. */
+markup = markupDigest(bytes)) {
     if (earlier?.markup === markup)
         return earlier;
     return { ...readVisible(bytes), markup };
@@ -2782,8 +2767,6 @@ function readVisible(bytes) {
     const n = html.length;
     const content = new VisibleText(SCRATCH.content);
     const navigation = new VisibleText(SCRATCH.navigation);
-    const ids = new NextOccurrence(html, ' id=');
-    const roles = new NextOccurrence(html, ' role=');
     let title;
     /** The element that opened the navigation region, and how many of its kind are open. */
     let region;
@@ -2799,12 +2782,12 @@ function readVisible(bytes) {
             return false;
         if (LANDMARKS.has(name))
             return true;
-        if (ids.within(lt, gt)) {
+        if (tagHolds(html, lt, gt, ' id=')) {
             const id = fingerprint_valueOf(html, 'id', lt, gt);
             if (id !== undefined && NAVIGATION_IDS.has(id))
                 return true;
         }
-        if (roles.within(lt, gt)) {
+        if (tagHolds(html, lt, gt, ' role=')) {
             const role = fingerprint_valueOf(html, 'role', lt, gt);
             if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase()))
                 return true;
@@ -2844,7 +2827,7 @@ function readVisible(bytes) {
                 mainDepth -= 1;
             continue;
         }
-        if (HIDDEN.includes(name)) {
+        if (isHidden(name)) {
             at = after(html, '>', indexOfClosing(html, name, at));
             continue;
         }
@@ -2957,7 +2940,8 @@ function readableTitle(raw) {
  */
 function normalizeUrl(url) {
     // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
-    if (url.indexOf('.', url.lastIndexOf('/') + 1) === -1 && !url.includes('_next/image')) {
+    // `_next` first: a short needle is a plain scan, a long one sets up a search table per call.
+    if (!lastSegmentHasDot(url) && !(url.includes('_next') && url.includes('_next/image'))) {
         return url;
     }
     // The same assets recur on every page (icons, images): each is worked out once.
@@ -2969,6 +2953,17 @@ function normalizeUrl(url) {
         NORMALIZED.set(url, normalized);
     }
     return normalized;
+}
+/** Whether a dot follows the URL's last slash; scanned from the end, as most links are short. */
+function lastSegmentHasDot(url) {
+    for (let i = url.length - 1; i >= 0; i -= 1) {
+        const c = url.charCodeAt(i);
+        if (c === 46 /* . */)
+            return true;
+        if (c === 47 /* / */)
+            return false;
+    }
+    return false;
 }
 /** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */
 const NORMALIZED = new Map();
@@ -3050,8 +3045,6 @@ function looksLikeHash(token) {
 
 ;// CONCATENATED MODULE: ./.build/changes/site-files.js
 
-
-
 /** An HTML file is a page. */
 function isPage(file) {
     return /\.html?$/i.test(file);
@@ -3093,47 +3086,6 @@ function pageUrl(domain, file) {
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 function assetKey(file) {
     return normalizeAssetPath(file);
-}
-/**
- * Fingerprints every page of an extracted site, reading each page once (the files were
- * just written, so they come from the page cache). A page whose markup is unchanged
- * since `earlier` keeps the earlier fingerprint without a second look.
- */
-function fingerprintPages(root, files, earlier) {
-    const byPath = new Map();
-    let carriedOver = 0;
-    // One buffer for every page: their sizes are known from the extraction.
-    let buffer = Buffer.allocUnsafe(256 * 1024);
-    for (const file of files) {
-        if (!isPage(file.path))
-            continue;
-        if (file.size > buffer.length)
-            buffer = Buffer.allocUnsafe(file.size);
-        const bytes = readInto(external_node_path_.join(root, ...file.path.split('/')), buffer, file.size);
-        const previous = earlier?.get(file.path);
-        const fingerprint = fingerprintPage(bytes, previous);
-        if (fingerprint === previous)
-            carriedOver += 1;
-        byPath.set(file.path, fingerprint);
-    }
-    return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver };
-}
-/** The file's first `size` bytes, read into `buffer` with three system calls. */
-function readInto(file, buffer, size) {
-    const fd = (0,external_node_fs_.openSync)(file, 'r');
-    try {
-        let read = 0;
-        while (read < size) {
-            const n = (0,external_node_fs_.readSync)(fd, buffer, read, size - read, read);
-            if (n === 0)
-                break;
-            read += n;
-        }
-        return buffer.subarray(0, read);
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/compare.js
@@ -3308,7 +3260,290 @@ function formatPercent(value) {
     return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}%`;
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(3136);
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __webpack_require__(5919);
+;// CONCATENATED MODULE: ./.build/changes/page-fingerprints.js
+
+
+
+
+/**
+ * Fingerprints the pages of an extracted site, each as soon as it is written (`add`), then
+ * whatever is missing once the site is complete (`finish`). Runs the same in a worker
+ * thread or in the calling one. A page whose bytes equal the earlier export's keeps its
+ * earlier fingerprint unread; one whose markup is unchanged keeps it without a scan.
+ *
+ * A path may be added more than once (an archive entry replaced by a later one, a
+ * download restarted): the last look wins, and `finish` looks again at any page whose
+ * last look was at other bytes than the ones the site ends up with.
+ */
+class PageFingerprintJob {
+    root;
+    earlier;
+    #outcomes = new Map();
+    /** One buffer for every page: their sizes are known from the extraction. */
+    #buffer = Buffer.allocUnsafe(256 * 1024);
+    constructor(root, earlier) {
+        this.root = root;
+        this.earlier = earlier;
+    }
+    /** A file was written in full: fingerprints it now if it is a page (from `bytes` when given). */
+    add(file, bytes) {
+        if (!isPage(file.path))
+            return;
+        this.#outcomes.set(file.path, this.#look(file, bytes));
+    }
+    /**
+     * Keeps the earlier fingerprint of a page that has the same bytes, or the same markup
+     * (from `bytes`, the page as written), as in the earlier export. Returns what is left
+     * to scan (with its markup digest when it was worked out), or undefined.
+     */
+    triage(file, bytes) {
+        if (!isPage(file.path))
+            return undefined;
+        const previous = this.earlier?.get(file.path);
+        if (previous === undefined)
+            return file;
+        if (previous.sha256 !== file.sha256) {
+            if (bytes === undefined)
+                return file;
+            const markup = markupDigest(bytes);
+            if (markup !== previous.page.markup)
+                return { ...file, markup };
+        }
+        this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
+        return undefined;
+    }
+    /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
+    partition(files) {
+        const rest = [];
+        const byPath = new Map();
+        let carriedOver = 0;
+        for (const file of files) {
+            if (!isPage(file.path))
+                continue;
+            const outcome = this.#outcomes.get(file.path);
+            if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
+                rest.push(file);
+                continue;
+            }
+            byPath.set(file.path, outcome.page);
+            if (outcome.carriedOver)
+                carriedOver += 1;
+        }
+        return { done: { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] }, rest };
+    }
+    /** Fingerprints of every page among `files` (the site as extracted, in full). */
+    finish(files) {
+        const byPath = new Map();
+        const unreadable = [];
+        let carriedOver = 0;
+        for (const file of files) {
+            if (!isPage(file.path))
+                continue;
+            let outcome = this.#outcomes.get(file.path);
+            if (outcome?.sha256 !== file.sha256 || 'unreadable' in outcome)
+                outcome = this.#look(file);
+            if ('unreadable' in outcome) {
+                unreadable.push(`${file.path}: ${outcome.unreadable}`);
+                continue;
+            }
+            byPath.set(file.path, outcome.page);
+            if (outcome.carriedOver)
+                carriedOver += 1;
+        }
+        return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable };
+    }
+    #look(file, written) {
+        const previous = this.earlier?.get(file.path);
+        if (previous?.sha256 === file.sha256) {
+            return { sha256: file.sha256, page: previous.page, carriedOver: true };
+        }
+        let bytes = written;
+        if (bytes === undefined) {
+            try {
+                if (file.size > this.#buffer.length)
+                    this.#buffer = Buffer.allocUnsafe(file.size);
+                bytes = readInto(external_node_path_.join(this.root, ...file.path.split('/')), this.#buffer, file.size);
+            }
+            catch (err) {
+                const code = err.code;
+                return { sha256: file.sha256, unreadable: code ?? String(err) };
+            }
+        }
+        const page = fingerprintPage(bytes, previous?.page, file.markup);
+        return { sha256: file.sha256, page, carriedOver: page === previous?.page };
+    }
+}
+/** The file's first `size` bytes, read into `buffer` with three system calls. */
+function readInto(file, buffer, size) {
+    const fd = (0,external_node_fs_.openSync)(file, 'r');
+    try {
+        let read = 0;
+        while (read < size) {
+            const n = (0,external_node_fs_.readSync)(fd, buffer, read, size - read, read);
+            if (n === 0)
+                break;
+            read += n;
+        }
+        return buffer.subarray(0, read);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./.build/changes/fingerprinter.js
+
+
+
+
+/** The worker's entry, as the build places it beside the module that starts it. */
+const WORKER_FILE = 'fingerprint-worker.js';
+/**
+ * Pages are handed to the worker in batches: one message per page costs more than its
+ * scan. The worker starts with the first full batch: fewer pages (an export that edits a
+ * few) are scanned here at the end in less time than a thread takes to start.
+ */
+const BATCH_PAGES = 128;
+function startPageFingerprinter(root, earlier, options = {}) {
+    const workerFile = options.workerFile ?? besideThisModule(WORKER_FILE);
+    if (workerFile !== undefined && (0,external_node_fs_.existsSync)(workerFile)) {
+        try {
+            return new WorkerFingerprinter(root, earlier, workerFile, options);
+        }
+        catch (err) {
+            options.debug?.(`No fingerprint worker (${String(err)}): pages are fingerprinted inline.`);
+        }
+    }
+    return inlineFingerprinter(root, earlier);
+}
+function besideThisModule(name) {
+    // `import.meta.url` is this bundle's file in dist/, this module's in .build/ and src/.
+    const url = new URL(name, import.meta.url);
+    return url.protocol === 'file:' ? (0,external_node_url_.fileURLToPath)(url) : undefined;
+}
+function inlineFingerprinter(root, earlier) {
+    const job = new PageFingerprintJob(root, earlier);
+    return {
+        where: 'inline',
+        written: (file, bytes) => {
+            const rest = job.triage(file, bytes);
+            if (rest !== undefined)
+                job.add(rest, bytes);
+        },
+        finish: (files) => Promise.resolve(job.finish(files)),
+        stop: () => Promise.resolve(),
+    };
+}
+/**
+ * Pages with the earlier export's bytes or markup are settled here, as they are written
+ * (a CRC of bytes in memory); the worker scans the rest, and is started once there is a
+ * batch of them: an export that changes a few pages, or a site without pages, never
+ * starts it.
+ */
+class WorkerFingerprinter {
+    root;
+    earlier;
+    workerFile;
+    options;
+    #local;
+    #worker;
+    #result;
+    #batch = [];
+    #failed;
+    constructor(root, earlier, workerFile, options) {
+        this.root = root;
+        this.earlier = earlier;
+        this.workerFile = workerFile;
+        this.options = options;
+        this.#local = new PageFingerprintJob(root, earlier);
+    }
+    get where() {
+        return this.#worker === undefined ? 'inline' : 'worker';
+    }
+    #start() {
+        if (this.#worker !== undefined || this.#failed !== undefined)
+            return this.#worker;
+        let worker;
+        try {
+            worker = new external_node_worker_threads_.Worker(this.workerFile, {
+                workerData: { root: this.root, ...(this.earlier ? { earlier: this.earlier } : {}) },
+            });
+        }
+        catch (err) {
+            this.#failed = err;
+            return undefined;
+        }
+        // The worker never keeps the step alive: a failed run ends without waiting for it.
+        worker.unref();
+        this.#result = new Promise((resolve, reject) => {
+            worker.once('message', (result) => resolve(result));
+            worker.once('error', reject);
+            worker.once('exit', (code) => reject(new Error(`the fingerprint worker exited (code ${code}) before answering`)));
+        });
+        // Awaited by finish; meanwhile a failure is only remembered, never unhandled.
+        this.#result.catch((err) => {
+            this.#failed = err;
+        });
+        this.#worker = worker;
+        return worker;
+    }
+    written(file, bytes) {
+        const rest = this.#local.triage(file, bytes);
+        if (rest === undefined || this.#failed !== undefined)
+            return;
+        this.#batch.push(rest);
+        if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES))
+            this.#post({ kind: 'written', pages: this.#batch });
+    }
+    async finish(files) {
+        // Nothing was left to the worker: what remains is looked at here.
+        if (this.#worker === undefined && this.#failed === undefined) {
+            return this.#local.finish(files);
+        }
+        const { done, rest } = this.#local.partition(files);
+        if (this.#batch.length > 0)
+            this.#post({ kind: 'written', pages: this.#batch });
+        const list = rest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
+        this.#post({ kind: 'finish', files: list });
+        try {
+            if (this.#result === undefined)
+                throw this.#failed;
+            const scanned = await this.#result;
+            for (const [file, page] of scanned.byPath)
+                done.byPath.set(file, page);
+            return {
+                ...done,
+                carriedOver: done.carriedOver + scanned.carriedOver,
+                unreadable: scanned.unreadable,
+            };
+        }
+        catch (err) {
+            // A broken worker costs time, never the report: the pages are fingerprinted here.
+            this.options.debug?.(`The fingerprint worker failed (${String(err)}): pages are fingerprinted inline.`);
+            return this.#local.finish(files);
+        }
+        finally {
+            await this.stop();
+        }
+    }
+    async stop() {
+        await this.#worker?.terminate();
+    }
+    #post(message) {
+        this.#batch = [];
+        if (this.#failed === undefined)
+            this.#start()?.postMessage(message);
+    }
+}
+
 ;// CONCATENATED MODULE: ./.build/changes/review.js
+
 
 
 
@@ -3344,17 +3579,54 @@ class ChangeReview {
         // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
         this.#baseline.catch(() => undefined);
     }
-    /** Page fingerprints for the manifest; pages whose markup is unchanged keep the earlier ones. */
-    describePages = async (stagingDir, contents) => {
-        const baseline = await this.#baseline;
-        const earlier = baseline.kind === 'found' &&
-            baseline.baseline.manifest.pageFingerprints?.scheme === FINGERPRINT_SCHEME
-            ? pagesOf(baseline.baseline.manifest)
-            : undefined;
-        const started = this.deps.clock.now();
-        const pages = fingerprintPages(stagingDir, contents.files, earlier);
-        this.deps.reporter.debug(`Fingerprinted ${pages.byPath.size} pages in ${(0,duration/* formatDuration */.a3)(this.deps.clock.now() - started)} (${pages.carriedOver} unchanged markup, carried over).`);
-        return pages;
+    /**
+     * Page fingerprints for the manifest, made as the pages are written (in a worker thread
+     * when there is one) once the earlier export is known: pages whose bytes or markup are
+     * unchanged keep the earlier fingerprints.
+     */
+    describePages = (stagingDir) => {
+        const { reporter, clock } = this.deps;
+        let fingerprinter;
+        let stopped = false;
+        // Pages written before the earlier export is known wait here (a URL is still loading).
+        let waiting = [];
+        const ready = this.#baseline.then((baseline) => {
+            if (stopped)
+                return undefined;
+            fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline), {
+                debug: (line) => reporter.debug(line),
+            });
+            for (const file of waiting)
+                fingerprinter.written(file);
+            waiting = [];
+            return fingerprinter;
+        });
+        ready.catch(() => undefined);
+        return {
+            written: (file, bytes) => {
+                if (fingerprinter)
+                    fingerprinter.written(file, bytes);
+                // The bytes are only valid during the call: a waiting page is read back later.
+                else if (isPage(file.path))
+                    waiting.push(file);
+            },
+            finish: async (contents) => {
+                const started = clock.now();
+                const running = await ready;
+                if (running === undefined)
+                    throw new Error('the page fingerprints were stopped');
+                const pages = await running.finish(contents.files);
+                reporter.debug(`Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${(0,duration/* formatDuration */.a3)(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`);
+                if (pages.unreadable.length > 0) {
+                    reporter.warning(`${pages.unreadable.length} extracted pages could not be read to fingerprint them (${pages.unreadable.slice(0, 3).join('; ')}${pages.unreadable.length > 3 ? '; …' : ''}): the change report compares them by their bytes.`);
+                }
+                return pages;
+            },
+            stop: async () => {
+                stopped = true;
+                await fingerprinter?.stop();
+            },
+        };
     };
     /** Before the site is put in place: the report, its outputs and file, and the guard. */
     review = async (manifest) => {
@@ -3413,11 +3685,18 @@ class ChangeReview {
         }
     }
 }
-function pagesOf(manifest) {
+/** The earlier export's page fingerprints, when they were made the way this version makes them. */
+function earlierPages(baseline) {
+    if (baseline.kind !== 'found')
+        return undefined;
+    const { manifest } = baseline.baseline;
+    if (manifest.pageFingerprints?.scheme !== FINGERPRINT_SCHEME)
+        return undefined;
     const byPath = new Map();
-    for (const file of manifest.files)
+    for (const file of manifest.files) {
         if (file.page)
-            byPath.set(file.path, file.page);
+            byPath.set(file.path, { sha256: file.sha256, page: file.page });
+    }
     return byPath;
 }
 
@@ -4508,12 +4787,14 @@ const CREATE_FLAGS = external_node_fs_.constants.O_WRONLY | external_node_fs_.co
  */
 class SiteWriter {
     root;
+    onWritten;
     /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
     #written = new Map();
     #symlinks = [];
     #files = 0;
-    constructor(root) {
+    constructor(root, onWritten) {
         this.root = root;
+        this.onWritten = onWritten;
     }
     get fileCount() {
         return this.#files;
@@ -4545,7 +4826,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, data.length, (0,external_node_crypto_.createHash)('sha256').update(data));
+        this.#record(entry, data.length, (0,external_node_crypto_.createHash)('sha256').update(data), data);
     }
     /** Streams a large file to disk chunk by chunk, hashing it on the way. */
     async fileFromChunks(entry, content) {
@@ -4633,7 +4914,9 @@ class SiteWriter {
             throw collisionOr(err, entry);
         }
         this.#files += 1;
-        this.#written.set(entry.relative, { ...source, path: entry.relative });
+        const record = { ...source, path: entry.relative };
+        this.#written.set(entry.relative, record);
+        this.onWritten?.(record);
     }
     /**
      * Creates the symlinks, then checks where each really leads, through the links that
@@ -4679,14 +4962,16 @@ class SiteWriter {
             throw collisionOr(err, entry);
         }
     }
-    #record(entry, size, hash) {
+    #record(entry, size, hash, bytes) {
         this.#files += 1;
-        this.#written.set(entry.relative, {
+        const record = {
             path: entry.relative,
             size,
             sha256: hash.digest('hex'),
             executable: (entry.mode & 0o111) !== 0,
-        });
+        };
+        this.#written.set(entry.relative, record);
+        this.onWritten?.(record, bytes);
     }
     /** Creates the parent directories the entry is the first to need, one level at a time. */
     #parents(entry) {
@@ -4775,13 +5060,13 @@ class TarExtraction {
     #batch = [];
     #batchBytes = 0;
     #received = 0;
-    constructor(root, format, limits, signal) {
+    constructor(root, format, limits, signal, onWritten) {
         this.#signal = signal;
         // The parser, not the input: once every byte has arrived, the input has ended and a
         // pipeline no longer listens to it, while the parser may still be writing files.
         const onAbort = () => this.#parser.destroy((0,errors/* abortReason */.Js)(signal));
         signal?.addEventListener('abort', onAbort, { once: true });
-        this.#done = this.#run(root, format, limits)
+        this.#done = this.#run(root, format, limits, onWritten)
             .catch((err) => {
             this.#failure = signal?.aborted ? (0,errors/* abortReason */.Js)(signal) : mapArchiveError(err, format);
             throw this.#failure;
@@ -4827,9 +5112,9 @@ class TarExtraction {
                 throw this.#failure;
         }
     }
-    async #run(root, format, limits) {
+    async #run(root, format, limits, onWritten) {
         const guard = new EntryGuard(root, limits, () => this.#received);
-        const writer = new SiteWriter(root);
+        const writer = new SiteWriter(root, onWritten);
         const extract = this.#parser;
         // The stream machinery reports a refused entry as "premature close": keep the cause.
         let refusal;
@@ -5058,7 +5343,7 @@ class SyncFileReader extends yauzl.RandomAccessReader {
  * ceilings, or use a method or encryption this action does not read; then to extract
  * each entry through the same EntryGuard as tar entries, sizes and CRC-32 checked.
  */
-async function extractZip(file, root, limits, signal) {
+async function extractZip(file, root, limits, signal, onWritten) {
     const fd = external_node_fs_.openSync(file, 'r');
     try {
         const fileSize = external_node_fs_.fstatSync(fd).size;
@@ -5084,7 +5369,7 @@ async function extractZip(file, root, limits, signal) {
         (0,errors/* throwIfAborted */.Te)(signal);
         const zip = await open();
         const guard = new EntryGuard(root, limits, () => fileSize);
-        const writer = new SiteWriter(root);
+        const writer = new SiteWriter(root, onWritten);
         try {
             await new Promise((resolve, reject) => {
                 zip.on('error', reject);
@@ -5303,15 +5588,20 @@ class ExtractingSink {
     stagingDir;
     limits;
     signal;
+    onWritten;
     #head = [];
     #headBytes = 0;
     #format;
     #tar;
-    /** `signal` (the step's deadline, a cancellation) interrupts extraction too. */
-    constructor(stagingDir, limits, signal) {
+    /**
+     * `signal` (the step's deadline, a cancellation) interrupts extraction too;
+     * `onWritten` is told of each file as soon as it is on disk.
+     */
+    constructor(stagingDir, limits, signal, onWritten) {
         this.stagingDir = stagingDir;
         this.limits = limits;
         this.signal = signal;
+        this.onWritten = onWritten;
     }
     get format() {
         return this.#format;
@@ -5345,7 +5635,7 @@ class ExtractingSink {
             await this.#begin();
         const format = this.#format;
         const result = format === 'zip'
-            ? await extractZip(file, this.stagingDir, this.limits, this.signal)
+            ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
             : await this.#tar.end();
         return { format, ...result };
     }
@@ -5362,7 +5652,7 @@ class ExtractingSink {
         }
         this.#format = format;
         if (format !== 'zip') {
-            this.#tar = new TarExtraction(this.stagingDir, format, this.limits, this.signal);
+            this.#tar = new TarExtraction(this.stagingDir, format, this.limits, this.signal, this.onWritten);
             await this.#tar.write(head);
         }
     }
@@ -5582,7 +5872,10 @@ async function deliverBundle(options) {
     const file = (0,place/* temporaryFileName */.Nc)(options.tempDir, '.download');
     (0,place/* trackTemporary */.hN)(file);
     const staging = options.extract ? await (0,place/* createStagingDirectory */.Hn)(options.target) : undefined;
-    const sink = staging ? new ExtractingSink(staging, options.limits, options.signal) : undefined;
+    const pages = staging ? options.describePages?.(staging) : undefined;
+    const sink = staging
+        ? new ExtractingSink(staging, options.limits, options.signal, pages?.written)
+        : undefined;
     const progress = downloadProgress(reporter, options.clock);
     try {
         const download = await downloadBundle({
@@ -5613,11 +5906,11 @@ async function deliverBundle(options) {
                 throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
             }
             await options.inspect?.(staging);
-            const pages = await options.describePages?.(staging, site.contents);
+            const described = await pages?.finish(site.contents);
             const manifest = buildManifest({
                 ...facts(site.format),
                 contents: site.contents,
-                ...(pages ? { pages } : {}),
+                ...(described ? { pages: described } : {}),
             });
             await options.review?.(manifest);
             await writeManifest(staging, manifest);
@@ -5642,6 +5935,7 @@ async function deliverBundle(options) {
     }
     finally {
         await sink?.abort();
+        await pages?.stop();
         await (0,place/* removeTemporary */.cF)(file);
         if (staging)
             await (0,place/* removeTemporary */.cF)(staging);
