@@ -3262,10 +3262,10 @@ function formatPercent(value) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __webpack_require__(5919);
+// EXTERNAL MODULE: ./.build/worker-file.js
+var worker_file = __webpack_require__(625);
 ;// CONCATENATED MODULE: ./.build/changes/page-fingerprints.js
 
 
@@ -3411,7 +3411,7 @@ const WORKER_FILE = 'fingerprint-worker.js';
  */
 const BATCH_PAGES = 128;
 function startPageFingerprinter(root, earlier, options = {}) {
-    const workerFile = options.workerFile ?? besideThisModule(WORKER_FILE);
+    const workerFile = options.workerFile ?? (0,worker_file/* shippedWorkerFile */.M)(import.meta.url, WORKER_FILE);
     if (workerFile !== undefined && (0,external_node_fs_.existsSync)(workerFile)) {
         try {
             return new WorkerFingerprinter(root, earlier, workerFile, options);
@@ -3421,11 +3421,6 @@ function startPageFingerprinter(root, earlier, options = {}) {
         }
     }
     return inlineFingerprinter(root, earlier);
-}
-function besideThisModule(name) {
-    // `import.meta.url` is this bundle's file in dist/, this module's in .build/ and src/.
-    const url = new URL(name, import.meta.url);
-    return url.protocol === 'file:' ? (0,external_node_url_.fileURLToPath)(url) : undefined;
 }
 function inlineFingerprinter(root, earlier) {
     const job = new PageFingerprintJob(root, earlier);
@@ -6586,6 +6581,33 @@ async function executeConfigured(raw, environment, reporter, options) {
         if (!options.dispatcher)
             await dispatcher.destroy().catch(() => undefined);
     }
+}
+
+
+/***/ }),
+
+/***/ 625:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ shippedWorkerFile)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3136);
+
+
+/**
+ * A worker thread's entry as the build ships it: `name` beside the module that starts it
+ * (`moduleUrl`, its `import.meta.url`), which is dist/ (or dist/cli/) in the bundles and
+ * .build/<dir>/ after tsc. Undefined where it is not (the sources run by tsx, whose tests
+ * name the entry themselves).
+ */
+function shippedWorkerFile(moduleUrl, name) {
+    const url = new URL(name, moduleUrl);
+    if (url.protocol !== 'file:')
+        return undefined;
+    const file = (0,node_url__WEBPACK_IMPORTED_MODULE_1__.fileURLToPath)(url);
+    return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync)(file) ? file : undefined;
 }
 
 

@@ -647,10 +647,10 @@ var external_node_fs_promises_ = __webpack_require__(1455);
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:string_decoder"
 var external_node_string_decoder_ = __webpack_require__(6193);
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __webpack_require__(5919);
+// EXTERNAL MODULE: ./.build/worker-file.js
+var worker_file = __webpack_require__(625);
 // EXTERNAL MODULE: ./node_modules/css-tree/lib/tokenizer/index.js + 3 modules
 var tokenizer = __webpack_require__(527);
 ;// CONCATENATED MODULE: ./.build/airgap/css.js
@@ -1737,14 +1737,8 @@ function scanFailure(failure) {
 }
 /** The worker script shipped beside this module: bundled in dist/, or compiled beside it. */
 function shippedWorker() {
-    const here = external_node_path_.dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
-    for (const file of [
-        external_node_path_.join(here, 'scan-worker', 'index.js'),
-        external_node_path_.join(here, 'scan-worker.js'),
-    ])
-        if ((0,external_node_fs_.existsSync)(file))
-            return { file };
-    return undefined;
+    const file = (0,worker_file/* shippedWorkerFile */.M)(import.meta.url, 'scan-worker.js');
+    return file === undefined ? undefined : { file };
 }
 /** Adds one file's part to the result, as reading it in place would have. */
 function mergeFileScan(result, part) {

@@ -1,20 +1,12 @@
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  fstatSync,
-  openSync,
-  readFileSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { asLocalFileError, errorMessage, throwIfAborted } from '../errors.js';
+import { shippedWorkerFile } from '../worker-file.js';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type HtmlReference, HtmlScanner } from './html.js';
@@ -347,13 +339,8 @@ function scanFailure(failure: Extract<ScanReply, { failure: unknown }>['failure'
 
 /** The worker script shipped beside this module: bundled in dist/, or compiled beside it. */
 function shippedWorker(): WorkerEntry | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of [
-    path.join(here, 'scan-worker', 'index.js'),
-    path.join(here, 'scan-worker.js'),
-  ])
-    if (existsSync(file)) return { file };
-  return undefined;
+  const file = shippedWorkerFile(import.meta.url, 'scan-worker.js');
+  return file === undefined ? undefined : { file };
 }
 
 /** Adds one file's part to the result, as reading it in place would have. */

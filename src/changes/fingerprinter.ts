@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { shippedWorkerFile } from '../worker-file.js';
 import type { ToFingerprintWorker } from './fingerprint-worker.js';
 import {
   type EarlierPage,
@@ -51,7 +51,7 @@ export function startPageFingerprinter(
   earlier: ReadonlyMap<string, EarlierPage> | undefined,
   options: FingerprinterOptions = {},
 ): PageFingerprinter {
-  const workerFile = options.workerFile ?? besideThisModule(WORKER_FILE);
+  const workerFile = options.workerFile ?? shippedWorkerFile(import.meta.url, WORKER_FILE);
   if (workerFile !== undefined && existsSync(workerFile)) {
     try {
       return new WorkerFingerprinter(root, earlier, workerFile, options);
@@ -60,12 +60,6 @@ export function startPageFingerprinter(
     }
   }
   return inlineFingerprinter(root, earlier);
-}
-
-function besideThisModule(name: string): string | undefined {
-  // `import.meta.url` is this bundle's file in dist/, this module's in .build/ and src/.
-  const url = new URL(name, import.meta.url);
-  return url.protocol === 'file:' ? fileURLToPath(url) : undefined;
 }
 
 function inlineFingerprinter(
