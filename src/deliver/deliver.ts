@@ -9,6 +9,7 @@ import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
 import type { SiteContents, WrittenFileListener } from './archive/writer.js';
 import { type BundleSource, type DownloadResult, downloadBundle } from './download.js';
+import { holdYoungGeneration } from '../young-generation.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
   buildManifest,
@@ -107,6 +108,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     ? new ExtractingSink(staging, options.limits, options.signal, pages?.written)
     : undefined;
   const progress = downloadProgress(reporter, options.clock);
+  const releaseYoungGeneration = holdYoungGeneration();
   try {
     const download = await downloadBundle({
       source: options.source,
@@ -163,6 +165,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         manifestPath: path.join(options.target, MANIFEST_NAME),
       };
     }
+    releaseYoungGeneration();
     const format = await sniffFile(file);
     const name = `${options.archiveName}${EXTENSION[format]}`;
     await recheckTarget(() =>
@@ -178,6 +181,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     );
     return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
+    releaseYoungGeneration();
     await sink?.abort();
     await pages?.stop();
     await removeTemporary(file);
