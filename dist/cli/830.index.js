@@ -1410,8 +1410,9 @@ function referencesInHtml(source) {
     return found;
 }
 
+// EXTERNAL MODULE: ./.build/tree-walk.js
+var tree_walk = __webpack_require__(9904);
 ;// CONCATENATED MODULE: ./.build/airgap/site-tree.js
-
 
 /** The files and directories of an extracted site, and its URL rules. */
 class SiteTree {
@@ -1426,14 +1427,11 @@ class SiteTree {
     static async read(root) {
         const files = new Set();
         const directories = new Set(['']);
-        for (const entry of await (0,external_node_fs_promises_.readdir)(root, { recursive: true, withFileTypes: true })) {
-            const relative = external_node_path_.relative(root, external_node_path_.join(entry.parentPath, entry.name))
-                .split(external_node_path_.sep)
-                .join('/');
-            if (entry.isFile())
-                files.add(relative);
-            else if (entry.isDirectory())
-                directories.add(relative);
+        for (const { path, dirent } of await (0,tree_walk/* readTree */.Z)(root)) {
+            if (dirent.isFile())
+                files.add(path);
+            else if (dirent.isDirectory())
+                directories.add(path);
         }
         return new SiteTree(root, files, directories);
     }

@@ -1,5 +1,4 @@
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { readTree } from '../tree-walk.js';
 
 /**
  * How a URL path found its file under the export's URL rules, the ones of
@@ -30,13 +29,9 @@ export class SiteTree {
   static async read(root: string): Promise<SiteTree> {
     const files = new Set<string>();
     const directories = new Set<string>(['']);
-    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-      const relative = path
-        .relative(root, path.join(entry.parentPath, entry.name))
-        .split(path.sep)
-        .join('/');
-      if (entry.isFile()) files.add(relative);
-      else if (entry.isDirectory()) directories.add(relative);
+    for (const { path, dirent } of await readTree(root)) {
+      if (dirent.isFile()) files.add(path);
+      else if (dirent.isDirectory()) directories.add(path);
     }
     return new SiteTree(root, files, directories);
   }

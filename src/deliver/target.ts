@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
 import { contains, type ProtectedContext, protectedReason } from './protected.js';
+import { readTree } from '../tree-walk.js';
 
 /**
  * What `path` may replace. It is replaced only when it does not exist, is an empty
@@ -185,13 +186,10 @@ export async function realPathOfPlanned(target: string): Promise<string> {
 
 /** An empty directory, an earlier export (manifest and nothing else), or something else. */
 async function describeDirectory(dir: string): Promise<TargetState> {
-  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
   // Empty directories hold no data: only files, links and other entries count.
-  const items = entries
-    .filter((entry) => !entry.isDirectory())
-    .map((entry) =>
-      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
-    );
+  const items = (await readTree(dir))
+    .filter((entry) => !entry.dirent.isDirectory())
+    .map((entry) => entry.path);
   if (items.length === 0) return { kind: 'empty' };
 
   const read = await readManifest(path.join(dir, MANIFEST_NAME));
