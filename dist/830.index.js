@@ -1233,6 +1233,42 @@ class ScanningParser extends Parser/* Parser */.i {
         state.attribvalue = '';
     }
 }
+// The scan reads each start tag with its attributes, and the end of `<script>` and
+// `<style>`, whose text the tokenizer itself keeps raw; it never asks which element
+// encloses another. So the Parser's stack of open elements (implied end tags, foreign
+// content, tag name case adjustments for SVG) is not kept: a start tag is only named,
+// an end tag reported as written.
+Object.defineProperties(ScanningParser.prototype, {
+    readTagName: {
+        value: function readTagName(start, endIndex) {
+            return this.getSlice(start, endIndex).toLowerCase();
+        },
+    },
+    emitOpenTag: {
+        value: function emitOpenTag(name) {
+            this.openTagStart = this.startIndex;
+            this.tagname = name;
+            this.attribs = {};
+        },
+    },
+    onclosetag: {
+        value: function onclosetag(start, endIndex) {
+            this.endIndex = endIndex;
+            const name = this.readTagName(start, endIndex);
+            if (!this.isVoidElement(name))
+                this.cbs.onclosetag?.(name, false);
+            this.startIndex = endIndex + 1;
+        },
+    },
+    closeCurrentTag: {
+        value: function closeCurrentTag(isOpenImplied) {
+            const name = this.tagname;
+            this.endOpenTag(isOpenImplied);
+            if (!this.isVoidElement(name))
+                this.cbs.onclosetag?.(name, !isOpenImplied);
+        },
+    },
+});
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
 function srcsetUrls(value) {
     return value
@@ -1288,6 +1324,9 @@ class HtmlScanner {
     }
     end() {
         this.#parser.end();
+        // A script or style the page never closes runs to its end.
+        if (this.#raw)
+            this.#closeRaw();
         if (this.#flight.length === 0)
             return;
         const starts = this.#flightStarts;

@@ -98,6 +98,20 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
   },
 });
 
+/** The Parser's state that the flat tag handling below reads and sets. */
+interface TagState {
+  startIndex: number;
+  endIndex: number;
+  openTagStart: number;
+  tagname: string;
+  attribs: Record<string, string> | null;
+  cbs: { onclosetag?(name: string, isImplied: boolean): void };
+  getSlice(start: number, endIndex: number): string;
+  readTagName(start: number, endIndex: number): string;
+  endOpenTag(isImplied: boolean): void;
+  isVoidElement(name: string): boolean;
+}
+
 /** The Parser's attribute state, for skipping values the scan never reads. */
 interface AttributeState {
   attribname: string;
@@ -136,6 +150,41 @@ class ScanningParser extends Parser {
     state.attribvalue = '';
   }
 }
+
+// The scan reads each start tag with its attributes, and the end of `<script>` and
+// `<style>`, whose text the tokenizer itself keeps raw; it never asks which element
+// encloses another. So the Parser's stack of open elements (implied end tags, foreign
+// content, tag name case adjustments for SVG) is not kept: a start tag is only named,
+// an end tag reported as written.
+Object.defineProperties(ScanningParser.prototype, {
+  readTagName: {
+    value: function readTagName(this: TagState, start: number, endIndex: number): string {
+      return this.getSlice(start, endIndex).toLowerCase();
+    },
+  },
+  emitOpenTag: {
+    value: function emitOpenTag(this: TagState, name: string): void {
+      this.openTagStart = this.startIndex;
+      this.tagname = name;
+      this.attribs = {};
+    },
+  },
+  onclosetag: {
+    value: function onclosetag(this: TagState, start: number, endIndex: number): void {
+      this.endIndex = endIndex;
+      const name = this.readTagName(start, endIndex);
+      if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
+      this.startIndex = endIndex + 1;
+    },
+  },
+  closeCurrentTag: {
+    value: function closeCurrentTag(this: TagState, isOpenImplied: boolean): void {
+      const name = this.tagname;
+      this.endOpenTag(isOpenImplied);
+      if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, !isOpenImplied);
+    },
+  },
+});
 
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
 export function srcsetUrls(value: string): string[] {
@@ -208,6 +257,8 @@ export class HtmlScanner {
 
   end(): void {
     this.#parser.end();
+    // A script or style the page never closes runs to its end.
+    if (this.#raw) this.#closeRaw();
     if (this.#flight.length === 0) return;
     const starts = this.#flightStarts;
     for (const reference of referencesInFlight(this.#flight.join(''))) {

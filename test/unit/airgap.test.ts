@@ -121,6 +121,25 @@ describe('what the browser does with each reference in HTML', () => {
     expect(found).toEqual(referencesInHtml(html).map((r) => `${r.role} ${r.url} ${r.offset}`));
   });
 
+  it('reads what tags say, however the elements nest or are left open', () => {
+    const page = [
+      '<svg><feImage href="https://filters.example.com/f.png"/><image href="https://img.example.com/s.png"/></svg>',
+      '<IMAGE SRC="https://img.example.com/legacy.png">',
+      '<p><div><p><a href="https://github.com/x">x</a></li></p></form></br>',
+      '<STYLE>body { background: url(https://img.example.com/bg.png) }</STYLE>',
+      '<script>fetch("https://api.example.com/unclosed")',
+    ].join('\n');
+    const found = referencesInHtml(page).map((r) => [r.role, r.via, r.url]);
+    expect(found).toEqual([
+      ['load', '<feimage href>', 'https://filters.example.com/f.png'],
+      ['load', '<image href>', 'https://img.example.com/s.png'],
+      ['load', '<image src>', 'https://img.example.com/legacy.png'],
+      ['link', '<a href>', 'https://github.com/x'],
+      ['load', 'css url()', 'https://img.example.com/bg.png'],
+      ['load', 'inline script: fetch()', 'https://api.example.com/unclosed'],
+    ]);
+  });
+
   it('parses srcset and meta refresh forms', () => {
     expect(srcsetUrls('a.png 1x, https://x.example.com/b.png 2x,c.png')).toEqual([
       'a.png',
