@@ -2156,7 +2156,10 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     const links = config.brokenLinks !== 'off';
     if (!external && !links)
         return;
-    const tree = await SiteTree.read(stagingDir);
+    const listed = context.contents;
+    const tree = listed?.directories
+        ? SiteTree.of(stagingDir, listed.files.map((file) => file.path), ['', ...listed.directories])
+        : await SiteTree.read(stagingDir);
     const scan = await scanSite(tree, {
         allowedHosts: config.allowedHosts,
         external,

@@ -1756,15 +1756,39 @@ function pageEntry(page) {
 }
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
 function serializeManifest(manifest) {
+    return [...manifestText(manifest)].join('');
+}
+/** Entries of a list serialized together: a piece of the text is a few hundred KB at most. */
+const ENTRIES_PER_PIECE = 512;
+/**
+ * The manifest's text in pieces, in order: the head, then the file list a few hundred
+ * entries at a time, then the rest. Written piece by piece, a manifest of 20,000 files
+ * never exists as one string beside its parts, at the end of the step where its memory
+ * peaks.
+ */
+function* manifestText(manifest) {
     const { files, symlinks, pageFingerprints, ...head } = manifest;
-    const list = (items) => items.length === 0
-        ? '[]'
-        : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
-    const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
-    const scheme = pageFingerprints
-        ? `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`
-        : '';
-    return `${headText},\n  "files": ${list(files)}${scheme},\n  "symlinks": ${list(symlinks)}\n}\n`;
+    yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
+    yield* listText(files);
+    if (pageFingerprints)
+        yield `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`;
+    yield ',\n  "symlinks": ';
+    yield* listText(symlinks);
+    yield '\n}\n';
+}
+function* listText(items) {
+    if (items.length === 0) {
+        yield '[]';
+        return;
+    }
+    for (let at = 0; at < items.length; at += ENTRIES_PER_PIECE) {
+        const lines = items
+            .slice(at, at + ENTRIES_PER_PIECE)
+            .map((item) => `    ${JSON.stringify(item)}`)
+            .join(',\n');
+        yield `${at === 0 ? '[\n' : ',\n'}${lines}`;
+    }
+    yield '\n  ]';
 }
 /** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
 async function readManifest(file) {
@@ -1803,7 +1827,14 @@ async function readManifest(file) {
 /** Writes the manifest into `dir` (a staging directory about to be put in place). */
 async function writeManifest(dir, manifest, name = MANIFEST_NAME) {
     const file = external_node_path_.join(dir, name);
-    await promises_.writeFile(file, serializeManifest(manifest), { mode: 0o644, flag: 'wx' });
+    const handle = await promises_.open(file, 'wx', 0o644);
+    try {
+        for (const piece of manifestText(manifest))
+            await handle.write(piece);
+    }
+    finally {
+        await handle.close();
+    }
     return file;
 }
 
@@ -4820,6 +4851,8 @@ class SiteWriter {
     /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
     #written = new Map();
     #symlinks = [];
+    /** Relative paths of the directories made, so that the site can be listed without reading it back. */
+    #directories = new Set();
     #files = 0;
     constructor(root, onWritten) {
         this.root = root;
@@ -4832,6 +4865,7 @@ class SiteWriter {
         this.#parents(entry);
         if (entry.replaces !== 'directory')
             this.#mkdir(entry.absolute, entry);
+        this.#directories.add(entry.relative);
     }
     /** What was written, sorted by path: the manifest's file list. */
     contents() {
@@ -4844,7 +4878,12 @@ class SiteWriter {
                 symlinks.push(record);
         }
         const byPath = (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-        return { files: files.sort(byPath), symlinks: symlinks.sort(byPath) };
+        // No entry replaces a directory (the plan refuses it), so each one made is still there.
+        return {
+            files: files.sort(byPath),
+            symlinks: symlinks.sort(byPath),
+            directories: [...this.#directories],
+        };
     }
     /** Writes a file whose whole content is in memory. */
     file(entry, data) {
@@ -5008,9 +5047,13 @@ class SiteWriter {
         if (entry.firstNewParent >= last)
             return;
         let dir = external_node_path_.join(this.root, ...entry.parts.slice(0, entry.firstNewParent));
+        let relative = entry.parts.slice(0, entry.firstNewParent).join('/');
         for (let i = entry.firstNewParent; i < last; i += 1) {
-            dir = dir + external_node_path_.sep + entry.parts[i];
+            const part = entry.parts[i];
+            dir = dir + external_node_path_.sep + part;
+            relative = relative === '' ? part : `${relative}/${part}`;
             this.#mkdir(dir, entry);
+            this.#directories.add(relative);
         }
     }
     #mkdir(dir, entry) {
@@ -5938,7 +5981,7 @@ async function deliverBundle(options) {
             if (site.contents.files.some((f) => f.path === MANIFEST_NAME)) {
                 throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
             }
-            await options.inspect?.(staging);
+            await options.inspect?.(staging, site.contents);
             const described = await pages?.finish(site.contents);
             const manifest = buildManifest({
                 ...facts(site.format),
@@ -6328,10 +6371,11 @@ async function runExport(config, deps) {
             ...withSignal,
             ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
                 ? {
-                    inspect: async (stagingDir) => {
+                    inspect: async (stagingDir, contents) => {
                         const { checkReadiness } = await Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830));
                         await checkReadiness(stagingDir, config, reporter, record, {
                             tempDir: deps.tempDir,
+                            contents,
                             ...withSignal,
                         });
                     },

@@ -12,6 +12,7 @@ import {
   type Readiness,
   type Severity,
 } from './findings.js';
+import type { SiteContents } from '../deliver/archive/writer.js';
 import { writeReportFiles } from './report-files.js';
 import { scanSite } from './scan.js';
 import { nginxConfig, servingVerdict } from './serving.js';
@@ -25,6 +26,12 @@ const BROWSER_PAGES = 8;
 export interface CheckContext {
   /** Where the report files go (RUNNER_TEMP in a workflow). */
   tempDir: string;
+  /**
+   * What the extraction wrote into the staging directory; without it the directory is
+   * listed. A site of 20,000 files listed from disk holds some 10 MB more at the end of
+   * the step, where its peak memory is.
+   */
+  contents?: SiteContents;
   signal?: AbortSignal;
   now?: () => number;
 }
@@ -48,7 +55,14 @@ export async function checkReadiness(
   const external = config.deploymentType !== 'cloud';
   const links = config.brokenLinks !== 'off';
   if (!external && !links) return;
-  const tree = await SiteTree.read(stagingDir);
+  const listed = context.contents;
+  const tree = listed?.directories
+    ? SiteTree.of(
+        stagingDir,
+        listed.files.map((file) => file.path),
+        ['', ...listed.directories],
+      )
+    : await SiteTree.read(stagingDir);
   const scan = await scanSite(tree, {
     allowedHosts: config.allowedHosts,
     external,

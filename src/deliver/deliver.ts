@@ -55,8 +55,11 @@ export interface DeliverOptions {
   idleTimeoutMs: number;
   reporter: Reporter;
   signal?: AbortSignal;
-  /** Runs on the extracted site before it is put in place; throwing keeps `target` untouched. */
-  inspect?: (stagingDir: string) => Promise<void>;
+  /**
+   * Runs on the extracted site before it is put in place, given what the extraction
+   * wrote there; throwing keeps `target` untouched.
+   */
+  inspect?: (stagingDir: string, contents: SiteContents) => Promise<void>;
   /** What `target` may replace: checked again just before it is replaced. */
   targetRules: TargetRules;
   /** `target` as the user wrote it, for messages. */
@@ -143,7 +146,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
           `Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`,
         );
       }
-      await options.inspect?.(staging);
+      await options.inspect?.(staging, site.contents);
       const described = await pages?.finish(site.contents);
       const manifest = buildManifest({
         ...facts(site.format),

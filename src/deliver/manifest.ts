@@ -119,16 +119,41 @@ function pageEntry(page: PageRecord | undefined): { page?: PageRecord } {
 
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
 export function serializeManifest(manifest: Manifest): string {
+  return [...manifestText(manifest)].join('');
+}
+
+/** Entries of a list serialized together: a piece of the text is a few hundred KB at most. */
+const ENTRIES_PER_PIECE = 512;
+
+/**
+ * The manifest's text in pieces, in order: the head, then the file list a few hundred
+ * entries at a time, then the rest. Written piece by piece, a manifest of 20,000 files
+ * never exists as one string beside its parts, at the end of the step where its memory
+ * peaks.
+ */
+function* manifestText(manifest: Manifest): Generator<string> {
   const { files, symlinks, pageFingerprints, ...head } = manifest;
-  const list = (items: unknown[]) =>
-    items.length === 0
-      ? '[]'
-      : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(',\n')}\n  ]`;
-  const headText = JSON.stringify(head, null, 2).replace(/\n}$/, '');
-  const scheme = pageFingerprints
-    ? `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`
-    : '';
-  return `${headText},\n  "files": ${list(files)}${scheme},\n  "symlinks": ${list(symlinks)}\n}\n`;
+  yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
+  yield* listText(files);
+  if (pageFingerprints) yield `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`;
+  yield ',\n  "symlinks": ';
+  yield* listText(symlinks);
+  yield '\n}\n';
+}
+
+function* listText(items: readonly unknown[]): Generator<string> {
+  if (items.length === 0) {
+    yield '[]';
+    return;
+  }
+  for (let at = 0; at < items.length; at += ENTRIES_PER_PIECE) {
+    const lines = items
+      .slice(at, at + ENTRIES_PER_PIECE)
+      .map((item) => `    ${JSON.stringify(item)}`)
+      .join(',\n');
+    yield `${at === 0 ? '[\n' : ',\n'}${lines}`;
+  }
+  yield '\n  ]';
 }
 
 export type ManifestRead =
@@ -171,6 +196,11 @@ export async function writeManifest(
   name = MANIFEST_NAME,
 ): Promise<string> {
   const file = path.join(dir, name);
-  await fs.writeFile(file, serializeManifest(manifest), { mode: 0o644, flag: 'wx' });
+  const handle = await fs.open(file, 'wx', 0o644);
+  try {
+    for (const piece of manifestText(manifest)) await handle.write(piece);
+  } finally {
+    await handle.close();
+  }
   return file;
 }

@@ -9,6 +9,7 @@ import { deliverBundle } from '../deliver/deliver.js';
 import type { BundleSource } from '../deliver/download.js';
 import { renderHelmValues } from '../deliver/helm.js';
 import { EXTENSION } from '../deliver/archive/format.js';
+import type { SiteContents } from '../deliver/archive/writer.js';
 import {
   recoverInterruptedRuns,
   removeStaleTemporaryFiles,
@@ -208,10 +209,11 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           ...withSignal,
           ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
             ? {
-                inspect: async (stagingDir: string) => {
+                inspect: async (stagingDir: string, contents: SiteContents) => {
                   const { checkReadiness } = await import('../airgap/check.js');
                   await checkReadiness(stagingDir, config, reporter, record, {
                     tempDir: deps.tempDir,
+                    contents,
                     ...withSignal,
                   });
                 },

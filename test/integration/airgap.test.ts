@@ -316,6 +316,36 @@ describe('the in-process core against the emulator', () => {
     expect((result.outcome.error as Error).message).toMatch(/analytics\.example\.com \(1\)/);
     expect(await listTree(result.site)).toEqual(['previous.html']);
   });
+
+  it('checks the tree the extraction wrote as the disk has it: an empty directory is still a trap', async () => {
+    const archive = await tarOf([
+      { name: 'index.html', content: '<a href="/guides/intro">Intro</a> <a href="/gone">Gone</a>' },
+      { name: 'guides/intro.html', content: '<a href="/">Home</a>' },
+      { name: 'guides/intro/', type: 'directory' },
+      { name: 'latest.html', type: 'symlink', linkname: 'index.html' },
+    ]);
+    const trap = await startEmulator({
+      log: false,
+      jobDurationMs: 0,
+      queuedMs: 0,
+      archiveFor: () => archive,
+    });
+    try {
+      const result = await run(trap, {});
+      expect(result.outcome.error).toBeUndefined();
+      const summary = (lines: string[]) =>
+        lines
+          .filter((l) => /^(Serving|cloud check):/.test(l))
+          .map((l) => l.replace(/ in [\d.]+ ?m?s;/, ';'));
+      const fromExtraction = summary(result.lines);
+      expect(fromExtraction.join('\n')).toContain('a server that tries the directory first');
+      expect(fromExtraction.join('\n')).toContain('1 broken');
+      // The same check on the tree listed from disk says the same.
+      expect(summary((await check(result.site, {})).lines)).toEqual(fromExtraction);
+    } finally {
+      await trap.stop();
+    }
+  });
 });
 
 const browser = findBrowser();

@@ -67,6 +67,27 @@ describe('the export manifest', () => {
     }
   });
 
+  it('writes a long file list piece by piece, as one serialization would', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      const files = Array.from({ length: 1300 }, (_, i) => ({
+        path: `p/${i}.html`,
+        size: i,
+        sha256: 'e'.repeat(64),
+        executable: i % 500 === 0,
+      }));
+      const manifest = buildManifest({ ...facts, contents: { ...facts.contents, files } });
+      const text = await fs.readFile(await writeManifest(dir, manifest), 'utf8');
+      expect(text).toBe(serializeManifest(manifest));
+      expect(JSON.parse(text)).toEqual(manifest);
+      expect(text.split('\n').filter((line) => line.startsWith('    {"path":"p/'))).toHaveLength(
+        1300,
+      );
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['a path that leaves the tree', { path: '../etc/passwd' }],
     ['an absolute path', { path: '/etc/passwd' }],

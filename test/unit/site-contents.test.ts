@@ -41,6 +41,14 @@ async function filesOnDisk(dir: string) {
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+async function directoriesOnDisk(dir: string) {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
 async function extractTar(archive: Buffer, gzip: boolean) {
   const extraction = new TarExtraction(root, gzip ? 'tar.gz' : 'tar', limits);
   for (let at = 0; at < archive.length; at += 700)
@@ -73,6 +81,19 @@ describe('the contents recorded while extracting', () => {
       sha256(big),
     );
     expect(result.contents.symlinks).toEqual([{ path: 'latest', target: 'guides/intro.html' }]);
+    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+  });
+
+  it('name every directory made, the empty and the implied ones', async () => {
+    const archive = await tarOf([
+      { name: 'empty/', type: 'directory' },
+      { name: 'a/b/c/deep.html', content: 'deep' },
+      { name: 'a/b/', type: 'directory' },
+      { name: 'x/y/', type: 'directory' },
+    ]);
+    const result = await extractTar(archive, true);
+    expect(result.contents.directories?.sort()).toEqual(['a', 'a/b', 'a/b/c', 'empty', 'x', 'x/y']);
+    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
   });
 
   it('match a second pass over the zip tree', async () => {
@@ -89,6 +110,7 @@ describe('the contents recorded while extracting', () => {
       expect(result.contents.files).toEqual(await filesOnDisk(root));
       expect(result.contents.files.map((f) => f.path)).toEqual(['guides/a.html', 'index.html']);
       expect(result.contents.symlinks).toEqual([{ path: 'up', target: 'guides/a.html' }]);
+      expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
     } finally {
       await fs.rm(file, { force: true });
     }

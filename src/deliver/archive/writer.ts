@@ -23,6 +23,8 @@ export interface WrittenSymlink {
 export interface SiteContents {
   files: WrittenFile[];
   symlinks: WrittenSymlink[];
+  /** `/`-separated paths of the directories created, empty ones included (not the root). */
+  directories?: string[];
 }
 
 /**
@@ -61,6 +63,8 @@ export class SiteWriter {
   /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
   readonly #written = new Map<string, WrittenFile | WrittenSymlink>();
   readonly #symlinks: PlannedEntry[] = [];
+  /** Relative paths of the directories made, so that the site can be listed without reading it back. */
+  readonly #directories = new Set<string>();
   #files = 0;
 
   constructor(
@@ -75,6 +79,7 @@ export class SiteWriter {
   directory(entry: PlannedEntry): void {
     this.#parents(entry);
     if (entry.replaces !== 'directory') this.#mkdir(entry.absolute, entry);
+    this.#directories.add(entry.relative);
   }
 
   /** What was written, sorted by path: the manifest's file list. */
@@ -87,7 +92,12 @@ export class SiteWriter {
     }
     const byPath = (a: { path: string }, b: { path: string }) =>
       a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-    return { files: files.sort(byPath), symlinks: symlinks.sort(byPath) };
+    // No entry replaces a directory (the plan refuses it), so each one made is still there.
+    return {
+      files: files.sort(byPath),
+      symlinks: symlinks.sort(byPath),
+      directories: [...this.#directories],
+    };
   }
 
   /** Writes a file whose whole content is in memory. */
@@ -257,9 +267,13 @@ export class SiteWriter {
     const last = entry.parts.length - 1;
     if (entry.firstNewParent >= last) return;
     let dir = path.join(this.root, ...entry.parts.slice(0, entry.firstNewParent));
+    let relative = entry.parts.slice(0, entry.firstNewParent).join('/');
     for (let i = entry.firstNewParent; i < last; i += 1) {
-      dir = dir + path.sep + (entry.parts[i] as string);
+      const part = entry.parts[i] as string;
+      dir = dir + path.sep + part;
+      relative = relative === '' ? part : `${relative}/${part}`;
       this.#mkdir(dir, entry);
+      this.#directories.add(relative);
     }
   }
 
