@@ -100,6 +100,8 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 
 /** The Parser's state that the flat tag handling below reads and sets. */
 interface TagState {
+  /** Elements open since the outermost `<svg>` or `<math>`, and whether each is foreign content. */
+  foreignOpen: { name: string; foreign: boolean }[];
   startIndex: number;
   endIndex: number;
   openTagStart: number;
@@ -126,6 +128,7 @@ interface AttributeState {
  */
 class ScanningParser extends Parser {
   #skipping = false;
+  foreignOpen: { name: string; foreign: boolean }[] = [];
 
   protected override isVoidElement(name: string): boolean {
     return isVoidElement(name);
@@ -151,15 +154,37 @@ class ScanningParser extends Parser {
   }
 }
 
+/** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
+const HTML_INTEGRATION_POINTS = new Set([
+  'foreignobject',
+  'desc',
+  'title',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'annotation-xml',
+]);
+
 // The scan reads each start tag with its attributes, and the end of `<script>` and
-// `<style>`, whose text the tokenizer itself keeps raw; it never asks which element
-// encloses another. So the Parser's stack of open elements (implied end tags, foreign
-// content, tag name case adjustments for SVG) is not kept: a start tag is only named,
-// an end tag reported as written.
+// `<style>`; it never asks which HTML element encloses another. So the Parser's stack of
+// open elements (implied end tags, a second <form>, SVG's camel-case names) is not kept:
+// a start tag is named in lower case, an end tag reported as written. Only inside
+// `<svg>` and `<math>` are open elements followed, because there the tokenizer reads
+// `<style>` and `<script>` as markup rather than raw text, as browsers do: it asks
+// isInForeignContext at every tag.
 Object.defineProperties(ScanningParser.prototype, {
   readTagName: {
     value: function readTagName(this: TagState, start: number, endIndex: number): string {
-      return this.getSlice(start, endIndex).toLowerCase();
+      const name = this.getSlice(start, endIndex).toLowerCase();
+      // HTML's alias, outside SVG: <image> is an <img>.
+      return name === 'image' && !foreignNow(this) ? 'img' : name;
+    },
+  },
+  isInForeignContext: {
+    value: function isInForeignContext(this: TagState): boolean {
+      return foreignNow(this);
     },
   },
   emitOpenTag: {
@@ -167,12 +192,25 @@ Object.defineProperties(ScanningParser.prototype, {
       this.openTagStart = this.startIndex;
       this.tagname = name;
       this.attribs = {};
+      const open = this.foreignOpen;
+      if (name === 'svg' || name === 'math') open.push({ name, foreign: true });
+      else if (open.length > 0 && !this.isVoidElement(name)) {
+        const foreign = !HTML_INTEGRATION_POINTS.has(name) && foreignNow(this);
+        open.push({ name, foreign });
+      }
     },
   },
   onclosetag: {
     value: function onclosetag(this: TagState, start: number, endIndex: number): void {
       this.endIndex = endIndex;
       const name = this.readTagName(start, endIndex);
+      const open = this.foreignOpen;
+      if (open.length > 0) {
+        let at = open.length - 1;
+        while (at >= 0 && open[at]?.name !== name) at -= 1;
+        // Not open in here: it closes an element around the <svg>, and the <svg> with it.
+        open.length = Math.max(at, 0);
+      }
       if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
       this.startIndex = endIndex + 1;
     },
@@ -181,10 +219,17 @@ Object.defineProperties(ScanningParser.prototype, {
     value: function closeCurrentTag(this: TagState, isOpenImplied: boolean): void {
       const name = this.tagname;
       this.endOpenTag(isOpenImplied);
+      const open = this.foreignOpen;
+      if (open.length > 0 && open[open.length - 1]?.name === name) open.pop();
       if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, !isOpenImplied);
     },
   },
 });
+
+function foreignNow(state: TagState): boolean {
+  const open = state.foreignOpen;
+  return open.length > 0 && (open[open.length - 1] as { foreign: boolean }).foreign;
+}
 
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
 export function srcsetUrls(value: string): string[] {

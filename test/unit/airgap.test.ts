@@ -125,6 +125,7 @@ describe('what the browser does with each reference in HTML', () => {
     const page = [
       '<svg><feImage href="https://filters.example.com/f.png"/><image href="https://img.example.com/s.png"/></svg>',
       '<IMAGE SRC="https://img.example.com/legacy.png">',
+      '<svg><style>.a{}</svg><a href="https://github.com/after-svg">after</a>',
       '<p><div><p><a href="https://github.com/x">x</a></li></p></form></br>',
       '<STYLE>body { background: url(https://img.example.com/bg.png) }</STYLE>',
       '<script>fetch("https://api.example.com/unclosed")',
@@ -133,7 +134,9 @@ describe('what the browser does with each reference in HTML', () => {
     expect(found).toEqual([
       ['load', '<feimage href>', 'https://filters.example.com/f.png'],
       ['load', '<image href>', 'https://img.example.com/s.png'],
-      ['load', '<image src>', 'https://img.example.com/legacy.png'],
+      ['load', '<img src>', 'https://img.example.com/legacy.png'],
+      // In SVG a <style> is markup, as browsers read it: one left open hides nothing after it.
+      ['link', '<a href>', 'https://github.com/after-svg'],
       ['link', '<a href>', 'https://github.com/x'],
       ['load', 'css url()', 'https://img.example.com/bg.png'],
       ['load', 'inline script: fetch()', 'https://api.example.com/unclosed'],
