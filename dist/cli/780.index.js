@@ -4853,6 +4853,13 @@ class SiteWriter {
     #symlinks = [];
     /** Relative paths of the directories made, so that the site can be listed without reading it back. */
     #directories = new Set();
+    /**
+     * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
+     * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
+     * a directory turned out to exist under another spelling: the site is then listed
+     * from disk.
+     */
+    #namesAsWritten = process.platform !== 'darwin' && process.platform !== 'win32';
     #files = 0;
     constructor(root, onWritten) {
         this.root = root;
@@ -4882,7 +4889,7 @@ class SiteWriter {
         return {
             files: files.sort(byPath),
             symlinks: symlinks.sort(byPath),
-            directories: [...this.#directories],
+            ...(this.#namesAsWritten ? { directories: [...this.#directories] } : {}),
         };
     }
     /** Writes a file whose whole content is in memory. */
@@ -5062,8 +5069,10 @@ class SiteWriter {
         }
         catch (err) {
             // The same directory under another spelling (case, normalization) is still a directory.
-            if (err.code === 'EEXIST' && external_node_fs_.lstatSync(dir).isDirectory())
+            if (err.code === 'EEXIST' && external_node_fs_.lstatSync(dir).isDirectory()) {
+                this.#namesAsWritten = false;
                 return;
+            }
             throw collisionOr(err, entry);
         }
     }

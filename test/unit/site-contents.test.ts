@@ -96,6 +96,15 @@ describe('the contents recorded while extracting', () => {
     expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
   });
 
+  it('name no directories once the filesystem showed one under another spelling', async () => {
+    // What a case-folding filesystem does with guide/ after Guide/: the name is taken.
+    await fs.mkdir(path.join(root, 'guide'));
+    const archive = await tarOf([{ name: 'guide/setup.html', content: 'setup' }]);
+    const result = await extractTar(archive, true);
+    expect(result.contents.files.map((f) => f.path)).toEqual(['guide/setup.html']);
+    expect(result.contents.directories).toBeUndefined();
+  });
+
   it('match a second pass over the zip tree', async () => {
     const archive = await zipOf([
       { name: 'index.html', content: '<h1>Home</h1>' },

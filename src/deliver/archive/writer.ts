@@ -23,7 +23,11 @@ export interface WrittenSymlink {
 export interface SiteContents {
   files: WrittenFile[];
   symlinks: WrittenSymlink[];
-  /** `/`-separated paths of the directories created, empty ones included (not the root). */
+  /**
+   * `/`-separated paths of the directories created, empty ones included (not the root):
+   * with the files and links, the tree as it is on disk. Absent where the filesystem may
+   * have spelled a name otherwise than the archive (see SiteWriter).
+   */
   directories?: string[];
 }
 
@@ -65,6 +69,13 @@ export class SiteWriter {
   readonly #symlinks: PlannedEntry[] = [];
   /** Relative paths of the directories made, so that the site can be listed without reading it back. */
   readonly #directories = new Set<string>();
+  /**
+   * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
+   * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
+   * a directory turned out to exist under another spelling: the site is then listed
+   * from disk.
+   */
+  #namesAsWritten = process.platform !== 'darwin' && process.platform !== 'win32';
   #files = 0;
 
   constructor(
@@ -96,7 +107,7 @@ export class SiteWriter {
     return {
       files: files.sort(byPath),
       symlinks: symlinks.sort(byPath),
-      directories: [...this.#directories],
+      ...(this.#namesAsWritten ? { directories: [...this.#directories] } : {}),
     };
   }
 
@@ -282,8 +293,10 @@ export class SiteWriter {
       fs.mkdirSync(dir, 0o755);
     } catch (err) {
       // The same directory under another spelling (case, normalization) is still a directory.
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && fs.lstatSync(dir).isDirectory())
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && fs.lstatSync(dir).isDirectory()) {
+        this.#namesAsWritten = false;
         return;
+      }
       throw collisionOr(err, entry);
     }
   }
