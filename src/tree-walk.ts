@@ -16,10 +16,12 @@ export interface TreeEntry {
 export async function readTree(root: string): Promise<TreeEntry[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
+  // The root as the listing names it for its own entries: with or without the separator.
+  const bare = prefix.slice(0, -path.sep.length);
   return entries.map((dirent) => {
     const parent = dirent.parentPath;
     let relative: string;
-    if (parent === root || `${parent}${path.sep}` === prefix) relative = dirent.name;
+    if (parent === root || parent === bare) relative = dirent.name;
     else {
       const dir = parent.startsWith(prefix)
         ? parent.slice(prefix.length)

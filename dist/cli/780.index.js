@@ -6697,10 +6697,12 @@ async function executeConfigured(raw, environment, reporter, options) {
 async function readTree(root) {
     const entries = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(root, { recursive: true, withFileTypes: true });
     const prefix = root.endsWith(node_path__WEBPACK_IMPORTED_MODULE_1__.sep) ? root : `${root}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}`;
+    // The root as the listing names it for its own entries: with or without the separator.
+    const bare = prefix.slice(0, -node_path__WEBPACK_IMPORTED_MODULE_1__.sep.length);
     return entries.map((dirent) => {
         const parent = dirent.parentPath;
         let relative;
-        if (parent === root || `${parent}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}` === prefix)
+        if (parent === root || parent === bare)
             relative = dirent.name;
         else {
             const dir = parent.startsWith(prefix)
