@@ -40,6 +40,14 @@ const READ_ATTRIBUTES = new Set([
   'http-equiv',
   'content',
 ]);
+/**
+ * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
+ * with the few names of its length costs less than hashing it for the set.
+ */
+const READ_ATTRIBUTES_BY_LENGTH: string[][] = [];
+for (const name of READ_ATTRIBUTES) (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= []).push(name);
+const isReadAttribute = (name: string) =>
+  READ_ATTRIBUTES_BY_LENGTH[name.length]?.includes(name) === true;
 
 /**
  * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
@@ -114,21 +122,43 @@ interface TagState {
   isVoidElement(name: string): boolean;
 }
 
-/** The Parser's attribute state, for skipping values the scan never reads. */
+/** The Parser's attribute and position state, for skipping what the scan never reads. */
 interface AttributeState {
   attribname: string;
   attribvalue: string;
+  attribs: Record<string, string> | null;
+  startIndex: number;
   endIndex: number;
 }
 
 /**
  * htmlparser2's Parser with the same tree-building rules, minus the copies no one reads:
  * the value of an attribute outside READ_ATTRIBUTES (class, id, data-*: most of them)
- * is neither cut from the text nor stored on the element.
+ * is neither cut from the text nor stored on the element, and neither are comments and
+ * text outside `<script>` and `<style>` (`textWanted`).
  */
 class ScanningParser extends Parser {
   #skipping = false;
   foreignOpen: { name: string; foreign: boolean }[] = [];
+  /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
+  textWanted = false;
+
+  override ontext(start: number, endIndex: number): void {
+    if (this.textWanted) {
+      super.ontext(start, endIndex);
+      return;
+    }
+    const state = this as unknown as AttributeState;
+    state.endIndex = endIndex - 1;
+    state.startIndex = endIndex;
+  }
+
+  /** Comments are never read (the Parser would cut each one from the page for no one). */
+  override oncomment(_start: number, endIndex: number): void {
+    const state = this as unknown as AttributeState;
+    state.endIndex = endIndex;
+    state.startIndex = endIndex + 1;
+  }
 
   protected override isVoidElement(name: string): boolean {
     return isVoidElement(name);
@@ -136,20 +166,21 @@ class ScanningParser extends Parser {
 
   override onattribname(start: number, endIndex: number): void {
     super.onattribname(start, endIndex);
-    this.#skipping = !READ_ATTRIBUTES.has((this as unknown as AttributeState).attribname);
+    this.#skipping = !isReadAttribute((this as unknown as AttributeState).attribname);
   }
 
   override onattribdata(start: number, endIndex: number): void {
     if (!this.#skipping) super.onattribdata(start, endIndex);
   }
 
-  override onattribend(quote: number, endIndex: number): void {
-    if (!this.#skipping) {
-      super.onattribend(quote, endIndex);
-      return;
-    }
+  override onattribend(_quote: number, endIndex: number): void {
     const state = this as unknown as AttributeState;
     state.endIndex = endIndex;
+    // As the Parser does (the first of two same-named attributes counts), without its
+    // generic own-property check: every name read here is a plain one (READ_ATTRIBUTES).
+    const attribs = state.attribs;
+    if (!this.#skipping && attribs !== null && attribs[state.attribname] === undefined)
+      attribs[state.attribname] = state.attribvalue;
     state.attribvalue = '';
   }
 }
@@ -356,11 +387,13 @@ export class HtmlScanner {
         start: offset,
         parts: [],
       };
+    this.#parser.textWanted = this.#raw !== undefined;
   }
 
   #closeRaw(): void {
     const raw = this.#raw;
     this.#raw = undefined;
+    this.#parser.textWanted = false;
     if (!raw) return;
     const content = raw.parts.join('');
     if (raw.tag === 'style') {

@@ -128,6 +128,8 @@ describe('what the browser does with each reference in HTML', () => {
       '<svg><style>.a{}</svg><a href="https://github.com/after-svg">after</a>',
       '<p><div><p><a href="https://github.com/x">x</a></li></p></form></br>',
       '<STYLE>body { background: url(https://img.example.com/bg.png) }</STYLE>',
+      // The first of two same-named attributes is the one a browser reads.
+      '<img src="https://img.example.com/first.png" SRC="https://img.example.com/second.png">',
       '<script>fetch("https://api.example.com/unclosed")',
     ].join('\n');
     const found = referencesInHtml(page).map((r) => [r.role, r.via, r.url]);
@@ -139,6 +141,7 @@ describe('what the browser does with each reference in HTML', () => {
       ['link', '<a href>', 'https://github.com/after-svg'],
       ['link', '<a href>', 'https://github.com/x'],
       ['load', 'css url()', 'https://img.example.com/bg.png'],
+      ['load', '<img src>', 'https://img.example.com/first.png'],
       ['load', 'inline script: fetch()', 'https://api.example.com/unclosed'],
     ]);
   });
