@@ -108,8 +108,8 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 
 /** The Parser's state that the flat tag handling below reads and sets. */
 interface TagState {
-  /** Elements open since the outermost `<svg>` or `<math>`, and whether each is foreign content. */
-  foreignOpen: { name: string; foreign: boolean }[];
+  /** Elements open since the outermost `<svg>` or `<math>`. */
+  foreignOpen: ForeignOpen[];
   startIndex: number;
   endIndex: number;
   openTagStart: number;
@@ -139,7 +139,7 @@ interface AttributeState {
  */
 class ScanningParser extends Parser {
   #skipping = false;
-  foreignOpen: { name: string; foreign: boolean }[] = [];
+  foreignOpen: ForeignOpen[] = [];
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
 
@@ -186,17 +186,19 @@ class ScanningParser extends Parser {
 }
 
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
-const HTML_INTEGRATION_POINTS = new Set([
-  'foreignobject',
-  'desc',
-  'title',
-  'mi',
-  'mo',
-  'mn',
-  'ms',
-  'mtext',
-  'annotation-xml',
-]);
+const HTML_INTEGRATION_POINTS = {
+  svg: new Set(['foreignobject', 'desc', 'title']),
+  math: new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml']),
+};
+
+/** An element open since the outermost `<svg>` or `<math>`. */
+interface ForeignOpen {
+  name: string;
+  /** The `<svg>` or `<math>` it is in. */
+  root: 'svg' | 'math';
+  /** Whether its content is foreign (not HTML, as inside an integration point). */
+  foreign: boolean;
+}
 
 // The scan reads each start tag with its attributes, and the end of `<script>` and
 // `<style>`; it never asks which HTML element encloses another. So the Parser's stack of
@@ -224,10 +226,11 @@ Object.defineProperties(ScanningParser.prototype, {
       this.tagname = name;
       this.attribs = {};
       const open = this.foreignOpen;
-      if (name === 'svg' || name === 'math') open.push({ name, foreign: true });
+      if (name === 'svg' || name === 'math') open.push({ name, root: name, foreign: true });
       else if (open.length > 0 && !this.isVoidElement(name)) {
-        const foreign = !HTML_INTEGRATION_POINTS.has(name) && foreignNow(this);
-        open.push({ name, foreign });
+        const { root } = open[open.length - 1] as ForeignOpen;
+        const foreign = !HTML_INTEGRATION_POINTS[root].has(name) && foreignNow(this);
+        open.push({ name, root, foreign });
       }
     },
   },
@@ -235,14 +238,8 @@ Object.defineProperties(ScanningParser.prototype, {
     value: function onclosetag(this: TagState, start: number, endIndex: number): void {
       this.endIndex = endIndex;
       const name = this.readTagName(start, endIndex);
-      const open = this.foreignOpen;
-      if (open.length > 0) {
-        let at = open.length - 1;
-        while (at >= 0 && open[at]?.name !== name) at -= 1;
-        // Not open in here: it closes an element around the <svg>, and the <svg> with it.
-        open.length = Math.max(at, 0);
-      }
-      if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
+      if (this.foreignOpen.length > 0) closeForeign(this, name);
+      else if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
       this.startIndex = endIndex + 1;
     },
   },
@@ -259,7 +256,32 @@ Object.defineProperties(ScanningParser.prototype, {
 
 function foreignNow(state: TagState): boolean {
   const open = state.foreignOpen;
-  return open.length > 0 && (open[open.length - 1] as { foreign: boolean }).foreign;
+  return open.length > 0 && (open[open.length - 1] as ForeignOpen).foreign;
+}
+
+/**
+ * An end tag met since an `<svg>` or `<math>` opened: it closes the element of its name
+ * open in there and every element inside that one, each reported closed (a `<style>` or
+ * `<script>` among them ends there). `</p>` and `</br>` leave foreign content, as browsers
+ * read them. Any other end tag is taken as stray and ignored, as browsers do when nothing
+ * of that name is open; one that closes an element around the `<svg>` (which the scan does
+ * not follow) therefore leaves it open, where a later `<style>` or `<script>` is read as
+ * markup: the text is still read, where the opposite mistake would take the rest of the
+ * page for a style sheet.
+ */
+function closeForeign(state: TagState, name: string): void {
+  const open = state.foreignOpen;
+  let keep = open.length - 1;
+  while (keep >= 0 && open[keep]?.name !== name) keep -= 1;
+  if (keep < 0) {
+    if (name !== 'p' && name !== 'br') return;
+    keep = open.length;
+    while (keep > 0 && open[keep - 1]?.foreign) keep -= 1;
+  }
+  while (open.length > keep) {
+    const element = open.pop() as ForeignOpen;
+    state.cbs.onclosetag?.(element.name, false);
+  }
 }
 
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */

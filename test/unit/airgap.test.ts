@@ -146,6 +146,35 @@ describe('what the browser does with each reference in HTML', () => {
     ]);
   });
 
+  it('ends a <style> or <script> inside <svg> and <math> where the browser does', () => {
+    const read = (page: string) => referencesInHtml(page).map((r) => [r.role, r.via, r.url]);
+    const svgStyle = '<style>body{background:url(https://img.example.com/svg-style.png)}';
+    // Closed with the <svg> (or an element in it): what follows is the page again.
+    expect(
+      read(`<svg>${svgStyle}</svg><script>fetch("https://api.example.com/a")</script>`),
+    ).toEqual([
+      ['load', 'css url()', 'https://img.example.com/svg-style.png'],
+      ['load', 'inline script: fetch()', 'https://api.example.com/a'],
+    ]);
+    expect(
+      read(`<math><mrow><script>var a</math><p>fetch("https://prose.example.com/v1")</p>`),
+    ).toEqual([]);
+    // A stray end tag closes nothing: the <style> after it is still SVG markup.
+    expect(
+      read('<svg></x><g></use><style>.a{}</style></svg><img src="https://img.example.com/b.png">'),
+    ).toEqual([['load', '<img src>', 'https://img.example.com/b.png']]);
+    expect(read('<svg><g></x><image href="https://img.example.com/c.png"/></g></svg>')).toEqual([
+      ['load', '<image href>', 'https://img.example.com/c.png'],
+    ]);
+    // </p> leaves foreign content; <foreignObject> lets HTML in only inside <svg>.
+    expect(
+      read('<svg><g></p><style>.a{}</style><img src="https://img.example.com/d.png">'),
+    ).toEqual([['load', '<img src>', 'https://img.example.com/d.png']]);
+    expect(
+      read('<math><foreignObject><script>var a</math><img src="https://img.example.com/e.png">'),
+    ).toEqual([['load', '<img src>', 'https://img.example.com/e.png']]);
+  });
+
   it('parses srcset and meta refresh forms', () => {
     expect(srcsetUrls('a.png 1x, https://x.example.com/b.png 2x,c.png')).toEqual([
       'a.png',
