@@ -198,7 +198,9 @@ export async function writeManifest(
   const file = path.join(dir, name);
   const handle = await fs.open(file, 'wx', 0o644);
   try {
-    for (const piece of manifestText(manifest)) await handle.write(piece);
+    // writeFile writes each piece in full at the current position (write may stop short
+    // when the disk fills, which nothing after the last piece would notice).
+    for (const piece of manifestText(manifest)) await handle.writeFile(piece);
   } finally {
     await handle.close();
   }
