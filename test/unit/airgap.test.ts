@@ -312,6 +312,37 @@ describe('formats real generators emit', () => {
 });
 
 describe('scanning a site', () => {
+  it('resolves each relative link from its own page, however pages repeat their links', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-links-'));
+    const links = '<a href="/top">top</a> <a href="next">next</a> <a href="/top">top</a>';
+    const pages: Record<string, string> = {
+      'top.html': '<p>top</p>',
+      'a/next.html': '<p>next</p>',
+      'a/one.html': links,
+      'b/one.html': links,
+      'c/one.html': `<base href="/a/">${links}`,
+      'c/two.html': links,
+    };
+    try {
+      for (const [file, html] of Object.entries(pages)) {
+        await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+        await fs.writeFile(path.join(root, file), html);
+      }
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: false,
+        links: true,
+      });
+      expect(scan.links.checked).toBe(12);
+      expect(scan.links.broken.map((b) => [b.file, b.url, b.target])).toEqual([
+        ['b/one.html', 'next', '/b/next'],
+        ['c/two.html', 'next', '/c/next'],
+      ]);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('reports the same lines and URLs when a character straddles the pieces a page is read in', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
     // Pages reach the parser in 64 KB pieces: put a 4-byte character across the first cut.
