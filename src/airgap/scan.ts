@@ -392,8 +392,6 @@ const READ_DOING = 'read the extracted file';
 export class FileScanner {
   /** Where a link leads, by page directory and link text (the same from every page of a directory). */
   readonly #linkCache = new Map<string, LinkTarget>();
-  /** The links of the page read before the current one, and of the current one so far. */
-  #links = { previous: new PageLinks(), current: new PageLinks() };
 
   constructor(
     readonly tree: SiteTree,
@@ -479,8 +477,6 @@ export class FileScanner {
 
     if (kind === 'html') {
       part.scanned += 1;
-      const links = this.#links;
-      this.#links = { previous: links.current, current: new PageLinks() };
       const isPage = !file.toLowerCase().endsWith('.svg');
       if (isPage) part.pages += 1;
       const pending: HtmlReference[] = [];
@@ -504,11 +500,11 @@ export class FileScanner {
         lines.append(chunk);
         scanner.write(chunk);
         // Links are resolved as the page streams, so only a chunk's worth is held.
-        checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache, this.#links);
+        checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
         pending.length = 0;
       }
       scanner.end();
-      checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache, this.#links);
+      checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
       return part;
     }
 
@@ -583,33 +579,6 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** Where a link leads inside the site, resolved once per page directory and link text. */
 type LinkTarget = { path: string; resolved: Resolved | undefined } | null;
 const CACHE_LIMIT = 200_000;
-/** Links of a page remembered in order, for the next page to compare with. */
-const PAGE_LINKS_LIMIT = 50_000;
-
-/**
- * A page's links in order (their text, and the directory a relative one resolves in),
- * with where each leads. Pages repeat their navigation: the next page's link at the same
- * position, when its text and directory are the same, leads to the same place. Comparing
- * two strings costs less than hashing one for the cache: every link is a fresh string.
- */
-class PageLinks {
-  readonly values: string[] = [];
-  /** '' for a root-absolute link, which leads to the same place from every page. */
-  readonly scopes: string[] = [];
-  readonly targets: LinkTarget[] = [];
-
-  /** Where the link at `at` led, if it had this text and scope. */
-  targetAt(at: number, value: string, scope: string): LinkTarget | undefined {
-    return this.values[at] === value && this.scopes[at] === scope ? this.targets[at] : undefined;
-  }
-
-  add(value: string, scope: string, target: LinkTarget): void {
-    if (this.values.length >= PAGE_LINKS_LIMIT) return;
-    this.values.push(value);
-    this.scopes.push(scope);
-    this.targets.push(target);
-  }
-}
 
 function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
   let urlPath: string;
@@ -639,7 +608,6 @@ function checkLinks(
   lines: LineIndex,
   part: FileScan,
   cache: Map<string, LinkTarget>,
-  links: { previous: PageLinks; current: PageLinks },
 ): void {
   if (found.length === 0) return;
   let pageBase: URL;
@@ -660,17 +628,12 @@ function checkLinks(
       (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value))
     )
       continue;
-    const linkScope = base === undefined && value.startsWith('/') ? '' : scope;
-    let target = links.previous.targetAt(links.current.values.length, value, linkScope);
+    const key = base === undefined && value.startsWith('/') ? value : `${scope}\u0000${value}`;
+    let target = cache.get(key);
     if (target === undefined) {
-      const key = linkScope === '' ? value : `${scope}\u0000${value}`;
-      target = cache.get(key);
-      if (target === undefined) {
-        target = resolveLink(tree, pageBase, value);
-        if (cache.size < CACHE_LIMIT) cache.set(detached(key), target);
-      }
+      target = resolveLink(tree, pageBase, value);
+      if (cache.size < CACHE_LIMIT) cache.set(detached(key), target);
     }
-    links.current.add(value, linkScope, target);
     if (target === null) continue;
     part.checked += 1;
     const { resolved } = target;
