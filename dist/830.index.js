@@ -1159,6 +1159,14 @@ const READ_ATTRIBUTES = new Set([
     'content',
 ]);
 /**
+ * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
+ * with the few names of its length costs less than hashing it for the set.
+ */
+const READ_ATTRIBUTES_BY_LENGTH = [];
+for (const name of READ_ATTRIBUTES)
+    (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= []).push(name);
+const isReadAttribute = (name) => READ_ATTRIBUTES_BY_LENGTH[name.length]?.includes(name) === true;
+/**
  * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
  * others are ruled out without comparing or hashing the name (Parser asks for every tag).
  */
@@ -1208,44 +1216,56 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 /**
  * htmlparser2's Parser with the same tree-building rules, minus the copies no one reads:
  * the value of an attribute outside READ_ATTRIBUTES (class, id, data-*: most of them)
- * is neither cut from the text nor stored on the element.
+ * is neither cut from the text nor stored on the element, and neither are comments and
+ * text outside `<script>` and `<style>` (`textWanted`).
  */
 class ScanningParser extends Parser/* Parser */.i {
     #skipping = false;
     foreignOpen = [];
+    /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
+    textWanted = false;
+    ontext(start, endIndex) {
+        if (this.textWanted) {
+            super.ontext(start, endIndex);
+            return;
+        }
+        const state = this;
+        state.endIndex = endIndex - 1;
+        state.startIndex = endIndex;
+    }
+    /** Comments are never read (the Parser would cut each one from the page for no one). */
+    oncomment(_start, endIndex) {
+        const state = this;
+        state.endIndex = endIndex;
+        state.startIndex = endIndex + 1;
+    }
     isVoidElement(name) {
         return isVoidElement(name);
     }
     onattribname(start, endIndex) {
         super.onattribname(start, endIndex);
-        this.#skipping = !READ_ATTRIBUTES.has(this.attribname);
+        this.#skipping = !isReadAttribute(this.attribname);
     }
     onattribdata(start, endIndex) {
         if (!this.#skipping)
             super.onattribdata(start, endIndex);
     }
-    onattribend(quote, endIndex) {
-        if (!this.#skipping) {
-            super.onattribend(quote, endIndex);
-            return;
-        }
+    onattribend(_quote, endIndex) {
         const state = this;
         state.endIndex = endIndex;
+        // As the Parser does (the first of two same-named attributes counts), without its
+        // generic own-property check: every name read here is a plain one (READ_ATTRIBUTES).
+        const attribs = state.attribs;
+        if (!this.#skipping && attribs !== null && attribs[state.attribname] === undefined)
+            attribs[state.attribname] = state.attribvalue;
         state.attribvalue = '';
     }
 }
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
-const HTML_INTEGRATION_POINTS = new Set([
-    'foreignobject',
-    'desc',
-    'title',
-    'mi',
-    'mo',
-    'mn',
-    'ms',
-    'mtext',
-    'annotation-xml',
-]);
+const HTML_INTEGRATION_POINTS = {
+    svg: new Set(['foreignobject', 'desc', 'title']),
+    math: new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml']),
+};
 // The scan reads each start tag with its attributes, and the end of `<script>` and
 // `<style>`; it never asks which HTML element encloses another. So the Parser's stack of
 // open elements (implied end tags, a second <form>, SVG's camel-case names) is not kept:
@@ -1273,10 +1293,11 @@ Object.defineProperties(ScanningParser.prototype, {
             this.attribs = {};
             const open = this.foreignOpen;
             if (name === 'svg' || name === 'math')
-                open.push({ name, foreign: true });
+                open.push({ name, root: name, foreign: true });
             else if (open.length > 0 && !this.isVoidElement(name)) {
-                const foreign = !HTML_INTEGRATION_POINTS.has(name) && foreignNow(this);
-                open.push({ name, foreign });
+                const { root } = open[open.length - 1];
+                const foreign = !HTML_INTEGRATION_POINTS[root].has(name) && foreignNow(this);
+                open.push({ name, root, foreign });
             }
         },
     },
@@ -1284,15 +1305,9 @@ Object.defineProperties(ScanningParser.prototype, {
         value: function onclosetag(start, endIndex) {
             this.endIndex = endIndex;
             const name = this.readTagName(start, endIndex);
-            const open = this.foreignOpen;
-            if (open.length > 0) {
-                let at = open.length - 1;
-                while (at >= 0 && open[at]?.name !== name)
-                    at -= 1;
-                // Not open in here: it closes an element around the <svg>, and the <svg> with it.
-                open.length = Math.max(at, 0);
-            }
-            if (!this.isVoidElement(name))
+            if (this.foreignOpen.length > 0)
+                closeForeign(this, name);
+            else if (!this.isVoidElement(name))
                 this.cbs.onclosetag?.(name, false);
             this.startIndex = endIndex + 1;
         },
@@ -1312,6 +1327,33 @@ Object.defineProperties(ScanningParser.prototype, {
 function foreignNow(state) {
     const open = state.foreignOpen;
     return open.length > 0 && open[open.length - 1].foreign;
+}
+/**
+ * An end tag met since an `<svg>` or `<math>` opened: it closes the element of its name
+ * open in there and every element inside that one, each reported closed (a `<style>` or
+ * `<script>` among them ends there). `</p>` and `</br>` leave foreign content, as browsers
+ * read them. Any other end tag is taken as stray and ignored, as browsers do when nothing
+ * of that name is open; one that closes an element around the `<svg>` (which the scan does
+ * not follow) therefore leaves it open, where a later `<style>` or `<script>` is read as
+ * markup: the text is still read, where the opposite mistake would take the rest of the
+ * page for a style sheet.
+ */
+function closeForeign(state, name) {
+    const open = state.foreignOpen;
+    let keep = open.length - 1;
+    while (keep >= 0 && open[keep]?.name !== name)
+        keep -= 1;
+    if (keep < 0) {
+        if (name !== 'p' && name !== 'br')
+            return;
+        keep = open.length;
+        while (keep > 0 && open[keep - 1]?.foreign)
+            keep -= 1;
+    }
+    while (open.length > keep) {
+        const element = open.pop();
+        state.cbs.onclosetag?.(element.name, false);
+    }
 }
 /** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
 function srcsetUrls(value) {
@@ -1429,10 +1471,12 @@ class HtmlScanner {
                 start: offset,
                 parts: [],
             };
+        this.#parser.textWanted = this.#raw !== undefined;
     }
     #closeRaw() {
         const raw = this.#raw;
         this.#raw = undefined;
+        this.#parser.textWanted = false;
         if (!raw)
             return;
         const content = raw.parts.join('');

@@ -1829,8 +1829,10 @@ async function writeManifest(dir, manifest, name = MANIFEST_NAME) {
     const file = external_node_path_.join(dir, name);
     const handle = await promises_.open(file, 'wx', 0o644);
     try {
+        // writeFile writes each piece in full at the current position (write may stop short
+        // when the disk fills, which nothing after the last piece would notice).
         for (const piece of manifestText(manifest))
-            await handle.write(piece);
+            await handle.writeFile(piece);
     }
     finally {
         await handle.close();
