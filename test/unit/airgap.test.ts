@@ -312,6 +312,41 @@ describe('formats real generators emit', () => {
 });
 
 describe('scanning a site', () => {
+  it('resolves a link of only a query to the page it is on', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-self-'));
+    try {
+      await fs.mkdir(path.join(root, 'guides'));
+      for (const file of ['guides/index.html', 'guides/setup.html'])
+        await fs.writeFile(path.join(root, file), '<a href="?tab=cli">CLI</a>');
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: false,
+        links: true,
+      });
+      // /guides/ is served as a directory index, /guides/setup by adding .html.
+      expect(scan.rules.index).toEqual(
+        expect.objectContaining({
+          count: 1,
+          example: expect.objectContaining({
+            file: 'guides/index.html',
+            served: 'guides/index.html',
+          }),
+        }),
+      );
+      expect(scan.rules.html).toEqual(
+        expect.objectContaining({
+          count: 1,
+          example: expect.objectContaining({
+            file: 'guides/setup.html',
+            served: 'guides/setup.html',
+          }),
+        }),
+      );
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('resolves each relative link from its own page, however pages repeat their links', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-links-'));
     const links = '<a href="/top">top</a> <a href="next">next</a> <a href="/top">top</a>';
