@@ -2140,7 +2140,10 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         if (!isSitePath(value) &&
             (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)))
             continue;
-        const key = base === undefined && value.startsWith('/') ? value : `${scope}\u0000${value}`;
+        // A link of only a query is the page itself: its own key.
+        const key = base === undefined && value.startsWith('/')
+            ? value
+            : `${value.startsWith('?') ? pageBase.href : scope}\u0000${value}`;
         let target = cache.get(key);
         if (target === undefined) {
             target = resolveLink(tree, pageBase, value);
