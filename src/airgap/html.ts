@@ -321,6 +321,8 @@ export class HtmlScanner {
   readonly #callbacks: HtmlScanCallbacks;
   readonly #parser: ScanningParser;
   #raw: { tag: 'style' | 'script'; type: string; start: number; parts: string[] } | undefined;
+  /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
+  #inForm = false;
   /** Flight data of the page, in order, and where each piece came from. */
   readonly #flight: string[] = [];
   readonly #flightStarts: { at: number; offset: number }[] = [];
@@ -338,6 +340,7 @@ export class HtmlScanner {
         },
         onclosetag: (name) => {
           if (this.#raw && name === this.#raw.tag) this.#closeRaw();
+          if (name === 'form') this.#inForm = false;
         },
       },
       {
@@ -376,6 +379,10 @@ export class HtmlScanner {
   }
 
   #open(tag: string, attributes: Record<string, string>): void {
+    if (tag === 'form') {
+      if (this.#inForm) return;
+      this.#inForm = true;
+    }
     const offset = this.#parser.startIndex;
     for (const name in attributes) {
       // Entities are decoded here, in the few values read, rather than in all the text.

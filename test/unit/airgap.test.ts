@@ -175,6 +175,17 @@ describe('what the browser does with each reference in HTML', () => {
     ).toEqual([['load', '<img src>', 'https://img.example.com/e.png']]);
   });
 
+  it('reads a <form> inside an open one as browsers do: not at all', () => {
+    const page = [
+      '<form action="https://a.example.com/first"><p><form action="https://b.example.com/ignored">',
+      '</form><form action="https://c.example.com/after-close"></form>',
+    ].join('\n');
+    expect(referencesInHtml(page).map((r) => [r.via, r.url])).toEqual([
+      ['<form action>', 'https://a.example.com/first'],
+      ['<form action>', 'https://c.example.com/after-close'],
+    ]);
+  });
+
   it('parses srcset and meta refresh forms', () => {
     expect(srcsetUrls('a.png 1x, https://x.example.com/b.png 2x,c.png')).toEqual([
       'a.png',
@@ -312,6 +323,26 @@ describe('formats real generators emit', () => {
 });
 
 describe('scanning a site', () => {
+  it('checks no link that a <base href> of another origin sends away', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-base-'));
+    try {
+      await fs.writeFile(
+        path.join(root, 'index.html'),
+        '<base href="https://cdn.example.com/"><a href="/elsewhere">x</a> <a href="gone">y</a>',
+      );
+      await fs.writeFile(path.join(root, 'local.html'), '<a href="/missing">z</a>');
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: false,
+        links: true,
+      });
+      expect(scan.links.broken.map((b) => [b.file, b.url])).toEqual([['local.html', '/missing']]);
+      expect(scan.links.checked).toBe(1);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('resolves a link of only a query to the page it is on', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-self-'));
     try {
