@@ -582,7 +582,9 @@ const CACHE_LIMIT = 200_000;
 
 function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
   let urlPath: string;
-  if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.')) urlPath = value;
+  // A path alone is the site's own, unless a <base href> of another origin says otherwise.
+  if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.') && pageBase.origin === SITE_ORIGIN)
+    urlPath = value;
   else {
     let target: URL;
     try {
