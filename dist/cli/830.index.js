@@ -1379,6 +1379,8 @@ class HtmlScanner {
     #callbacks;
     #parser;
     #raw;
+    /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
+    #inForm = false;
     /** Flight data of the page, in order, and where each piece came from. */
     #flight = [];
     #flightStarts = [];
@@ -1397,6 +1399,8 @@ class HtmlScanner {
             onclosetag: (name) => {
                 if (this.#raw && name === this.#raw.tag)
                     this.#closeRaw();
+                if (name === 'form')
+                    this.#inForm = false;
             },
         }, {
             decodeEntities: false,
@@ -1433,6 +1437,11 @@ class HtmlScanner {
         this.#callbacks.reference(reference);
     }
     #open(tag, attributes) {
+        if (tag === 'form') {
+            if (this.#inForm)
+                return;
+            this.#inForm = true;
+        }
         const offset = this.#parser.startIndex;
         for (const name in attributes) {
             // Entities are decoded here, in the few values read, rather than in all the text.
@@ -2100,7 +2109,8 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const CACHE_LIMIT = 200_000;
 function resolveLink(tree, pageBase, value) {
     let urlPath;
-    if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.'))
+    // A path alone is the site's own, unless a <base href> of another origin says otherwise.
+    if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.') && pageBase.origin === SITE_ORIGIN)
         urlPath = value;
     else {
         let target;
