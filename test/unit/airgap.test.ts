@@ -323,6 +323,33 @@ describe('formats real generators emit', () => {
 });
 
 describe('scanning a site', () => {
+  it('reports what a <base href> of another origin sends away as outside the site', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-base-out-'));
+    try {
+      await fs.writeFile(
+        path.join(root, 'index.html'),
+        [
+          '<base href="https://cdn.example.com/assets/">',
+          '<script src="app.js"></script> <a href="/about">About</a>',
+          '<img src="//img.example.com/x.png">',
+        ].join('\n'),
+      );
+      await fs.writeFile(path.join(root, 'local.html'), '<script src="app.js"></script>');
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: true,
+        links: false,
+      });
+      expect(scan.external.map((e) => [e.file, e.role, e.url])).toEqual([
+        ['index.html', 'load', 'https://cdn.example.com/assets/app.js'],
+        ['index.html', 'link', 'https://cdn.example.com/about'],
+        ['index.html', 'load', '//img.example.com/x.png'],
+      ]);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('checks no link that a <base href> of another origin sends away', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-base-'));
     try {
