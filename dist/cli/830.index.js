@@ -2008,7 +2008,7 @@ class FileScanner {
             const pending = [];
             const scanner = new HtmlScanner({
                 reference: (found) => {
-                    external(found);
+                    external(underBase(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata')
                         pending.push(found);
                 },
@@ -2103,6 +2103,25 @@ function isSitePath(url) {
     return url.charCodeAt(0) === SLASH && url.charCodeAt(1) !== SLASH;
 }
 const SITE_ORIGIN = 'http://site.invalid';
+/** A URL with its own scheme and host (`https://…`). */
+const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
+/**
+ * A page's reference as the browser requests it: under a `<base href>` that names a host,
+ * a relative one (`app.js`, `/about`) leads to that host, not into the site.
+ */
+function underBase(found, base) {
+    const absolute = base?.trim();
+    if (absolute === undefined || !WITH_HOST.test(absolute))
+        return found;
+    if (WITH_HOST.test(found.url) || found.url.startsWith('//'))
+        return found;
+    try {
+        return { ...found, url: new URL(found.url, absolute).href };
+    }
+    catch {
+        return found;
+    }
+}
 /** A root-absolute path with nothing to normalize or decode: its own URL path. */
 const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
