@@ -323,117 +323,102 @@ describe('formats real generators emit', () => {
 });
 
 describe('scanning a site', () => {
-  it('reports what a <base href> of another origin sends away as outside the site', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-base-out-'));
-    try {
-      await fs.writeFile(
-        path.join(root, 'index.html'),
-        [
-          '<base href="https://cdn.example.com/assets/">',
-          '<script src="app.js"></script> <a href="/about">About</a>',
-          '<img src="//img.example.com/x.png">',
-        ].join('\n'),
-      );
-      await fs.writeFile(path.join(root, 'local.html'), '<script src="app.js"></script>');
-      const scan = await scanSite(await SiteTree.read(root), {
-        allowedHosts: [],
-        external: true,
-        links: false,
-      });
-      expect(scan.external.map((e) => [e.file, e.role, e.url])).toEqual([
-        ['index.html', 'load', 'https://cdn.example.com/assets/app.js'],
-        ['index.html', 'link', 'https://cdn.example.com/about'],
-        ['index.html', 'load', '//img.example.com/x.png'],
-      ]);
-    } finally {
-      await fs.rm(root, { recursive: true, force: true });
-    }
-  });
-
-  it('checks no link that a <base href> of another origin sends away', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-base-'));
-    try {
-      await fs.writeFile(
-        path.join(root, 'index.html'),
-        '<base href="https://cdn.example.com/"><a href="/elsewhere">x</a> <a href="gone">y</a>',
-      );
-      await fs.writeFile(path.join(root, 'local.html'), '<a href="/missing">z</a>');
-      const scan = await scanSite(await SiteTree.read(root), {
-        allowedHosts: [],
-        external: false,
-        links: true,
-      });
-      expect(scan.links.broken.map((b) => [b.file, b.url])).toEqual([['local.html', '/missing']]);
-      expect(scan.links.checked).toBe(1);
-    } finally {
-      await fs.rm(root, { recursive: true, force: true });
-    }
-  });
-
-  it('resolves a link of only a query to the page it is on', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-self-'));
-    try {
-      await fs.mkdir(path.join(root, 'guides'));
-      for (const file of ['guides/index.html', 'guides/setup.html'])
-        await fs.writeFile(path.join(root, file), '<a href="?tab=cli">CLI</a>');
-      const scan = await scanSite(await SiteTree.read(root), {
-        allowedHosts: [],
-        external: false,
-        links: true,
-      });
-      // /guides/ is served as a directory index, /guides/setup by adding .html.
-      expect(scan.rules.index).toEqual(
-        expect.objectContaining({
-          count: 1,
-          example: expect.objectContaining({
-            file: 'guides/index.html',
-            served: 'guides/index.html',
-          }),
-        }),
-      );
-      expect(scan.rules.html).toEqual(
-        expect.objectContaining({
-          count: 1,
-          example: expect.objectContaining({
-            file: 'guides/setup.html',
-            served: 'guides/setup.html',
-          }),
-        }),
-      );
-    } finally {
-      await fs.rm(root, { recursive: true, force: true });
-    }
-  });
-
-  it('resolves each relative link from its own page, however pages repeat their links', async () => {
-    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-links-'));
-    const links = '<a href="/top">top</a> <a href="next">next</a> <a href="/top">top</a>';
-    const pages: Record<string, string> = {
-      'top.html': '<p>top</p>',
-      'a/next.html': '<p>next</p>',
-      'a/one.html': links,
-      'b/one.html': links,
-      'c/one.html': `<base href="/a/">${links}`,
-      'c/two.html': links,
-    };
+  /** Scans a site of `pages` (path → HTML) written to a temp dir, removed after. */
+  async function scanPages(
+    pages: Record<string, string>,
+    options: { external: boolean; links: boolean },
+  ): Promise<Awaited<ReturnType<typeof scanSite>>> {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
     try {
       for (const [file, html] of Object.entries(pages)) {
         await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
         await fs.writeFile(path.join(root, file), html);
       }
-      const scan = await scanSite(await SiteTree.read(root), {
-        allowedHosts: [],
-        external: false,
-        links: true,
-      });
-      expect(scan.links.checked).toBe(12);
-      expect(scan.links.broken.map((b) => [b.file, b.url, b.target])).toEqual([
-        ['b/one.html', 'next', '/b/next'],
-        ['c/two.html', 'next', '/c/next'],
-      ]);
+      return await scanSite(await SiteTree.read(root), { allowedHosts: [], ...options });
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
+  }
+
+  it('reports what a <base href> of another origin sends away as outside the site', async () => {
+    const scan = await scanPages(
+      {
+        'index.html': [
+          '<base href="https://cdn.example.com/assets/">',
+          '<script src="app.js"></script> <a href="/about">About</a>',
+          '<img src="//img.example.com/x.png">',
+        ].join('\n'),
+        'local.html': '<script src="app.js"></script>',
+      },
+      { external: true, links: false },
+    );
+    expect(scan.external.map((e) => [e.file, e.role, e.url])).toEqual([
+      ['index.html', 'load', 'https://cdn.example.com/assets/app.js'],
+      ['index.html', 'link', 'https://cdn.example.com/about'],
+      ['index.html', 'load', '//img.example.com/x.png'],
+    ]);
+  });
+
+  it('checks no link that a <base href> of another origin sends away', async () => {
+    const scan = await scanPages(
+      {
+        'index.html':
+          '<base href="https://cdn.example.com/"><a href="/elsewhere">x</a> <a href="gone">y</a>',
+        'local.html': '<a href="/missing">z</a>',
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.broken.map((b) => [b.file, b.url])).toEqual([['local.html', '/missing']]);
+    expect(scan.links.checked).toBe(1);
+  });
+
+  it('resolves a link of only a query to the page it is on', async () => {
+    const scan = await scanPages(
+      {
+        'guides/index.html': '<a href="?tab=cli">CLI</a>',
+        'guides/setup.html': '<a href="?tab=cli">CLI</a>',
+      },
+      { external: false, links: true },
+    );
+    // /guides/ is served as a directory index, /guides/setup by adding .html.
+    expect(scan.rules.index).toEqual(
+      expect.objectContaining({
+        count: 1,
+        example: expect.objectContaining({
+          file: 'guides/index.html',
+          served: 'guides/index.html',
+        }),
+      }),
+    );
+    expect(scan.rules.html).toEqual(
+      expect.objectContaining({
+        count: 1,
+        example: expect.objectContaining({
+          file: 'guides/setup.html',
+          served: 'guides/setup.html',
+        }),
+      }),
+    );
+  });
+
+  it('resolves each relative link from its own page, however pages repeat their links', async () => {
+    const links = '<a href="/top">top</a> <a href="next">next</a> <a href="/top">top</a>';
+    const scan = await scanPages(
+      {
+        'top.html': '<p>top</p>',
+        'a/next.html': '<p>next</p>',
+        'a/one.html': links,
+        'b/one.html': links,
+        'c/one.html': `<base href="/a/">${links}`,
+        'c/two.html': links,
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.checked).toBe(12);
+    expect(scan.links.broken.map((b) => [b.file, b.url, b.target])).toEqual([
+      ['b/one.html', 'next', '/b/next'],
+      ['c/two.html', 'next', '/c/next'],
+    ]);
   });
 
   it('reports the same lines and URLs when a character straddles the pieces a page is read in', async () => {
