@@ -582,7 +582,7 @@ const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
 function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
   const absolute = base?.trim();
   if (absolute === undefined || !WITH_HOST.test(absolute)) return found;
-  if (WITH_HOST.test(found.url) || found.url.startsWith('//')) return found;
+  if (SCHEME.test(found.url) || found.url.startsWith('//')) return found;
   try {
     return { ...found, url: new URL(found.url, absolute).href };
   } catch {
