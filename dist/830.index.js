@@ -2113,7 +2113,7 @@ function underBase(found, base) {
     const absolute = base?.trim();
     if (absolute === undefined || !WITH_HOST.test(absolute))
         return found;
-    if (WITH_HOST.test(found.url) || found.url.startsWith('//'))
+    if (SCHEME.test(found.url) || found.url.startsWith('//'))
         return found;
     try {
         return { ...found, url: new URL(found.url, absolute).href };
