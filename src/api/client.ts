@@ -22,6 +22,7 @@ import {
   type ApiErrorKind,
   describeStatus,
   kindOfStatus,
+  notFoundAdvice,
   summarizeBody,
 } from './errors.js';
 import { CREATE_ONCE, REPEATABLE, type RetryPolicy, START_EXPORT } from './retry.js';
@@ -89,6 +90,8 @@ interface Call<S extends z.ZodType> {
   operation: string;
   retry: RetryPolicy;
   inputs?: Readonly<Record<string, string>>;
+  /** The advice on a 404, for a call that names no job. */
+  notFound?: string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -141,6 +144,7 @@ export class AdminApi {
         operation: `start the static export of ${request.domain}`,
         retry: START_EXPORT,
         inputs: START_FIELDS,
+        notFound: notFoundAdvice(),
       }),
       signal,
     );
@@ -185,6 +189,7 @@ export class AdminApi {
         operation: `create an agent job in project ${projectId}`,
         retry: CREATE_ONCE,
         inputs: AGENT_FIELDS,
+        notFound: notFoundAdvice('project-id (a project of that organization)'),
       },
       signal,
     );
@@ -374,7 +379,7 @@ export class AdminApi {
       const detail = redactor.redact(summarizeBody(text, contentType));
       const waitMs = retryAfterMs(response.headers, clock);
       throw new ApiError(
-        redactor.redact(describeStatus(call.operation, statusCode, detail, call.inputs)),
+        redactor.redact(describeStatus(call.operation, statusCode, detail, call.inputs, call.notFound)),
         {
           kind: kindOfStatus(statusCode),
           status: statusCode,

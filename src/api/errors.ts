@@ -76,14 +76,20 @@ export function kindOfStatus(status: number): ApiErrorKind {
   return 'unexpected';
 }
 
+const CHECK_BASE_URL = 'Check base-url (it must point at the admin API of your organization)';
+
+/** The advice on a 404 from a call that names no job: what else it names to check. */
+export function notFoundAdvice(what?: string): string {
+  return what === undefined ? `${CHECK_BASE_URL}.` : `${CHECK_BASE_URL} and ${what}.`;
+}
+
 /** What the user should do about each kind of refusal, after the server's own words. */
 const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   unauthorized:
     "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
   forbidden:
     "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
-  'not-found':
-    'Check base-url (it must point at the admin API of your organization) and that the job exists there; jobs are not shared across organizations.',
+  'not-found': `${CHECK_BASE_URL} and that the job exists there; jobs are not shared across organizations.`,
   conflict:
     'The job is not in a state that allows this yet (still running, or another export is active): wait for it to finish and run again.',
   'rate-limited': 'The service is rate limiting this key; try again later.',
@@ -142,17 +148,19 @@ function oneLine(text: string, max = 300): string {
 /**
  * A message that names the call, the status, the server's words and the fix. For a 400,
  * `inputs` maps the request's fields to the inputs they came from: the advice names the
- * inputs the server's words mention, and is left out when they mention none.
+ * inputs the server's words mention, and is left out when they mention none. `notFound`
+ * replaces the advice on a 404 for a call that names no job.
  */
 export function describeStatus(
   operation: string,
   status: number,
   detail: string,
   inputs: Readonly<Record<string, string>> = {},
+  notFound?: string,
 ): string {
   const kind = kindOfStatus(status);
   const words = detail ? `: ${detail}` : '';
-  let advice = ADVICE[kind];
+  let advice = kind === 'not-found' ? (notFound ?? ADVICE[kind]) : ADVICE[kind];
   if (kind === 'bad-request') {
     const named = Object.entries(inputs)
       .filter(([field]) => new RegExp(`\\b${field}\\b`, 'i').test(detail))

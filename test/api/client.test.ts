@@ -464,6 +464,14 @@ describe('refused and broken answers', () => {
     expect(error.message).toMatch(advice);
   });
 
+  it('a 404 for an unknown project points at project-id, not at a job that was never named', async () => {
+    const error = await failure(client().api.createAgentJob('no-such-project', 'Fix it'));
+    expect(error.kind).toBe('not-found');
+    expect(error.message).toBe(
+      'Could not create an agent job in project no-such-project (HTTP 404: Project no-such-project not found). Check base-url (it must point at the admin API of your organization) and project-id (a project of that organization).',
+    );
+  });
+
   it("a proxy's HTML error page is summarized by its title, not dumped into the message", async () => {
     emulator.faults.add({ route: 'agent.create', status: 502, body: 'html' });
     const error = await failure(client().api.createAgentJob('demo-project', 'Fix it'));
