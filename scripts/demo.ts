@@ -104,6 +104,15 @@ try {
   console.log(
     `\n${run.code === 0 ? '✓' : '✗'} exit code ${run.code} after ${(run.durationMs / 1000).toFixed(1)}s`,
   );
+  const helmValues = run.outputs['helm-values-file'];
+  if (!raw && helmValues) {
+    // The file goes with the demo's temporary root: show what a deploy job would read.
+    console.log(`\n${bold('Helm values')} ${dim('(helm-values-file, removed with the demo)')}`);
+    const values = await fs.readFile(helmValues, 'utf8');
+    // As in the outputs: the link's signature is a screenful, the file holds it whole.
+    const shown = values.replace(/^(\s*bundleUrl: "[^"?]*)\?[^"]*"/m, '$1?…"');
+    process.stdout.write(shown.replace(/^(?=.)/gm, '  '));
+  }
   if (command === 'export' && run.code === 0)
     console.log(`The site is in ${run.outputs.path}; open index.html in a browser.`);
   if (!raw) console.log(dim('npm start -- --raw shows what the runner reads.'));

@@ -52,6 +52,10 @@ describe('npm start', () => {
     expect(all).not.toContain('[emulator]');
     expect(run.stdout).toMatch(/^▸ Waiting for export job se_\w+ \(\d+ lines\)$/m);
     expect(run.stdout).toMatch(/^ {4}Link expires +in \d+ min \(\d\d:\d\d UTC\)$/m);
+    // The Helm values are shown, since their file goes with the demo; the link unsigned.
+    expect(run.stdout).toMatch(
+      /^Helm values .*\n(?: {2}#.*\n)+ {2}staticExport:\n {4}enabled: true\n {4}bundleUrl: "http:[^"?]+\?…"$/m,
+    );
     // Its temporary root (runner files, Helm values, emulator cache) is gone.
     expect(run.left).toEqual([]);
   }, 60_000);
