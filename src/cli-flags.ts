@@ -36,7 +36,12 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
   input('path', 'dir', 'directory that receives the site (default static-export)', EXPORT_ONLY),
   input('job-id', 'id', 'reuse this export job, e.g. for a fresh link', EXPORT_ONLY),
   input('docs-version', 'v', "sent as the start body's version", EXPORT_ONLY),
-  input('export-paths', 'list', "comma-separated, sent as the start body's paths", EXPORT_ONLY),
+  input(
+    'export-paths',
+    'list',
+    "comma- or newline-separated, sent as the start body's paths",
+    EXPORT_ONLY,
+  ),
   input('download', undefined, '--no-download stops after the bundle link', EXPORT_ONLY),
   input('extract', undefined, '--no-extract keeps the archive file in --path', EXPORT_ONLY),
   input('overwrite', undefined, 'replace a --path this tool did not write', EXPORT_ONLY),
