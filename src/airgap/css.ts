@@ -6,7 +6,10 @@ const AT_KEYWORD = 3;
 const STRING = 5;
 const URL = 7;
 const WHITESPACE = 13;
+const LEFT_PARENTHESIS = 21;
+const RIGHT_PARENTHESIS = 22;
 const COMMENT = 25;
+const IMAGE_SET = /^(?:-webkit-)?image-set\($/i;
 
 export interface FoundUrl {
   url: string;
@@ -32,9 +35,18 @@ function unquote(text: string): string {
 export function urlsInCss(source: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   let pending: { via: string } | undefined;
+  /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
+  const blocks: boolean[] = [];
   tokenize(source, (type, start, end) => {
     if (type === WHITESPACE || type === COMMENT) return;
     const text = source.slice(start, end);
+    if (type === FUNCTION || type === LEFT_PARENTHESIS)
+      blocks.push(type === FUNCTION && IMAGE_SET.test(text));
+    else if (type === RIGHT_PARENTHESIS) blocks.pop();
+    else if (type === STRING && !pending && blocks[blocks.length - 1] === true) {
+      found.push({ url: unquote(text), offset: start, via: 'css image-set()' });
+      return;
+    }
     if (type === URL) {
       const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
       found.push({ url: unquote(inner), offset: start, via: 'css url()' });

@@ -320,6 +320,15 @@ describe('formats real generators emit', () => {
       ['css url()', 'https://img.example.com/s.png'],
     ]);
   });
+
+  it('reads the strings of image-set() as URLs, but not those of type() inside it', () => {
+    const css =
+      '.a { background: image-set("https://img.example.com/1.png" 1x, "https://img.example.com/2.avif" type("image/avif")) }';
+    expect(urlsInCss(css).map((u) => [u.via, u.url])).toEqual([
+      ['css image-set()', 'https://img.example.com/1.png'],
+      ['css image-set()', 'https://img.example.com/2.avif'],
+    ]);
+  });
 });
 
 describe('scanning a site', () => {
