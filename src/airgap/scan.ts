@@ -580,17 +580,21 @@ const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
-  const absolute = base?.trim();
-  if (absolute === undefined || !WITH_HOST.test(absolute)) return found;
+  const written = base?.trim();
+  // `//cdn.example.com/` names a host too, with the page's own scheme.
+  if (written === undefined || !(WITH_HOST.test(written) || written.startsWith('//'))) return found;
   if (SCHEME.test(found.url) || found.url.startsWith('//')) return found;
   try {
-    return { ...found, url: new URL(found.url, absolute).href };
+    return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
   } catch {
     return found;
   }
 }
-/** A root-absolute path with nothing to normalize or decode: its own URL path. */
-const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
+/**
+ * A root-absolute path with nothing to normalize or decode: its own URL path. (Browsers
+ * drop tabs and line breaks from a URL, so a path with one goes through the URL parser.)
+ */
+const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Where a link leads inside the site, resolved once per page directory and link text. */

@@ -368,6 +368,29 @@ describe('scanning a site', () => {
     ]);
   });
 
+  it('reads a protocol-relative <base href> as naming a host', async () => {
+    const scan = await scanPages(
+      { 'index.html': '<base href="//cdn.example.com/"><script src="app.js"></script>' },
+      { external: true, links: true },
+    );
+    expect(scan.external.map((e) => [e.role, e.url])).toEqual([
+      ['load', 'http://cdn.example.com/app.js'],
+    ]);
+    expect(scan.links.checked).toBe(0);
+  });
+
+  it('drops tabs and line breaks from a link, as browsers do, before resolving it', async () => {
+    const scan = await scanPages(
+      {
+        'index.html': '<a href="/docs/\nintro">Intro</a> <a href="/docs/in\ttro">Intro</a>',
+        'docs/intro.html': 'Intro',
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.checked).toBe(2);
+    expect(scan.links.broken).toEqual([]);
+  });
+
   it('checks no link that a <base href> of another origin sends away', async () => {
     const scan = await scanPages(
       {
