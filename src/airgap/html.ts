@@ -1,5 +1,5 @@
 import { tokenizer, tokTypes } from 'acorn';
-import { decodeHTMLAttribute } from 'entities';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser, Tokenizer } from 'htmlparser2';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
@@ -27,8 +27,9 @@ const URL_ATTRIBUTES = new Set([
   'dynsrc',
 ]);
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
+/** The `type`s a browser runs as script: `module` and the HTML spec's JavaScript MIME types, old ones included. */
 const CLASSIC_OR_MODULE =
-  /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)$/i;
+  /^(|module|(?:application|text)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/jscript|text\/livescript)$/i;
 
 /** Attributes whose value the scan reads: the others are skipped without being copied. */
 const READ_ATTRIBUTES = new Set([
@@ -39,6 +40,7 @@ const READ_ATTRIBUTES = new Set([
   'type',
   'http-equiv',
   'content',
+  'srcdoc',
 ]);
 /**
  * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
@@ -119,6 +121,8 @@ interface TagState {
   getSlice(start: number, endIndex: number): string;
   readTagName(start: number, endIndex: number): string;
   endOpenTag(isImplied: boolean): void;
+  onopentagend(endIndex: number): void;
+  closeCurrentTag(isOpenImplied: boolean): void;
   isVoidElement(name: string): boolean;
 }
 
@@ -142,6 +146,11 @@ class ScanningParser extends Parser {
   foreignOpen: ForeignOpen[] = [];
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
+
+  /** Inside `<svg>` or `<math>`, where text is markup: its entities are decoded. */
+  get inForeignContent(): boolean {
+    return foreignNow(this as unknown as TagState);
+  }
 
   override ontext(start: number, endIndex: number): void {
     if (this.textWanted) {
@@ -243,6 +252,20 @@ Object.defineProperties(ScanningParser.prototype, {
       this.startIndex = endIndex + 1;
     },
   },
+  onselfclosingtag: {
+    value: function onselfclosingtag(this: TagState, endIndex: number): void {
+      this.endIndex = endIndex;
+      // Browsers honour `/>` on SVG and MathML elements only: `<iframe … />` or `<script/>`
+      // stays open, and its content runs as raw text to its end tag (the tokenizer does
+      // this itself, since recognizeSelfClosing is off).
+      if (!openedForeign(this)) {
+        this.onopentagend(endIndex);
+        return;
+      }
+      this.closeCurrentTag(false);
+      this.startIndex = endIndex + 1;
+    },
+  },
   closeCurrentTag: {
     value: function closeCurrentTag(this: TagState, isOpenImplied: boolean): void {
       const name = this.tagname;
@@ -253,6 +276,15 @@ Object.defineProperties(ScanningParser.prototype, {
     },
   },
 });
+
+/** Whether the start tag just read opened an SVG or MathML element (the `<svg>` or `<math>` itself, or an element in foreign content). */
+function openedForeign(state: TagState): boolean {
+  const open = state.foreignOpen;
+  const top = open[open.length - 1];
+  if (top?.name !== state.tagname) return false;
+  const parent = open[open.length - 2];
+  return parent === undefined || parent.foreign;
+}
 
 function foreignNow(state: TagState): boolean {
   const open = state.foreignOpen;
@@ -284,18 +316,55 @@ function closeForeign(state: TagState, name: string): void {
   }
 }
 
-/** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
+/**
+ * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
+ * to the next whitespace (commas inside it are its own: `…/w_300,c_scale/a.jpg`,
+ * `data:image/gif;base64,…`), its trailing commas end the candidate, and otherwise the
+ * descriptors run to a comma outside parentheses.
+ */
 export function srcsetUrls(value: string): string[] {
-  return value
-    .split(/,(?=\s*\S)/)
-    .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
-    .filter((url) => url !== '');
+  const urls: string[] = [];
+  let at = 0;
+  while (at < value.length) {
+    while (at < value.length && (isSpace(value.charCodeAt(at)) || value[at] === ',')) at += 1;
+    const start = at;
+    while (at < value.length && !isSpace(value.charCodeAt(at))) at += 1;
+    let url = value.slice(start, at);
+    if (url === '') break;
+    if (url.endsWith(',')) url = url.replace(/,+$/, '');
+    else {
+      for (let depth = 0; at < value.length; at += 1) {
+        const c = value[at];
+        if (c === '(') depth = 1;
+        else if (c === ')') depth = 0;
+        else if (c === ',' && depth === 0) break;
+      }
+    }
+    if (url !== '') urls.push(url);
+  }
+  return urls;
 }
 
-/** The URL of `<meta http-equiv="refresh" content="5; url=...">`. */
+/** ASCII whitespace as HTML splits on it: tab, line feed, form feed, carriage return, space. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+/**
+ * The URL of `<meta http-equiv="refresh" content="5; url=...">`. A quoted URL runs to its
+ * closing quote, or to the end when there is none, as browsers read it.
+ */
 export function refreshUrl(content: string): string | undefined {
-  const match = /^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.+?)\1\s*$/i.exec(content);
-  return match && /[^\d\s.;,]/.test(content) ? match[2] : undefined;
+  if (!/[^\d\s.;,]/.test(content)) return undefined;
+  const lead = /^\s*\d*(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?/i.exec(content)?.[0] ?? '';
+  let url = content.slice(lead.length);
+  const quote = url[0];
+  if (quote === "'" || quote === '"') {
+    const end = url.indexOf(quote, 1);
+    url = url.slice(1, end < 0 ? undefined : end);
+  }
+  url = url.trim();
+  return url === '' ? undefined : url;
 }
 
 export interface HtmlReference extends FoundReference {
@@ -320,7 +389,16 @@ export class HtmlScanner {
   base: string | undefined;
   readonly #callbacks: HtmlScanCallbacks;
   readonly #parser: ScanningParser;
-  #raw: { tag: 'style' | 'script'; type: string; start: number; parts: string[] } | undefined;
+  #raw:
+    | {
+        tag: 'style' | 'script';
+        type: string;
+        start: number;
+        parts: string[];
+        /** Read as markup (SVG's `<style>` and `<script>`): entities mean their characters. */
+        decode: boolean;
+      }
+    | undefined;
   /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
   #inForm = false;
   /** Flight data of the page, in order, and where each piece came from. */
@@ -346,7 +424,6 @@ export class HtmlScanner {
       {
         decodeEntities: false,
         lowerCaseAttributeNames: true,
-        recognizeSelfClosing: true,
         Tokenizer: SearchingTokenizer,
       },
     );
@@ -400,6 +477,15 @@ export class HtmlScanner {
       } else if (name === 'style') {
         for (const css of urlsInCss(value))
           this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+      } else if (name === 'srcdoc' && tag === 'iframe') {
+        // A document of its own, inside the attribute: the frame loads what it references.
+        const inner = new HtmlScanner({
+          reference: (found) =>
+            this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+          unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
+        });
+        inner.write(value);
+        inner.end();
       }
     }
     if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
@@ -408,13 +494,15 @@ export class HtmlScanner {
       const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
       if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
     }
-    if (tag === 'style') this.#raw = { tag, type: '', start: offset, parts: [] };
+    const decode = this.#parser.inForeignContent;
+    if (tag === 'style') this.#raw = { tag, type: '', start: offset, parts: [], decode };
     if (tag === 'script' && attributes.src === undefined)
       this.#raw = {
         tag,
         type: (attributes.type ?? '').trim().toLowerCase(),
         start: offset,
         parts: [],
+        decode,
       };
     this.#parser.textWanted = this.#raw !== undefined;
   }
@@ -424,7 +512,8 @@ export class HtmlScanner {
     this.#raw = undefined;
     this.#parser.textWanted = false;
     if (!raw) return;
-    const content = raw.parts.join('');
+    const joined = raw.parts.join('');
+    const content = raw.decode && joined.includes('&') ? decodeHTML(joined) : joined;
     if (raw.tag === 'style') {
       for (const css of urlsInCss(content))
         this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });

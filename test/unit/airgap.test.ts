@@ -195,6 +195,53 @@ describe('what the browser does with each reference in HTML', () => {
     expect(refreshUrl("0;URL='https://go.example.com'")).toBe('https://go.example.com');
     expect(refreshUrl('30')).toBeUndefined();
   });
+
+  it('splits srcset only between candidates: a URL keeps its commas, as browsers read it', () => {
+    expect(
+      srcsetUrls(
+        'https://res.cloudinary.com/demo/image/upload/w_300,c_scale/s.jpg 300w, /img/a,b.png 2x',
+      ),
+    ).toEqual(['https://res.cloudinary.com/demo/image/upload/w_300,c_scale/s.jpg', '/img/a,b.png']);
+    // A lazy-loading placeholder is one data: URL, not a link to "R0lGODlhAQABAAAAACw=".
+    expect(srcsetUrls('data:image/gif;base64,R0lGODlhAQABAAAAACw= 1x')).toEqual([
+      'data:image/gif;base64,R0lGODlhAQABAAAAACw=',
+    ]);
+    expect(srcsetUrls('a.png,, b.png (x, y) 2x ,c.png')).toEqual(['a.png', 'b.png', 'c.png']);
+    // An unclosed quote runs to the end of the attribute.
+    expect(refreshUrl("0; url='https://go.example.com/next")).toBe('https://go.example.com/next');
+  });
+
+  it('keeps <iframe/>, <script/> and <textarea/> open as browsers do: their text is not markup', () => {
+    const page = [
+      '<iframe src="https://www.youtube.com/embed/x" />',
+      '<img src="https://inside-the-frame-tag.example.com/a.png"></iframe>',
+      '<script/>fetch("https://api.example.com/x")</script>',
+      '<textarea/><img src="https://typed.example.com/b.png"></textarea>',
+      '<svg><script href="https://svg.example.com/a.js"/><image href="https://svg.example.com/b.png"/></svg>',
+      '<img src="https://after.example.com/c.png">',
+    ].join('\n');
+    expect(referencesInHtml(page).map((r) => r.url)).toEqual([
+      'https://www.youtube.com/embed/x',
+      'https://api.example.com/x',
+      'https://svg.example.com/a.js',
+      'https://svg.example.com/b.png',
+      'https://after.example.com/c.png',
+    ]);
+  });
+
+  it('reads what an <iframe srcdoc> loads, legacy script types, and SVG text with entities', () => {
+    const page = [
+      `<iframe srcdoc="<img src='https://frame.example.com/a.png'>"></iframe>`,
+      '<script type="application/x-javascript">fetch("https://legacy.example.com/x")</script>',
+      '<script type="text/plain">fetch("https://never-run.example.com/x")</script>',
+      '<svg><style>p { background: url(&quot;https://svg.example.com/c.png&quot;) }</style></svg>',
+    ].join('\n');
+    expect(referencesInHtml(page).map((r) => [r.via, r.url])).toEqual([
+      ['<iframe srcdoc> <img src>', 'https://frame.example.com/a.png'],
+      ['inline script: fetch()', 'https://legacy.example.com/x'],
+      ['css url()', 'https://svg.example.com/c.png'],
+    ]);
+  });
 });
 
 describe('URL strings in scripts count as loads only with evidence', () => {
