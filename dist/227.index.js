@@ -7365,10 +7365,11 @@ function tokenize(source, onToken) {
 __webpack_require__.d(__webpack_exports__, {
   FJ: () => (/* binding */ DecodingMode),
   Wf: () => (/* binding */ EntityDecoder),
+  Gz: () => (/* binding */ decodeHTML),
   Im: () => (/* binding */ decodeHTMLAttribute)
 });
 
-// UNUSED EXPORTS: decodeHTML, decodeHTMLStrict, decodeXML, determineBranch, htmlDecodeTree, replaceCodePoint, replaceCodePointXML, xmlDecodeTree
+// UNUSED EXPORTS: decodeHTMLStrict, decodeXML, determineBranch, htmlDecodeTree, replaceCodePoint, replaceCodePointXML, xmlDecodeTree
 
 ;// CONCATENATED MODULE: ./node_modules/entities/dist/decode-codepoint.js
 // Adapted from https://github.com/mathiasbynens/he/blob/36afe179392226cf1b6ccdb16ebbb7a5a844d93a/src/he.js#L106-L134

@@ -1139,6 +1139,7 @@ class AdminApi {
             operation: `start the static export of ${request.domain}`,
             retry: START_EXPORT,
             inputs: START_FIELDS,
+            notFound: (0,api_errors/* notFoundAdvice */.yD)(),
         }), signal);
     }
     getExportJob(jobId, projectId, signal) {
@@ -1169,6 +1170,7 @@ class AdminApi {
             operation: `create an agent job in project ${projectId}`,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
+            notFound: (0,api_errors/* notFoundAdvice */.yD)('project-id (a project of that organization)'),
         }, signal);
     }
     getAgentJob(projectId, id, signal) {
@@ -1326,7 +1328,7 @@ class AdminApi {
         if (statusCode < 200 || statusCode >= 300) {
             const detail = redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType));
             const waitMs = retryAfterMs(response.headers, clock);
-            throw new api_errors/* ApiError */.hD(redactor.redact((0,api_errors/* describeStatus */.Wn)(call.operation, statusCode, detail, call.inputs)), {
+            throw new api_errors/* ApiError */.hD(redactor.redact((0,api_errors/* describeStatus */.Wn)(call.operation, statusCode, detail, call.inputs, call.notFound)), {
                 kind: (0,api_errors/* kindOfStatus */.o3)(statusCode),
                 status: statusCode,
                 detail,

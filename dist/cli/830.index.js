@@ -661,7 +661,10 @@ const AT_KEYWORD = 3;
 const STRING = 5;
 const css_URL = 7;
 const WHITESPACE = 13;
+const LEFT_PARENTHESIS = 21;
+const RIGHT_PARENTHESIS = 22;
 const COMMENT = 25;
+const IMAGE_SET = /^(?:-webkit-)?image-set\($/i;
 function unquote(text) {
     const quote = text[0];
     const inner = quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
@@ -675,10 +678,20 @@ function unquote(text) {
 function urlsInCss(source) {
     const found = [];
     let pending;
+    /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
+    const blocks = [];
     (0,tokenizer/* tokenize */.qw)(source, (type, start, end) => {
         if (type === WHITESPACE || type === COMMENT)
             return;
         const text = source.slice(start, end);
+        if (type === FUNCTION || type === LEFT_PARENTHESIS)
+            blocks.push(type === FUNCTION && IMAGE_SET.test(text));
+        else if (type === RIGHT_PARENTHESIS)
+            blocks.pop();
+        else if (type === STRING && !pending && blocks[blocks.length - 1] === true) {
+            found.push({ url: unquote(text), offset: start, via: 'css image-set()' });
+            return;
+        }
         if (type === css_URL) {
             const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
             found.push({ url: unquote(inner), offset: start, via: 'css url()' });
@@ -1113,12 +1126,13 @@ function flight_element(type, props, emit) {
 }
 
 // EXTERNAL MODULE: ./node_modules/entities/dist/decode.js + 2 modules
-var decode = __webpack_require__(7031);
+var dist_decode = __webpack_require__(7031);
 // EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Tokenizer.js
 var Tokenizer = __webpack_require__(5455);
 // EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Parser.js
 var Parser = __webpack_require__(5867);
 ;// CONCATENATED MODULE: ./.build/airgap/html.js
+var _a;
 
 
 
@@ -1147,7 +1161,8 @@ const URL_ATTRIBUTES = new Set([
     'dynsrc',
 ]);
 const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
-const CLASSIC_OR_MODULE = /^(|text\/javascript|application\/javascript|module|text\/ecmascript|application\/ecmascript)$/i;
+/** The `type`s a browser runs as script: `module` and the HTML spec's JavaScript MIME types, old ones included. */
+const CLASSIC_OR_MODULE = /^(|module|(?:application|text)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/jscript|text\/livescript)$/i;
 /** Attributes whose value the scan reads: the others are skipped without being copied. */
 const READ_ATTRIBUTES = new Set([
     ...URL_ATTRIBUTES,
@@ -1157,6 +1172,7 @@ const READ_ATTRIBUTES = new Set([
     'type',
     'http-equiv',
     'content',
+    'srcdoc',
 ]);
 /**
  * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
@@ -1224,6 +1240,10 @@ class ScanningParser extends Parser/* Parser */.i {
     foreignOpen = [];
     /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
     textWanted = false;
+    /** Inside `<svg>` or `<math>`, where text is markup: its entities are decoded. */
+    get inForeignContent() {
+        return foreignNow(this);
+    }
     ontext(start, endIndex) {
         if (this.textWanted) {
             super.ontext(start, endIndex);
@@ -1312,6 +1332,20 @@ Object.defineProperties(ScanningParser.prototype, {
             this.startIndex = endIndex + 1;
         },
     },
+    onselfclosingtag: {
+        value: function onselfclosingtag(endIndex) {
+            this.endIndex = endIndex;
+            // Browsers honour `/>` on SVG and MathML elements only: `<iframe … />` or `<script/>`
+            // stays open, and its content runs as raw text to its end tag (the tokenizer does
+            // this itself, since recognizeSelfClosing is off).
+            if (!openedForeign(this)) {
+                this.onopentagend(endIndex);
+                return;
+            }
+            this.closeCurrentTag(false);
+            this.startIndex = endIndex + 1;
+        },
+    },
     closeCurrentTag: {
         value: function closeCurrentTag(isOpenImplied) {
             const name = this.tagname;
@@ -1324,6 +1358,15 @@ Object.defineProperties(ScanningParser.prototype, {
         },
     },
 });
+/** Whether the start tag just read opened an SVG or MathML element (the `<svg>` or `<math>` itself, or an element in foreign content). */
+function openedForeign(state) {
+    const open = state.foreignOpen;
+    const top = open[open.length - 1];
+    if (top?.name !== state.tagname)
+        return false;
+    const parent = open[open.length - 2];
+    return parent === undefined || parent.foreign;
+}
 function foreignNow(state) {
     const open = state.foreignOpen;
     return open.length > 0 && open[open.length - 1].foreign;
@@ -1355,17 +1398,62 @@ function closeForeign(state, name) {
         state.cbs.onclosetag?.(element.name, false);
     }
 }
-/** The URLs of a `srcset`: comma-separated candidates, each a URL and a descriptor. */
+/**
+ * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
+ * to the next whitespace (commas inside it are its own: `…/w_300,c_scale/a.jpg`,
+ * `data:image/gif;base64,…`), its trailing commas end the candidate, and otherwise the
+ * descriptors run to a comma outside parentheses.
+ */
 function srcsetUrls(value) {
-    return value
-        .split(/,(?=\s*\S)/)
-        .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
-        .filter((url) => url !== '');
+    const urls = [];
+    let at = 0;
+    while (at < value.length) {
+        while (at < value.length && (isSpace(value.charCodeAt(at)) || value[at] === ','))
+            at += 1;
+        const start = at;
+        while (at < value.length && !isSpace(value.charCodeAt(at)))
+            at += 1;
+        let url = value.slice(start, at);
+        if (url === '')
+            break;
+        if (url.endsWith(','))
+            url = url.replace(/,+$/, '');
+        else {
+            for (let depth = 0; at < value.length; at += 1) {
+                const c = value[at];
+                if (c === '(')
+                    depth = 1;
+                else if (c === ')')
+                    depth = 0;
+                else if (c === ',' && depth === 0)
+                    break;
+            }
+        }
+        if (url !== '')
+            urls.push(url);
+    }
+    return urls;
 }
-/** The URL of `<meta http-equiv="refresh" content="5; url=...">`. */
+/** ASCII whitespace as HTML splits on it: tab, line feed, form feed, carriage return, space. */
+function isSpace(c) {
+    return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+/**
+ * The URL of `<meta http-equiv="refresh" content="5; url=...">`. A quoted URL runs to its
+ * closing quote, or to the end when there is none, as browsers read it.
+ */
 function refreshUrl(content) {
-    const match = /^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.+?)\1\s*$/i.exec(content);
-    return match && /[^\d\s.;,]/.test(content) ? match[2] : undefined;
+    if (!/[^\d\s.;,]/.test(content))
+        return undefined;
+    const lead = /^\s*\d*(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?/i.exec(content)?.[0] ?? '';
+    let url = content.slice(lead.length);
+    const quote = url[0];
+    if (quote === "'" || quote === '"') {
+        const end = url.indexOf(quote, 1);
+        url = url.slice(1, end < 0 ? undefined : end);
+    }
+    url = url.trim();
+    return url === '' ? undefined : url;
 }
 /**
  * Reads a page as it streams in, with a real HTML parser, and reports every reference
@@ -1405,7 +1493,6 @@ class HtmlScanner {
         }, {
             decodeEntities: false,
             lowerCaseAttributeNames: true,
-            recognizeSelfClosing: true,
             Tokenizer: SearchingTokenizer,
         });
     }
@@ -1446,7 +1533,7 @@ class HtmlScanner {
         for (const name in attributes) {
             // Entities are decoded here, in the few values read, rather than in all the text.
             const raw = attributes[name];
-            const value = raw.includes('&') ? (0,decode/* decodeHTMLAttribute */.Im)(raw) : raw;
+            const value = raw.includes('&') ? (0,dist_decode/* decodeHTMLAttribute */.Im)(raw) : raw;
             if (URL_ATTRIBUTES.has(name)) {
                 const role = roleOfAttribute(tag, name, attributes);
                 const url = role ? value.trim() : '';
@@ -1463,22 +1550,33 @@ class HtmlScanner {
                 for (const css of urlsInCss(value))
                     this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
             }
+            else if (name === 'srcdoc' && tag === 'iframe') {
+                // A document of its own, inside the attribute: the frame loads what it references.
+                const inner = new _a({
+                    reference: (found) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+                    unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
+                });
+                inner.write(value);
+                inner.end();
+            }
         }
         if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
-            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
+            this.base = (0,dist_decode/* decodeHTMLAttribute */.Im)(attributes.href);
         if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-            const url = refreshUrl((0,decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
+            const url = refreshUrl((0,dist_decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
             if (url)
                 this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
         }
+        const decode = this.#parser.inForeignContent;
         if (tag === 'style')
-            this.#raw = { tag, type: '', start: offset, parts: [] };
+            this.#raw = { tag, type: '', start: offset, parts: [], decode };
         if (tag === 'script' && attributes.src === undefined)
             this.#raw = {
                 tag,
                 type: (attributes.type ?? '').trim().toLowerCase(),
                 start: offset,
                 parts: [],
+                decode,
             };
         this.#parser.textWanted = this.#raw !== undefined;
     }
@@ -1488,7 +1586,8 @@ class HtmlScanner {
         this.#parser.textWanted = false;
         if (!raw)
             return;
-        const content = raw.parts.join('');
+        const joined = raw.parts.join('');
+        const content = raw.decode && joined.includes('&') ? (0,dist_decode/* decodeHTML */.Gz)(joined) : joined;
         if (raw.tag === 'style') {
             for (const css of urlsInCss(content))
                 this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
@@ -1537,6 +1636,7 @@ class HtmlScanner {
         }
     }
 }
+_a = HtmlScanner;
 /** Every reference of a whole page (tests and small inputs). */
 function referencesInHtml(source) {
     const found = [];
@@ -2110,20 +2210,24 @@ const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase(found, base) {
-    const absolute = base?.trim();
-    if (absolute === undefined || !WITH_HOST.test(absolute))
+    const written = base?.trim();
+    // `//cdn.example.com/` names a host too, with the page's own scheme.
+    if (written === undefined || !(WITH_HOST.test(written) || written.startsWith('//')))
         return found;
     if (SCHEME.test(found.url) || found.url.startsWith('//'))
         return found;
     try {
-        return { ...found, url: new URL(found.url, absolute).href };
+        return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
     }
     catch {
         return found;
     }
 }
-/** A root-absolute path with nothing to normalize or decode: its own URL path. */
-const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\]*$/;
+/**
+ * A root-absolute path with nothing to normalize or decode: its own URL path. (Browsers
+ * drop tabs and line breaks from a URL, so a path with one goes through the URL parser.)
+ */
+const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const CACHE_LIMIT = 200_000;
 function resolveLink(tree, pageBase, value) {
