@@ -379,7 +379,9 @@ export class AdminApi {
       const detail = redactor.redact(summarizeBody(text, contentType));
       const waitMs = retryAfterMs(response.headers, clock);
       throw new ApiError(
-        redactor.redact(describeStatus(call.operation, statusCode, detail, call.inputs, call.notFound)),
+        redactor.redact(
+          describeStatus(call.operation, statusCode, detail, call.inputs, call.notFound),
+        ),
         {
           kind: kindOfStatus(statusCode),
           status: statusCode,
