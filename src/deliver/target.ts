@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
 import { contains, type ProtectedContext, protectedReason } from './protected.js';
+import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
 
 /**
@@ -14,6 +15,13 @@ import { readTree } from '../tree-walk.js';
 
 export interface TargetRules extends ProtectedContext {
   overwrite: boolean;
+  /** Where the run comes from, for how a refusal names the opt-in (`--overwrite true` on the command line). */
+  invokedAs?: InvokedAs;
+}
+
+/** The way out of a refusal, as the user gives it. */
+function optIn(rules: TargetRules): string {
+  return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
 }
 
 export type TargetState =
@@ -70,7 +78,7 @@ export async function inspectTarget(
         ? state.description
         : 'is an existing directory outside the workspace';
     refuse(
-      `${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or set overwrite to true to replace it and everything in it.`,
+      `${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or ${optIn(rules)} to replace it and everything in it.`,
     );
   }
   return state;
@@ -122,7 +130,7 @@ export async function inspectArchiveTarget(
       read.manifest.archive.sizeBytes === existing.size;
     if (!ours && !rules.overwrite) {
       throw new TargetRefusal(
-        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or set overwrite to true.`,
+        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or ${optIn(rules)}.`,
       );
     }
   }

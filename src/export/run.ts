@@ -60,7 +60,11 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   const withSignal = signal ? { signal } : {};
   const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
   // A wrong path costs milliseconds, not an export: checked before any request.
-  const targetRules: TargetRules = { ...config.protection, overwrite: config.overwrite };
+  const targetRules: TargetRules = {
+    ...config.protection,
+    overwrite: config.overwrite,
+    ...(record.invokedAs ? { invokedAs: record.invokedAs } : {}),
+  };
   const target = await checkTargetBeforeRun(config, targetRules, deps);
   const changes = planChangeReview(config, target, deps);
 

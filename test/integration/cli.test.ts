@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -290,6 +291,22 @@ describe('static-export CLI basics', () => {
     expect(JSON.parse(usage.stdout)).toEqual({
       error: { code: 'usage', message: 'unknown flag --domian: did you mean --domain?' },
     });
+  });
+
+  it('names the opt-in as a flag when it refuses to replace a directory it did not write', async () => {
+    const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
+    try {
+      await fs.mkdir(path.join(cwd, 'docs'));
+      await fs.writeFile(path.join(cwd, 'docs', 'NOTES.md'), 'notes');
+      const run = await runCli(exportArgs('--path', 'docs'), { env: env(), cwd });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^error: --path: "docs" .* or pass --overwrite true to replace it and everything in it\.$/m,
+      );
+      expect(await fs.readFile(path.join(cwd, 'docs', 'NOTES.md'), 'utf8')).toBe('notes');
+    } finally {
+      await fs.rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('gives a refused key its own code in --json', async () => {
