@@ -5767,6 +5767,10 @@ var tree_walk = __webpack_require__(9904);
 
 
 
+/** The way out of a refusal, as the user gives it. */
+function optIn(rules) {
+    return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
+}
 /** Why `path` may not be used; the message names the path, what is in it and the way out. */
 class TargetRefusal extends Error {
     name = 'TargetRefusal';
@@ -5800,7 +5804,7 @@ async function inspectTarget(target, rules, given) {
         const what = state.kind === 'foreign'
             ? state.description
             : 'is an existing directory outside the workspace';
-        refuse(`${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or set overwrite to true to replace it and everything in it.`);
+        refuse(`${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or ${optIn(rules)} to replace it and everything in it.`);
     }
     return state;
 }
@@ -5837,7 +5841,7 @@ async function inspectArchiveTarget(dir, names, rules, given) {
             read.manifest.archive.file === name &&
             read.manifest.archive.sizeBytes === existing.size;
         if (!ours && !rules.overwrite) {
-            throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or set overwrite to true.`);
+            throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or ${optIn(rules)}.`);
         }
     }
 }
@@ -6259,7 +6263,11 @@ async function runExport(config, deps) {
     const withSignal = signal ? { signal } : {};
     const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
     // A wrong path costs milliseconds, not an export: checked before any request.
-    const targetRules = { ...config.protection, overwrite: config.overwrite };
+    const targetRules = {
+        ...config.protection,
+        overwrite: config.overwrite,
+        ...(record.invokedAs ? { invokedAs: record.invokedAs } : {}),
+    };
     const target = await checkTargetBeforeRun(config, targetRules, deps);
     const changes = planChangeReview(config, target, deps);
     const existing = config.jobId;
