@@ -51,7 +51,10 @@ describe('npm start', () => {
     expect(all).not.toContain(EMULATOR_KEY);
     expect(all).not.toContain('[emulator]');
     expect(run.stdout).toMatch(/^▸ Waiting for export job se_\w+ \(\d+ lines\)$/m);
-    expect(run.stdout).toMatch(/^ {4}Link expires +in \d+ min \(\d\d:\d\d UTC\)$/m);
+    // The date is shown too when the link expires on another day (an export before midnight UTC).
+    expect(run.stdout).toMatch(
+      /^ {4}Link expires +in \d+ min \((?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC\)$/m,
+    );
     // The Helm values are shown, since their file goes with the demo; the link unsigned.
     expect(run.stdout).toMatch(
       /^Helm values .*\n(?: {2}#.*\n)+ {2}staticExport:\n {4}enabled: true\n {4}bundleUrl: "http:[^"?]+\?…"$/m,
