@@ -147,11 +147,6 @@ class ScanningParser extends Parser {
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
 
-  /** Inside `<svg>` or `<math>`, where text is markup: its entities are decoded. */
-  get inForeignContent(): boolean {
-    return foreignNow(this as unknown as TagState);
-  }
-
   override ontext(start: number, endIndex: number): void {
     if (this.textWanted) {
       super.ontext(start, endIndex);
@@ -494,15 +489,14 @@ export class HtmlScanner {
       const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
       if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
     }
-    const decode = this.#parser.inForeignContent;
-    if (tag === 'style') this.#raw = { tag, type: '', start: offset, parts: [], decode };
-    if (tag === 'script' && attributes.src === undefined)
+    if (tag === 'style' || (tag === 'script' && attributes.src === undefined))
       this.#raw = {
         tag,
-        type: (attributes.type ?? '').trim().toLowerCase(),
+        type: tag === 'script' ? (attributes.type ?? '').trim().toLowerCase() : '',
         start: offset,
         parts: [],
-        decode,
+        // Inside <svg> or <math> its text is markup: entities mean their characters.
+        decode: this.#parser.isInForeignContext(),
       };
     this.#parser.textWanted = this.#raw !== undefined;
   }
