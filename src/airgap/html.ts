@@ -1,6 +1,7 @@
 import { tokenizer, tokTypes } from 'acorn';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser, Tokenizer } from 'htmlparser2';
+import { isHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
@@ -321,9 +322,10 @@ export function srcsetUrls(value: string): string[] {
   const urls: string[] = [];
   let at = 0;
   while (at < value.length) {
-    while (at < value.length && (isSpace(value.charCodeAt(at)) || value[at] === ',')) at += 1;
+    while (at < value.length && (isHtmlWhitespace(value.charCodeAt(at)) || value[at] === ','))
+      at += 1;
     const start = at;
-    while (at < value.length && !isSpace(value.charCodeAt(at))) at += 1;
+    while (at < value.length && !isHtmlWhitespace(value.charCodeAt(at))) at += 1;
     let url = value.slice(start, at);
     if (url === '') break;
     if (url.endsWith(',')) url = url.replace(/,+$/, '');
@@ -338,11 +340,6 @@ export function srcsetUrls(value: string): string[] {
     if (url !== '') urls.push(url);
   }
   return urls;
-}
-
-/** ASCII whitespace as HTML splits on it: tab, line feed, form feed, carriage return, space. */
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { isHtmlWhitespace } from '../html-whitespace.js';
 
 /**
  * What a reader sees on a page, reduced to short hashes, so that two exports can be
@@ -34,10 +35,8 @@ export interface PageFingerprint {
 /** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
 const DIGEST_CHARS = 32;
 
-/** Space, tab, line feed, form feed, carriage return: HTML's whitespace. */
-const isWhitespace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
 /** Characters that end a tag name. */
-const isNameEnd = (c: number) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
+const isNameEnd = (c: number) => c === 62 || c === 47 || isHtmlWhitespace(c) || Number.isNaN(c);
 
 /** Elements whose content is never shown as text. */
 const isHidden = (name: string) =>
@@ -145,7 +144,7 @@ class VisibleText {
     let spaced = this.#spaced;
     for (let i = from; i < to; i += 1) {
       const c = bytes[i] as number;
-      if (isWhitespace(c)) {
+      if (isHtmlWhitespace(c)) {
         if (!spaced) {
           out[length] = 32;
           length += 1;
@@ -351,12 +350,12 @@ function valueOf(html: string, name: string, from: number, to: number): string |
     const found = html.indexOf(name, at);
     if (found === -1 || found >= to) return undefined;
     at = found + name.length;
-    if (!isWhitespace(html.charCodeAt(found - 1))) continue;
+    if (!isHtmlWhitespace(html.charCodeAt(found - 1))) continue;
     let i = at;
-    while (isWhitespace(html.charCodeAt(i))) i += 1;
+    while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
     if (html.charCodeAt(i) !== 61 /* = */) continue;
     i += 1;
-    while (isWhitespace(html.charCodeAt(i))) i += 1;
+    while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
     const quote = html.charCodeAt(i);
     if (quote === 34 || quote === 39) {
       const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
@@ -364,7 +363,8 @@ function valueOf(html: string, name: string, from: number, to: number): string |
       return html.slice(i + 1, close === -1 || close > to ? to : close);
     }
     let end = i;
-    while (end < to && !isWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62) end += 1;
+    while (end < to && !isHtmlWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
+      end += 1;
     valueStart = i;
     return html.slice(i, end);
   }
