@@ -222,6 +222,20 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
+/***/ 143:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ isHtmlWhitespace)
+/* harmony export */ });
+/** Space, tab, line feed, form feed, carriage return: HTML's (ASCII) whitespace, by char code. */
+function isHtmlWhitespace(c) {
+    return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+}
+
+
+/***/ }),
+
 /***/ 5780:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
@@ -2582,7 +2596,10 @@ async function fetchManifest(url, context) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: ./.build/html-whitespace.js
+var html_whitespace = __webpack_require__(143);
 ;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
+
 
 
 /**
@@ -2607,10 +2624,8 @@ var external_node_crypto_ = __webpack_require__(7598);
 const FINGERPRINT_SCHEME = 1;
 /** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
 const DIGEST_CHARS = 32;
-/** Space, tab, line feed, form feed, carriage return: HTML's whitespace. */
-const isWhitespace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
 /** Characters that end a tag name. */
-const isNameEnd = (c) => c === 62 || c === 47 || isWhitespace(c) || Number.isNaN(c);
+const isNameEnd = (c) => c === 62 || c === 47 || (0,html_whitespace/* isHtmlWhitespace */.f)(c) || Number.isNaN(c);
 /** Elements whose content is never shown as text. */
 const isHidden = (name) => name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
 /** Elements that hold navigation, when they are not inside the page's main content. */
@@ -2716,7 +2731,7 @@ class VisibleText {
         let spaced = this.#spaced;
         for (let i = from; i < to; i += 1) {
             const c = bytes[i];
-            if (isWhitespace(c)) {
+            if ((0,html_whitespace/* isHtmlWhitespace */.f)(c)) {
                 if (!spaced) {
                     out[length] = 32;
                     length += 1;
@@ -2927,15 +2942,15 @@ function fingerprint_valueOf(html, name, from, to) {
         if (found === -1 || found >= to)
             return undefined;
         at = found + name.length;
-        if (!isWhitespace(html.charCodeAt(found - 1)))
+        if (!(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(found - 1)))
             continue;
         let i = at;
-        while (isWhitespace(html.charCodeAt(i)))
+        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
             i += 1;
         if (html.charCodeAt(i) !== 61 /* = */)
             continue;
         i += 1;
-        while (isWhitespace(html.charCodeAt(i)))
+        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
             i += 1;
         const quote = html.charCodeAt(i);
         if (quote === 34 || quote === 39) {
@@ -2944,7 +2959,7 @@ function fingerprint_valueOf(html, name, from, to) {
             return html.slice(i + 1, close === -1 || close > to ? to : close);
         }
         let end = i;
-        while (end < to && !isWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
+        while (end < to && !(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
             end += 1;
         valueStart = i;
         return html.slice(i, end);

@@ -1126,13 +1126,16 @@ function flight_element(type, props, emit) {
 }
 
 // EXTERNAL MODULE: ./node_modules/entities/dist/decode.js + 2 modules
-var dist_decode = __webpack_require__(7031);
+var decode = __webpack_require__(7031);
 // EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Tokenizer.js
 var Tokenizer = __webpack_require__(5455);
 // EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Parser.js
 var Parser = __webpack_require__(5867);
+// EXTERNAL MODULE: ./.build/html-whitespace.js
+var html_whitespace = __webpack_require__(143);
 ;// CONCATENATED MODULE: ./.build/airgap/html.js
 var _a;
+
 
 
 
@@ -1240,10 +1243,6 @@ class ScanningParser extends Parser/* Parser */.i {
     foreignOpen = [];
     /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
     textWanted = false;
-    /** Inside `<svg>` or `<math>`, where text is markup: its entities are decoded. */
-    get inForeignContent() {
-        return foreignNow(this);
-    }
     ontext(start, endIndex) {
         if (this.textWanted) {
             super.ontext(start, endIndex);
@@ -1408,10 +1407,10 @@ function srcsetUrls(value) {
     const urls = [];
     let at = 0;
     while (at < value.length) {
-        while (at < value.length && (isSpace(value.charCodeAt(at)) || value[at] === ','))
+        while (at < value.length && ((0,html_whitespace/* isHtmlWhitespace */.f)(value.charCodeAt(at)) || value[at] === ','))
             at += 1;
         const start = at;
-        while (at < value.length && !isSpace(value.charCodeAt(at)))
+        while (at < value.length && !(0,html_whitespace/* isHtmlWhitespace */.f)(value.charCodeAt(at)))
             at += 1;
         let url = value.slice(start, at);
         if (url === '')
@@ -1433,10 +1432,6 @@ function srcsetUrls(value) {
             urls.push(url);
     }
     return urls;
-}
-/** ASCII whitespace as HTML splits on it: tab, line feed, form feed, carriage return, space. */
-function isSpace(c) {
-    return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 }
 /**
  * The URL of `<meta http-equiv="refresh" content="5; url=...">`. A quoted URL runs to its
@@ -1533,7 +1528,7 @@ class HtmlScanner {
         for (const name in attributes) {
             // Entities are decoded here, in the few values read, rather than in all the text.
             const raw = attributes[name];
-            const value = raw.includes('&') ? (0,dist_decode/* decodeHTMLAttribute */.Im)(raw) : raw;
+            const value = raw.includes('&') ? (0,decode/* decodeHTMLAttribute */.Im)(raw) : raw;
             if (URL_ATTRIBUTES.has(name)) {
                 const role = roleOfAttribute(tag, name, attributes);
                 const url = role ? value.trim() : '';
@@ -1561,22 +1556,20 @@ class HtmlScanner {
             }
         }
         if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
-            this.base = (0,dist_decode/* decodeHTMLAttribute */.Im)(attributes.href);
+            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
         if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-            const url = refreshUrl((0,dist_decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
+            const url = refreshUrl((0,decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
             if (url)
                 this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
         }
-        const decode = this.#parser.inForeignContent;
-        if (tag === 'style')
-            this.#raw = { tag, type: '', start: offset, parts: [], decode };
-        if (tag === 'script' && attributes.src === undefined)
+        if (tag === 'style' || (tag === 'script' && attributes.src === undefined))
             this.#raw = {
                 tag,
-                type: (attributes.type ?? '').trim().toLowerCase(),
+                type: tag === 'script' ? (attributes.type ?? '').trim().toLowerCase() : '',
                 start: offset,
                 parts: [],
-                decode,
+                // Inside <svg> or <math> its text is markup: entities mean their characters.
+                decode: this.#parser.isInForeignContext(),
             };
         this.#parser.textWanted = this.#raw !== undefined;
     }
@@ -1587,7 +1580,7 @@ class HtmlScanner {
         if (!raw)
             return;
         const joined = raw.parts.join('');
-        const content = raw.decode && joined.includes('&') ? (0,dist_decode/* decodeHTML */.Gz)(joined) : joined;
+        const content = raw.decode && joined.includes('&') ? (0,decode/* decodeHTML */.Gz)(joined) : joined;
         if (raw.tag === 'style') {
             for (const css of urlsInCss(content))
                 this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
