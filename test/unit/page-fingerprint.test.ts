@@ -135,17 +135,35 @@ describe('what a reader sees of a page', () => {
 });
 
 describe('markup digest', () => {
-  it('is the same when only scripts, styles and link tags differ', () => {
+  it('is the same when only scripts, and the styles and link tags of the head, differ', () => {
     const a = page(
-      '<p>x</p><script>build A</script><style>.a{}</style>',
-      '<title>T</title><link rel="modulepreload" href="/assets/app.AAAA1111.js">',
+      '<p>x</p><script>build A</script>',
+      '<title>T</title><link rel="modulepreload" href="/assets/app.AAAA1111.js"><style>.a{}</style>',
     );
     const b = page(
-      '<p>x</p><script>build B, longer</script><style>.b{}</style>',
-      '<title>T</title><link rel="modulepreload" href="/assets/app.BBBB2222.js">',
+      '<p>x</p><script>build B, longer</script>',
+      '<title>T</title><link rel="modulepreload" href="/assets/app.BBBB2222.js"><style>.b{}</style>',
     );
     expect(markupDigest(a)).toBe(markupDigest(b));
     expect(markupDigest(a)).toMatch(/^[0-9a-f]{8}-[0-9a-f]+$/);
+  });
+
+  it('counts styles and link tags in the body, yet the page is still found unchanged by its scan', () => {
+    const build = (hash: string) =>
+      page(`<main><p>x</p><link rel="stylesheet" href="/_astro/ec.${hash}.css"></main>`);
+    expect(markupDigest(build('AAAA1111'))).not.toBe(markupDigest(build('BBBB2222')));
+    const earlier = fingerprintPage(build('AAAA1111'));
+    const again = fingerprintPage(build('BBBB2222'), earlier);
+    expect(again.content).toBe(earlier.content);
+    expect(again.navigation).toBe(earlier.navigation);
+  });
+
+  it('takes neither a header element nor the lack of a closing head tag for the end of the head', () => {
+    const headless = (hash: string) =>
+      Buffer.from(
+        `<title>T</title><header>h</header><link rel="preload" href="/a.${hash}.js"><p>x</p>`,
+      );
+    expect(markupDigest(headless('AAAA'))).toBe(markupDigest(headless('BBBB')));
   });
 
   it('changes whenever what a reader sees changes (so an equal digest may carry the fingerprint over)', () => {
