@@ -2608,10 +2608,10 @@ var html_whitespace = __webpack_require__(143);
  * and flight data, VitePress hash maps, content-hashed asset names).
  *
  * Two levels, both computed from the page's bytes without decoding them:
- * - `markup`: CRC-32 and length of the page without scripts, styles and `<link>` tags,
- *   where build ids, flight data, hash maps and preloads of hashed chunks live. Cheap
- *   (native search and CRC, no decoding): when it equals the earlier export's, the page
- *   is unchanged and its other hashes are carried over. CRC-32 detects every edit
+ * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
+ *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
+ *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
+ *   export's, the page is unchanged and its other hashes are carried over. CRC-32 detects every edit
  *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
  *   only keep an earlier fingerprint, never fail a run.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
@@ -2642,12 +2642,18 @@ const NAVIGATION_IDS = new Set([
     'banner',
 ]);
 const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
-/** Elements `markup` leaves out, found by a native search of the bytes. */
+/**
+ * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
+ * tags only in the head, where generators put them: searching the body for tags it
+ * rarely holds would scan every page twice more, and one left in only costs that page
+ * a scan.
+ */
 const LEFT_OUT = [
-    { opening: Buffer.from('<script'), closing: Buffer.from('</script') },
-    { opening: Buffer.from('<style'), closing: Buffer.from('</style') },
-    { opening: Buffer.from('<link') },
+    { opening: Buffer.from('<script'), closing: Buffer.from('</script'), headOnly: false },
+    { opening: Buffer.from('<style'), closing: Buffer.from('</style'), headOnly: true },
+    { opening: Buffer.from('<link'), headOnly: true },
 ];
+const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
 /** A byte that never occurs in text: where a left-out element was. */
 const SEPARATOR = Buffer.from([0]);
@@ -2661,12 +2667,15 @@ function markupDigest(bytes) {
     };
     // Where each kind of left-out element occurs next; each is searched for once per page.
     const next = LEFT_OUT.map(() => -2);
+    const headEnd = indexOfTag(bytes, HEAD_END, 0);
+    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
     let from = 0;
     for (;;) {
         let kind = -1;
         for (let k = 0; k < LEFT_OUT.length; k += 1) {
             if (next[k] !== -1 && next[k] < from) {
-                next[k] = indexOfTag(bytes, LEFT_OUT[k]?.opening, from);
+                const element = LEFT_OUT[k];
+                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
             }
             const at = next[k];
             if (at !== -1 && (kind === -1 || at < next[kind]))
