@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, hash as hashOnce } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafeArchiveError } from '../../errors.js';
@@ -119,7 +119,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, data.length, createHash('sha256').update(data), data);
+    this.#record(entry, data.length, hashOnce('sha256', data, 'hex'), data);
   }
 
   /** Streams a large file to disk chunk by chunk, hashing it on the way. */
@@ -136,7 +136,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, size, hash);
+    this.#record(entry, size, hash.digest('hex'));
   }
 
   /**
@@ -185,7 +185,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, entry.size, hash);
+    this.#record(entry, entry.size, hash.digest('hex'));
   }
 
   /** Recorded now, created by `finish` once no other entry can be written through it. */
@@ -261,12 +261,12 @@ export class SiteWriter {
     }
   }
 
-  #record(entry: PlannedEntry, size: number, hash: Hash, bytes?: Buffer): void {
+  #record(entry: PlannedEntry, size: number, sha256: string, bytes?: Buffer): void {
     this.#files += 1;
     const record = {
       path: entry.relative,
       size,
-      sha256: hash.digest('hex'),
+      sha256,
       executable: (entry.mode & 0o111) !== 0,
     };
     this.#written.set(entry.relative, record);
