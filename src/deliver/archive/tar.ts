@@ -163,6 +163,27 @@ async function drain(content: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of content); // no data to keep; the parser needs it consumed
 }
 
+/**
+ * The chunks of a small entry, gathered from its events: an async iterator per entry
+ * costs more than most entries take to write.
+ */
+function collect(content: EntryContent): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    content.on('data', (chunk) => chunks.push(chunk as Buffer));
+    content.once('end', () => {
+      ended = true;
+      resolve(chunks);
+    });
+    content.once('error', reject);
+    // Destroyed before its end (the archive stopped mid-entry): never wait for it.
+    content.once('close', () => {
+      if (!ended) reject(new Error('premature close'));
+    });
+  });
+}
+
 async function extractEntry(
   guard: EntryGuard,
   writer: SiteWriter,
@@ -214,8 +235,7 @@ async function extractEntry(
     return;
   }
   if (planned.size <= SMALL_FILE_BYTES) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of content as AsyncIterable<Buffer>) chunks.push(chunk);
+    const chunks = await collect(content);
     writer.file(planned, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   } else {
     await writer.fileFromChunks(planned, content as AsyncIterable<Buffer>);
