@@ -4929,7 +4929,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, data.length, (0,external_node_crypto_.createHash)('sha256').update(data), data);
+        this.#record(entry, data.length, (0,external_node_crypto_.hash)('sha256', data, 'hex'), data);
     }
     /** Streams a large file to disk chunk by chunk, hashing it on the way. */
     async fileFromChunks(entry, content) {
@@ -4946,7 +4946,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, size, hash);
+        this.#record(entry, size, hash.digest('hex'));
     }
     /**
      * Writes a sparse file: `content` holds the runs' bytes back to back, the gaps between
@@ -4992,7 +4992,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, entry.size, hash);
+        this.#record(entry, entry.size, hash.digest('hex'));
     }
     /** Recorded now, created by `finish` once no other entry can be written through it. */
     symlink(entry) {
@@ -5065,12 +5065,12 @@ class SiteWriter {
             throw collisionOr(err, entry);
         }
     }
-    #record(entry, size, hash, bytes) {
+    #record(entry, size, sha256, bytes) {
         this.#files += 1;
         const record = {
             path: entry.relative,
             size,
-            sha256: hash.digest('hex'),
+            sha256,
             executable: (entry.mode & 0o111) !== 0,
         };
         this.#written.set(entry.relative, record);
@@ -5263,6 +5263,27 @@ async function drain(content) {
     for await (const _ of content)
         ; // no data to keep; the parser needs it consumed
 }
+/**
+ * The chunks of a small entry, gathered from its events: an async iterator per entry
+ * costs more than most entries take to write.
+ */
+function collect(content) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        let ended = false;
+        content.on('data', (chunk) => chunks.push(chunk));
+        content.once('end', () => {
+            ended = true;
+            resolve(chunks);
+        });
+        content.once('error', reject);
+        // Destroyed before its end (the archive stopped mid-entry): never wait for it.
+        content.once('close', () => {
+            if (!ended)
+                reject(new Error('premature close'));
+        });
+    });
+}
 async function extractEntry(guard, writer, header, content) {
     const typeflag = header.typeflag;
     // A volume label names the archive (GNU tar skips it); a continuation belongs to a
@@ -5311,9 +5332,7 @@ async function extractEntry(guard, writer, header, content) {
         return;
     }
     if (planned.size <= SMALL_FILE_BYTES) {
-        const chunks = [];
-        for await (const chunk of content)
-            chunks.push(chunk);
+        const chunks = await collect(content);
         writer.file(planned, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     }
     else {
