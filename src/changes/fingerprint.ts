@@ -11,9 +11,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
  *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over. CRC-32 detects every edit
- *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
- *   only keep an earlier fingerprint, never fail a run.
+ *   export's, the page is unchanged and its other hashes are carried over. CRC-32
+ *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
+ *   billion; a miss would only keep an earlier fingerprint, never fail a run.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it

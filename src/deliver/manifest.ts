@@ -35,7 +35,7 @@ const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
  */
 const pageSchema = z.object({
   title: z.string().max(1000).optional(),
-  /** CRC-32 and length, in hex, of the page without scripts, styles and link tags. */
+  /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
   content: hex128,
   navigation: hex128,
