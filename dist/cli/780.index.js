@@ -1709,7 +1709,7 @@ const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
  */
 const pageSchema = schemas/* object */.Ikc({
     title: schemas/* string */.YjP().max(1000).optional(),
-    /** CRC-32 and length, in hex, of the page without scripts, styles and link tags. */
+    /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
     content: hex128,
     navigation: hex128,
@@ -2611,9 +2611,9 @@ var html_whitespace = __webpack_require__(143);
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
  *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over. CRC-32 detects every edit
- *   confined to 4 bytes and misses others with odds of 1 in 4 billion; a miss would
- *   only keep an earlier fingerprint, never fail a run.
+ *   export's, the page is unchanged and its other hashes are carried over. CRC-32
+ *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
+ *   billion; a miss would only keep an earlier fingerprint, never fail a run.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it
