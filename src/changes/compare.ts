@@ -221,11 +221,14 @@ export function exceedsRemovalLimit(report: ChangeReport, limit: RemovalLimit): 
       ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
       : undefined;
   }
-  return share > limit.percent
+  // Compared without dividing: 7 of 100 pages is exactly 7%, where 7 / 100 * 100 is not.
+  const over = removed * 100 - limit.percent * before > 1e-9 * before;
+  return over
     ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
     : undefined;
 }
 
-export function formatPercent(value: number): string {
-  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}%`;
+/** A share as a person reads it: whole when it is, else to one decimal (never rounded onto a limit). */
+function formatPercent(value: number): string {
+  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 }

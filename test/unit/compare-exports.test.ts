@@ -169,6 +169,21 @@ describe('max-removed-pages', () => {
       /40 of the 40 pages \(100%\)/,
     );
   });
+
+  it('allows a share exactly at the limit, where dividing first would overshoot it', () => {
+    // 7 / 100 * 100 is 7.000000000000001 in floating point.
+    for (const percent of [7, 14, 28])
+      expect(exceedsRemovalLimit(removing(percent, 100), { percent })).toBeUndefined();
+    expect(exceedsRemovalLimit(removing(7, 1000), { percent: 0.7 })).toBeUndefined();
+    expect(exceedsRemovalLimit(removing(8, 100), { percent: 7 })).toBeDefined();
+  });
+
+  it('never shows a share rounded onto the limit it exceeds', () => {
+    const report = removing(104, 1000);
+    expect(exceedsRemovalLimit(report, { percent: 10 })).toBe(
+      'it removes 104 of the 1000 pages (10.4%), more than max-removed-pages allows (10%)',
+    );
+  });
 });
 
 describe('what each file is', () => {
