@@ -541,6 +541,16 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
         input: name,
         message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
       });
+    } else if (file !== undefined && outputPath !== undefined && replacesPath) {
+      const inside = path.relative(outputPath, file);
+      const outside =
+        inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside);
+      if (!outside) {
+        problems.push({
+          input: name,
+          message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
+        });
+      }
     }
     return file;
   };

@@ -30,11 +30,16 @@ export function parseServiceUrl(text: string): URL | { reason: string } {
   return { reason: `uses ${url.protocol.replace(/:$/, '')}: only https is allowed` };
 }
 
-/** The URL without its query string and fragment: safe to print for a presigned link. */
+/**
+ * The URL without its user name, password, query string and fragment: safe to print for
+ * a presigned link, or an address a server redirected to.
+ */
 export function withoutQuery(url: string | URL): string {
   try {
     const copy = new URL(url);
     const hadQuery = copy.search !== '';
+    copy.username = '';
+    copy.password = '';
     copy.search = '';
     copy.hash = '';
     return hadQuery ? `${copy.toString()}?…` : copy.toString();

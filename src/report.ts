@@ -274,6 +274,19 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
+/**
+ * Text written by others (a page title from the archive or an earlier manifest), shown as
+ * it reads: Markdown and HTML in it are escaped, never rendered as a link or an image.
+ */
+function plainText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#!&~|]/g, '\\$&').replace(/\s+/g, ' ');
+}
+
+/** A link's address in Markdown: a parenthesis would end it early. */
+function linkTarget(url: string): string {
+  return url.replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
 function code(text: string): string {
   return `\`${text.replace(/`/g, "'")}\``;
 }
@@ -503,8 +516,8 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   const list = (title: string, entries: PageChange[]) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
-      const label = page.title ? `${cell(page.title)} — ` : '';
-      return `- ${label}[${page.url.replace(`https://${domain}`, '')}](${page.url})`;
+      const label = page.title ? `${plainText(page.title)} — ` : '';
+      return `- ${label}[${linkText(page.url.replace(`https://${domain}`, ''))}](${linkTarget(page.url)})`;
     });
     const more =
       entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];

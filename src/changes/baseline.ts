@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Dispatcher, request } from 'undici';
 import type { CompareWith } from '../config.js';
+import { formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
 import { header, readText } from '../http.js';
 import { MANIFEST_NAME, type Manifest, manifestSchema, readManifest } from '../deliver/manifest.js';
@@ -100,9 +101,26 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   return usable(read.manifest, `the manifest ${manifestFile}`);
 }
 
-/** The manifest as a site serves it: plain GET, no credentials, no redirects followed. */
+/**
+ * The manifest as a site serves it: plain GET, no credentials, no redirects followed,
+ * within one request-timeout from start to last byte (a site that sends a byte at a time
+ * never trips a timeout between chunks, and the report is not worth holding the export).
+ */
 async function fetchManifest(url: URL, context: BaselineContext): Promise<BaselineResult> {
   const shown = withoutQuery(url);
+  const deadline = AbortSignal.timeout(context.requestTimeoutMs);
+  const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+  const failed = (err: unknown): BaselineResult => {
+    if (context.signal?.aborted) throw err;
+    if (deadline.aborted) {
+      return {
+        kind: 'unusable',
+        reason: `${shown} did not answer in full within ${formatDuration(context.requestTimeoutMs)} (request-timeout)`,
+      };
+    }
+    const code = (err as { code?: string }).code;
+    return { kind: 'unusable', reason: `could not fetch ${shown} (${code ?? errorMessage(err)})` };
+  };
   let response: Dispatcher.ResponseData;
   try {
     response = await request(url, {
@@ -115,15 +133,10 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
       },
       headersTimeout: context.requestTimeoutMs,
       bodyTimeout: context.requestTimeoutMs,
-      ...(context.signal ? { signal: context.signal } : {}),
+      signal,
     });
   } catch (err) {
-    if (context.signal?.aborted) throw err;
-    const code = (err as { code?: string }).code;
-    return {
-      kind: 'unusable',
-      reason: `could not fetch ${shown} (${code ?? errorMessage(err)})`,
-    };
+    return failed(err);
   }
   const { statusCode } = response;
   if (statusCode !== 200) {
@@ -138,7 +151,13 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
           : 'it is not served';
     return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
   }
-  const { text, truncated } = await readText(response.body, MAX_MANIFEST_BYTES);
+  let read: { text: string; truncated: boolean };
+  try {
+    read = await readText(response.body, MAX_MANIFEST_BYTES);
+  } catch (err) {
+    return failed(err);
+  }
+  const { text, truncated } = read;
   if (truncated) {
     return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
   }

@@ -379,7 +379,14 @@ function valueOf(html: string, name: string, from: number, to: number): string |
   }
 }
 
-/** The title as UTF-8 text, entities of markup decoded, whitespace collapsed. */
+/** Characters of a title kept: the manifest holds at most this many (src/deliver/manifest.ts). */
+const TITLE_CHARS = 1000;
+
+/**
+ * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control
+ * characters dropped and at most TITLE_CHARS long: as the next run's manifest check
+ * accepts it.
+ */
 function readableTitle(raw: string): string {
   const entities: Record<string, string> = {
     amp: '&',
@@ -391,14 +398,18 @@ function readableTitle(raw: string): string {
     '#x27': "'",
     nbsp: ' ',
   };
-  return Buffer.from(raw, 'latin1')
+  const title = Buffer.from(raw, 'latin1')
     .toString('utf8')
     .replace(
       /&(#?[a-z0-9]+);/gi,
       (whole, entity: string) => entities[entity.toLowerCase()] ?? whole,
     )
     .replace(/\s+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim();
+  if (title.length <= TITLE_CHARS) return title;
+  // Never half a surrogate pair at the cut.
+  return `${title.slice(0, TITLE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 
 /**
@@ -487,17 +498,29 @@ function withoutHashes(name: string, hashedDirectory: boolean): string {
   const parts = name.split('.');
   if (parts.length < 2) return name;
   const extension = parts.pop() as string;
-  const kept = parts.map((part) => {
+  // Outside the folders generators hash into, a hash mixes letters and digits: a date
+  // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
+  const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
+  const kept = parts.map((part, index) => {
     const dash = part.lastIndexOf('-');
-    if (dash > 0 && looksLikeHash(part.slice(dash + 1))) {
+    if (dash > 0 && isHash(part.slice(dash + 1))) {
       const prefix = part.slice(0, dash);
       // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
       return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
     }
+    // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
+    // swapping it is a change), unless it stands alone in a generator's folder
+    // (`chunks/079h_c3rnr5lh.js`).
+    if (index === 0 && !(hashedDirectory && parts.length === 1)) return part;
     // Outside hashed folders a dash reads as words: `step-1-install`.
-    return looksLikeHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+    return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
   });
   return [...kept, extension].join('.');
+}
+
+/** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */
+function looksLikeMixedHash(token: string): boolean {
+  return looksLikeHash(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
 }
 
 /**

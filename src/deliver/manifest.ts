@@ -16,15 +16,30 @@ export const MANIFEST_FORMAT = 'static-export-manifest';
 export const MANIFEST_VERSION = 1;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+/** Half of a UTF-16 surrogate pair without its other half: no URL or file name can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** A `/`-separated relative path that stays inside the tree. */
 const relativePath = z
   .string()
   .min(1)
   .refine(
     (p) =>
-      !p.startsWith('/') && !p.includes('\\') && !p.split('/').some((s) => s === '..' || s === ''),
+      !p.startsWith('/') &&
+      !p.includes('\\') &&
+      !p.split('/').some((s) => s === '..' || s === '') &&
+      !LONE_SURROGATE.test(p),
     'is not a relative path inside the export',
   );
+/**
+ * Text the log and the job summary show (a job id, a domain, a page title): one line
+ * without control characters, so that a manifest written by someone else cannot start a
+ * workflow command (`::error::…`) on a line of its own.
+ */
+const oneLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'holds a control character or a line break');
 
 const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
 
@@ -34,7 +49,7 @@ const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
  * compared by file bytes only.
  */
 const pageSchema = z.object({
-  title: z.string().max(1000).optional(),
+  title: oneLine(1000).optional(),
   /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
   content: hex128,
@@ -44,9 +59,9 @@ const pageSchema = z.object({
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),
   version: z.literal(MANIFEST_VERSION),
-  generator: z.string(),
-  domain: z.string(),
-  jobId: z.string(),
+  generator: oneLine(200),
+  domain: oneLine(253),
+  jobId: oneLine(1024),
   exportedAt: z.iso.datetime(),
   pageCount: z.number().int().nonnegative().optional(),
   archive: z.object({

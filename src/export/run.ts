@@ -354,15 +354,24 @@ function planChangeReview(
   deps: ExportDeps,
 ): ChangeReview | undefined {
   const explicit = config.compareWith.kind === 'file' || config.compareWith.kind === 'url';
+  // The guard is a safety net: a run that cannot apply it says so rather than pass quietly.
+  const unguarded = (why: string) => {
+    if (config.maxRemovedPages !== undefined)
+      deps.reporter.warning(`max-removed-pages was not checked: ${why}.`);
+  };
   if (!(config.download && config.extract)) {
     if (explicit) {
       deps.reporter.notice(
         'compare-with is set, but the site is not extracted here, so there is no change report.',
       );
     }
+    unguarded('the site is not extracted here, so no pages are counted');
     return undefined;
   }
-  if (config.compareWith.kind === 'none') return undefined;
+  if (config.compareWith.kind === 'none') {
+    unguarded('compare-with is none, so there is no earlier export to count removed pages against');
+    return undefined;
+  }
   return new ChangeReview(config, target, {
     reporter: deps.reporter,
     record: deps.record,

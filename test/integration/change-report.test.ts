@@ -262,7 +262,7 @@ describe('max-removed-pages', () => {
     expect(within.outputs['pages-removed']).toBe('1');
     const beyond = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '10%' });
     expect(failure(beyond)).toMatch(
-      /it removes 2 of the 11 pages \(18%\), more than max-removed-pages allows \(10%\)/,
+      /it removes 2 of the 11 pages \(18\.2%\), more than max-removed-pages allows \(10%\)/,
     );
   });
 
@@ -364,5 +364,150 @@ describe('compare-with', () => {
     });
     expect(failure(run)).toMatch(/^compare-with: must be none, a path, or the https address/);
     expect(harness.emulator.requests).toEqual([]);
+  });
+});
+
+describe('an earlier export written by someone else, or served by a hostile site', () => {
+  /** An earlier export in `previous`, its manifest edited by `change`: the compare-with file. */
+  async function alteredManifest(change: (manifest: Record<string, unknown>) => void) {
+    const first = await exportOnce(PAGES, { path: 'previous' });
+    expect(first.outcome.error).toBeUndefined();
+    const file = path.join(workspace, 'previous', MANIFEST_NAME);
+    const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+    change(manifest);
+    await fs.writeFile(file, JSON.stringify(manifest));
+    return file;
+  }
+  const files = (manifest: Record<string, unknown>) =>
+    manifest.files as { path: string; size: number; sha256: string; page?: unknown }[];
+
+  it('cannot start a workflow command: a job id with a line break is not a manifest', async () => {
+    const file = await alteredManifest((m) => {
+      m.jobId = 'se_1\n::error title=Injected::from the earlier manifest';
+    });
+    const run = await exportOnce(PAGES, { 'compare-with': file });
+    expect(run.outcome.error).toBeUndefined();
+    expect(run.stdout).not.toMatch(/^::error title=Injected/m);
+    expect(warnings(run).join('\n')).toMatch(
+      /is not an export manifest: jobId holds a control character or a line break/,
+    );
+    expect(await fs.stat(path.join(workspace, 'site', MANIFEST_NAME))).toBeTruthy();
+  });
+
+  it('shows a removed page title as text in the summary, never as a link or an image', async () => {
+    const title = '[Your token expired: sign in](https://evil.example/login) <img src=x>';
+    const file = await alteredManifest((m) => {
+      files(m).push({
+        path: 'gone.html',
+        size: 1,
+        sha256: 'a'.repeat(64),
+        page: { title, markup: '00000000-1', content: 'a'.repeat(32), navigation: 'b'.repeat(32) },
+      });
+    });
+    const run = await exportOnce(PAGES, { 'compare-with': file });
+    expect(run.outputs['pages-removed']).toBe('1');
+    const line = run.summary.split('\n').find((l) => l.includes('evil.example')) ?? '';
+    expect(line).toContain('\\[Your token expired: sign in\\]\\(https://evil.example/login\\)');
+    expect(line).toContain('\\<img src=x\\>');
+    expect(line).toMatch(/\[\/gone\]\(https:\/\/docs\.example\.com\/gone\)$/);
+  });
+
+  it('refuses a path that is not text (a lone surrogate) with a warning, and still exports', async () => {
+    const file = await alteredManifest((m) => {
+      files(m).push({ path: 'old-\ud800.html', size: 1, sha256: 'a'.repeat(64) });
+    });
+    const run = await exportOnce(PAGES, { 'compare-with': file });
+    expect(run.outcome.error).toBeUndefined();
+    expect(warnings(run).join('\n')).toMatch(
+      /is not an export manifest: files\.\d+\.path is not a relative path/,
+    );
+    expect(run.outputs['pages-changed']).toBeUndefined();
+  });
+
+  it('gives up on a site that sends its manifest a byte at a time, after request-timeout', async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const drip = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(PAGES, {
+        'compare-with': `${origin}/`,
+        'request-timeout': '1s',
+      });
+      expect(run.outcome.error).toBeUndefined();
+      expect(warnings(run)).toContain(
+        `No change report: ${origin}/.static-export.json did not answer in full within 1.0s (request-timeout).`,
+      );
+      expect(await fs.stat(path.join(workspace, 'site', MANIFEST_NAME))).toBeTruthy();
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
+  it('never prints the credentials of an address the site redirects to', async () => {
+    const site = http.createServer((_req, res) => {
+      res
+        .writeHead(302, {
+          location:
+            'https://deploy:hunter2secret@cdn.example.com/.static-export.json?X-Amz-Signature=abc',
+        })
+        .end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(PAGES, { 'compare-with': `${origin}/` });
+      expect(warnings(run).join('\n')).toContain(
+        'it redirects to https://cdn.example.com/.static-export.json?…: give that address',
+      );
+      expect(run.stdout).not.toContain('hunter2secret');
+      expect(run.stdout).not.toContain('deploy:');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
+
+describe('inputs that cannot work together', () => {
+  it('refuses a changes-file inside path before any request: the export replaces path', async () => {
+    harness.emulator.requests.length = 0;
+    const run = await harness.run(exportInputs({ 'changes-file': 'site/changes.json' }), {
+      workspace,
+      tempDir,
+    });
+    expect(failure(run)).toMatch(
+      /^changes-file: "site\/changes\.json" \(.+\/site\/changes\.json\) is inside path \(.+\/site\), which the export replaces as a whole: choose a file outside it/,
+    );
+    expect(harness.emulator.requests).toEqual([]);
+  });
+
+  it('says max-removed-pages was not checked when compare-with is none', async () => {
+    await exportOnce(PAGES);
+    const run = await exportOnce(PAGES.slice(0, 2), {
+      'compare-with': 'none',
+      'max-removed-pages': '1',
+    });
+    expect(run.outcome.error).toBeUndefined();
+    expect(warnings(run)).toContain(
+      'max-removed-pages was not checked: compare-with is none, so there is no earlier export to count removed pages against.',
+    );
+  });
+});
+
+describe('images and files a writer names', () => {
+  it('reports a page whose image was swapped for another of a similar name', async () => {
+    const withImage = (name: string) =>
+      edited(PAGES, 'concepts/topic-3', (p) => ({
+        ...p,
+        body: [...p.body, `<img src="/images/${name}" alt="Flow">`],
+      }));
+    await exportOnce(withImage('diagram01.png'));
+    const run = await exportOnce(withImage('diagram02.png'));
+    expect(run.outputs['pages-changed']).toBe('1');
   });
 });

@@ -225,6 +225,13 @@ describe('asset names without build noise', () => {
     ['assets/chunks/framework.DlQ8ZhpE.js', 'assets/chunks/framework.*.js'],
     ['_astro/index.BCVqSRsC.css', '_astro/index.*.css'],
     ['images/step-1-install.png', 'images/step-1-install.png'],
+    // A name a writer chose stays, so that swapping one image or file for another shows.
+    ['images/diagram01.png', 'images/diagram01.png'],
+    ['images/Settings.png', 'images/Settings.png'],
+    ['images/quickstart_step1.png', 'images/quickstart_step1.png'],
+    ['files/report2023.pdf', 'files/report2023.pdf'],
+    ['files/report-20231015.pdf', 'files/report-20231015.pdf'],
+    ['assets/diagram01.Bx8aK3Qz.png', 'assets/diagram01.*.png'],
     ['images/screenshot.png', 'images/screenshot.png'],
     ['logo.png', 'logo.png'],
   ])('%s → %s', (input, expected) => {
