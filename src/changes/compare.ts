@@ -39,7 +39,9 @@ export interface ChangeReport {
   current: ExportRef;
   /**
    * `content`: pages compared by what a reader sees (both manifests have fingerprints of
-   * the same scheme); `bytes`: by their SHA-256, so build noise counts as a change.
+   * the same scheme); `bytes`: every page by its SHA-256, so build noise counts as a
+   * change. Pages of either export without a fingerprint are compared by their bytes
+   * whatever this says: `pages.comparedByBytes` counts them.
    */
   comparedBy: 'content' | 'bytes';
   pages: {
@@ -52,6 +54,8 @@ export interface ChangeReport {
     /** Only the navigation around the page changed (a renamed or added page in the sidebar). */
     navigationChanged: PageChange[];
     unchanged: number;
+    /** Pages in both exports compared by their bytes, for want of a fingerprint. */
+    comparedByBytes: number;
   };
   assets: {
     added: AssetChange[];
@@ -111,14 +115,16 @@ export function compareExports(
     changed: [],
     navigationChanged: [],
     unchanged: 0,
+    comparedByBytes: 0,
   };
-  let comparedByBytes = !sameScheme;
+  let compared = 0;
   for (const [file, after] of pagesAfter) {
     const before = pagesBefore.get(file);
     if (before === undefined) {
       pages.added.push(change(after));
       continue;
     }
+    compared += 1;
     if (sameScheme && before.page && after.page) {
       if (before.page.content !== after.page.content) pages.changed.push(change(after));
       else if (before.page.navigation !== after.page.navigation)
@@ -126,7 +132,7 @@ export function compareExports(
       else pages.unchanged += 1;
       continue;
     }
-    comparedByBytes = true;
+    pages.comparedByBytes += 1;
     if (before.sha256 === after.sha256) pages.unchanged += 1;
     else pages.changed.push(change(after));
   }
@@ -143,7 +149,8 @@ export function compareExports(
     source,
     previous: refOf(previous),
     current: refOf(current),
-    comparedBy: comparedByBytes ? 'bytes' : 'content',
+    comparedBy:
+      !sameScheme || (compared > 0 && pages.comparedByBytes === compared) ? 'bytes' : 'content',
     pages,
     assets: compareAssets(assetsBefore, assetsAfter),
     size: { before: previous.totals.bytes, after: current.totals.bytes },

@@ -174,6 +174,10 @@ export class ChangeReview {
       reporter.notice(
         'The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.',
       );
+    } else if (pages.comparedByBytes > 0) {
+      reporter.notice(
+        `${pages.comparedByBytes} of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.`,
+      );
     }
   }
 }

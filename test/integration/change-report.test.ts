@@ -424,6 +424,21 @@ describe('an earlier export written by someone else, or served by a hostile site
     expect(run.outputs['pages-changed']).toBeUndefined();
   });
 
+  it('compares by content all the pages that have fingerprints, when one lacks its own', async () => {
+    const file = await alteredManifest((m) => {
+      const page = files(m).find((f) => f.path.startsWith('guides/'));
+      delete page?.page;
+    });
+    const run = await exportOnce(PAGES, { 'compare-with': file });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.comparedBy).toBe('content');
+    expect(report.pages.comparedByBytes).toBe(1);
+    expect(run.outputs['pages-changed']).toBe('1');
+    expect(notices(run)).toContain(
+      '1 of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.',
+    );
+  });
+
   it('gives up on a site that sends its manifest a byte at a time, after request-timeout', async () => {
     const site = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
