@@ -158,7 +158,8 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       const previous = await recheckTarget(() =>
         inspectTarget(options.target, options.targetRules, options.targetGiven),
       );
-      const { replaced } = await replaceDirectory(staging, options.target);
+      const { replaced, leftBehind } = await replaceDirectory(staging, options.target);
+      if (leftBehind) reporter.warning(leftBehind);
       return {
         download,
         directory: options.target,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '../errors.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
@@ -83,16 +84,23 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** What recoverInterruptedRuns did (for the log) and could not do (warnings). */
+export interface Recovery {
+  done: string[];
+  warnings: string[];
+}
+
 /**
  * Cleans up after runs that were killed before they could: their staging directories
  * beside `target` are removed, and an earlier export they had moved aside but not yet
- * replaced is put back. Returns one line per thing done, for the log.
+ * replaced is put back. Never fails the run: what it cannot remove (a read-only tree)
+ * is left, with a warning, rather than blocking every later run in this place.
  */
-export async function recoverInterruptedRuns(target: string): Promise<string[]> {
+export async function recoverInterruptedRuns(target: string): Promise<Recovery> {
   const dir = path.dirname(target);
   const base = path.basename(target);
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const done: string[] = [];
+  const recovery: Recovery = { done: [], warnings: [] };
   for (const name of names) {
     const match = SIBLING.exec(name);
     if (!match || match[1] !== base || isAlive(Number(match[3]))) continue;
@@ -101,15 +109,26 @@ export async function recoverInterruptedRuns(target: string): Promise<string[]> 
       () => true,
       () => false,
     );
-    if (match[2] === 'previous' && !targetExists) {
-      await fs.rename(file, target);
-      done.push(`Put back the earlier export that an interrupted run had moved to ${name}.`);
-    } else {
-      await fs.rm(file, { recursive: true, force: true });
-      done.push(`Removed ${name}, left by an interrupted run.`);
+    const putBack = match[2] === 'previous' && !targetExists;
+    try {
+      if (putBack) {
+        await fs.rename(file, target);
+        recovery.done.push(
+          `Put back the earlier export that an interrupted run had moved to ${name}.`,
+        );
+      } else {
+        await fs.rm(file, { recursive: true, force: true });
+        recovery.done.push(`Removed ${name}, left by an interrupted run.`);
+      }
+    } catch (err) {
+      recovery.warnings.push(
+        putBack
+          ? `Could not put back the earlier export that an interrupted run had moved to ${file} (${errorMessage(err)}): it is left there, and this run writes a new ${base}.`
+          : `Could not remove ${file}, left by an earlier run (${errorMessage(err)}): remove it by hand; this run goes on without it.`,
+      );
     }
   }
-  return done;
+  return recovery;
 }
 
 /** Removes this action's temporary files that killed runs left in `dir`. */
@@ -135,11 +154,12 @@ export async function createStagingDirectory(target: string): Promise<string> {
  * Puts `staging` where `target` is. The earlier tree is moved aside, the new one renamed
  * into place, and only then is the earlier one removed; if the second rename fails the
  * earlier tree is put back. Either way `target` is a complete tree, old or new.
+ * `leftBehind` says why the earlier tree is still beside it, when it could not be removed.
  */
 export async function replaceDirectory(
   staging: string,
   target: string,
-): Promise<{ replaced: boolean }> {
+): Promise<{ replaced: boolean; leftBehind?: string }> {
   const previous = siblingPath(target, 'previous');
   let replaced = false;
   installExitHook();
@@ -161,11 +181,26 @@ export async function replaceDirectory(
     movedAside.delete(target);
   }
   untrack(staging);
-  if (replaced) {
-    trackTemporary(previous);
+  if (!replaced) return { replaced };
+  return { replaced, ...(await removePrevious(previous)) };
+}
+
+/**
+ * Removes the earlier tree once the new one is in place. The run has done its job by
+ * then, so a tree that cannot be removed (made read-only by its owner) is left, with
+ * the reason, for the caller to warn about, rather than failing a run that succeeded.
+ */
+async function removePrevious(previous: string): Promise<{ leftBehind?: string }> {
+  trackTemporary(previous);
+  try {
     await removeTemporary(previous);
+    return {};
+  } catch (err) {
+    untrack(previous);
+    return {
+      leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${previous} (${errorMessage(err)}): remove it by hand, after making it writable.`,
+    };
   }
-  return { replaced };
 }
 
 /** Moves a finished file into `dir` under `name`, atomically on the destination side. */

@@ -146,3 +146,39 @@ export function contains(outer: string, inner: string, platform: NodeJS.Platform
     rel === '' || (rel !== '..' && !rel.startsWith(`..${paths.sep}`) && !paths.isAbsolute(rel))
   );
 }
+
+/**
+ * A directory as the machine knows it: the same device and inode is the same directory,
+ * whatever path reaches it (a bind mount, or a second mount of the same filesystem).
+ */
+export interface DirectoryIdentity {
+  dev: bigint;
+  ino: bigint;
+}
+
+/**
+ * A protected directory, named as a message shows it, and the identities of it and of
+ * each parent, itself first (undefined for one that does not exist).
+ */
+export interface ProtectedLineage {
+  name: string;
+  identities: readonly (DirectoryIdentity | undefined)[];
+}
+
+/**
+ * Why `target` must never be replaced when paths cannot tell: it is one of the protected
+ * directories, or one of their parents, reached by another path. Undefined otherwise.
+ */
+export function protectedReasonByIdentity(
+  target: DirectoryIdentity,
+  lineages: readonly ProtectedLineage[],
+): string | undefined {
+  // Some filesystems report no inode numbers (0): nothing can be told from them.
+  if (target.ino === 0n) return undefined;
+  for (const { name, identities } of lineages) {
+    const at = identities.findIndex((id) => id?.dev === target.dev && id.ino === target.ino);
+    if (at < 0) continue;
+    return `it ${at === 0 ? 'is' : 'contains'} ${name}, reached by another path (the same device and inode: a bind mount or another mount of it)`;
+  }
+  return undefined;
+}

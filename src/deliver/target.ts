@@ -1,16 +1,26 @@
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
-import { contains, type ProtectedContext, protectedReason } from './protected.js';
+import {
+  contains,
+  type DirectoryIdentity,
+  type ProtectedContext,
+  type ProtectedLineage,
+  protectedReason,
+  protectedReasonByIdentity,
+} from './protected.js';
+import { changedSinceExport } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
 
 /**
  * What `path` may replace. It is replaced only when it does not exist, is an empty
- * directory, or holds an earlier export of this action (its manifest, and nothing the
- * manifest does not list). Anything else needs the explicit `overwrite` opt-in, and the
- * protected directories (see protected.ts) are refused even then. Outside the workspace
- * only a missing directory or an earlier export may be replaced without the opt-in.
+ * directory, or holds an earlier export of this action (its manifest, nothing the
+ * manifest does not list, and the listed files unchanged). Anything else needs the
+ * explicit `overwrite` opt-in, and the protected directories (see protected.ts) are
+ * refused even then. Outside the workspace (where the path really leads) only a missing
+ * directory or an earlier export may be replaced without the opt-in.
  */
 
 export interface TargetRules extends ProtectedContext {
@@ -52,10 +62,18 @@ export async function inspectTarget(
   const refuse = (why: string): never => {
     throw new TargetRefusal(`${shown} ${why}`);
   };
-  const protectedWhy = await protectedReasonThroughLinks(target, rules);
+  const protectedWhy =
+    (await protectedReasonThroughLinks(target, rules)) ??
+    (await protectedReasonThroughMounts(target, rules));
   if (protectedWhy)
     refuse(
       `is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`,
+    );
+
+  const unwritable = await unwritableReason(path.dirname(target));
+  if (unwritable)
+    refuse(
+      `cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`,
     );
 
   const stat = await lstatOrUndefined(target);
@@ -68,15 +86,20 @@ export async function inspectTarget(
   }
   if (!stat.isDirectory())
     refuse('exists and is not a directory: remove it or choose another path.');
+  if ((await fs.stat(path.dirname(target))).dev !== stat.dev)
+    refuse(
+      `is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${path.join(given ?? target, 'site')}.`,
+    );
 
   const state = await describeDirectory(target);
-  const outside = !contains(rules.workspace, target, rules.platform);
+  const outsideAt = await realPathOutsideWorkspace(target, rules);
+  const outside = outsideAt !== undefined;
   const needsOptIn = state.kind === 'foreign' || (state.kind === 'empty' && outside);
   if (needsOptIn && !rules.overwrite) {
     const what =
       state.kind === 'foreign'
         ? state.description
-        : 'is an existing directory outside the workspace';
+        : `is an existing directory outside the workspace${outsideAt === target ? '' : ` (it resolves to ${outsideAt})`}`;
     refuse(
       `${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or ${optIn(rules)} to replace it and everything in it.`,
     );
@@ -107,6 +130,11 @@ export async function inspectArchiveTarget(
         `${shown} is not written into: ${why}. Choose a directory of its own.`,
       );
   }
+  const unwritable = await unwritableReason(dir);
+  if (unwritable)
+    throw new TargetRefusal(
+      `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another path.`,
+    );
   const stat = await lstatOrUndefined(dir);
   if (stat === undefined) return;
   if (!stat.isDirectory()) {
@@ -175,6 +203,85 @@ async function protectedReasonThroughLinks(
   return why ? `${why} (it resolves to ${real})` : undefined;
 }
 
+/**
+ * Where `target` really is, when that is outside the workspace: a symbolic link among
+ * its parents (`www -> /srv/www`) leads outside from a path written inside.
+ */
+async function realPathOutsideWorkspace(
+  target: string,
+  rules: TargetRules,
+): Promise<string | undefined> {
+  const [real, workspace] = await Promise.all([
+    realPathOfPlanned(target),
+    realPathOfPlanned(rules.workspace),
+  ]);
+  return contains(workspace, real, rules.platform) ? undefined : real;
+}
+
+/**
+ * The protected rules applied by device and inode: a bind mount (or any second mount)
+ * reaches the workspace or one of its parents by a path that no path rule recognises.
+ */
+async function protectedReasonThroughMounts(
+  target: string,
+  rules: ProtectedContext,
+): Promise<string | undefined> {
+  const identity = await identityOf(target);
+  if (identity === undefined) return undefined;
+  const named = [
+    { name: 'the workspace', dir: rules.workspace },
+    ...(rules.home ? [{ name: 'the home directory', dir: rules.home }] : []),
+    ...rules.runnerDirs.map((dir) => ({
+      name: `the temporary or tool-cache directory ${dir}`,
+      dir,
+    })),
+  ];
+  const lineages: ProtectedLineage[] = await Promise.all(
+    named.map(async ({ name, dir }) => ({ name, identities: await lineageOf(dir) })),
+  );
+  return protectedReasonByIdentity(identity, lineages);
+}
+
+/** The identities of `dir` (when it exists) and of each of its parents, up to the root. */
+async function lineageOf(dir: string): Promise<(DirectoryIdentity | undefined)[]> {
+  const identities: (DirectoryIdentity | undefined)[] = [];
+  let at = await realPathOfPlanned(dir);
+  for (;;) {
+    identities.push(await identityOf(at));
+    const parent = path.dirname(at);
+    if (parent === at) return identities;
+    at = parent;
+  }
+}
+
+async function identityOf(file: string): Promise<DirectoryIdentity | undefined> {
+  const stat = await fs.stat(file, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    throw err;
+  });
+  return stat ? { dev: stat.dev, ino: stat.ino } : undefined;
+}
+
+/**
+ * Why nothing can be created in `dir` (or, when it does not exist yet, in the nearest
+ * parent that does): a read-only place is refused before the export, not after it.
+ */
+async function unwritableReason(dir: string): Promise<string | undefined> {
+  let at = path.resolve(dir);
+  while ((await lstatOrUndefined(at)) === undefined && path.dirname(at) !== at) {
+    at = path.dirname(at);
+  }
+  try {
+    await fs.access(at, fsConstants.W_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') return `${at} is on a read-only file system (EROFS)`;
+    if (code === 'EACCES' || code === 'EPERM') return `${at} is not writable (${code})`;
+    throw err;
+  }
+}
+
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 export async function realPathOfPlanned(target: string): Promise<string> {
   const missing: string[] = [];
@@ -192,7 +299,10 @@ export async function realPathOfPlanned(target: string): Promise<string> {
   }
 }
 
-/** An empty directory, an earlier export (manifest and nothing else), or something else. */
+/**
+ * An empty directory, an earlier export (its manifest, nothing it does not list, and the
+ * listed files as it wrote them), or something else.
+ */
 async function describeDirectory(dir: string): Promise<TargetState> {
   // Empty directories hold no data: only files, links and other entries count.
   const items = (await readTree(dir))
@@ -208,10 +318,17 @@ async function describeDirectory(dir: string): Promise<TargetState> {
       ...read.manifest.symlinks.map((s) => s.path),
     ]);
     const extra = items.filter((item) => !listed.has(item)).sort();
-    if (extra.length === 0) return { kind: 'export', manifest: read.manifest };
+    if (extra.length > 0) {
+      return {
+        kind: 'foreign',
+        description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+      };
+    }
+    const changed = await changedSinceExport(dir, read.manifest);
+    if (changed.length === 0) return { kind: 'export', manifest: read.manifest };
     return {
       kind: 'foreign',
-      description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+      description: `holds an earlier export whose files were changed since (${sample(changed)})`,
     };
   }
   const sorted = items.sort();

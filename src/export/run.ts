@@ -314,7 +314,9 @@ async function checkTargetBeforeRun(
 ): Promise<TargetState | undefined> {
   let state: TargetState | undefined;
   if (config.download) {
-    for (const line of await recoverInterruptedRuns(config.path)) deps.reporter.info(line);
+    const recovery = await recoverInterruptedRuns(config.path);
+    for (const line of recovery.done) deps.reporter.info(line);
+    for (const line of recovery.warnings) deps.reporter.warning(line);
     await removeStaleTemporaryFiles(deps.tempDir);
     try {
       if (config.extract) {

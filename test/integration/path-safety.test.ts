@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
 import { InputError } from '../../src/errors.js';
 import {
@@ -158,6 +158,52 @@ describe('path safety, end to end', () => {
       /\| Replaced \| the earlier export \(job `se_0000000000000001`\) \|/,
     );
     expect(result.warnings).toEqual([]);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  /** Marks what this process left beside the site as left by an ended one: the next run's view. */
+  async function endedRun(): Promise<void> {
+    for (const name of await fs.readdir(workspace)) {
+      const ended = name.replace(`-${process.pid}-`, '-999999999-');
+      if (ended !== name) await fs.rename(path.join(workspace, name), path.join(workspace, ended));
+    }
+  }
+
+  it('succeeds with a warning when the earlier export is read-only, and so does the next run', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'old-page.html': 'read-only' });
+    // A read-only tree fails to be removed for its non-root owner; the tests run as root.
+    const rm = fs.rm.bind(fs);
+    const denied = vi.spyOn(fs, 'rm').mockImplementation(async (file, options) => {
+      if (!path.basename(String(file)).startsWith('.site.previous-')) return rm(file, options);
+      throw Object.assign(new Error(`EACCES: permission denied, rmdir '${String(file)}'`), {
+        code: 'EACCES',
+      });
+    });
+    try {
+      const first = await run({ path: 'site' });
+      expect(first.error).toBeUndefined();
+      expect(await listTree(site)).toContain('index.html');
+      const [left] = (await fs.readdir(workspace)).filter((name) => name !== 'site');
+      expect(first.warnings).toEqual([
+        `The earlier export could not be removed after the new one was put in place, and is left in ${path.join(workspace, left ?? '?')} (EACCES: permission denied, rmdir '${path.join(workspace, left ?? '?')}'): remove it by hand, after making it writable.`,
+      ]);
+      await endedRun();
+      const second = await run({ path: 'site' });
+      expect(second.error).toBeUndefined();
+      expect(second.warnings).toEqual([
+        expect.stringMatching(/^Could not remove .*\.site\.previous-999999999-.*this run goes on/),
+        expect.stringMatching(/^The earlier export could not be removed/),
+      ]);
+    } finally {
+      denied.mockRestore();
+    }
+    await endedRun();
+    const third = await run({ path: 'site' });
+    expect(third.warnings).toEqual([]);
+    expect(
+      third.stdout.match(/Removed \.site\.previous-\d+-[0-9a-f]+, left by an interrupted run\./g),
+    ).toHaveLength(2);
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });
 

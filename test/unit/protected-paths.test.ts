@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { contains, protectedReason, type ProtectedContext } from '../../src/deliver/protected.js';
+import {
+  contains,
+  type ProtectedContext,
+  protectedReason,
+  protectedReasonByIdentity,
+} from '../../src/deliver/protected.js';
 
 /**
  * The directories `path` may never replace, judged on paths alone: no test here touches
@@ -102,5 +107,32 @@ describe('contains', () => {
     expect(contains('/srv/docs', '/srv/docs/..files', 'linux')).toBe(true);
     expect(contains('/srv/Docs', '/srv/docs', 'linux')).toBe(false);
     expect(contains('/srv/Docs', '/srv/docs', 'darwin')).toBe(true);
+  });
+});
+
+describe('protectedReasonByIdentity (a protected directory reached by another path)', () => {
+  const id = (dev: number, ino: number) => ({ dev: BigInt(dev), ino: BigInt(ino) });
+  /** A workspace (inode 4) three levels below the root of device 1, and a missing home. */
+  const lineages = [
+    { name: 'the workspace', identities: [id(1, 4), id(1, 3), id(1, 2), id(1, 1)] },
+    { name: 'the home directory', identities: [undefined, id(1, 1)] },
+  ];
+
+  it('refuses the workspace itself and each of its parents, by device and inode', () => {
+    expect(protectedReasonByIdentity(id(1, 4), lineages)).toBe(
+      'it is the workspace, reached by another path (the same device and inode: a bind mount or another mount of it)',
+    );
+    expect(protectedReasonByIdentity(id(1, 2), lineages)).toMatch(/^it contains the workspace, /);
+  });
+
+  it('accepts any other directory, the same inode on another device included', () => {
+    expect(protectedReasonByIdentity(id(1, 5), lineages)).toBeUndefined();
+    expect(protectedReasonByIdentity(id(2, 4), lineages)).toBeUndefined();
+  });
+
+  it('tells nothing from a filesystem without inode numbers', () => {
+    expect(protectedReasonByIdentity(id(1, 0), [{ name: 'x', identities: [id(1, 0)] }])).toBe(
+      undefined,
+    );
   });
 });

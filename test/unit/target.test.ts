@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
-import { recoverInterruptedRuns } from '../../src/deliver/place.js';
+import { recoverInterruptedRuns, replaceDirectory } from '../../src/deliver/place.js';
 import {
   archiveManifestName,
   inspectArchiveTarget,
@@ -98,6 +98,88 @@ describe('inspectTarget', () => {
     );
   });
 
+  /** Sets the mtime of the manifest of `site`, and of the given files after it by `later` s. */
+  async function age(site: string, files: string[], later: number): Promise<void> {
+    const written = new Date('2026-11-01T00:00:00Z');
+    await fs.utimes(path.join(site, MANIFEST_NAME), written, written);
+    const then = new Date(written.getTime() + later * 1000);
+    for (const file of files) await fs.utimes(path.join(site, file), then, then);
+  }
+
+  it('refuses an earlier export whose file was edited since, naming it and the way out', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': '<h1>', 'notes.html': 'exported notes' });
+    await write(path.join(site, 'notes.html'), 'MY HAND-WRITTEN NOTES, 3 hours of work');
+    const before = await treeDigest(site);
+    await expect(inspectTarget(site, rules, 'site')).rejects.toThrow(
+      `"site" (${site}) holds an earlier export whose files were changed since (notes.html): refusing to replace it. Choose a new or empty directory, or set overwrite to true to replace it and everything in it.`,
+    );
+    await expect(inspectTarget(site, { ...rules, invokedAs: 'cli' })).rejects.toThrow(
+      /or pass --overwrite true to replace it/,
+    );
+    expect(await inspectTarget(site, { ...rules, overwrite: true })).toEqual({
+      kind: 'foreign',
+      description: 'holds an earlier export whose files were changed since (notes.html)',
+    });
+    expect(await treeDigest(site)).toEqual(before);
+  });
+
+  it("refuses the user's own files under a manifest copied from another export", async () => {
+    const other = path.join(root, 'other-export');
+    await writeEarlierExport(other, { 'index.html': 'x', 'about.html': 'y' });
+    const site = path.join(workspace, 'site');
+    await write(path.join(site, 'index.html'), 'USER OWN INDEX');
+    await write(path.join(site, 'about.html'), 'USER OWN ABOUT');
+    await fs.copyFile(path.join(other, MANIFEST_NAME), path.join(site, MANIFEST_NAME));
+    await expect(inspectTarget(site, rules)).rejects.toThrow(
+      /holds an earlier export whose files were changed since \(about\.html, index\.html\)/,
+    );
+  });
+
+  it('refuses an earlier export where a listed file is now a directory or a link', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'a.html': 'a', 'b.html': 'b', 'c.html': 'c', 'd.html': 'd' });
+    for (const name of ['a.html', 'b.html', 'c.html']) await fs.rm(path.join(site, name));
+    await fs.mkdir(path.join(site, 'a.html'));
+    await fs.symlink('d.html', path.join(site, 'b.html'));
+    await write(path.join(site, 'c.html', 'mine.txt'));
+    await expect(inspectTarget(site, rules)).rejects.toThrow(
+      /holds an earlier export plus 1 file that it did not contain \(c\.html\/mine\.txt\)/,
+    );
+    await fs.rm(path.join(site, 'c.html'), { recursive: true });
+    await expect(inspectTarget(site, rules)).rejects.toThrow(
+      /whose files were changed since \(a\.html, b\.html\)/,
+    );
+  });
+
+  it('hashes a file modified after the manifest: other bytes of the same size are refused', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'exported', 'page.html': 'same-size' });
+    await write(path.join(site, 'page.html'), 'SAME-SIZE');
+    await age(site, ['page.html'], 60);
+    await expect(inspectTarget(site, rules)).rejects.toThrow(/changed since \(page\.html\)/);
+    // Touched but with the bytes it was written with: still the export.
+    await write(path.join(site, 'page.html'), 'same-size');
+    await age(site, ['page.html'], 60);
+    expect(await inspectTarget(site, rules)).toMatchObject({ kind: 'export' });
+  });
+
+  it('reads no file that is no newer than the manifest: an untouched export costs an lstat', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'exported' });
+    // Other bytes that the size and the time cannot tell apart: only a read would see them.
+    await write(path.join(site, 'index.html'), 'EXPORTED');
+    await age(site, ['index.html'], -60);
+    expect(await inspectTarget(site, rules)).toMatchObject({ kind: 'export' });
+  });
+
+  it('accepts an earlier export whose listed files are missing (a manifest restored alone)', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'x', 'about.html': 'y' });
+    await fs.rm(path.join(site, 'about.html'));
+    expect(await inspectTarget(site, rules)).toMatchObject({ kind: 'export' });
+  });
+
   it.each([
     ['not JSON', '{ nope', /is not JSON/],
     ['another format', JSON.stringify({ format: 'something-else' }), /format/],
@@ -155,6 +237,97 @@ describe('inspectTarget', () => {
     });
     await write(path.join(outside, 'mine', 'a.txt'));
     await expect(inspectTarget(path.join(outside, 'mine'), rules)).rejects.toThrow(/holds 1 file/);
+  });
+  it('judges a path through a symlinked parent by where it leads: outside the workspace', async () => {
+    const www = path.join(root, 'srv', 'www');
+    await fs.mkdir(path.join(www, 'site', 'uploads', '2024'), { recursive: true });
+    await fs.symlink(www, path.join(workspace, 'www'));
+    const site = path.join(workspace, 'www', 'site');
+    await expect(inspectTarget(site, rules, 'www/site')).rejects.toThrow(
+      `"www/site" (${site}) is an existing directory outside the workspace (it resolves to ${path.join(www, 'site')}): refusing to replace it. Choose a new or empty directory inside the workspace, or set overwrite to true`,
+    );
+    expect(await fs.readdir(path.join(www, 'site', 'uploads'))).toEqual(['2024']);
+  });
+});
+
+describe('inspectTarget on a place it cannot write', () => {
+  it("refuses a path whose parent is not writable, before the export, and the archive's directory too", async () => {
+    const pub = path.join(workspace, 'pub');
+    await writeEarlierExport(path.join(pub, 'site'), { 'index.html': 'x' });
+    // Permissions never fail for root, who runs the tests: the check is answered as for a user.
+    const access = fs.access.bind(fs);
+    const denied = vi.spyOn(fs, 'access').mockImplementation(async (file, mode) => {
+      if (String(file) !== pub) return access(file, mode);
+      throw Object.assign(new Error(`EACCES: permission denied, access '${pub}'`), {
+        code: 'EACCES',
+      });
+    });
+    try {
+      await expect(inspectTarget(path.join(pub, 'site'), rules, 'pub/site')).rejects.toThrow(
+        `"pub/site" (${path.join(pub, 'site')}) cannot be written: ${pub} is not writable (EACCES), and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`,
+      );
+      // A directory yet to be created is judged by the nearest parent that exists.
+      await expect(inspectTarget(path.join(pub, 'new', 'site'), rules)).rejects.toThrow(
+        `cannot be written: ${pub} is not writable (EACCES)`,
+      );
+      await expect(inspectArchiveTarget(pub, ['docs.example.com.zip'], rules)).rejects.toThrow(
+        `${pub} is not written into: ${pub} is not writable (EACCES). Make it writable for the runner, or choose another path.`,
+      );
+    } finally {
+      denied.mockRestore();
+    }
+  });
+
+  it('refuses a path that is a mount point, suggesting a directory inside it (root only)', async (context) => {
+    const site = path.join(workspace, 'site');
+    await fs.mkdir(site);
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', site], {
+      encoding: 'utf8',
+    });
+    if (mount.status !== 0) {
+      const why = mount.error?.message ?? mount.stderr.trim();
+      console.warn(`skipping the mount-point test: cannot mount a tmpfs here (${why})`);
+      context.skip(`cannot mount a tmpfs here (${why})`);
+    }
+    try {
+      await writeEarlierExport(site, { 'index.html': 'on its own volume' });
+      await expect(inspectTarget(site, { ...rules, overwrite: true }, 'site')).rejects.toThrow(
+        `"site" (${site}) is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as site/site.`,
+      );
+    } finally {
+      spawnSync('umount', [site]);
+    }
+  });
+});
+
+describe('inspectTarget through a bind mount (root only)', () => {
+  it('refuses the workspace, and its parent, reached through a bind mount, even with overwrite', async (context) => {
+    await write(path.join(workspace, 'README.md'), 'the checkout');
+    const alias = path.join(root, 'alias');
+    await fs.mkdir(alias);
+    const mount = spawnSync('mount', ['--bind', path.dirname(workspace), alias], {
+      encoding: 'utf8',
+    });
+    if (mount.status !== 0) {
+      const why = mount.error?.message ?? mount.stderr.trim();
+      console.warn(`skipping the bind-mount test: cannot bind-mount here (${why})`);
+      context.skip(`cannot bind-mount here (${why})`);
+    }
+    try {
+      const overwrite = { ...rules, overwrite: true };
+      await expect(inspectTarget(path.join(alias, 'docs'), overwrite)).rejects.toThrow(
+        `${path.join(alias, 'docs')} is never replaced: it is the workspace, reached by another path (the same device and inode: a bind mount or another mount of it). Choose a directory of its own`,
+      );
+      await expect(inspectTarget(alias, overwrite)).rejects.toThrow(
+        /is never replaced: it contains the workspace, reached by another path/,
+      );
+      await fs.mkdir(path.join(alias, 'site'));
+      expect(await inspectTarget(path.join(alias, 'site'), overwrite)).toEqual({ kind: 'empty' });
+      expect(await fs.readdir(workspace)).toEqual(['README.md']);
+    } finally {
+      // Unmounted before the temp root is removed, which would otherwise descend into it.
+      spawnSync('umount', [alias]);
+    }
   });
 });
 
@@ -223,7 +396,8 @@ describe('recoverInterruptedRuns', () => {
     const live = path.join(workspace, `.site.partial-${process.pid}-01020304`);
     const other = path.join(workspace, `.other.partial-${deadPid()}-01020304`);
     for (const dir of [dead, live, other]) await write(path.join(dir, 'half.html'));
-    const done = await recoverInterruptedRuns(site);
+    const { done, warnings } = await recoverInterruptedRuns(site);
+    expect(warnings).toEqual([]);
     expect(done).toEqual([
       expect.stringMatching(/^Removed \.site\.partial-\d+-0a0b0c0d, left by an interrupted run\.$/),
     ]);
@@ -236,10 +410,70 @@ describe('recoverInterruptedRuns', () => {
     const site = path.join(workspace, 'site');
     const aside = path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`);
     await writeEarlierExport(aside, { 'index.html': 'the earlier export' });
-    expect(await recoverInterruptedRuns(site)).toEqual([
-      expect.stringMatching(/^Put back the earlier export/),
-    ]);
+    expect(await recoverInterruptedRuns(site)).toEqual({
+      done: [expect.stringMatching(/^Put back the earlier export/)],
+      warnings: [],
+    });
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the earlier export');
     expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  it('warns about a leftover it cannot remove (read-only), and never fails the run', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'the new export' });
+    const aside = path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`);
+    await writeEarlierExport(aside, { 'index.html': 'made read-only by its owner' });
+    const rm = denyRemoving((file) => file === aside);
+    try {
+      const { done, warnings } = await recoverInterruptedRuns(site);
+      expect(done).toEqual([]);
+      expect(warnings).toEqual([
+        `Could not remove ${aside}, left by an earlier run (EACCES: permission denied, rmdir '${aside}'): remove it by hand; this run goes on without it.`,
+      ]);
+    } finally {
+      rm.mockRestore();
+    }
+    expect((await fs.readdir(workspace)).sort()).toEqual([path.basename(aside), 'site'].sort());
+  });
+});
+
+/**
+ * Makes removing the paths that `denied` picks fail as a read-only tree does for its
+ * non-root owner (the tests run as root, for whom permissions never fail).
+ */
+function denyRemoving(denied: (file: string) => boolean) {
+  const rm = fs.rm.bind(fs);
+  return vi.spyOn(fs, 'rm').mockImplementation(async (file, options) => {
+    const at = String(file);
+    if (!denied(at)) return rm(file, options);
+    throw Object.assign(new Error(`EACCES: permission denied, rmdir '${at}'`), {
+      code: 'EACCES',
+      path: at,
+    });
+  });
+}
+
+describe('replaceDirectory', () => {
+  it('puts the new tree in place and warns, without failing, when the earlier one cannot be removed', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'old' });
+    const staging = path.join(workspace, '.site.partial-1-00000000');
+    await write(path.join(staging, 'index.html'), 'new');
+    let aside = '';
+    const spy = denyRemoving((file) => {
+      if (path.basename(file).startsWith('.site.previous-')) aside = file;
+      return aside === file;
+    });
+    try {
+      const result = await replaceDirectory(staging, site);
+      expect(result).toEqual({
+        replaced: true,
+        leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${aside} (EACCES: permission denied, rmdir '${aside}'): remove it by hand, after making it writable.`,
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('new');
+    expect(await fs.readFile(path.join(aside, 'index.html'), 'utf8')).toBe('old');
   });
 });
