@@ -1,5 +1,5 @@
-export const id = 780;
-export const ids = [780];
+export const id = 619;
+export const ids = [619];
 export const modules = {
 
 /***/ 4271:
@@ -21,6 +21,8 @@ export const modules = {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9243);
+
 
 
 
@@ -100,29 +102,38 @@ function isAlive(pid) {
 /**
  * Cleans up after runs that were killed before they could: their staging directories
  * beside `target` are removed, and an earlier export they had moved aside but not yet
- * replaced is put back. Returns one line per thing done, for the log.
+ * replaced is put back. Never fails the run: what it cannot remove (a read-only tree)
+ * is left, with a warning, rather than blocking every later run in this place.
  */
 async function recoverInterruptedRuns(target) {
     const dir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target);
     const base = node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target);
     const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
-    const done = [];
+    const recovery = { done: [], warnings: [] };
     for (const name of names) {
         const match = SIBLING.exec(name);
         if (!match || match[1] !== base || isAlive(Number(match[3])))
             continue;
         const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
         const targetExists = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.lstat(target).then(() => true, () => false);
-        if (match[2] === 'previous' && !targetExists) {
-            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(file, target);
-            done.push(`Put back the earlier export that an interrupted run had moved to ${name}.`);
+        const putBack = match[2] === 'previous' && !targetExists;
+        try {
+            if (putBack) {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(file, target);
+                recovery.done.push(`Put back the earlier export that an interrupted run had moved to ${name}.`);
+            }
+            else {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { recursive: true, force: true });
+                recovery.done.push(`Removed ${name}, left by an interrupted run.`);
+            }
         }
-        else {
-            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { recursive: true, force: true });
-            done.push(`Removed ${name}, left by an interrupted run.`);
+        catch (err) {
+            recovery.warnings.push(putBack
+                ? `Could not put back the earlier export that an interrupted run had moved to ${file} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): it is left there, and this run writes a new ${base}.`
+                : `Could not remove ${file}, left by an earlier run (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand; this run goes on without it.`);
         }
     }
-    return done;
+    return recovery;
 }
 /** Removes this action's temporary files that killed runs left in `dir`. */
 async function removeStaleTemporaryFiles(dir) {
@@ -145,6 +156,7 @@ async function createStagingDirectory(target) {
  * Puts `staging` where `target` is. The earlier tree is moved aside, the new one renamed
  * into place, and only then is the earlier one removed; if the second rename fails the
  * earlier tree is put back. Either way `target` is a complete tree, old or new.
+ * `leftBehind` says why the earlier tree is still beside it, when it could not be removed.
  */
 async function replaceDirectory(staging, target) {
     const previous = siblingPath(target, 'previous');
@@ -173,11 +185,27 @@ async function replaceDirectory(staging, target) {
         movedAside.delete(target);
     }
     untrack(staging);
-    if (replaced) {
-        trackTemporary(previous);
+    if (!replaced)
+        return { replaced };
+    return { replaced, ...(await removePrevious(previous)) };
+}
+/**
+ * Removes the earlier tree once the new one is in place. The run has done its job by
+ * then, so a tree that cannot be removed (made read-only by its owner) is left, with
+ * the reason, for the caller to warn about, rather than failing a run that succeeded.
+ */
+async function removePrevious(previous) {
+    trackTemporary(previous);
+    try {
         await removeTemporary(previous);
+        return {};
     }
-    return { replaced };
+    catch (err) {
+        untrack(previous);
+        return {
+            leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${previous} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, after making it writable.`,
+        };
+    }
 }
 /** Moves a finished file into `dir` under `name`, atomically on the destination side. */
 async function moveFileInto(file, dir, name) {
@@ -236,7 +264,7 @@ function isHtmlWhitespace(c) {
 
 /***/ }),
 
-/***/ 5780:
+/***/ 2619:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -844,11 +872,16 @@ function parseServiceUrl(text) {
     }
     return { reason: `uses ${url.protocol.replace(/:$/, '')}: only https is allowed` };
 }
-/** The URL without its query string and fragment: safe to print for a presigned link. */
+/**
+ * The URL without its user name, password, query string and fragment: safe to print for
+ * a presigned link, or an address a server redirected to.
+ */
 function withoutQuery(url) {
     try {
         const copy = new URL(url);
         const hadQuery = copy.search !== '';
+        copy.username = '';
+        copy.password = '';
         copy.search = '';
         copy.hash = '';
         return hadQuery ? `${copy.toString()}?…` : copy.toString();
@@ -1697,10 +1730,23 @@ const MANIFEST_NAME = '.static-export.json';
 const MANIFEST_FORMAT = 'static-export-manifest';
 const MANIFEST_VERSION = 1;
 const sha256Hex = schemas/* string */.YjP().regex(/^[0-9a-f]{64}$/);
+/** Half of a UTF-16 surrogate pair without its other half: no URL or file name can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** A `/`-separated relative path that stays inside the tree. */
 const relativePath = schemas/* string */.YjP()
     .min(1)
-    .refine((p) => !p.startsWith('/') && !p.includes('\\') && !p.split('/').some((s) => s === '..' || s === ''), 'is not a relative path inside the export');
+    .refine((p) => !p.startsWith('/') &&
+    !p.includes('\\') &&
+    !p.split('/').some((s) => s === '..' || s === '') &&
+    !LONE_SURROGATE.test(p), 'is not a relative path inside the export');
+/**
+ * Text the log and the job summary show (a job id, a domain, a page title): one line
+ * without control characters, so that a manifest written by someone else cannot start a
+ * workflow command (`::error::…`) on a line of its own.
+ */
+const oneLine = (max) => schemas/* string */.YjP()
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'holds a control character or a line break');
 const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
 /**
  * What a reader sees on an HTML page (src/changes/fingerprint.ts). Optional within
@@ -1708,7 +1754,7 @@ const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
  * compared by file bytes only.
  */
 const pageSchema = schemas/* object */.Ikc({
-    title: schemas/* string */.YjP().max(1000).optional(),
+    title: oneLine(1000).optional(),
     /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
     content: hex128,
@@ -1717,9 +1763,9 @@ const pageSchema = schemas/* object */.Ikc({
 const manifestSchema = schemas/* object */.Ikc({
     format: schemas/* literal */.euz(MANIFEST_FORMAT),
     version: schemas/* literal */.euz(MANIFEST_VERSION),
-    generator: schemas/* string */.YjP(),
-    domain: schemas/* string */.YjP(),
-    jobId: schemas/* string */.YjP(),
+    generator: oneLine(200),
+    domain: oneLine(253),
+    jobId: oneLine(1024),
     exportedAt: iso/* datetime */.w$(),
     pageCount: schemas/* number */.aig().int().nonnegative().optional(),
     archive: schemas/* object */.Ikc({
@@ -1982,6 +2028,22 @@ function contains(outer, inner, platform) {
         : paths.resolve(p);
     const rel = paths.relative(fold(outer), fold(inner));
     return (rel === '' || (rel !== '..' && !rel.startsWith(`..${paths.sep}`) && !paths.isAbsolute(rel)));
+}
+/**
+ * Why `target` must never be replaced when paths cannot tell: it is one of the protected
+ * directories, or one of their parents, reached by another path. Undefined otherwise.
+ */
+function protectedReasonByIdentity(target, lineages) {
+    // Some filesystems report no inode numbers (0): nothing can be told from them.
+    if (target.ino === 0n)
+        return undefined;
+    for (const { name, identities } of lineages) {
+        const at = identities.findIndex((id) => id?.dev === target.dev && id.ino === target.ino);
+        if (at < 0)
+            continue;
+        return `it ${at === 0 ? 'is' : 'contains'} ${name}, reached by another path (the same device and inode: a bind mount or another mount of it)`;
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./.build/config.js
@@ -2389,6 +2451,16 @@ function parseConfig(raw, context) {
                 message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
             });
         }
+        else if (file !== undefined && outputPath !== undefined && replacesPath) {
+            const inside = external_node_path_.relative(outputPath, file);
+            const outside = inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || external_node_path_.isAbsolute(inside);
+            if (!outside) {
+                problems.push({
+                    input: name,
+                    message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
+                });
+            }
+        }
         return file;
     };
     const helmValuesFile = fileToWrite('helm-values-file');
@@ -2466,6 +2538,7 @@ var place = __webpack_require__(4271);
 
 
 
+
 /** A manifest served by a site is a few MB even for large sites; far larger is not one. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 /** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
@@ -2533,9 +2606,27 @@ async function readManifestAt(file, given) {
     }
     return usable(read.manifest, `the manifest ${manifestFile}`);
 }
-/** The manifest as a site serves it: plain GET, no credentials, no redirects followed. */
+/**
+ * The manifest as a site serves it: plain GET, no credentials, no redirects followed,
+ * within one request-timeout from start to last byte (a site that sends a byte at a time
+ * never trips a timeout between chunks, and the report is not worth holding the export).
+ */
 async function fetchManifest(url, context) {
     const shown = withoutQuery(url);
+    const deadline = AbortSignal.timeout(context.requestTimeoutMs);
+    const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
+    const failed = (err) => {
+        if (context.signal?.aborted)
+            throw err;
+        if (deadline.aborted) {
+            return {
+                kind: 'unusable',
+                reason: `${shown} did not answer in full within ${(0,duration/* formatDuration */.a3)(context.requestTimeoutMs)} (request-timeout)`,
+            };
+        }
+        const code = err.code;
+        return { kind: 'unusable', reason: `could not fetch ${shown} (${code ?? (0,errors/* errorMessage */.gJ)(err)})` };
+    };
     let response;
     try {
         response = await (0,undici/* request */.Em)(url, {
@@ -2548,17 +2639,11 @@ async function fetchManifest(url, context) {
             },
             headersTimeout: context.requestTimeoutMs,
             bodyTimeout: context.requestTimeoutMs,
-            ...(context.signal ? { signal: context.signal } : {}),
+            signal,
         });
     }
     catch (err) {
-        if (context.signal?.aborted)
-            throw err;
-        const code = err.code;
-        return {
-            kind: 'unusable',
-            reason: `could not fetch ${shown} (${code ?? (0,errors/* errorMessage */.gJ)(err)})`,
-        };
+        return failed(err);
     }
     const { statusCode } = response;
     if (statusCode !== 200) {
@@ -2572,7 +2657,14 @@ async function fetchManifest(url, context) {
                 : 'it is not served';
         return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
     }
-    const { text, truncated } = await readText(response.body, MAX_MANIFEST_BYTES);
+    let read;
+    try {
+        read = await readText(response.body, MAX_MANIFEST_BYTES);
+    }
+    catch (err) {
+        return failed(err);
+    }
+    const { text, truncated } = read;
     if (truncated) {
         return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
     }
@@ -2974,7 +3066,13 @@ function fingerprint_valueOf(html, name, from, to) {
         return html.slice(i, end);
     }
 }
-/** The title as UTF-8 text, entities of markup decoded, whitespace collapsed. */
+/** Characters of a title kept: the manifest holds at most this many (src/deliver/manifest.ts). */
+const TITLE_CHARS = 1000;
+/**
+ * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control
+ * characters dropped and at most TITLE_CHARS long: as the next run's manifest check
+ * accepts it.
+ */
 function readableTitle(raw) {
     const entities = {
         amp: '&',
@@ -2986,11 +3084,16 @@ function readableTitle(raw) {
         '#x27': "'",
         nbsp: ' ',
     };
-    return Buffer.from(raw, 'latin1')
+    const title = Buffer.from(raw, 'latin1')
         .toString('utf8')
         .replace(/&(#?[a-z0-9]+);/gi, (whole, entity) => entities[entity.toLowerCase()] ?? whole)
         .replace(/\s+/g, ' ')
+        .replace(/[\u0000-\u001f\u007f]/g, '')
         .trim();
+    if (title.length <= TITLE_CHARS)
+        return title;
+    // Never half a surrogate pair at the cut.
+    return `${title.slice(0, TITLE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
 }
 /**
  * A link target as a reader would tell it apart: asset URLs lose their query, build ids
@@ -3077,17 +3180,29 @@ function withoutHashes(name, hashedDirectory) {
     if (parts.length < 2)
         return name;
     const extension = parts.pop();
-    const kept = parts.map((part) => {
+    // Outside the folders generators hash into, a hash mixes letters and digits: a date
+    // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
+    const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
+    const kept = parts.map((part, index) => {
         const dash = part.lastIndexOf('-');
-        if (dash > 0 && looksLikeHash(part.slice(dash + 1))) {
+        if (dash > 0 && isHash(part.slice(dash + 1))) {
             const prefix = part.slice(0, dash);
             // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
             return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
         }
+        // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
+        // swapping it is a change), unless it stands alone in a generator's folder
+        // (`chunks/079h_c3rnr5lh.js`).
+        if (index === 0 && !(hashedDirectory && parts.length === 1))
+            return part;
         // Outside hashed folders a dash reads as words: `step-1-install`.
-        return looksLikeHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+        return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
     });
     return [...kept, extension].join('.');
+}
+/** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */
+function looksLikeMixedHash(token) {
+    return looksLikeHash(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
 }
 /**
  * A content hash as generators write them: 8+ characters of base64url or base36 with a
@@ -3196,14 +3311,16 @@ function compareExports(previous, current, source) {
         changed: [],
         navigationChanged: [],
         unchanged: 0,
+        comparedByBytes: 0,
     };
-    let comparedByBytes = !sameScheme;
+    let compared = 0;
     for (const [file, after] of pagesAfter) {
         const before = pagesBefore.get(file);
         if (before === undefined) {
             pages.added.push(change(after));
             continue;
         }
+        compared += 1;
         if (sameScheme && before.page && after.page) {
             if (before.page.content !== after.page.content)
                 pages.changed.push(change(after));
@@ -3213,7 +3330,7 @@ function compareExports(previous, current, source) {
                 pages.unchanged += 1;
             continue;
         }
-        comparedByBytes = true;
+        pages.comparedByBytes += 1;
         if (before.sha256 === after.sha256)
             pages.unchanged += 1;
         else
@@ -3232,7 +3349,7 @@ function compareExports(previous, current, source) {
         source,
         previous: refOf(previous),
         current: refOf(current),
-        comparedBy: comparedByBytes ? 'bytes' : 'content',
+        comparedBy: !sameScheme || (compared > 0 && pages.comparedByBytes === compared) ? 'bytes' : 'content',
         pages,
         assets: compareAssets(assetsBefore, assetsAfter),
         size: { before: previous.totals.bytes, after: current.totals.bytes },
@@ -3311,12 +3428,15 @@ function exceedsRemovalLimit(report, limit) {
             ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
             : undefined;
     }
-    return share > limit.percent
+    // Compared without dividing: 7 of 100 pages is exactly 7%, where 7 / 100 * 100 is not.
+    const over = removed * 100 - limit.percent * before > 1e-9 * before;
+    return over
         ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
         : undefined;
 }
+/** A share as a person reads it: whole when it is, else to one decimal (never rounded onto a limit). */
 function formatPercent(value) {
-    return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)}%`;
+    return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -3736,6 +3856,9 @@ class ChangeReview {
         reporter.info(`Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`);
         if (report.comparedBy === 'bytes') {
             reporter.notice('The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.');
+        }
+        else if (pages.comparedByBytes > 0) {
+            reporter.notice(`${pages.comparedByBytes} of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.`);
         }
     }
 }
@@ -5802,9 +5925,103 @@ async function sniffFile(file) {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/deliver/unchanged.js
+
+
+
+
+
+/**
+ * Whether the files an earlier export lists are still the ones it wrote. A manifest only
+ * proves a directory is ours while its files are: an export edited by hand, or a user's
+ * own files under a manifest copied from elsewhere, would otherwise be deleted as ours.
+ * An untouched export costs one lstat per file; only a file modified after the manifest
+ * was written is read, to compare its SHA-256 with the manifest's.
+ */
+/** Files hashed at once: each reads from disk for as long as the file is large. */
+const HASH_CONCURRENCY = 4;
+/**
+ * The listed paths in `dir` that no longer hold what `manifest` says, sorted: a file of
+ * another size, something other than a file, a file modified since with other bytes,
+ * or a symbolic link that is no longer the same link. A listed path that is missing is
+ * not a change (nothing of the user's is there to lose).
+ */
+async function changedSinceExport(dir, manifest) {
+    const written = await promises_.lstat(external_node_path_.join(dir, MANIFEST_NAME));
+    const changed = [];
+    const toHash = [];
+    // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
+    // through the thread pool per file would add a fraction of a second to 20,000 files.
+    for (const file of manifest.files) {
+        const stat = lstatOrUndefined(external_node_path_.join(dir, file.path));
+        if (stat === undefined)
+            continue;
+        if (!stat.isFile() || stat.size !== file.size)
+            changed.push(file.path);
+        // Written before its manifest, an untouched file is never newer than it.
+        else if (stat.mtimeMs > written.mtimeMs)
+            toHash.push(file);
+    }
+    await eachLimited(toHash, HASH_CONCURRENCY, async (file) => {
+        const digest = await sha256OrUndefined(external_node_path_.join(dir, file.path));
+        if (digest !== file.sha256)
+            changed.push(file.path);
+    });
+    for (const link of manifest.symlinks) {
+        const at = external_node_path_.join(dir, link.path);
+        const stat = lstatOrUndefined(at);
+        if (stat === undefined)
+            continue;
+        if (!stat.isSymbolicLink() || (0,external_node_fs_.readlinkSync)(at) !== link.target)
+            changed.push(link.path);
+    }
+    return changed.sort();
+}
+/** Runs `work` on every item, at most `limit` at a time. */
+async function eachLimited(items, limit, work) {
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const item = items[next];
+            next += 1;
+            await work(item);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+function lstatOrUndefined(file) {
+    try {
+        return (0,external_node_fs_.lstatSync)(file);
+    }
+    catch (err) {
+        const code = err.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return undefined;
+        throw err;
+    }
+}
+/** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
+async function sha256OrUndefined(file) {
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    try {
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1024 * 1024 })) {
+            hash.update(chunk);
+        }
+    }
+    catch (err) {
+        const code = err.code;
+        if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT')
+            return undefined;
+        throw err;
+    }
+    return hash.digest('hex');
+}
+
 // EXTERNAL MODULE: ./.build/tree-walk.js
 var tree_walk = __webpack_require__(9904);
 ;// CONCATENATED MODULE: ./.build/deliver/target.js
+
+
 
 
 
@@ -5828,10 +6045,14 @@ async function inspectTarget(target, rules, given) {
     const refuse = (why) => {
         throw new TargetRefusal(`${shown} ${why}`);
     };
-    const protectedWhy = await protectedReasonThroughLinks(target, rules);
+    const protectedWhy = (await protectedReasonThroughLinks(target, rules)) ??
+        (await protectedReasonThroughMounts(target, rules));
     if (protectedWhy)
         refuse(`is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`);
-    const stat = await lstatOrUndefined(target);
+    const unwritable = await unwritableReason(external_node_path_.dirname(target));
+    if (unwritable)
+        refuse(`cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`);
+    const stat = await target_lstatOrUndefined(target);
     if (stat === undefined)
         return { kind: 'absent' };
     if (stat.isSymbolicLink()) {
@@ -5840,13 +6061,16 @@ async function inspectTarget(target, rules, given) {
     }
     if (!stat.isDirectory())
         refuse('exists and is not a directory: remove it or choose another path.');
+    if ((await promises_.stat(external_node_path_.dirname(target))).dev !== stat.dev)
+        refuse(`is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
     const state = await describeDirectory(target);
-    const outside = !contains(rules.workspace, target, rules.platform);
+    const outsideAt = await realPathOutsideWorkspace(target, rules);
+    const outside = outsideAt !== undefined;
     const needsOptIn = state.kind === 'foreign' || (state.kind === 'empty' && outside);
     if (needsOptIn && !rules.overwrite) {
         const what = state.kind === 'foreign'
             ? state.description
-            : 'is an existing directory outside the workspace';
+            : `is an existing directory outside the workspace${outsideAt === target ? '' : ` (it resolves to ${outsideAt})`}`;
         refuse(`${what}: refusing to replace it. Choose a new or empty directory${outside ? ' inside the workspace' : ''}, or ${optIn(rules)} to replace it and everything in it.`);
     }
     return state;
@@ -5865,7 +6089,10 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (why)
             throw new TargetRefusal(`${shown} is not written into: ${why}. Choose a directory of its own.`);
     }
-    const stat = await lstatOrUndefined(dir);
+    const unwritable = await unwritableReason(dir);
+    if (unwritable)
+        throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another path.`);
+    const stat = await target_lstatOrUndefined(dir);
     if (stat === undefined)
         return;
     if (!stat.isDirectory()) {
@@ -5873,7 +6100,7 @@ async function inspectArchiveTarget(dir, names, rules, given) {
     }
     for (const name of names) {
         const file = external_node_path_.join(dir, name);
-        const existing = await lstatOrUndefined(file);
+        const existing = await target_lstatOrUndefined(file);
         if (existing === undefined)
             continue;
         if (!existing.isFile()) {
@@ -5896,7 +6123,7 @@ function archiveManifestName(archiveName) {
 function describePath(target, given) {
     return given !== undefined && given !== target ? `"${given}" (${target})` : target;
 }
-async function lstatOrUndefined(file) {
+async function target_lstatOrUndefined(file) {
     return promises_.lstat(file).catch((err) => {
         if (err.code === 'ENOENT')
             return undefined;
@@ -5923,6 +6150,78 @@ async function protectedReasonThroughLinks(target, rules) {
     const why = protectedReason(real, realRules);
     return why ? `${why} (it resolves to ${real})` : undefined;
 }
+/**
+ * Where `target` really is, when that is outside the workspace: a symbolic link among
+ * its parents (`www -> /srv/www`) leads outside from a path written inside.
+ */
+async function realPathOutsideWorkspace(target, rules) {
+    const [real, workspace] = await Promise.all([
+        realPathOfPlanned(target),
+        realPathOfPlanned(rules.workspace),
+    ]);
+    return contains(workspace, real, rules.platform) ? undefined : real;
+}
+/**
+ * The protected rules applied by device and inode: a bind mount (or any second mount)
+ * reaches the workspace or one of its parents by a path that no path rule recognises.
+ */
+async function protectedReasonThroughMounts(target, rules) {
+    const identity = await identityOf(target);
+    if (identity === undefined)
+        return undefined;
+    const named = [
+        { name: 'the workspace', dir: rules.workspace },
+        ...(rules.home ? [{ name: 'the home directory', dir: rules.home }] : []),
+        ...rules.runnerDirs.map((dir) => ({
+            name: `the temporary or tool-cache directory ${dir}`,
+            dir,
+        })),
+    ];
+    const lineages = await Promise.all(named.map(async ({ name, dir }) => ({ name, identities: await lineageOf(dir) })));
+    return protectedReasonByIdentity(identity, lineages);
+}
+/** The identities of `dir` (when it exists) and of each of its parents, up to the root. */
+async function lineageOf(dir) {
+    const identities = [];
+    let at = await realPathOfPlanned(dir);
+    for (;;) {
+        identities.push(await identityOf(at));
+        const parent = external_node_path_.dirname(at);
+        if (parent === at)
+            return identities;
+        at = parent;
+    }
+}
+async function identityOf(file) {
+    const stat = await promises_.stat(file, { bigint: true }).catch((err) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+            return undefined;
+        throw err;
+    });
+    return stat ? { dev: stat.dev, ino: stat.ino } : undefined;
+}
+/**
+ * Why nothing can be created in `dir` (or, when it does not exist yet, in the nearest
+ * parent that does): a read-only place is refused before the export, not after it.
+ */
+async function unwritableReason(dir) {
+    let at = external_node_path_.resolve(dir);
+    while ((await target_lstatOrUndefined(at)) === undefined && external_node_path_.dirname(at) !== at) {
+        at = external_node_path_.dirname(at);
+    }
+    try {
+        await promises_.access(at, external_node_fs_.constants.W_OK);
+        return undefined;
+    }
+    catch (err) {
+        const code = err.code;
+        if (code === 'EROFS')
+            return `${at} is on a read-only file system (EROFS)`;
+        if (code === 'EACCES' || code === 'EPERM')
+            return `${at} is not writable (${code})`;
+        throw err;
+    }
+}
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 async function realPathOfPlanned(target) {
     const missing = [];
@@ -5942,7 +6241,10 @@ async function realPathOfPlanned(target) {
         }
     }
 }
-/** An empty directory, an earlier export (manifest and nothing else), or something else. */
+/**
+ * An empty directory, an earlier export (its manifest, nothing it does not list, and the
+ * listed files as it wrote them), or something else.
+ */
 async function describeDirectory(dir) {
     // Empty directories hold no data: only files, links and other entries count.
     const items = (await (0,tree_walk/* readTree */.Z)(dir))
@@ -5958,11 +6260,18 @@ async function describeDirectory(dir) {
             ...read.manifest.symlinks.map((s) => s.path),
         ]);
         const extra = items.filter((item) => !listed.has(item)).sort();
-        if (extra.length === 0)
+        if (extra.length > 0) {
+            return {
+                kind: 'foreign',
+                description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+            };
+        }
+        const changed = await changedSinceExport(dir, read.manifest);
+        if (changed.length === 0)
             return { kind: 'export', manifest: read.manifest };
         return {
             kind: 'foreign',
-            description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+            description: `holds an earlier export whose files were changed since (${sample(changed)})`,
         };
     }
     const sorted = items.sort();
@@ -6051,7 +6360,9 @@ async function deliverBundle(options) {
             await options.review?.(manifest);
             await writeManifest(staging, manifest);
             const previous = await recheckTarget(() => inspectTarget(options.target, options.targetRules, options.targetGiven));
-            const { replaced } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
+            const { replaced, leftBehind } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
+            if (leftBehind)
+                reporter.warning(leftBehind);
             return {
                 download,
                 directory: options.target,
@@ -6518,8 +6829,11 @@ async function runExport(config, deps) {
 async function checkTargetBeforeRun(config, rules, deps) {
     let state;
     if (config.download) {
-        for (const line of await (0,place/* recoverInterruptedRuns */.Xp)(config.path))
+        const recovery = await (0,place/* recoverInterruptedRuns */.Xp)(config.path);
+        for (const line of recovery.done)
             deps.reporter.info(line);
+        for (const line of recovery.warnings)
+            deps.reporter.warning(line);
         await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
         try {
             if (config.extract) {
@@ -6555,14 +6869,22 @@ async function checkTargetBeforeRun(config, rules, deps) {
 /** The change report, when the site is extracted here and compare-with is not none. */
 function planChangeReview(config, target, deps) {
     const explicit = config.compareWith.kind === 'file' || config.compareWith.kind === 'url';
+    // The guard is a safety net: a run that cannot apply it says so rather than pass quietly.
+    const unguarded = (why) => {
+        if (config.maxRemovedPages !== undefined)
+            deps.reporter.warning(`max-removed-pages was not checked: ${why}.`);
+    };
     if (!(config.download && config.extract)) {
         if (explicit) {
             deps.reporter.notice('compare-with is set, but the site is not extracted here, so there is no change report.');
         }
+        unguarded('the site is not extracted here, so no pages are counted');
         return undefined;
     }
-    if (config.compareWith.kind === 'none')
+    if (config.compareWith.kind === 'none') {
+        unguarded('compare-with is none, so there is no earlier export to count removed pages against');
         return undefined;
+    }
     return new ChangeReview(config, target, {
         reporter: deps.reporter,
         record: deps.record,
