@@ -542,9 +542,9 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
         message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
       });
     } else if (file !== undefined && outputPath !== undefined && replacesPath) {
-      const inside = path.relative(outputPath, file);
+      const inside = paths.relative(outputPath, file);
       const outside =
-        inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside);
+        inside === '..' || inside.startsWith(`..${paths.sep}`) || paths.isAbsolute(inside);
       if (!outside) {
         problems.push({
           input: name,

@@ -129,3 +129,38 @@ describe('agent-job-id', () => {
     ]);
   });
 });
+
+describe('changes-file', () => {
+  it('must be outside path, which the export replaces as a whole', () => {
+    expect(problemsOf({ path: 'site', 'changes-file': 'site/changes.json' })).toEqual([
+      'changes-file: "site/changes.json" (/work/space/site/changes.json) is inside path (/work/space/site), which the export replaces as a whole: choose a file outside it',
+    ]);
+    for (const outside of [
+      'changes.json',
+      'site-changes.json',
+      '../changes.json',
+      'site/../c.json',
+    ])
+      expect(problemsOf({ path: 'site', 'changes-file': outside })).toEqual([]);
+    // Kept beside the archive, not replaced: extract false writes into path.
+    expect(problemsOf({ path: 'site', extract: 'false', 'changes-file': 'site/c.json' })).toEqual(
+      [],
+    );
+  });
+
+  it('is judged with the runner platform’s path rules', () => {
+    const problems = (() => {
+      try {
+        parseConfig(
+          { ...base, path: 'site', 'changes-file': 'SITE\\changes.json' },
+          { workspace: 'C:\\work', home: 'C:\\Users\\u', platform: 'win32' },
+        );
+      } catch (err) {
+        if (err instanceof InputError) return err.problems.map((p) => p.input);
+        throw err;
+      }
+      return [];
+    })();
+    expect(problems).toEqual(['changes-file']);
+  });
+});
