@@ -2452,8 +2452,8 @@ function parseConfig(raw, context) {
             });
         }
         else if (file !== undefined && outputPath !== undefined && replacesPath) {
-            const inside = external_node_path_.relative(outputPath, file);
-            const outside = inside === '..' || inside.startsWith(`..${external_node_path_.sep}`) || external_node_path_.isAbsolute(inside);
+            const inside = paths.relative(outputPath, file);
+            const outside = inside === '..' || inside.startsWith(`..${paths.sep}`) || paths.isAbsolute(inside);
             if (!outside) {
                 problems.push({
                     input: name,
