@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { parseByteSize, parseDuration } from './duration.js';
 import type { RemovalLimit } from './changes/compare.js';
 import { MANIFEST_NAME } from './deliver/manifest.js';
-import { type ProtectedContext, protectedReason, systemTreeOf } from './deliver/protected.js';
+import {
+  contains,
+  type ProtectedContext,
+  protectedReason,
+  systemTreeOf,
+} from './deliver/protected.js';
 import { InputError } from './errors.js';
 import { isLoopbackHost, parseServiceUrl } from './net.js';
 
@@ -541,16 +546,16 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
         input: name,
         message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
       });
-    } else if (file !== undefined && outputPath !== undefined && replacesPath) {
-      const inside = paths.relative(outputPath, file);
-      const outside =
-        inside === '..' || inside.startsWith(`..${paths.sep}`) || paths.isAbsolute(inside);
-      if (!outside) {
-        problems.push({
-          input: name,
-          message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
-        });
-      }
+    } else if (
+      file !== undefined &&
+      outputPath !== undefined &&
+      replacesPath &&
+      contains(outputPath, file, platform)
+    ) {
+      problems.push({
+        input: name,
+        message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
+      });
     }
     return file;
   };
