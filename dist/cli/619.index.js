@@ -2451,15 +2451,14 @@ function parseConfig(raw, context) {
                 message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
             });
         }
-        else if (file !== undefined && outputPath !== undefined && replacesPath) {
-            const inside = paths.relative(outputPath, file);
-            const outside = inside === '..' || inside.startsWith(`..${paths.sep}`) || paths.isAbsolute(inside);
-            if (!outside) {
-                problems.push({
-                    input: name,
-                    message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
-                });
-            }
+        else if (file !== undefined &&
+            outputPath !== undefined &&
+            replacesPath &&
+            contains(outputPath, file, platform)) {
+            problems.push({
+                input: name,
+                message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
+            });
         }
         return file;
     };
