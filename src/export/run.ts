@@ -16,6 +16,7 @@ import {
   writeFileAtomic,
 } from '../deliver/place.js';
 import {
+  archiveManifestName,
   inspectArchiveTarget,
   inspectTarget,
   TargetRefusal,
@@ -314,9 +315,18 @@ async function checkTargetBeforeRun(
 ): Promise<TargetState | undefined> {
   let state: TargetState | undefined;
   if (config.download) {
-    const recovery = await recoverInterruptedRuns(config.path);
-    for (const line of recovery.done) deps.reporter.info(line);
-    for (const line of recovery.warnings) deps.reporter.warning(line);
+    // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
+    const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+    const written = config.extract
+      ? [config.path]
+      : archives
+          .flatMap((name) => [name, archiveManifestName(name)])
+          .map((name) => path.join(config.path, name));
+    for (const target of written) {
+      const recovery = await recoverInterruptedRuns(target);
+      for (const line of recovery.done) deps.reporter.info(line);
+      for (const line of recovery.warnings) deps.reporter.warning(line);
+    }
     await removeStaleTemporaryFiles(deps.tempDir);
     try {
       if (config.extract) {
@@ -327,8 +337,7 @@ async function checkTargetBeforeRun(
           );
         }
       } else {
-        const names = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-        await inspectArchiveTarget(config.path, names, rules, config.pathGiven);
+        await inspectArchiveTarget(config.path, archives, rules, config.pathGiven);
       }
     } catch (err) {
       if (!(err instanceof TargetRefusal)) throw err;

@@ -244,6 +244,25 @@ describe('path safety, end to end', () => {
     expect(await fs.readFile(archive, 'utf8')).toBe('my own archive');
   });
 
+  it('with extract false, removes the temporary files a killed run left inside path', async () => {
+    const out = path.join(workspace, 'out');
+    await fs.mkdir(out);
+    // A pid no process has: the run that wrote these is gone.
+    const left = [
+      '.docs.example.com.tar.gz.partial-4194303-0a0b0c0d',
+      '.docs.example.com.tar.gz.static-export.json.partial-4194303-0a0b0c0d',
+    ];
+    for (const name of left) await fs.writeFile(path.join(out, name), 'half of something');
+    const result = await run({ path: 'out', extract: 'false' });
+    expect(result.error).toBeUndefined();
+    expect((await fs.readdir(out)).sort()).toEqual([
+      'docs.example.com.tar.gz',
+      'docs.example.com.tar.gz.static-export.json',
+    ]);
+    for (const name of left)
+      expect(result.stdout).toContain(`Removed ${name}, left by an interrupted run.`);
+  });
+
   it('refuses a Helm values file that names a directory before any request', async () => {
     await fs.mkdir(path.join(workspace, 'values'));
     const result = await run({ path: 'site', 'helm-values-file': 'values' });
