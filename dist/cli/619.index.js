@@ -6828,11 +6828,20 @@ async function runExport(config, deps) {
 async function checkTargetBeforeRun(config, rules, deps) {
     let state;
     if (config.download) {
-        const recovery = await (0,place/* recoverInterruptedRuns */.Xp)(config.path);
-        for (const line of recovery.done)
-            deps.reporter.info(line);
-        for (const line of recovery.warnings)
-            deps.reporter.warning(line);
+        // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
+        const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+        const written = config.extract
+            ? [config.path]
+            : archives
+                .flatMap((name) => [name, archiveManifestName(name)])
+                .map((name) => external_node_path_.join(config.path, name));
+        for (const target of written) {
+            const recovery = await (0,place/* recoverInterruptedRuns */.Xp)(target);
+            for (const line of recovery.done)
+                deps.reporter.info(line);
+            for (const line of recovery.warnings)
+                deps.reporter.warning(line);
+        }
         await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
         try {
             if (config.extract) {
@@ -6842,8 +6851,7 @@ async function checkTargetBeforeRun(config, rules, deps) {
                 }
             }
             else {
-                const names = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-                await inspectArchiveTarget(config.path, names, rules, config.pathGiven);
+                await inspectArchiveTarget(config.path, archives, rules, config.pathGiven);
             }
         }
         catch (err) {
