@@ -91,19 +91,24 @@ export interface Recovery {
 }
 
 /**
- * Cleans up after runs that were killed before they could: their staging directories
- * beside `target` are removed, and an earlier export they had moved aside but not yet
- * replaced is put back. Never fails the run: what it cannot remove (a read-only tree)
- * is left, with a warning, rather than blocking every later run in this place.
+ * Cleans up after runs that were killed before they could, for the entries `bases` of
+ * `dir` that this run writes (the site, or an archive and its manifest): their staging
+ * is removed, and an earlier export they had moved aside but not yet replaced is put
+ * back. `dir` is listed once. Never fails the run: what it cannot remove (a read-only
+ * tree) is left, with a warning, rather than blocking every later run in this place.
  */
-export async function recoverInterruptedRuns(target: string): Promise<Recovery> {
-  const dir = path.dirname(target);
-  const base = path.basename(target);
+export async function recoverInterruptedRuns(
+  dir: string,
+  bases: readonly string[],
+): Promise<Recovery> {
+  const wanted = new Set(bases);
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   const recovery: Recovery = { done: [], warnings: [] };
   for (const name of names) {
     const match = SIBLING.exec(name);
-    if (!match || match[1] !== base || isAlive(Number(match[3]))) continue;
+    const base = match?.[1];
+    if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]))) continue;
+    const target = path.join(dir, base);
     const file = path.join(dir, name);
     const targetExists = await fs.lstat(target).then(
       () => true,

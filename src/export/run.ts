@@ -317,16 +317,14 @@ async function checkTargetBeforeRun(
   if (config.download) {
     // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
     const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-    const written = config.extract
-      ? [config.path]
-      : archives
-          .flatMap((name) => [name, archiveManifestName(name)])
-          .map((name) => path.join(config.path, name));
-    for (const target of written) {
-      const recovery = await recoverInterruptedRuns(target);
-      for (const line of recovery.done) deps.reporter.info(line);
-      for (const line of recovery.warnings) deps.reporter.warning(line);
-    }
+    const recovery = config.extract
+      ? await recoverInterruptedRuns(path.dirname(config.path), [path.basename(config.path)])
+      : await recoverInterruptedRuns(
+          config.path,
+          archives.flatMap((name) => [name, archiveManifestName(name)]),
+        );
+    for (const line of recovery.done) deps.reporter.info(line);
+    for (const line of recovery.warnings) deps.reporter.warning(line);
     await removeStaleTemporaryFiles(deps.tempDir);
     try {
       if (config.extract) {

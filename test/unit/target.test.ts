@@ -396,7 +396,7 @@ describe('recoverInterruptedRuns', () => {
     const live = path.join(workspace, `.site.partial-${process.pid}-01020304`);
     const other = path.join(workspace, `.other.partial-${deadPid()}-01020304`);
     for (const dir of [dead, live, other]) await write(path.join(dir, 'half.html'));
-    const { done, warnings } = await recoverInterruptedRuns(site);
+    const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
     expect(warnings).toEqual([]);
     expect(done).toEqual([
       expect.stringMatching(/^Removed \.site\.partial-\d+-0a0b0c0d, left by an interrupted run\.$/),
@@ -410,7 +410,7 @@ describe('recoverInterruptedRuns', () => {
     const site = path.join(workspace, 'site');
     const aside = path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`);
     await writeEarlierExport(aside, { 'index.html': 'the earlier export' });
-    expect(await recoverInterruptedRuns(site)).toEqual({
+    expect(await recoverInterruptedRuns(workspace, ['site'])).toEqual({
       done: [expect.stringMatching(/^Put back the earlier export/)],
       warnings: [],
     });
@@ -425,7 +425,7 @@ describe('recoverInterruptedRuns', () => {
     await writeEarlierExport(aside, { 'index.html': 'made read-only by its owner' });
     const rm = denyRemoving((file) => file === aside);
     try {
-      const { done, warnings } = await recoverInterruptedRuns(site);
+      const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
       expect(done).toEqual([]);
       expect(warnings).toEqual([
         `Could not remove ${aside}, left by an earlier run (EACCES: permission denied, rmdir '${aside}'): remove it by hand; this run goes on without it.`,
