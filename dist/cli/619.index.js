@@ -100,20 +100,22 @@ function isAlive(pid) {
     }
 }
 /**
- * Cleans up after runs that were killed before they could: their staging directories
- * beside `target` are removed, and an earlier export they had moved aside but not yet
- * replaced is put back. Never fails the run: what it cannot remove (a read-only tree)
- * is left, with a warning, rather than blocking every later run in this place.
+ * Cleans up after runs that were killed before they could, for the entries `bases` of
+ * `dir` that this run writes (the site, or an archive and its manifest): their staging
+ * is removed, and an earlier export they had moved aside but not yet replaced is put
+ * back. `dir` is listed once. Never fails the run: what it cannot remove (a read-only
+ * tree) is left, with a warning, rather than blocking every later run in this place.
  */
-async function recoverInterruptedRuns(target) {
-    const dir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target);
-    const base = node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target);
+async function recoverInterruptedRuns(dir, bases) {
+    const wanted = new Set(bases);
     const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
     const recovery = { done: [], warnings: [] };
     for (const name of names) {
         const match = SIBLING.exec(name);
-        if (!match || match[1] !== base || isAlive(Number(match[3])))
+        const base = match?.[1];
+        if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3])))
             continue;
+        const target = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, base);
         const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
         const targetExists = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.lstat(target).then(() => true, () => false);
         const putBack = match[2] === 'previous' && !targetExists;
@@ -6830,18 +6832,13 @@ async function checkTargetBeforeRun(config, rules, deps) {
     if (config.download) {
         // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
         const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-        const written = config.extract
-            ? [config.path]
-            : archives
-                .flatMap((name) => [name, archiveManifestName(name)])
-                .map((name) => external_node_path_.join(config.path, name));
-        for (const target of written) {
-            const recovery = await (0,place/* recoverInterruptedRuns */.Xp)(target);
-            for (const line of recovery.done)
-                deps.reporter.info(line);
-            for (const line of recovery.warnings)
-                deps.reporter.warning(line);
-        }
+        const recovery = config.extract
+            ? await (0,place/* recoverInterruptedRuns */.Xp)(external_node_path_.dirname(config.path), [external_node_path_.basename(config.path)])
+            : await (0,place/* recoverInterruptedRuns */.Xp)(config.path, archives.flatMap((name) => [name, archiveManifestName(name)]));
+        for (const line of recovery.done)
+            deps.reporter.info(line);
+        for (const line of recovery.warnings)
+            deps.reporter.warning(line);
         await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
         try {
             if (config.extract) {
