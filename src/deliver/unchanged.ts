@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  type Stats,
+} from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MANIFEST_NAME, type Manifest } from './manifest.js';
 
 /**
@@ -12,8 +21,12 @@ import { MANIFEST_NAME, type Manifest } from './manifest.js';
  * was written is read, to compare its SHA-256 with the manifest's.
  */
 
-/** Files hashed at once: each reads from disk for as long as the file is large. */
-const HASH_CONCURRENCY = 4;
+/** Read at once, into one buffer reused for every file. */
+const READ_BYTES = 1024 * 1024;
+/** Bytes hashed between two turns of the event loop, so that a cancellation is heard. */
+const BYTES_PER_TURN = 64 * 1024 * 1024;
+/** Never through a link, never waiting on a FIFO put where a file was. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * The listed paths in `dir` that no longer hold what `manifest` says, sorted: a file of
@@ -34,10 +47,21 @@ export async function changedSinceExport(dir: string, manifest: Manifest): Promi
     // Written before its manifest, an untouched file is never newer than it.
     else if (stat.mtimeMs > written.mtimeMs) toHash.push(file);
   }
-  await eachLimited(toHash, HASH_CONCURRENCY, async (file) => {
-    const digest = await sha256OrUndefined(path.join(dir, file.path));
-    if (digest !== file.sha256) changed.push(file.path);
-  });
+  // Synchronous reads into one buffer: a stream per file allocated a megabyte for each,
+  // and collecting them cost more than the reading (6,000 files, 150 MB: 0.6 s against
+  // 0.2 s).
+  const buffer = Buffer.allocUnsafe(READ_BYTES);
+  let sinceTurn = 0;
+  for (const file of toHash) {
+    if (sinceTurn >= BYTES_PER_TURN) {
+      await yieldToEventLoop();
+      sinceTurn = 0;
+    }
+    sinceTurn += file.size;
+    if (sha256OrUndefined(path.join(dir, file.path), buffer) !== file.sha256) {
+      changed.push(file.path);
+    }
+  }
   for (const link of manifest.symlinks) {
     const at = path.join(dir, link.path);
     const stat = lstatOrUndefined(at);
@@ -45,23 +69,6 @@ export async function changedSinceExport(dir: string, manifest: Manifest): Promi
     if (!stat.isSymbolicLink() || readlinkSync(at) !== link.target) changed.push(link.path);
   }
   return changed.sort();
-}
-
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function lstatOrUndefined(file: string): Stats | undefined {
@@ -75,16 +82,26 @@ function lstatOrUndefined(file: string): Stats | undefined {
 }
 
 /** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
-async function sha256OrUndefined(file: string): Promise<string | undefined> {
+function sha256OrUndefined(file: string, buffer: Buffer): string | undefined {
   const hash = createHash('sha256');
+  let fd: number;
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-      hash.update(chunk as Buffer);
-    }
+    fd = openSync(file, READ_FLAGS);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT') return undefined;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ELOOP') {
+      return undefined;
+    }
     throw err;
+  }
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      hash.update(buffer.subarray(0, read));
+    }
+  } finally {
+    closeSync(fd);
   }
   return hash.digest('hex');
 }

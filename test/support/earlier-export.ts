@@ -9,7 +9,7 @@ import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliv
  */
 export async function writeEarlierExport(
   dir: string,
-  files: Record<string, string>,
+  files: Record<string, string | Buffer>,
   jobId = 'se_0000000000000001',
 ): Promise<void> {
   for (const [name, content] of Object.entries(files)) {
