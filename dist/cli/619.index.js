@@ -5926,7 +5926,10 @@ async function sniffFile(file) {
     }
 }
 
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(8500);
 ;// CONCATENATED MODULE: ./.build/deliver/unchanged.js
+
 
 
 
@@ -5939,8 +5942,12 @@ async function sniffFile(file) {
  * An untouched export costs one lstat per file; only a file modified after the manifest
  * was written is read, to compare its SHA-256 with the manifest's.
  */
-/** Files hashed at once: each reads from disk for as long as the file is large. */
-const HASH_CONCURRENCY = 4;
+/** Read at once, into one buffer reused for every file. */
+const READ_BYTES = 1024 * 1024;
+/** Bytes hashed between two turns of the event loop, so that a cancellation is heard. */
+const BYTES_PER_TURN = 64 * 1024 * 1024;
+/** Never through a link, never waiting on a FIFO put where a file was. */
+const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.constants.O_NOFOLLOW ?? 0) | (external_node_fs_.constants.O_NONBLOCK ?? 0);
 /**
  * The listed paths in `dir` that no longer hold what `manifest` says, sorted: a file of
  * another size, something other than a file, a file modified since with other bytes,
@@ -5963,11 +5970,21 @@ async function changedSinceExport(dir, manifest) {
         else if (stat.mtimeMs > written.mtimeMs)
             toHash.push(file);
     }
-    await eachLimited(toHash, HASH_CONCURRENCY, async (file) => {
-        const digest = await sha256OrUndefined(external_node_path_.join(dir, file.path));
-        if (digest !== file.sha256)
+    // Synchronous reads into one buffer: a stream per file allocated a megabyte for each,
+    // and collecting them cost more than the reading (6,000 files, 150 MB: 0.6 s against
+    // 0.2 s).
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    let sinceTurn = 0;
+    for (const file of toHash) {
+        if (sinceTurn >= BYTES_PER_TURN) {
+            await (0,external_node_timers_promises_.setImmediate)();
+            sinceTurn = 0;
+        }
+        sinceTurn += file.size;
+        if (sha256OrUndefined(external_node_path_.join(dir, file.path), buffer) !== file.sha256) {
             changed.push(file.path);
-    });
+        }
+    }
     for (const link of manifest.symlinks) {
         const at = external_node_path_.join(dir, link.path);
         const stat = lstatOrUndefined(at);
@@ -5977,18 +5994,6 @@ async function changedSinceExport(dir, manifest) {
             changed.push(link.path);
     }
     return changed.sort();
-}
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachLimited(items, limit, work) {
-    let next = 0;
-    const worker = async () => {
-        while (next < items.length) {
-            const item = items[next];
-            next += 1;
-            await work(item);
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 function lstatOrUndefined(file) {
     try {
@@ -6002,18 +6007,29 @@ function lstatOrUndefined(file) {
     }
 }
 /** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
-async function sha256OrUndefined(file) {
+function sha256OrUndefined(file, buffer) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
+    let fd;
     try {
-        for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1024 * 1024 })) {
-            hash.update(chunk);
-        }
+        fd = (0,external_node_fs_.openSync)(file, READ_FLAGS);
     }
     catch (err) {
         const code = err.code;
-        if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT')
+        if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ELOOP') {
             return undefined;
+        }
         throw err;
+    }
+    try {
+        for (;;) {
+            const read = (0,external_node_fs_.readSync)(fd, buffer, 0, buffer.length, null);
+            if (read === 0)
+                break;
+            hash.update(buffer.subarray(0, read));
+        }
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
     }
     return hash.digest('hex');
 }
