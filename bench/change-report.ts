@@ -109,7 +109,11 @@ export async function runChangeReportBench(
         serving = side === 'rescan' ? builds.renamed : builds.edited;
         const workspace = await scratchDir(`change-report-${side}`);
         if (!side.startsWith('first')) {
-          await fs.cp(earlierSite, path.join(workspace, 'site'), { recursive: true });
+          // As the earlier run left it: its files no newer than its manifest.
+          await fs.cp(earlierSite, path.join(workspace, 'site'), {
+            recursive: true,
+            preserveTimestamps: true,
+          });
         }
         const sample = await runOurs(emulator, workspace, sideInputs[side]);
         (cpu[side] ??= []).push(sample.cpuMs);
@@ -164,7 +168,7 @@ export async function runChangeReportBench(
       headline: `+${round((ratio - 1) * 100)}% with one page edited, +${round((worstRatio - 1) * 100)}% when every page is rescanned; default step +${round((defaultRatio - 1) * 100)}%; first export +${round((firstRatio - 1) * 100)}%; ${pageCount} pages`,
       notes: [
         `${pageCount} pages shaped like a Next.js export (${Math.round(builds.edited.length / 1024)} KB tar.gz): 150-entry sidebar, flight data, an RSC payload per page; every build has a new build id, so every page's bytes differ between the earlier export and the new one.`,
-        'Both sides replace the same earlier export in path (copied in before each run, untimed); job of 0 s.',
+        'Both sides replace the same earlier export in path (copied in before each run with the times of its files, as the run that wrote it left them; untimed); job of 0 s.',
         `Every page rescanned (one page renamed, sidebar changed everywhere): ${seconds(w.median)} median, ratio ${worstRatio}.`,
         `Default step (the internal-link check on): none ${seconds(dn.median)}, report ${seconds(dr.median)}, ratio ${defaultRatio}.`,
         `First export into an empty path (fingerprints made, nothing to compare with): none ${seconds(fn.median)}, fingerprints ${seconds(fr.median)}, ratio ${firstRatio}.`,
