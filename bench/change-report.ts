@@ -141,6 +141,11 @@ export async function runChangeReportBench(
     const dn = series('default inputs, compare-with: none', defaults.none);
     const dr = series('default inputs, report', defaults.report);
     const ratio = round(o.median / b.median, 3);
+    // The same round's two runs share the machine's state: their difference is steadier
+    // than a ratio of medians, which one quick baseline run can move by several percent.
+    const addedMs = median(ours.map((ms, i) => ms - (baseline[i] as number)));
+    const pairedRatio = round(1 + addedMs / b.median, 3);
+    const judged = Math.max(ratio, pairedRatio);
     const worstRatio = round(w.median / b.median, 3);
     const defaultRatio = round(dr.median / dn.median, 3);
     const fn = series('first export, compare-with: none', wall['first-none'] ?? []);
@@ -164,11 +169,12 @@ export async function runChangeReportBench(
       ours: o,
       ratio,
       target: `ours/baseline <= ${MAX_RATIO}`,
-      pass: ratio <= MAX_RATIO && right,
-      headline: `+${round((ratio - 1) * 100)}% with one page edited, +${round((worstRatio - 1) * 100)}% when every page is rescanned; default step +${round((defaultRatio - 1) * 100)}%; first export +${round((firstRatio - 1) * 100)}%; ${pageCount} pages`,
+      pass: judged <= MAX_RATIO && right,
+      headline: `+${round((judged - 1) * 100)}% with one page edited (medians +${round((ratio - 1) * 100)}%, paired runs +${round((pairedRatio - 1) * 100)}%), +${round((worstRatio - 1) * 100)}% when every page is rescanned; default step +${round((defaultRatio - 1) * 100)}%; first export +${round((firstRatio - 1) * 100)}%; ${pageCount} pages`,
       notes: [
         `${pageCount} pages shaped like a Next.js export (${Math.round(builds.edited.length / 1024)} KB tar.gz): 150-entry sidebar, flight data, an RSC payload per page; every build has a new build id, so every page's bytes differ between the earlier export and the new one.`,
         'Both sides replace the same earlier export in path (copied in before each run with the times of its files, as the run that wrote it left them; untimed); job of 0 s.',
+        `Paired runs: the report adds ${Math.round(addedMs)} ms to the same round's none run (median), ratio ${pairedRatio}; the ratio of medians is ${ratio}; the larger one is judged.`,
         `Every page rescanned (one page renamed, sidebar changed everywhere): ${seconds(w.median)} median, ratio ${worstRatio}.`,
         `Default step (the internal-link check on): none ${seconds(dn.median)}, report ${seconds(dr.median)}, ratio ${defaultRatio}.`,
         `First export into an empty path (fingerprints made, nothing to compare with): none ${seconds(fn.median)}, fingerprints ${seconds(fr.median)}, ratio ${firstRatio}.`,
@@ -176,6 +182,8 @@ export async function runChangeReportBench(
         `Report checked: edited build ${check.edited?.pagesChanged} changed / ${check.edited?.navigationChanged} navigation; renamed build ${check.renamed?.pagesChanged} changed / ${check.renamed?.navigationChanged} navigation${right ? '' : ' (WRONG: counts as a miss)'}.`,
       ],
       extra: {
+        addedMs: round(addedMs),
+        pairedRatio,
         worst: w,
         worstRatio,
         defaultNone: dn,
