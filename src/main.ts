@@ -96,6 +96,8 @@ async function executeConfigured(
   });
   redactor.add(config.apiKey);
   reporter.mask(config.apiKey);
+  // Before the timer and the record: a proxy variable that is not a URL ends the run here.
+  const dispatcher = options.dispatcher ?? new ProxyRoutes();
 
   const startedAt = clock.now();
   const deadline = startedAt + config.timeoutMs;
@@ -125,7 +127,6 @@ async function executeConfigured(
   const signal = options.signal
     ? AbortSignal.any([options.signal, timeout.signal])
     : timeout.signal;
-  const dispatcher = options.dispatcher ?? new ProxyRoutes();
   const api = new AdminApi({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,

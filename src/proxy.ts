@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { Agent, Dispatcher, Pool, ProxyAgent } from 'undici';
+import { ActionError } from './errors.js';
 
 /**
  * Proxies as curl uses them: `http_proxy`/`HTTP_PROXY` for http targets, `https_proxy`/
@@ -25,11 +26,37 @@ export interface NoProxy {
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 function firstSet(env: ProxyEnvironment, names: string[]): string | undefined {
+  return firstSetVariable(env, names)?.value;
+}
+
+function firstSetVariable(
+  env: ProxyEnvironment,
+  names: string[],
+): { name: string; value: string } | undefined {
   for (const name of names) {
     const value = env[name]?.trim();
-    if (value) return value;
+    if (value) return { name, value };
   }
   return undefined;
+}
+
+const PROXY_VARIABLES = {
+  'https:': ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'],
+  'http:': ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'],
+} as const;
+
+/** A proxy variable that names no usable proxy: going direct instead would hide the mistake. */
+export class ProxySettingError extends ActionError {
+  override name = 'ProxySettingError';
+  readonly kind = 'proxy-setting';
+  readonly variable: string;
+  constructor(variable: string, why: string) {
+    // The value is never shown: it may hold the proxy's password.
+    super(
+      `${variable} is not a proxy URL (${why}; value not shown). Write it as http://proxy.example.com:3128, with user:password@ before the host when the proxy asks for them (percent-encode special characters), or unset it.`,
+    );
+    this.variable = variable;
+  }
 }
 
 /** An address or CIDR range as a BlockList, or undefined when it is neither. */
@@ -98,25 +125,47 @@ export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
   });
 }
 
-/** A proxy URL as the environment gives it; curl assumes http:// when the scheme is missing. */
-function parseProxyUrl(text: string): URL | undefined {
+/**
+ * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
+ * missing. Throws ProxySettingError when it is not one.
+ */
+function parseProxyUrl(variable: { name: string; value: string }): URL {
+  const { name, value } = variable;
+  let proxy: URL;
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+    proxy = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
   } catch {
-    return undefined;
+    throw new ProxySettingError(name, 'it does not parse as a URL');
+  }
+  if (proxy.hostname === '') throw new ProxySettingError(name, 'it names no host');
+  try {
+    decodeURIComponent(proxy.username);
+    decodeURIComponent(proxy.password);
+  } catch {
+    throw new ProxySettingError(name, 'its user name or password holds a % that encodes nothing');
+  }
+  return proxy;
+}
+
+/**
+ * Checks every proxy variable that would be used, so that a mistyped one stops the run
+ * before its first request instead of being skipped.
+ */
+export function checkProxyEnvironment(env: ProxyEnvironment = process.env): void {
+  for (const names of Object.values(PROXY_VARIABLES)) {
+    const variable = firstSetVariable(env, [...names]);
+    if (variable) parseProxyUrl(variable);
   }
 }
 
 /** The proxy the environment names for `url`, or undefined when it is reached directly. */
 export function proxyFor(url: URL, env: ProxyEnvironment = process.env): URL | undefined {
-  const names =
-    url.protocol === 'https:'
-      ? ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']
-      : ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
-  const value = firstSet(env, names);
-  if (value === undefined) return undefined;
+  const variable = firstSetVariable(env, [
+    ...PROXY_VARIABLES[url.protocol === 'https:' ? 'https:' : 'http:'],
+  ]);
+  if (variable === undefined) return undefined;
   if (bypassesProxy(url, parseNoProxy(firstSet(env, ['no_proxy', 'NO_PROXY'])))) return undefined;
-  return parseProxyUrl(value);
+  return parseProxyUrl(variable);
 }
 
 /** A proxy as it may be printed: scheme, host and port, never its credentials. */
@@ -239,7 +288,8 @@ function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
 
 /**
  * The dispatcher of every request the action sends: direct, or through the proxy the
- * environment names for that URL (read once, when it is created).
+ * environment names for that URL (read once, when it is created; a proxy variable that
+ * is not a URL throws ProxySettingError then).
  */
 export class ProxyRoutes extends CompositeDispatcher {
   readonly #env: ProxyEnvironment;
@@ -249,6 +299,7 @@ export class ProxyRoutes extends CompositeDispatcher {
 
   constructor(env: ProxyEnvironment = process.env, options: Agent.Options = {}) {
     super();
+    checkProxyEnvironment(env);
     this.#env = { ...env };
     this.#options = options;
     this.#direct = new Agent(options);

@@ -152,4 +152,26 @@ describe('proxy', () => {
       expect(harness.emulator.requests).toEqual([]);
     },
   );
+
+  for (const [name, value] of [
+    ['a port that is not a number', 'http://proxyuser:proxypassw0rd@proxy.corp:port'],
+    ['a password with a stray %', 'http://proxyuser:proxy%zzpassw0rd@127.0.0.1:3128'],
+  ] as const) {
+    it(
+      `HTTP_PROXY with ${name}`,
+      row(
+        'exit 1, one clear line naming HTTP_PROXY, no request sent directly, no credentials shown',
+      ),
+      async (context) => {
+        const { harness, workspace } = await proxyCase(context);
+        proxyEnv({ HTTP_PROXY: value });
+        const run = await runCase(harness, { ...EXPORT, timeout: '5s' }, { workspace });
+        expectOneClearError(run, /HTTP_PROXY .*not a proxy URL.*http:\/\/proxy\.example\.com:3128/);
+        expect(run.stdout).not.toContain('proxypassw0rd');
+        expect(run.stdout).not.toMatch(/retry|trying again/i);
+        await expectUntouched(run, workspace);
+        expect(harness.emulator.requests).toEqual([]);
+      },
+    );
+  }
 });
