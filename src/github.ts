@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import * as core from '@actions/core';
@@ -54,7 +55,7 @@ export function githubReporter(
     ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
   });
   return {
-    info: (message) => commands.info(clean(message)),
+    info: (message) => commands.info(inertToRunner(clean(message))),
     notice: (message, annotation) => commands.notice(clean(message), properties(annotation)),
     warning: (message, annotation) => commands.warning(clean(message), properties(annotation)),
     error: (message, annotation) => commands.error(clean(message), properties(annotation)),
@@ -63,6 +64,19 @@ export function githubReporter(
     setOutput: (name, value) => commands.setOutput(name, clean(value)),
     mask: (value) => commands.setSecret(value),
   };
+}
+
+/** A line the runner reads as a command: `::name` after blanks, or the legacy `##[name` anywhere. */
+const COMMAND_LIKE = /(?:^|[\r\n])[^\S\r\n]*::|##\[/;
+
+/**
+ * Plain log text, which may hold what a server sent (a branch name, a status), fenced
+ * with stop-commands when a line of it would otherwise run as a workflow command.
+ */
+function inertToRunner(message: string): string {
+  if (!COMMAND_LIKE.test(message)) return message;
+  const token = randomUUID();
+  return `::stop-commands::${token}\n${message}\n::${token}::`;
 }
 
 /** Annotations point at files relative to the repository checkout. */

@@ -1,0 +1,98 @@
+import * as core from '@actions/core';
+import { describe, expect, it } from 'vitest';
+import { githubReporter, type RunnerCommands } from '../../src/github.js';
+import { Redactor } from '../../src/redact.js';
+
+/** What @actions/core prints for each call, captured as the runner reads it. */
+function capturedCommands(): { commands: RunnerCommands; stdout: () => string } {
+  let text = '';
+  const capture = (print: () => void) => {
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      text += String(chunk);
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      print();
+    } finally {
+      process.stdout.write = write;
+    }
+  };
+  const commands: RunnerCommands = {
+    info: (message) => capture(() => core.info(message)),
+    notice: (message, properties) => capture(() => core.notice(message, properties)),
+    warning: (message, properties) => capture(() => core.warning(message, properties)),
+    error: (message, properties) => capture(() => core.error(message, properties)),
+    debug: (message) => capture(() => core.debug(message)),
+    group: async (name, fn) => {
+      capture(() => core.startGroup(name));
+      try {
+        return await fn();
+      } finally {
+        capture(() => core.endGroup());
+      }
+    },
+    setOutput: () => undefined,
+    setSecret: (secret) => capture(() => core.setSecret(secret)),
+    writeSummary: async () => undefined,
+  };
+  return { commands, stdout: () => text };
+}
+
+/**
+ * The workflow commands the runner would act on in `stdout`, read as the runner reads
+ * them: a line is what lies between CR or LF; `::name…::` after leading whitespace is a
+ * command, and so is the legacy `##[name…]` anywhere in a line; between
+ * `::stop-commands::<token>` and `::<token>::` nothing is.
+ */
+function commandsRun(stdout: string): string[] {
+  const run: string[] = [];
+  let resumeToken: string | undefined;
+  for (const line of stdout.split(/\r\n|\r|\n/)) {
+    const trimmed = line.trimStart();
+    if (resumeToken !== undefined) {
+      if (trimmed === `::${resumeToken}::`) resumeToken = undefined;
+      continue;
+    }
+    const stop = /^::stop-commands::(.+)$/.exec(trimmed);
+    if (stop) {
+      resumeToken = stop[1];
+      continue;
+    }
+    const command =
+      /^::([a-z-]+)[ :]/i.exec(trimmed)?.[1] ?? /##\[([a-z-]+)[\] ;]/i.exec(line)?.[1];
+    if (command) run.push(command);
+  }
+  return run;
+}
+
+describe('the GitHub log', () => {
+  it('text from the server cannot run workflow commands, and still reads as it was sent', async () => {
+    const { commands, stdout } = capturedCommands();
+    const reporter = githubReporter(new Redactor(), commands, '/work');
+    const branch =
+      'agent/fix\n::error title=Injected::pwned\r::add-mask::mint_\n  ::set-output name=x::1';
+    reporter.info(`Branch: ${branch}`);
+    reporter.info('Pull request: https://example.com/pull/1 ##[error]legacy form');
+    await reporter.group('Agent job\n::warning::in a title', async () => {
+      reporter.info('::notice::a line that starts as a command');
+    });
+    reporter.warning('Server said:\n::error::x');
+
+    expect(commandsRun(stdout())).toEqual(['group', 'endgroup', 'warning']);
+    for (const text of [
+      'Branch: agent/fix',
+      '::error title=Injected::pwned',
+      'legacy form',
+      '::notice::a line that starts as a command',
+    ]) {
+      expect(stdout()).toContain(text);
+    }
+  });
+
+  it('plain lines are printed as they are', () => {
+    const { commands, stdout } = capturedCommands();
+    githubReporter(new Redactor(), commands, '/work').info('Export job se_1 is running.');
+    expect(stdout()).toBe('Export job se_1 is running.\n');
+  });
+});
