@@ -72,8 +72,18 @@ export function renderGitHubLog(output: string, options: LogViewOptions = {}): s
     group = undefined;
   };
 
+  // Between ::stop-commands::<token> and ::<token>:: every line is plain text.
+  let resumeToken: string | undefined;
   for (const raw of output.replace(/\n$/, '').split('\n')) {
-    const command = parseCommand(raw);
+    if (resumeToken !== undefined && raw.trim() === `::${resumeToken}::`) {
+      resumeToken = undefined;
+      continue;
+    }
+    const command = resumeToken === undefined ? parseCommand(raw) : undefined;
+    if (command?.name === 'stop-commands') {
+      resumeToken = command.message;
+      continue;
+    }
     if (command === undefined) {
       (group?.lines ?? shown).push(mask(raw));
       continue;

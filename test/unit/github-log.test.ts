@@ -31,6 +31,21 @@ describe('renderGitHubLog', () => {
     );
   });
 
+  it('shows the lines between stop-commands and its token as text', () => {
+    expect(
+      renderGitHubLog(
+        [
+          '::stop-commands::t0k',
+          'Branch: x',
+          '::error::not a command',
+          '::t0k::',
+          '::error::one',
+          '',
+        ].join('\n'),
+      ),
+    ).toBe('Branch: x\n::error::not a command\nError: one\n');
+  });
+
   it('unfolds groups on request', () => {
     expect(renderGitHubLog(RUNNER_OUTPUT, { expand: true })).toContain(
       '▾ Starting the static export of docs.example.com (1 line)\n  Export job se_1 is queued.\n',
