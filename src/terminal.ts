@@ -69,28 +69,28 @@ export class TerminalReporter implements Reporter {
   info(message: string, detail?: LineDetail): void {
     if (this.#quiet) return;
     if (detail?.progress && this.#live) return;
-    this.#line(message);
+    this.#line(this.#text(message));
   }
 
   notice(message: string, annotation?: Annotation): void {
     if (this.#quiet) return;
-    this.#line(`${this.#paint('36', 'notice')}: ${this.#where(annotation)}${message}`);
+    this.#line(`${this.#paint('36', 'notice')}: ${this.#where(annotation)}${this.#text(message)}`);
   }
 
   warning(message: string, annotation?: Annotation): void {
-    this.#line(`${this.#paint('33', 'warning')}: ${this.#where(annotation)}${message}`);
+    this.#line(`${this.#paint('33', 'warning')}: ${this.#where(annotation)}${this.#text(message)}`);
   }
 
   error(message: string, annotation?: Annotation): void {
-    this.#line(`${this.#paint('31', 'error')}: ${this.#where(annotation)}${message}`);
+    this.#line(`${this.#paint('31', 'error')}: ${this.#where(annotation)}${this.#text(message)}`);
   }
 
   debug(message: string): void {
-    if (this.#verbose) this.#line(this.#paint('2', `debug: ${message}`));
+    if (this.#verbose) this.#line(this.#paint('2', `debug: ${this.#text(message)}`));
   }
 
   async group<T>(title: string, fn: () => Promise<T>): Promise<T> {
-    if (!this.#quiet) this.#line(this.#paint('1', `▸ ${title}`));
+    if (!this.#quiet) this.#line(this.#paint('1', `▸ ${this.#text(title)}`));
     let ok = false;
     try {
       const result = await fn();
@@ -145,7 +145,17 @@ export class TerminalReporter implements Reporter {
 
   #where(annotation?: Annotation): string {
     if (!annotation?.file) return '';
-    return `${annotation.file}${annotation.startLine ? `:${annotation.startLine}` : ''}: `;
+    return `${this.#text(annotation.file)}${annotation.startLine ? `:${annotation.startLine}` : ''}: `;
+  }
+
+  /** A message without secrets, its control characters (but line breaks and tabs) shown as `\xNN`. */
+  #text(message: string): string {
+    return this.#redactor
+      .redact(message)
+      .replace(
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+        (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+      );
   }
 
   #paint(code: string, text: string): string {
@@ -159,7 +169,7 @@ export class TerminalReporter implements Reporter {
     }
     const live = this.#drawn;
     if (live) this.#stream.write('\r\x1b[K');
-    this.#stream.write(`${this.#redactor.redact(text)}\n`);
+    this.#stream.write(`${text}\n`);
     if (live) this.#draw(SPINNER[this.#frame] as string, false);
   }
 }

@@ -199,6 +199,26 @@ describe('TerminalReporter', () => {
     expect(text()).toBe('\x1b[31merror\x1b[0m: boom\n');
   });
 
+  it('prints escape sequences and carriage returns a server sent as visible text, not as commands to the terminal', async () => {
+    const { out, text } = stream(false);
+    const terminal = reporter(out);
+    await terminal.group('Agent job \x1b]0;title\x07', async () => {
+      terminal.info('Branch: main\x1b[2J\x1b]8;;https://evil.example/\x1b\\here\x1b]8;;\x1b\\');
+      terminal.warning('Server said: ok\rFAKE\u009b31m');
+      terminal.info('two lines\n\tindented');
+    });
+    expect(text()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(text()).toBe(
+      [
+        '▸ Agent job \\x1b]0;title\\x07',
+        'Branch: main\\x1b[2J\\x1b]8;;https://evil.example/\\x1b\\here\\x1b]8;;\\x1b\\',
+        'warning: Server said: ok\\x0dFAKE\\x9b31m',
+        'two lines\n\tindented',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('with --quiet, prints warnings and errors only', async () => {
     const { out, text } = stream(true, 80);
     const terminal = reporter(out, {}, { quiet: true });
