@@ -97,7 +97,7 @@ export const AGENT_FLAGS: readonly FlagSpec[] = [
 /** Inputs both commands take. */
 export const CONNECTION_FLAGS: readonly FlagSpec[] = [
   input('project-id', 'id', 'project identifier (required for agent)', BOTH),
-  input('api-key', 'key', 'admin API key (mint_…); default $ADMIN_API_KEY', BOTH),
+  input('api-key', 'key', 'admin API key; seen in ps, so prefer $ADMIN_API_KEY', BOTH),
   input('base-url', 'url', 'API base (default https://api.mintlify.com)', BOTH),
   input('timeout', 'duration', 'limit for the whole run: 90s, 15m, 1h (default 30m)', BOTH),
   input('poll-interval', 'duration', 'auto, or a fixed pace such as 5s (default auto)', BOTH),

@@ -92,6 +92,11 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     quiet: request.quiet,
     now: () => clock.now(),
   });
+  if (request.sources['api-key'] === '--api-key') {
+    reporter.warning(
+      '--api-key puts the key in the process list and the shell history, where others can read it: set ADMIN_API_KEY (or STATIC_EXPORT_API_KEY) in the environment instead.',
+    );
+  }
   const cancel = cancelOnSignals(context.signals);
   // Loaded only to run: --version, help and usage errors answer without the HTTP stack.
   const { execute } = await import('./main.js');

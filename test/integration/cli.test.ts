@@ -162,6 +162,23 @@ describe('static-export CLI', () => {
     expect(run.stderr).toMatch(/^error: Export job se_\w+ failed on the server/m);
   });
 
+  it('warns that a key given with --api-key can be read by others, and not when it comes from ADMIN_API_KEY', async () => {
+    const args = ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com'];
+    const onCommandLine = await runCli([
+      ...args,
+      '--no-download',
+      '--api-key',
+      emulator.keys.write,
+    ]);
+    expect(onCommandLine.code, onCommandLine.stderr).toBe(0);
+    expect(onCommandLine.stderr).toMatch(/^warning: --api-key .*process list.*ADMIN_API_KEY/m);
+    const fromEnvironment = await runCli([...args, '--no-download'], {
+      env: { ADMIN_API_KEY: emulator.keys.write },
+    });
+    expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0);
+    expect(fromEnvironment.stderr).not.toMatch(/warning/);
+  });
+
   it('shows the options of each command with --help', async () => {
     const run = await runCli(['export', '--help']);
     expect(run.code).toBe(0);
