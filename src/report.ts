@@ -271,7 +271,8 @@ export interface SummaryContext {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  // A pipe plainText() already escaped stays escaped once.
+  return text.replace(/(?<!\\)\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 /**
@@ -280,6 +281,17 @@ function cell(text: string): string {
  */
 function plainText(text: string): string {
   return text.replace(/[\\`*_{}[\]()<>#!&~|]/g, '\\$&').replace(/\s+/g, ' ');
+}
+
+/**
+ * A message of ours that may quote a server (an error): its code spans are kept, and
+ * outside them nothing can open a link, an image or an HTML tag.
+ */
+function inertProse(text: string): string {
+  return text
+    .split(/(`[^`\n]*`)/)
+    .map((part, at) => (at % 2 === 1 ? part : part.replace(/[\\[\]<>&!`]/g, '\\$&')))
+    .join('');
 }
 
 /** A link's address in Markdown: a parenthesis would end it early. */
@@ -323,7 +335,7 @@ function duration(record: RunRecord): string | undefined {
 function bundleLinkCell(record: ExportRecord): string | undefined {
   if (!record.bundleUrl) return undefined;
   if (record.bundleUrlMasked) return '(masked)';
-  if (record.showBundleUrl) return `[download](${record.bundleUrl})`;
+  if (record.showBundleUrl) return `[download](${linkTarget(record.bundleUrl)})`;
   return `in the ${code('bundle-url')} output; not shown here since it grants access until it expires (${code('show-bundle-url: true')} shows it)`;
 }
 
@@ -332,7 +344,7 @@ function exportFacts(record: ExportRecord, context: SummaryContext): string {
   const now = record.finishedAt ?? record.startedAt;
   return factsTable([
     ['Job', record.jobId ? code(record.jobId) : undefined],
-    ['Status', record.status],
+    ['Status', record.status !== undefined ? plainText(record.status) : undefined],
     ['Pages', record.pageCount !== undefined ? String(record.pageCount) : undefined],
     ['Site URL', record.pageUrl],
     ['Duration', duration(record)],
@@ -531,7 +543,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
 }
 
 function failureSection(failure: string | undefined): string {
-  return failure === undefined ? '' : `**Error:** ${cell(failure)}`;
+  return failure === undefined ? '' : `**Error:** ${cell(inertProse(failure))}`;
 }
 
 /** Sections in order, the empty ones left out. */
@@ -569,7 +581,7 @@ function agentHeading(record: AgentRecord, failure: string | undefined): string 
   const job = `Agent job in ${record.projectId}`;
   if (failure !== undefined) return `### ❌ ${job} failed`;
   if (record.prLink) {
-    return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${record.prLink})`;
+    return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${linkTarget(record.prLink)})`;
   }
   if (record.status === 'completed') return `### ✅ ${job}: no changes, no pull request`;
   return `### ✅ ${job}`;
@@ -592,12 +604,15 @@ function agentFacts(record: AgentRecord): string {
         ? `${code(record.jobId)}${record.mode === 'attach' ? ' (followed)' : record.mode === 'follow-up' ? ' (sent a follow-up)' : ''}`
         : undefined,
     ],
-    ['Status', record.status],
+    // What the server sent is shown as text.
+    ['Status', record.status !== undefined ? plainText(record.status) : undefined],
     [
       'Repository',
-      record.repository ? `${record.repository}${record.ref ? ` @ ${record.ref}` : ''}` : undefined,
+      record.repository
+        ? plainText(`${record.repository}${record.ref ? ` @ ${record.ref}` : ''}`)
+        : undefined,
     ],
-    ['Model', record.model],
+    ['Model', record.model !== undefined ? plainText(record.model) : undefined],
     ['Created', record.createdAt?.toISOString()],
     ['Archived', record.archivedAt?.toISOString()],
     ['Duration', duration(record)],

@@ -99,6 +99,23 @@ describe('the agent summary', () => {
     );
   });
 
+  it('shows what the server sent as text: no link, image or HTML of its own, our code spans kept', () => {
+    const summary = renderAgentSummary(
+      {
+        ...agent,
+        status: 'failed',
+        repository: 'acme/docs <img src="https://evil.example/x.png">',
+        ref: 'main [Sign in again](https://evil.example/login)',
+        model: '![x](https://evil.example/p.png)',
+      },
+      'Agent job job1 failed: [Re-authenticate](https://evil.example/) <b>now</b>. Follow it with `agent-job-id: job1`.',
+    );
+    expect(summary).not.toMatch(/(?<!\\)\]\(https:\/\/evil/);
+    expect(summary).not.toMatch(/(?<!\\)<(img|b)\b/);
+    expect(summary).toContain('Follow it with `agent-job-id: job1`.');
+    expect(summary).toContain('| Status | failed |');
+  });
+
   it('says when there is none', () => {
     const { prLink: _, ...none } = agent;
     expect(renderAgentSummary(none)).toMatch(
