@@ -121,7 +121,9 @@ export const agentJobSchema = z.object({
     .catch(undefined)
     .transform((s) => s ?? {}),
   model: optionalText,
+  // As the URL parses: a line break or markup the server put in it is not kept.
   prLink: httpUrl
+    .transform((value) => new URL(value).href)
     .nullish()
     .catch(undefined)
     .transform((v) => v ?? undefined),

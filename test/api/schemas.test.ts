@@ -186,6 +186,12 @@ describe('agent job answers', () => {
     expect(agentJobSchema.parse({ ...documentedAgentJob, ...fields }).source).toMatchObject(source);
   });
 
+  it('a prLink is kept as the URL it parses to: one line, no markup', () => {
+    const prLink = 'https://github.com/example/docs/pull/101\n::error::x <img src=y>';
+    const parsed = agentJobSchema.parse({ ...documentedAgentJob, prLink }).prLink;
+    expect(parsed).toBe('https://github.com/example/docs/pull/101::error::x%20%3Cimg%20src=y%3E');
+  });
+
   it.each([null, 'not a link', 'javascript:alert(1)'])(
     'a prLink of %j reads as no link',
     (prLink) => {
