@@ -340,16 +340,19 @@ export class AdminApi {
     }
     this.serverTime.observe(response.headers);
 
+    const { statusCode } = response;
     let text: string;
+    let truncated: boolean;
     try {
-      const read = await readDecodedText(response.body, response.headers, MAX_BODY_BYTES);
-      if (read.truncated) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`);
-      text = read.text;
+      ({ text, truncated } = await readDecodedText(
+        response.body,
+        response.headers,
+        MAX_BODY_BYTES,
+      ));
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       throw networkError(call, err, redactor, hostOf(url), proxy);
     }
-    const { statusCode } = response;
     const contentType = header(response.headers, 'content-type');
     this.#options.debug?.(
       `${call.method} ${url.pathname} → ${statusCode} (${clock.now() - started} ms, ${text.length} bytes)`,
@@ -391,6 +394,13 @@ export class AdminApi {
       );
     }
 
+    // An error page is judged by its status and its start; an answer must be read whole.
+    if (truncated) {
+      throw new ApiError(
+        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check base-url: it must point at the admin API.`,
+        { kind: 'invalid-response', status: statusCode },
+      );
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -494,6 +494,32 @@ describe('refused and broken answers', () => {
     expect(sent('export.get')).toBe(1);
   });
 
+  it('an error page over the size limit is still reported by its status and title, and a 403 is not tried again', async () => {
+    const page = `<html><head><title>Access denied</title></head><body>${'x'.repeat(2 * 1024 * 1024)}</body></html>`;
+    emulator.faults.add({ route: 'agent.get', status: 403, body: page, times: Infinity });
+    const error = await failure(
+      client({ deadline: T0 + 60_000 }).api.getAgentJob('demo-project', agentJobId),
+    );
+    expect(error.status).toBe(403);
+    expect(error.kind).toBe('forbidden');
+    expect(error.message).toContain('(HTTP 403: an HTML page titled "Access denied")');
+    expect(sent('agent.get')).toBe(1);
+  });
+
+  it('a success answer over the size limit is refused at once as unusable, not retried as a broken connection', async () => {
+    const body = JSON.stringify({ id: agentJobId, status: 'active', log: 'x'.repeat(2 << 20) });
+    emulator.faults.add({ route: 'agent.get', status: 200, body, times: Infinity });
+    const { api, retries } = client({ deadline: T0 + 60_000 });
+    const error = await failure(api.getAgentJob('demo-project', agentJobId));
+    expect(error.kind).toBe('invalid-response');
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(
+      /^Could not read agent job \S+: the API answered HTTP 200 with a body larger than 1 MiB.*Check base-url/,
+    );
+    expect(retries).toEqual([]);
+    expect(sent('agent.get')).toBe(1);
+  });
+
   it('an answer missing the job id is refused with a message naming the field', async () => {
     emulator.faults.add({ route: 'export.start', status: 202, body: '{"status":"queued"}' });
     const error = await failure(client().api.startExport({ domain: 'docs.example.com' }));
