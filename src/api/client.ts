@@ -370,7 +370,12 @@ export class AdminApi {
     }
     if (statusCode >= 300 && statusCode < 400) {
       const location = header(response.headers, 'location');
-      const target = location !== undefined ? withoutQuery(new URL(location, url)) : 'nowhere';
+      const target =
+        location === undefined
+          ? 'nowhere'
+          : URL.canParse(location, url.href)
+            ? withoutQuery(new URL(location, url))
+            : 'an address that is not a URL';
       throw new ApiError(
         redactor.redact(
           `Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,

@@ -559,6 +559,50 @@ const callOf: Record<CallName, (api: AdminApi) => Promise<unknown>> = {
   'agent.get': (api) => api.getAgentJob('demo-project', agentJobId),
 };
 
+describe('redirects', () => {
+  /** A loopback server answering every request with a 302 to `location`, counting them. */
+  async function redirecting(location: string) {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(302, { location, 'content-type': 'text/html' });
+      res.end('<html><title>Found</title></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      baseUrl: new URL(`http://127.0.0.1:${port}`),
+      requests: () => requests,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it.each([
+    {
+      location: 'https://login.example.com/sso?token=abc',
+      target: 'a redirect to https://login.example.com/sso?…',
+    },
+    { location: 'http://[bad', target: 'a redirect to an address that is not a URL' },
+  ])(
+    'a redirect to $location is refused without following it, naming $target',
+    async ({ location, target }) => {
+      const server = await redirecting(location);
+      try {
+        const error = await failure(
+          client({ baseUrl: server.baseUrl }).api.getAgentJob('demo-project', 'job-1'),
+        );
+        expect(error.kind).toBe('redirect');
+        expect(error.message).toBe(
+          `Could not read agent job job-1: the API answered HTTP 302, ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
+        );
+        expect(server.requests()).toBe(1);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
+
 describe('retries', () => {
   const FAULTS = {
     '408': { status: 408 },
