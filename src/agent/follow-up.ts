@@ -13,6 +13,17 @@ export function withAdvice(error: ApiError, advice: string): ApiError {
   return error.withMessage(`${error.message} ${advice}`);
 }
 
+const CHECK_BEFORE_RESENDING =
+  'check the job before sending it again, since the agent would act on it twice.';
+
+/** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
+export function acceptedStatus(error: ApiError): number | undefined {
+  const { status } = error;
+  return error.kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300
+    ? status
+    : undefined;
+}
+
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
 export async function sendFollowUp(
   config: AgentConfig,
@@ -40,10 +51,17 @@ export async function sendFollowUp(
         'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.',
       );
     }
+    const accepted = acceptedStatus(err);
+    if (accepted !== undefined) {
+      throw withAdvice(
+        err,
+        `The API accepted the request (HTTP ${accepted}), so the message was probably delivered: ${CHECK_BEFORE_RESENDING}`,
+      );
+    }
     if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
       throw withAdvice(
         err,
-        'The message may have been delivered anyway: check the job before sending it again, since the agent would act on it twice.',
+        `The message may have been delivered anyway: ${CHECK_BEFORE_RESENDING}`,
       );
     }
     throw err;

@@ -13,7 +13,7 @@ import {
   promptHeadline,
   type Reporter,
 } from '../report.js';
-import { AGENT_RATE_LIMIT_ADVICE, sendFollowUp, withAdvice } from './follow-up.js';
+import { acceptedStatus, AGENT_RATE_LIMIT_ADVICE, sendFollowUp, withAdvice } from './follow-up.js';
 
 export interface AgentDeps {
   api: AdminApi;
@@ -139,6 +139,9 @@ function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedEr
   );
 }
 
+const CHECK_BEFORE_CREATING =
+  "check the project's agent jobs before running again, since a second job would open a second pull request.";
+
 async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob> {
   const { api, reporter, signal } = deps;
   const prompt = config.prompt as string;
@@ -148,17 +151,17 @@ async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob
     try {
       job = await api.createAgentJob(config.projectId, prompt, signal);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 429) {
-        throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-      }
-      if (
-        err instanceof ApiError &&
-        (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
-      ) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+      const accepted = acceptedStatus(err);
+      if (accepted !== undefined) {
         throw withAdvice(
           err,
-          "The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.",
+          `The API accepted the request (HTTP ${accepted}), so the job was probably created: ${CHECK_BEFORE_CREATING}`,
         );
+      }
+      if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
+        throw withAdvice(err, `The job may have been created anyway: ${CHECK_BEFORE_CREATING}`);
       }
       throw err;
     }

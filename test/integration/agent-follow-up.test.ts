@@ -162,6 +162,18 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     );
   });
 
+  it('says the follow-up was probably delivered when the 200 answer is not usable, and sends it once', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    const seen = requestsFrom();
+    harness.emulator.faults.add({ route: 'agent.message', status: 200, body: 'html' });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toMatch(
+      /^Could not send a follow-up to agent job [0-9a-f]+: .* The API accepted the request \(HTTP 200\), so the message was probably delivered: check the job before sending it again, since the agent would act on it twice\.$/,
+    );
+    expect(seen('agent.message')).toHaveLength(1);
+  });
+
   it('names agent-job-id and project-id when the job is not found', async () => {
     const run = await agent({ 'agent-job-id': 'nosuchjob', prompt: 'more' });
     expect(failure(run)).toMatch(

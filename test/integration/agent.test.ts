@@ -229,6 +229,24 @@ describe('agent, end to end against the emulator', () => {
     expect(run.outputs).toEqual({});
   });
 
+  // A 2xx means the server took the request: the job exists even if its answer is unusable.
+  it.each([
+    ['an HTML page', 'html'],
+    ['JSON without the job id', '{"status":"active"}'],
+    ['a body over the size limit', `{"id":"x","log":"${'x'.repeat(2 << 20)}"}`],
+  ])('says the job was probably created when the 201 holds %s', async (_name, body) => {
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({ route: 'agent.create', status: 201, body });
+    const run = await harness.run({ ...AGENT, prompt: 'Document the new API' });
+    expect(run.code).toBe(1);
+    expect(seen('agent.create')).toHaveLength(1);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        /^::error::Could not create an agent job in project demo-project: .* The API accepted the request \(HTTP 201\), so the job was probably created: check the project's agent jobs before running again, since a second job would open a second pull request\.$/,
+      ),
+    ]);
+  });
+
   it('polls at a fixed poll-interval', async () => {
     const seen = requestsFrom(harness);
     const run = await harness.run({ ...AGENT, prompt: 'Tidy the glossary' });
