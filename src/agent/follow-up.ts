@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { AgentConfig } from '../config.js';
-import { promptHeadline } from '../report.js';
+import { CHECK_BEFORE_RESENDING, promptHeadline } from '../report.js';
 import type { AgentDeps } from './run.js';
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
@@ -12,9 +12,6 @@ export const AGENT_RATE_LIMIT_ADVICE =
 export function withAdvice(error: ApiError, advice: string): ApiError {
   return error.withMessage(`${error.message} ${advice}`);
 }
-
-const CHECK_BEFORE_RESENDING =
-  'check the job before sending it again, since the agent would act on it twice.';
 
 /** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
 export function acceptedStatus(error: ApiError): number | undefined {

@@ -8,6 +8,7 @@ import { JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
 import {
   type AgentRecord,
+  CHECK_BEFORE_CREATING,
   describeTimeout,
   type OutputName,
   promptHeadline,
@@ -138,9 +139,6 @@ function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedEr
     `Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`,
   );
 }
-
-const CHECK_BEFORE_CREATING =
-  "check the project's agent jobs before running again, since a second job would open a second pull request.";
 
 async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob> {
   const { api, reporter, signal } = deps;

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../emulator/index.js';
 import type { EmulatorOptions } from '../../emulator/index.js';
 import { errorMessage } from '../../src/errors.js';
-import { type CaseRun, type Harness, startHarness } from '../support/in-process.js';
+import {
+  cancelWhen,
+  type CaseOptions,
+  type CaseRun,
+  errorLines,
+  type Harness,
+  startHarness,
+} from '../support/in-process.js';
 
 /**
  * Agent jobs you can come back to, end to end through the core against the emulator:
@@ -26,8 +33,8 @@ afterAll(async () => {
 const failure = (run: CaseRun) =>
   run.outcome.error === undefined ? undefined : errorMessage(run.outcome.error);
 
-const agent = (inputs: Record<string, string>, on: Harness = harness) =>
-  on.run({ command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s', ...inputs });
+const agent = (inputs: Record<string, string>, on: Harness = harness, options?: CaseOptions) =>
+  on.run({ command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s', ...inputs }, options);
 
 /** A job created directly on the emulator, as another workflow run would have. */
 async function createdElsewhere(prompt: string, on: Harness = harness): Promise<string> {
@@ -172,6 +179,21 @@ describe('agent-job-id with a prompt: a follow-up', () => {
       /^Could not send a follow-up to agent job [0-9a-f]+: .* The API accepted the request \(HTTP 200\), so the message was probably delivered: check the job before sending it again, since the agent would act on it twice\.$/,
     );
     expect(seen('agent.message')).toHaveLength(1);
+  });
+
+  it('on SIGTERM while the follow-up awaits its answer, says it may have been delivered', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    harness.emulator.faults.add({ route: 'agent.message', latencyMs: 10_000 });
+    const cancel = cancelWhen(harness, /^::group::Sending a follow-up/, 'SIGTERM', {
+      afterMs: 300,
+      realTime: true,
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' }, harness, cancel.options);
+    expect(errorLines(run)).toEqual([
+      `::error::Cancelled (SIGTERM). The follow-up to agent job ${id} had been sent but not answered, so it may have been delivered: check the job before sending it again, since the agent would act on it twice.`,
+    ]);
+    harness.emulator.faults.clear();
   });
 
   it('names agent-job-id and project-id when the job is not found', async () => {

@@ -391,6 +391,63 @@ describe('agent cancellation and timeout', () => {
     expect(run.summary).toContain('| Status | active |');
   });
 
+  const MAY_EXIST =
+    "a job may have been created: check the project's agent jobs before running again, since a second job would open a second pull request.";
+
+  it('on SIGTERM while the create request awaits its answer, says a job may exist', async () => {
+    slow.emulator.faults.add({ route: 'agent.create', latencyMs: 10_000 });
+    const cancel = cancelWhen(slow, /^::group::Creating an agent job/, 'SIGTERM', {
+      afterMs: 300,
+      realTime: true,
+    });
+    const run = await slow.run(
+      { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
+      cancel.options,
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::Cancelled (SIGTERM). The request to create an agent job had been sent but not answered, so ${MAY_EXIST}`,
+    ]);
+    slow.emulator.faults.clear();
+  });
+
+  it('at the timeout while the create request awaits its answer, says a job may exist', async () => {
+    slow.emulator.faults.add({ route: 'agent.create', latencyMs: 10_000 });
+    let seen = false;
+    const run = await slow.run(
+      { ...AGENT, prompt: 'Fix the typos', timeout: '2s' },
+      {
+        // Time passes while the action waits on the network, where it never sleeps.
+        onLine: (line) => {
+          if (seen || !line.startsWith('::group::Creating an agent job')) return;
+          seen = true;
+          setTimeout(() => slow.clock.advance(2000), 300);
+        },
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::The request to create an agent job was sent but not answered before the 2.0s timeout passed, so ${MAY_EXIST}`,
+    ]);
+    slow.emulator.faults.clear();
+  });
+
+  it('on SIGTERM while waiting out a 429, still says that no job was created', async () => {
+    slow.emulator.faults.add({
+      route: 'agent.create',
+      status: 429,
+      body: 'json',
+      retryAfter: '30',
+    });
+    const cancel = cancelWhen(slow, /trying again in 30/, 'SIGTERM', { afterMs: 200 });
+    const run = await slow.run(
+      { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
+      cancel.options,
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual(['::error::Cancelled (SIGTERM). No agent job was created.']);
+  });
+
   it('fails at the timeout while polling, naming the job that keeps running', async () => {
     const run = await slow.run({ ...AGENT, prompt: 'Fix the typos', timeout: '2s' });
     expect(run.code).toBe(1);
