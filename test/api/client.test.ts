@@ -714,9 +714,10 @@ describe('retries', () => {
   it.each([
     { header: '2', waitMs: 2000 },
     { header: '1.5', waitMs: 1500 },
-    { header: '0', waitMs: 0 },
+    // A wait of nothing is backed off as without one (250 ms: the first jittered backoff).
+    { header: '0', waitMs: 250 },
     { header: 'an HTTP date 7 s after its Date header', waitMs: 7000 },
-    { header: 'an HTTP date 7 s before its Date header', waitMs: 0 },
+    { header: 'an HTTP date 7 s before its Date header', waitMs: 250 },
     { header: 'soon', waitMs: 250 },
   ])('Retry-After: $header makes the client wait $waitMs ms', async ({ header, waitMs }) => {
     // The emulator's clock stands still (timeScale 0): its Date header is exact. The client's
@@ -733,6 +734,29 @@ describe('retries', () => {
     expect(sleeps).toEqual([waitMs]);
     expect(sent('export.start')).toBe(2);
   });
+
+  it.each([
+    { header: '0', value: () => '0' },
+    {
+      header: 'a date already past',
+      value: () => new Date(emulator.clock.now() - 7000).toUTCString(),
+    },
+  ])(
+    'a server that keeps answering 429 with Retry-After: $header is backed off as without one, not hammered',
+    async ({ value }) => {
+      emulator.faults.add({
+        route: 'agent.create',
+        status: 429,
+        body: 'json',
+        retryAfter: value(),
+        times: 5,
+      });
+      const { api, sleeps } = client({ deadline: T0 + 60_000 });
+      await api.createAgentJob('demo-project', 'Fix it');
+      expect(sleeps).toEqual([250, 500, 1000, 2000, 4000]);
+      expect(sent('agent.create')).toBe(6);
+    },
+  );
 
   it('Retry-After as a date is read against the Date header, or the injected clock without one', () => {
     const clock = fakeClock().clock;
