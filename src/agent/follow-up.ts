@@ -42,7 +42,8 @@ export async function sendFollowUp(
         `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`,
       );
     }
-    if (err.status === 400) {
+    // A 400 also answers a bad prompt: the archived advice only when the job is archived.
+    if (err.status === 400 && (await isArchived(config, jobId, deps))) {
       throw withAdvice(
         err,
         'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.',
@@ -65,4 +66,18 @@ export async function sendFollowUp(
   }
   reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
   return job;
+}
+
+/** Whether the job reads as archived; a failed read says nothing either way. */
+async function isArchived(
+  config: AgentConfig,
+  jobId: string,
+  { api, signal }: Pick<AgentDeps, 'api' | 'signal'>,
+): Promise<boolean> {
+  try {
+    return (await api.getAgentJob(config.projectId, jobId, signal)).status === 'archived';
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return false;
+  }
 }

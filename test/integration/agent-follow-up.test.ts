@@ -196,6 +196,20 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     harness.emulator.faults.clear();
   });
 
+  it('does not blame archiving for a 400 on a job that is not archived', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    harness.emulator.faults.add({
+      route: 'agent.message',
+      status: 400,
+      body: JSON.stringify({ error: 'prompt is longer than 10000 characters' }),
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toBe(
+      `Could not send a follow-up to agent job ${id} (HTTP 400: prompt is longer than 10000 characters). Check prompt.`,
+    );
+  });
+
   it('names agent-job-id and project-id when the job is not found', async () => {
     const run = await agent({ 'agent-job-id': 'nosuchjob', prompt: 'more' });
     expect(failure(run)).toMatch(
