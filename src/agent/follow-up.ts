@@ -13,6 +13,11 @@ export function withAdvice(error: ApiError, advice: string): ApiError {
   return error.withMessage(`${error.message} ${advice}`);
 }
 
+/** What to check when the job given as agent-job-id is not found. */
+export function jobNotFoundAdvice(config: AgentConfig): string {
+  return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
+}
+
 /** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
 export function acceptedStatus(error: ApiError): number | undefined {
   const { status } = error;
@@ -36,12 +41,7 @@ export async function sendFollowUp(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-    if (err.status === 404) {
-      throw withAdvice(
-        err,
-        `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`,
-      );
-    }
+    if (err.status === 404) throw withAdvice(err, jobNotFoundAdvice(config));
     // A 400 also answers a bad prompt: the archived advice only when the job is archived.
     if (err.status === 400 && (await isArchived(config, jobId, deps))) {
       throw withAdvice(

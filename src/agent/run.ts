@@ -14,7 +14,13 @@ import {
   promptHeadline,
   type Reporter,
 } from '../report.js';
-import { acceptedStatus, AGENT_RATE_LIMIT_ADVICE, sendFollowUp, withAdvice } from './follow-up.js';
+import {
+  acceptedStatus,
+  AGENT_RATE_LIMIT_ADVICE,
+  jobNotFoundAdvice,
+  sendFollowUp,
+  withAdvice,
+} from './follow-up.js';
 
 export interface AgentDeps {
   api: AdminApi;
@@ -73,7 +79,14 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
             sendFollowUp(config, config.jobId as string, config.prompt as string, deps),
           )
         : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
-            const job = await api.getAgentJob(config.projectId, config.jobId as string, signal);
+            const job = await api
+              .getAgentJob(config.projectId, config.jobId as string, signal)
+              .catch((err: unknown) => {
+                if (err instanceof ApiError && err.status === 404) {
+                  throw withAdvice(err, jobNotFoundAdvice(config));
+                }
+                throw err;
+              });
             reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
             return job;
           });

@@ -118,6 +118,16 @@ describe('agent-job-id without a prompt: follow an existing job', () => {
   });
 });
 
+describe('agent-job-id of another project', () => {
+  it('names agent-job-id and project-id when the job to follow is not in the project', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    const run = await agent({ 'agent-job-id': id, 'project-id': 'other-project' });
+    expect(failure(run)).toMatch(
+      /HTTP 404: .*Check agent-job-id and project-id: the job must exist in project other-project\.$/,
+    );
+  });
+});
+
 describe('agent-job-id with a prompt: a follow-up', () => {
   it('sends the prompt to the job, waits for the new run, and keeps the pull request', async () => {
     const id = await createdElsewhere('Add a quickstart');
