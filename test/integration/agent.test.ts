@@ -247,6 +247,30 @@ describe('agent, end to end against the emulator', () => {
     ]);
   });
 
+  it('server text with line breaks or escape sequences cannot forge workflow commands in the log', async () => {
+    const forged = (field: string) => `x\n::error::forged by ${field}\r\n::add-mask::x\u001b[2J`;
+    harness.emulator.faults.add({
+      route: 'agent.create',
+      status: 201,
+      body: JSON.stringify({
+        id: 'job-forged',
+        status: `active\n::error::forged by status`,
+        source: { repository: forged('repository'), ref: forged('ref') },
+        model: forged('model'),
+        prLink: `https://github.com/example/docs/pull/1\n::error::forged by prLink`,
+      }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the typos', wait: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).not.toMatch(/^::(error::forged|add-mask::x)/m);
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).toContain('Branch: x ::error::forged by ref ::add-mask::x [2J');
+    expect(run.outputs['agent-model']).toBe('x ::error::forged by model ::add-mask::x [2J');
+    expect(run.outputs['agent-status']).toBe('active ::error::forged by status');
+    // A link with a line break in it is no link: it is left out.
+    expect(run.outputs['pr-link']).toBeUndefined();
+  });
+
   it('polls at a fixed poll-interval', async () => {
     const seen = requestsFrom(harness);
     const run = await harness.run({ ...AGENT, prompt: 'Tidy the glossary' });
