@@ -121,9 +121,6 @@ async function executeConfigured(
           invokedAs,
           showBundleUrl: config.showBundleUrl,
         };
-  const cancelTimeout = clock.after(config.timeoutMs, () =>
-    timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs))),
-  );
   const signal = options.signal
     ? AbortSignal.any([options.signal, timeout.signal])
     : timeout.signal;
@@ -143,6 +140,14 @@ async function executeConfigured(
       );
     },
     debug: (line) => reporter.debug(line),
+  });
+  // A create or follow-up cut off before its answer may have been acted on anyway.
+  const noteUnanswered = () => {
+    if (record.command === 'agent' && api.unanswered !== undefined) record.unanswered = true;
+  };
+  const cancelTimeout = clock.after(config.timeoutMs, () => {
+    noteUnanswered();
+    timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs)));
   });
   reporter.debug(
     `API ${config.baseUrl.origin}${config.baseUrl.pathname}, timeout ${formatDuration(config.timeoutMs)}`,
@@ -171,6 +176,7 @@ async function executeConfigured(
     // An abort surfaces as whatever the aborted call threw: report the reason instead.
     if (!signal.aborted) return { config, record, error: err };
     const reason = abortReason(signal);
+    noteUnanswered();
     return {
       config,
       record,

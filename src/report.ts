@@ -173,8 +173,17 @@ export interface AgentRecord {
   waited: boolean;
   /** Why the last failed call was tried again (explains a timeout). */
   lastRetry?: string;
+  /** The create or follow-up request was cut off before its answer: it may have been acted on. */
+  unanswered?: boolean;
   invokedAs?: InvokedAs;
 }
+
+/** Before creating an agent job again after an outcome that is not known. */
+export const CHECK_BEFORE_CREATING =
+  "check the project's agent jobs before running again, since a second job would open a second pull request.";
+/** Before sending a follow-up again after an outcome that is not known. */
+export const CHECK_BEFORE_RESENDING =
+  'check the job before sending it again, since the agent would act on it twice.';
 
 export type RunRecord = ExportRecord | AgentRecord;
 
@@ -192,6 +201,11 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   if (record.command === 'agent') {
     if (record.status !== undefined) {
       return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting(record, 'agent-job-id', record.jobId ?? '')}.`;
+    }
+    if (record.unanswered) {
+      return record.mode === 'follow-up'
+        ? `The follow-up to agent job ${record.jobId} was sent but not answered before ${limit}, so it may have been delivered: ${CHECK_BEFORE_RESENDING}`
+        : `The request to create an agent job was sent but not answered before ${limit}, so a job may have been created: ${CHECK_BEFORE_CREATING}`;
     }
     if (record.mode === 'follow-up') {
       return `The follow-up could not be sent to agent job ${record.jobId} before ${limit}. Run again later, or raise the limit (${longer}).`;
@@ -215,6 +229,11 @@ export function describeCancellation(record: RunRecord): string {
   if (record.command === 'agent') {
     if (record.status !== undefined) {
       return `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`;
+    }
+    if (record.unanswered) {
+      return record.mode === 'follow-up'
+        ? `The follow-up to agent job ${record.jobId} had been sent but not answered, so it may have been delivered: ${CHECK_BEFORE_RESENDING}`
+        : `The request to create an agent job had been sent but not answered, so a job may have been created: ${CHECK_BEFORE_CREATING}`;
     }
     return record.mode === 'create' || record.mode === undefined
       ? 'No agent job was created.'

@@ -39,7 +39,7 @@ export function backoffDelay(
 export interface RetryableFailure {
   /** Shown in the line announcing the next try. */
   reason: string;
-  /** The server's Retry-After, in ms: waited exactly, never shortened. */
+  /** The server's Retry-After, in ms: never shortened, and at least the backoff. */
   retryAfterMs?: number;
   /** Keep trying until the deadline, past the outage budget (a rate limit is not an outage). */
   untilDeadline?: boolean;
@@ -116,14 +116,17 @@ export class RetrySchedule {
     const outageLeft = failure.untilDeadline
       ? Infinity
       : this.#firstFailureAt + budget.outageMs - now;
+    const room = Math.min(left, outageLeft) - MIN_TRY_MS;
     let delayMs: number;
     if (failure.retryAfterMs !== undefined) {
       // Trying earlier than the server asked is pointless, so the wait is not shortened.
       if (failure.retryAfterMs + MIN_TRY_MS > left) return stop('deadline');
       if (failure.retryAfterMs > outageLeft) return stop('outage');
-      delayMs = failure.retryAfterMs;
+      // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
+      // already past) again and again would otherwise be asked in a tight loop.
+      const backoff = room < MIN_TRY_MS ? 0 : backoffDelay(this.#failures, budget, random);
+      delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
     } else {
-      const room = Math.min(left, outageLeft) - MIN_TRY_MS;
       if (room < MIN_TRY_MS) return stop(left <= outageLeft ? 'deadline' : 'outage');
       delayMs = Math.min(backoffDelay(this.#failures, budget, random), room);
     }

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/errors.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { AgentConfig } from '../config.js';
-import { promptHeadline } from '../report.js';
+import { CHECK_BEFORE_RESENDING, promptHeadline } from '../report.js';
 import type { AgentDeps } from './run.js';
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
@@ -11,6 +11,19 @@ export const AGENT_RATE_LIMIT_ADVICE =
 /** The same API error with advice for this call appended. */
 export function withAdvice(error: ApiError, advice: string): ApiError {
   return error.withMessage(`${error.message} ${advice}`);
+}
+
+/** What to check when the job given as agent-job-id is not found. */
+export function jobNotFoundAdvice(config: AgentConfig): string {
+  return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
+}
+
+/** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
+export function acceptedStatus(error: ApiError): number | undefined {
+  const { status } = error;
+  return error.kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300
+    ? status
+    : undefined;
 }
 
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
@@ -28,26 +41,43 @@ export async function sendFollowUp(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-    if (err.status === 404) {
-      throw withAdvice(
-        err,
-        `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`,
-      );
-    }
-    if (err.status === 400) {
+    if (err.status === 404) throw withAdvice(err, jobNotFoundAdvice(config));
+    // A 400 also answers a bad prompt: the archived advice only when the job is archived.
+    if (err.status === 400 && (await isArchived(config, jobId, deps))) {
       throw withAdvice(
         err,
         'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.',
       );
     }
+    const accepted = acceptedStatus(err);
+    if (accepted !== undefined) {
+      throw withAdvice(
+        err,
+        `The API accepted the request (HTTP ${accepted}), so the message was probably delivered: ${CHECK_BEFORE_RESENDING}`,
+      );
+    }
     if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
       throw withAdvice(
         err,
-        'The message may have been delivered anyway: check the job before sending it again, since the agent would act on it twice.',
+        `The message may have been delivered anyway: ${CHECK_BEFORE_RESENDING}`,
       );
     }
     throw err;
   }
   reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
   return job;
+}
+
+/** Whether the job reads as archived; a failed read says nothing either way. */
+async function isArchived(
+  config: AgentConfig,
+  jobId: string,
+  { api, signal }: Pick<AgentDeps, 'api' | 'signal'>,
+): Promise<boolean> {
+  try {
+    return (await api.getAgentJob(config.projectId, jobId, signal)).status === 'archived';
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return false;
+  }
 }

@@ -8,12 +8,19 @@ import { JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
 import {
   type AgentRecord,
+  CHECK_BEFORE_CREATING,
   describeTimeout,
   type OutputName,
   promptHeadline,
   type Reporter,
 } from '../report.js';
-import { AGENT_RATE_LIMIT_ADVICE, sendFollowUp, withAdvice } from './follow-up.js';
+import {
+  acceptedStatus,
+  AGENT_RATE_LIMIT_ADVICE,
+  jobNotFoundAdvice,
+  sendFollowUp,
+  withAdvice,
+} from './follow-up.js';
 
 export interface AgentDeps {
   api: AdminApi;
@@ -72,7 +79,14 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
             sendFollowUp(config, config.jobId as string, config.prompt as string, deps),
           )
         : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
-            const job = await api.getAgentJob(config.projectId, config.jobId as string, signal);
+            const job = await api
+              .getAgentJob(config.projectId, config.jobId as string, signal)
+              .catch((err: unknown) => {
+                if (err instanceof ApiError && err.status === 404) {
+                  throw withAdvice(err, jobNotFoundAdvice(config));
+                }
+                throw err;
+              });
             reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
             return job;
           });
@@ -148,17 +162,17 @@ async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob
     try {
       job = await api.createAgentJob(config.projectId, prompt, signal);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 429) {
-        throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-      }
-      if (
-        err instanceof ApiError &&
-        (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')
-      ) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+      const accepted = acceptedStatus(err);
+      if (accepted !== undefined) {
         throw withAdvice(
           err,
-          "The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.",
+          `The API accepted the request (HTTP ${accepted}), so the job was probably created: ${CHECK_BEFORE_CREATING}`,
         );
+      }
+      if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
+        throw withAdvice(err, `The job may have been created anyway: ${CHECK_BEFORE_CREATING}`);
       }
       throw err;
     }

@@ -102,6 +102,8 @@ export class AdminApi {
   readonly serverTime: ServerTime;
   /** Decided by the first export call that got an answer other than "no such route". */
   #exportRoutes: ExportRoutes | undefined;
+  /** The operation of a call sent at most once whose request is out without an answer. */
+  #unanswered: string | undefined;
 
   constructor(options: AdminApiOptions) {
     const checked = parseServiceUrl(options.baseUrl.href);
@@ -123,6 +125,15 @@ export class AdminApi {
   /** Later calls stop retrying once this clock time has passed. */
   set deadline(at: number | undefined) {
     this.#options.deadline = at;
+  }
+
+  /**
+   * The operation of a call that is sent at most once (an agent job creation, a follow-up)
+   * whose request went out and was cut off before its answer, by a cancel or the run's
+   * timeout: the server may have acted on it.
+   */
+  get unanswered(): string | undefined {
+    return this.#unanswered;
   }
 
   /** The export routes in use, once an export call has been answered. */
@@ -317,6 +328,8 @@ export class AdminApi {
     url.pathname = `${baseUrl.pathname.replace(/\/+$/, '')}${call.path}`;
     const proxy = proxyOf(dispatcher, url);
     const started = clock.now();
+    const once = call.retry.network === 'refused';
+    if (once) this.#unanswered = call.operation;
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
@@ -336,20 +349,27 @@ export class AdminApi {
       });
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
+      // Not cut off: the failure itself says what it means for a call that must not run twice.
+      if (once) this.#unanswered = undefined;
       throw networkError(call, err, redactor, hostOf(url), proxy);
     }
     this.serverTime.observe(response.headers);
 
+    const { statusCode } = response;
     let text: string;
+    let truncated: boolean;
     try {
-      const read = await readDecodedText(response.body, response.headers, MAX_BODY_BYTES);
-      if (read.truncated) throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`);
-      text = read.text;
+      ({ text, truncated } = await readDecodedText(
+        response.body,
+        response.headers,
+        MAX_BODY_BYTES,
+      ));
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
+      if (once) this.#unanswered = undefined;
       throw networkError(call, err, redactor, hostOf(url), proxy);
     }
-    const { statusCode } = response;
+    if (once) this.#unanswered = undefined;
     const contentType = header(response.headers, 'content-type');
     this.#options.debug?.(
       `${call.method} ${url.pathname} → ${statusCode} (${clock.now() - started} ms, ${text.length} bytes)`,
@@ -367,7 +387,12 @@ export class AdminApi {
     }
     if (statusCode >= 300 && statusCode < 400) {
       const location = header(response.headers, 'location');
-      const target = location !== undefined ? withoutQuery(new URL(location, url)) : 'nowhere';
+      const target =
+        location === undefined
+          ? 'nowhere'
+          : URL.canParse(location, url.href)
+            ? withoutQuery(new URL(location, url))
+            : 'an address that is not a URL';
       throw new ApiError(
         redactor.redact(
           `Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
@@ -391,6 +416,13 @@ export class AdminApi {
       );
     }
 
+    // An error page is judged by its status and its start; an answer must be read whole.
+    if (truncated) {
+      throw new ApiError(
+        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check base-url: it must point at the admin API.`,
+        { kind: 'invalid-response', status: statusCode },
+      );
+    }
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -42,9 +42,17 @@ const looseNumber = z
   })
   .optional();
 
+/**
+ * Server text as it is shown in a log line: control characters (line breaks, escape
+ * sequences) become spaces, so it stays on its line and cannot forge a workflow command.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
+
 const optionalText = z
   .unknown()
-  .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined))
+  .transform((value) => (typeof value === 'string' ? oneLine(value) || undefined : undefined))
   .optional();
 
 /** A timestamp as ISO 8601 text or epoch seconds/ms; anything else becomes undefined. */
@@ -66,6 +74,8 @@ const httpUrl = z
   .string()
   .trim()
   .refine((value) => {
+    // The URL parser drops line breaks and tabs: the text as given must hold none.
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return false;
     try {
       const url = new URL(value);
       return url.protocol === 'https:' || url.protocol === 'http:';
@@ -76,8 +86,8 @@ const httpUrl = z
 
 const status = z
   .string()
-  .trim()
-  .min(1)
+  .transform(oneLine)
+  .pipe(z.string().min(1))
   .transform((value) => value.toLowerCase());
 
 export const exportJobSchema = z.object({

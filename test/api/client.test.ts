@@ -494,6 +494,32 @@ describe('refused and broken answers', () => {
     expect(sent('export.get')).toBe(1);
   });
 
+  it('an error page over the size limit is still reported by its status and title, and a 403 is not tried again', async () => {
+    const page = `<html><head><title>Access denied</title></head><body>${'x'.repeat(2 * 1024 * 1024)}</body></html>`;
+    emulator.faults.add({ route: 'agent.get', status: 403, body: page, times: Infinity });
+    const error = await failure(
+      client({ deadline: T0 + 60_000 }).api.getAgentJob('demo-project', agentJobId),
+    );
+    expect(error.status).toBe(403);
+    expect(error.kind).toBe('forbidden');
+    expect(error.message).toContain('(HTTP 403: an HTML page titled "Access denied")');
+    expect(sent('agent.get')).toBe(1);
+  });
+
+  it('a success answer over the size limit is refused at once as unusable, not retried as a broken connection', async () => {
+    const body = JSON.stringify({ id: agentJobId, status: 'active', log: 'x'.repeat(2 << 20) });
+    emulator.faults.add({ route: 'agent.get', status: 200, body, times: Infinity });
+    const { api, retries } = client({ deadline: T0 + 60_000 });
+    const error = await failure(api.getAgentJob('demo-project', agentJobId));
+    expect(error.kind).toBe('invalid-response');
+    expect(error.status).toBe(200);
+    expect(error.message).toMatch(
+      /^Could not read agent job \S+: the API answered HTTP 200 with a body larger than 1 MiB.*Check base-url/,
+    );
+    expect(retries).toEqual([]);
+    expect(sent('agent.get')).toBe(1);
+  });
+
   it('an answer missing the job id is refused with a message naming the field', async () => {
     emulator.faults.add({ route: 'export.start', status: 202, body: '{"status":"queued"}' });
     const error = await failure(client().api.startExport({ domain: 'docs.example.com' }));
@@ -532,6 +558,50 @@ const callOf: Record<CallName, (api: AdminApi) => Promise<unknown>> = {
   'agent.create': (api) => api.createAgentJob('demo-project', 'Fix the typos'),
   'agent.get': (api) => api.getAgentJob('demo-project', agentJobId),
 };
+
+describe('redirects', () => {
+  /** A loopback server answering every request with a 302 to `location`, counting them. */
+  async function redirecting(location: string) {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(302, { location, 'content-type': 'text/html' });
+      res.end('<html><title>Found</title></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      baseUrl: new URL(`http://127.0.0.1:${port}`),
+      requests: () => requests,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it.each([
+    {
+      location: 'https://login.example.com/sso?token=abc',
+      target: 'a redirect to https://login.example.com/sso?…',
+    },
+    { location: 'http://[bad', target: 'a redirect to an address that is not a URL' },
+  ])(
+    'a redirect to $location is refused without following it, naming $target',
+    async ({ location, target }) => {
+      const server = await redirecting(location);
+      try {
+        const error = await failure(
+          client({ baseUrl: server.baseUrl }).api.getAgentJob('demo-project', 'job-1'),
+        );
+        expect(error.kind).toBe('redirect');
+        expect(error.message).toBe(
+          `Could not read agent job job-1: the API answered HTTP 302, ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
+        );
+        expect(server.requests()).toBe(1);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+});
 
 describe('retries', () => {
   const FAULTS = {
@@ -644,9 +714,10 @@ describe('retries', () => {
   it.each([
     { header: '2', waitMs: 2000 },
     { header: '1.5', waitMs: 1500 },
-    { header: '0', waitMs: 0 },
+    // A wait of nothing is backed off as without one (250 ms: the first jittered backoff).
+    { header: '0', waitMs: 250 },
     { header: 'an HTTP date 7 s after its Date header', waitMs: 7000 },
-    { header: 'an HTTP date 7 s before its Date header', waitMs: 0 },
+    { header: 'an HTTP date 7 s before its Date header', waitMs: 250 },
     { header: 'soon', waitMs: 250 },
   ])('Retry-After: $header makes the client wait $waitMs ms', async ({ header, waitMs }) => {
     // The emulator's clock stands still (timeScale 0): its Date header is exact. The client's
@@ -663,6 +734,29 @@ describe('retries', () => {
     expect(sleeps).toEqual([waitMs]);
     expect(sent('export.start')).toBe(2);
   });
+
+  it.each([
+    { header: '0', value: () => '0' },
+    {
+      header: 'a date already past',
+      value: () => new Date(emulator.clock.now() - 7000).toUTCString(),
+    },
+  ])(
+    'a server that keeps answering 429 with Retry-After: $header is backed off as without one, not hammered',
+    async ({ value }) => {
+      emulator.faults.add({
+        route: 'agent.create',
+        status: 429,
+        body: 'json',
+        retryAfter: value(),
+        times: 5,
+      });
+      const { api, sleeps } = client({ deadline: T0 + 60_000 });
+      await api.createAgentJob('demo-project', 'Fix it');
+      expect(sleeps).toEqual([250, 500, 1000, 2000, 4000]);
+      expect(sent('agent.create')).toBe(6);
+    },
+  );
 
   it('Retry-After as a date is read against the Date header, or the injected clock without one', () => {
     const clock = fakeClock().clock;

@@ -89,6 +89,18 @@ describe('export job answers', () => {
     );
   });
 
+  it('server text with line breaks or escape sequences reads as one line, and such a link is ignored', () => {
+    const job = exportJobSchema.parse({
+      ...documentedJob,
+      status: 'running\n::error::forged',
+      error: 'boom\r\n::warning::forged\u001b[31m',
+      bundleUrl: 'https://store.example.com/b.tar.gz\n::error::forged',
+    });
+    expect(job.status).toBe('running ::error::forged');
+    expect(job.error).toBe('boom ::warning::forged [31m');
+    expect(job.bundleUrl).toBeUndefined();
+  });
+
   it('a numeric job id is read as text', () => {
     expect(exportJobSchema.parse({ jobId: 1234 }).jobId).toBe('1234');
   });

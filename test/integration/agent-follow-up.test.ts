@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../emulator/index.js';
 import type { EmulatorOptions } from '../../emulator/index.js';
 import { errorMessage } from '../../src/errors.js';
-import { type CaseRun, type Harness, startHarness } from '../support/in-process.js';
+import {
+  cancelWhen,
+  type CaseOptions,
+  type CaseRun,
+  errorLines,
+  type Harness,
+  startHarness,
+} from '../support/in-process.js';
 
 /**
  * Agent jobs you can come back to, end to end through the core against the emulator:
@@ -26,8 +33,8 @@ afterAll(async () => {
 const failure = (run: CaseRun) =>
   run.outcome.error === undefined ? undefined : errorMessage(run.outcome.error);
 
-const agent = (inputs: Record<string, string>, on: Harness = harness) =>
-  on.run({ command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s', ...inputs });
+const agent = (inputs: Record<string, string>, on: Harness = harness, options?: CaseOptions) =>
+  on.run({ command: 'agent', 'project-id': PROJECT, 'poll-interval': '0.5s', ...inputs }, options);
 
 /** A job created directly on the emulator, as another workflow run would have. */
 async function createdElsewhere(prompt: string, on: Harness = harness): Promise<string> {
@@ -111,6 +118,16 @@ describe('agent-job-id without a prompt: follow an existing job', () => {
   });
 });
 
+describe('agent-job-id of another project', () => {
+  it('names agent-job-id and project-id when the job to follow is not in the project', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    const run = await agent({ 'agent-job-id': id, 'project-id': 'other-project' });
+    expect(failure(run)).toMatch(
+      /HTTP 404: .*Check agent-job-id and project-id: the job must exist in project other-project\.$/,
+    );
+  });
+});
+
 describe('agent-job-id with a prompt: a follow-up', () => {
   it('sends the prompt to the job, waits for the new run, and keeps the pull request', async () => {
     const id = await createdElsewhere('Add a quickstart');
@@ -159,6 +176,47 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     const run = await agent({ 'agent-job-id': id, prompt: 'more' });
     expect(failure(run)).toMatch(
       /^Could not send a follow-up to agent job [0-9a-f]+ \(HTTP 400: Job is archived: create a new agent job instead\)\..* An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt\.$/,
+    );
+  });
+
+  it('says the follow-up was probably delivered when the 200 answer is not usable, and sends it once', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    const seen = requestsFrom();
+    harness.emulator.faults.add({ route: 'agent.message', status: 200, body: 'html' });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toMatch(
+      /^Could not send a follow-up to agent job [0-9a-f]+: .* The API accepted the request \(HTTP 200\), so the message was probably delivered: check the job before sending it again, since the agent would act on it twice\.$/,
+    );
+    expect(seen('agent.message')).toHaveLength(1);
+  });
+
+  it('on SIGTERM while the follow-up awaits its answer, says it may have been delivered', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    harness.emulator.faults.add({ route: 'agent.message', latencyMs: 10_000 });
+    const cancel = cancelWhen(harness, /^::group::Sending a follow-up/, 'SIGTERM', {
+      afterMs: 300,
+      realTime: true,
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' }, harness, cancel.options);
+    expect(errorLines(run)).toEqual([
+      `::error::Cancelled (SIGTERM). The follow-up to agent job ${id} had been sent but not answered, so it may have been delivered: check the job before sending it again, since the agent would act on it twice.`,
+    ]);
+    harness.emulator.faults.clear();
+  });
+
+  it('does not blame archiving for a 400 on a job that is not archived', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    harness.emulator.faults.add({
+      route: 'agent.message',
+      status: 400,
+      body: JSON.stringify({ error: 'prompt is longer than 10000 characters' }),
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toBe(
+      `Could not send a follow-up to agent job ${id} (HTTP 400: prompt is longer than 10000 characters). Check prompt.`,
     );
   });
 

@@ -229,6 +229,48 @@ describe('agent, end to end against the emulator', () => {
     expect(run.outputs).toEqual({});
   });
 
+  // A 2xx means the server took the request: the job exists even if its answer is unusable.
+  it.each([
+    ['an HTML page', 'html'],
+    ['JSON without the job id', '{"status":"active"}'],
+    ['a body over the size limit', `{"id":"x","log":"${'x'.repeat(2 << 20)}"}`],
+  ])('says the job was probably created when the 201 holds %s', async (_name, body) => {
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({ route: 'agent.create', status: 201, body });
+    const run = await harness.run({ ...AGENT, prompt: 'Document the new API' });
+    expect(run.code).toBe(1);
+    expect(seen('agent.create')).toHaveLength(1);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        /^::error::Could not create an agent job in project demo-project: .* The API accepted the request \(HTTP 201\), so the job was probably created: check the project's agent jobs before running again, since a second job would open a second pull request\.$/,
+      ),
+    ]);
+  });
+
+  it('server text with line breaks or escape sequences cannot forge workflow commands in the log', async () => {
+    const forged = (field: string) => `x\n::error::forged by ${field}\r\n::add-mask::x\u001b[2J`;
+    harness.emulator.faults.add({
+      route: 'agent.create',
+      status: 201,
+      body: JSON.stringify({
+        id: 'job-forged',
+        status: `active\n::error::forged by status`,
+        source: { repository: forged('repository'), ref: forged('ref') },
+        model: forged('model'),
+        prLink: `https://github.com/example/docs/pull/1\n::error::forged by prLink`,
+      }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the typos', wait: 'false' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).not.toMatch(/^::(error::forged|add-mask::x)/m);
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).toContain('Branch: x ::error::forged by ref ::add-mask::x [2J');
+    expect(run.outputs['agent-model']).toBe('x ::error::forged by model ::add-mask::x [2J');
+    expect(run.outputs['agent-status']).toBe('active ::error::forged by status');
+    // A link with a line break in it is no link: it is left out.
+    expect(run.outputs['pr-link']).toBeUndefined();
+  });
+
   it('polls at a fixed poll-interval', async () => {
     const seen = requestsFrom(harness);
     const run = await harness.run({ ...AGENT, prompt: 'Tidy the glossary' });
@@ -371,6 +413,63 @@ describe('agent cancellation and timeout', () => {
       `::error::Cancelled (SIGTERM). Agent job ${id} keeps running on the server: the API has no way to cancel it.`,
     ]);
     expect(run.summary).toContain('| Status | active |');
+  });
+
+  const MAY_EXIST =
+    "a job may have been created: check the project's agent jobs before running again, since a second job would open a second pull request.";
+
+  it('on SIGTERM while the create request awaits its answer, says a job may exist', async () => {
+    slow.emulator.faults.add({ route: 'agent.create', latencyMs: 10_000 });
+    const cancel = cancelWhen(slow, /^::group::Creating an agent job/, 'SIGTERM', {
+      afterMs: 300,
+      realTime: true,
+    });
+    const run = await slow.run(
+      { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
+      cancel.options,
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::Cancelled (SIGTERM). The request to create an agent job had been sent but not answered, so ${MAY_EXIST}`,
+    ]);
+    slow.emulator.faults.clear();
+  });
+
+  it('at the timeout while the create request awaits its answer, says a job may exist', async () => {
+    slow.emulator.faults.add({ route: 'agent.create', latencyMs: 10_000 });
+    let seen = false;
+    const run = await slow.run(
+      { ...AGENT, prompt: 'Fix the typos', timeout: '2s' },
+      {
+        // Time passes while the action waits on the network, where it never sleeps.
+        onLine: (line) => {
+          if (seen || !line.startsWith('::group::Creating an agent job')) return;
+          seen = true;
+          setTimeout(() => slow.clock.advance(2000), 300);
+        },
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::The request to create an agent job was sent but not answered before the 2.0s timeout passed, so ${MAY_EXIST}`,
+    ]);
+    slow.emulator.faults.clear();
+  });
+
+  it('on SIGTERM while waiting out a 429, still says that no job was created', async () => {
+    slow.emulator.faults.add({
+      route: 'agent.create',
+      status: 429,
+      body: 'json',
+      retryAfter: '30',
+    });
+    const cancel = cancelWhen(slow, /trying again in 30/, 'SIGTERM', { afterMs: 200 });
+    const run = await slow.run(
+      { command: 'agent', 'project-id': PROJECT, prompt: 'Fix the typos' },
+      cancel.options,
+    );
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual(['::error::Cancelled (SIGTERM). No agent job was created.']);
   });
 
   it('fails at the timeout while polling, naming the job that keeps running', async () => {
