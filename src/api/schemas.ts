@@ -131,7 +131,7 @@ export const agentJobSchema = z.object({
     .catch(undefined)
     .transform((s) => s ?? {}),
   model: optionalText,
-  // As the URL parses: a line break or markup the server put in it is not kept.
+  // As the URL parses: markup the server put in it is percent-encoded.
   prLink: httpUrl
     .transform((value) => new URL(value).href)
     .nullish()
