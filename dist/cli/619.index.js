@@ -290,14 +290,33 @@ var external_node_net_ = __webpack_require__(7030);
 ;// CONCATENATED MODULE: ./.build/proxy.js
 
 
+
 const DEFAULT_PORT = { 'http:': 80, 'https:': 443 };
 function firstSet(env, names) {
+    return firstSetVariable(env, names)?.value;
+}
+function firstSetVariable(env, names) {
     for (const name of names) {
         const value = env[name]?.trim();
         if (value)
-            return value;
+            return { name, value };
     }
     return undefined;
+}
+const PROXY_VARIABLES = {
+    'https:': ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'],
+    'http:': ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'],
+};
+/** A proxy variable that names no usable proxy: going direct instead would hide the mistake. */
+class ProxySettingError extends errors/* ActionError */.lZ {
+    name = 'ProxySettingError';
+    kind = 'proxy-setting';
+    variable;
+    constructor(variable, why) {
+        // The value is never shown: it may hold the proxy's password.
+        super(`${variable} is not a proxy URL (${why}; value not shown). Write it as http://proxy.example.com:3128, with user:password@ before the host when the proxy asks for them (percent-encode special characters), or unset it.`);
+        this.variable = variable;
+    }
 }
 /** An address or CIDR range as a BlockList, or undefined when it is neither. */
 function addressRule(text) {
@@ -368,26 +387,51 @@ function bypassesProxy(url, noProxy) {
         return host === name || host.endsWith(`.${name}`);
     });
 }
-/** A proxy URL as the environment gives it; curl assumes http:// when the scheme is missing. */
-function parseProxyUrl(text) {
+/**
+ * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
+ * missing. Throws ProxySettingError when it is not one.
+ */
+function parseProxyUrl(variable) {
+    const { name, value } = variable;
+    let proxy;
     try {
-        return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+        proxy = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
     }
     catch {
-        return undefined;
+        throw new ProxySettingError(name, 'it does not parse as a URL');
+    }
+    if (proxy.hostname === '')
+        throw new ProxySettingError(name, 'it names no host');
+    try {
+        decodeURIComponent(proxy.username);
+        decodeURIComponent(proxy.password);
+    }
+    catch {
+        throw new ProxySettingError(name, 'its user name or password holds a % that encodes nothing');
+    }
+    return proxy;
+}
+/**
+ * Checks every proxy variable that would be used, so that a mistyped one stops the run
+ * before its first request instead of being skipped.
+ */
+function checkProxyEnvironment(env = process.env) {
+    for (const names of Object.values(PROXY_VARIABLES)) {
+        const variable = firstSetVariable(env, [...names]);
+        if (variable)
+            parseProxyUrl(variable);
     }
 }
 /** The proxy the environment names for `url`, or undefined when it is reached directly. */
 function proxyFor(url, env = process.env) {
-    const names = url.protocol === 'https:'
-        ? ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY']
-        : ['http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
-    const value = firstSet(env, names);
-    if (value === undefined)
+    const variable = firstSetVariable(env, [
+        ...PROXY_VARIABLES[url.protocol === 'https:' ? 'https:' : 'http:'],
+    ]);
+    if (variable === undefined)
         return undefined;
     if (bypassesProxy(url, parseNoProxy(firstSet(env, ['no_proxy', 'NO_PROXY']))))
         return undefined;
-    return parseProxyUrl(value);
+    return parseProxyUrl(variable);
 }
 /** A proxy as it may be printed: scheme, host and port, never its credentials. */
 function describeProxy(proxy) {
@@ -490,7 +534,8 @@ function tunnellingAgent(proxy, options) {
 }
 /**
  * The dispatcher of every request the action sends: direct, or through the proxy the
- * environment names for that URL (read once, when it is created).
+ * environment names for that URL (read once, when it is created; a proxy variable that
+ * is not a URL throws ProxySettingError then).
  */
 class ProxyRoutes extends CompositeDispatcher {
     #env;
@@ -499,6 +544,7 @@ class ProxyRoutes extends CompositeDispatcher {
     #viaProxy = new Map();
     constructor(env = process.env, options = {}) {
         super();
+        checkProxyEnvironment(env);
         this.#env = { ...env };
         this.#options = options;
         this.#direct = new undici/* Agent */.g6(options);
@@ -950,6 +996,7 @@ class RetrySchedule {
         const outageLeft = failure.untilDeadline
             ? Infinity
             : this.#firstFailureAt + budget.outageMs - now;
+        const room = Math.min(left, outageLeft) - MIN_TRY_MS;
         let delayMs;
         if (failure.retryAfterMs !== undefined) {
             // Trying earlier than the server asked is pointless, so the wait is not shortened.
@@ -957,10 +1004,12 @@ class RetrySchedule {
                 return stop('deadline');
             if (failure.retryAfterMs > outageLeft)
                 return stop('outage');
-            delayMs = failure.retryAfterMs;
+            // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
+            // already past) again and again would otherwise be asked in a tight loop.
+            const backoff = room < MIN_TRY_MS ? 0 : backoffDelay(this.#failures, budget, random);
+            delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
         }
         else {
-            const room = Math.min(left, outageLeft) - MIN_TRY_MS;
             if (room < MIN_TRY_MS)
                 return stop(left <= outageLeft ? 'deadline' : 'outage');
             delayMs = Math.min(backoffDelay(this.#failures, budget, random), room);
@@ -1050,8 +1099,15 @@ const looseNumber = schemas/* unknown */.L5J()
     return undefined;
 })
     .optional();
+/**
+ * Server text as it is shown in a log line: control characters (line breaks, escape
+ * sequences) become spaces, so it stays on its line and cannot forge a workflow command.
+ */
+function oneLine(text) {
+    return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}
 const optionalText = schemas/* unknown */.L5J()
-    .transform((value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined))
+    .transform((value) => (typeof value === 'string' ? oneLine(value) || undefined : undefined))
     .optional();
 /** A timestamp as ISO 8601 text or epoch seconds/ms; anything else becomes undefined. */
 const timestamp = schemas/* unknown */.L5J()
@@ -1069,6 +1125,9 @@ const timestamp = schemas/* unknown */.L5J()
 const httpUrl = schemas/* string */.YjP()
     .trim()
     .refine((value) => {
+    // The URL parser drops line breaks and tabs: the text as given must hold none.
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
+        return false;
     try {
         const url = new URL(value);
         return url.protocol === 'https:' || url.protocol === 'http:';
@@ -1078,8 +1137,8 @@ const httpUrl = schemas/* string */.YjP()
     }
 }, 'is not an http(s) URL');
 const schemas_status = schemas/* string */.YjP()
-    .trim()
-    .min(1)
+    .transform(oneLine)
+    .pipe(schemas/* string */.YjP().min(1))
     .transform((value) => value.toLowerCase());
 const exportJobSchema = schemas/* object */.Ikc({
     jobId: identifier,
@@ -1113,7 +1172,9 @@ const agentJobSchema = schemas/* object */.Ikc({
         .catch(undefined)
         .transform((s) => s ?? {}),
     model: optionalText,
+    // As the URL parses: markup the server put in it is percent-encoded.
     prLink: httpUrl
+        .transform((value) => new URL(value).href)
         .nullish()
         .catch(undefined)
         .transform((v) => v ?? undefined),
@@ -1149,6 +1210,8 @@ class AdminApi {
     serverTime;
     /** Decided by the first export call that got an answer other than "no such route". */
     #exportRoutes;
+    /** The operation of a call sent at most once whose request is out without an answer. */
+    #unanswered;
     constructor(options) {
         const checked = parseServiceUrl(options.baseUrl.href);
         if (!(checked instanceof URL))
@@ -1169,6 +1232,14 @@ class AdminApi {
     /** Later calls stop retrying once this clock time has passed. */
     set deadline(at) {
         this.#options.deadline = at;
+    }
+    /**
+     * The operation of a call that is sent at most once (an agent job creation, a follow-up)
+     * whose request went out and was cut off before its answer, by a cancel or the run's
+     * timeout: the server may have acted on it.
+     */
+    get unanswered() {
+        return this.#unanswered;
     }
     /** The export routes in use, once an export call has been answered. */
     get exportRoutes() {
@@ -1325,6 +1396,9 @@ class AdminApi {
         url.pathname = `${baseUrl.pathname.replace(/\/+$/, '')}${call.path}`;
         const proxy = proxyOf(dispatcher, url);
         const started = clock.now();
+        const once = call.retry.network === 'refused';
+        if (once)
+            this.#unanswered = call.operation;
         let response;
         try {
             response = await (0,undici/* request */.Em)(url, {
@@ -1346,22 +1420,27 @@ class AdminApi {
         catch (err) {
             if (signal?.aborted)
                 throw (0,errors/* abortReason */.Js)(signal);
+            // Not cut off: the failure itself says what it means for a call that must not run twice.
+            if (once)
+                this.#unanswered = undefined;
             throw networkError(call, err, redactor, hostOf(url), proxy);
         }
         this.serverTime.observe(response.headers);
+        const { statusCode } = response;
         let text;
+        let truncated;
         try {
-            const read = await readDecodedText(response.body, response.headers, MAX_BODY_BYTES);
-            if (read.truncated)
-                throw new Error(`response body larger than ${MAX_BODY_BYTES} bytes`);
-            text = read.text;
+            ({ text, truncated } = await readDecodedText(response.body, response.headers, MAX_BODY_BYTES));
         }
         catch (err) {
             if (signal?.aborted)
                 throw (0,errors/* abortReason */.Js)(signal);
+            if (once)
+                this.#unanswered = undefined;
             throw networkError(call, err, redactor, hostOf(url), proxy);
         }
-        const { statusCode } = response;
+        if (once)
+            this.#unanswered = undefined;
         const contentType = header(response.headers, 'content-type');
         this.#options.debug?.(`${call.method} ${url.pathname} → ${statusCode} (${clock.now() - started} ms, ${text.length} bytes)`);
         if (proxy !== undefined &&
@@ -1371,7 +1450,11 @@ class AdminApi {
         }
         if (statusCode >= 300 && statusCode < 400) {
             const location = header(response.headers, 'location');
-            const target = location !== undefined ? withoutQuery(new URL(location, url)) : 'nowhere';
+            const target = location === undefined
+                ? 'nowhere'
+                : URL.canParse(location, url.href)
+                    ? withoutQuery(new URL(location, url))
+                    : 'an address that is not a URL';
             throw new api_errors/* ApiError */.hD(redactor.redact(`Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`), { kind: 'redirect', status: statusCode });
         }
         if (statusCode < 200 || statusCode >= 300) {
@@ -1383,6 +1466,10 @@ class AdminApi {
                 detail,
                 ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
             });
+        }
+        // An error page is judged by its status and its start; an answer must be read whole.
+        if (truncated) {
+            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check base-url: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
         }
         let json;
         try {
@@ -1541,6 +1628,17 @@ const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited to 100 creations per pro
 function withAdvice(error, advice) {
     return error.withMessage(`${error.message} ${advice}`);
 }
+/** What to check when the job given as agent-job-id is not found. */
+function jobNotFoundAdvice(config) {
+    return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
+}
+/** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
+function acceptedStatus(error) {
+    const { status } = error;
+    return error.kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300
+        ? status
+        : undefined;
+}
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
 async function sendFollowUp(config, jobId, prompt, deps) {
     const { api, reporter, signal } = deps;
@@ -1554,19 +1652,34 @@ async function sendFollowUp(config, jobId, prompt, deps) {
             throw err;
         if (err.status === 429)
             throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-        if (err.status === 404) {
-            throw withAdvice(err, `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`);
-        }
-        if (err.status === 400) {
+        if (err.status === 404)
+            throw withAdvice(err, jobNotFoundAdvice(config));
+        // A 400 also answers a bad prompt: the archived advice only when the job is archived.
+        if (err.status === 400 && (await isArchived(config, jobId, deps))) {
             throw withAdvice(err, 'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.');
         }
+        const accepted = acceptedStatus(err);
+        if (accepted !== undefined) {
+            throw withAdvice(err, `The API accepted the request (HTTP ${accepted}), so the message was probably delivered: ${report/* CHECK_BEFORE_RESENDING */.B}`);
+        }
         if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
-            throw withAdvice(err, 'The message may have been delivered anyway: check the job before sending it again, since the agent would act on it twice.');
+            throw withAdvice(err, `The message may have been delivered anyway: ${report/* CHECK_BEFORE_RESENDING */.B}`);
         }
         throw err;
     }
     reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
     return job;
+}
+/** Whether the job reads as archived; a failed read says nothing either way. */
+async function isArchived(config, jobId, { api, signal }) {
+    try {
+        return (await api.getAgentJob(config.projectId, jobId, signal)).status === 'archived';
+    }
+    catch (err) {
+        if (signal?.aborted)
+            throw err;
+        return false;
+    }
 }
 
 ;// CONCATENATED MODULE: ./.build/agent/run.js
@@ -1619,7 +1732,14 @@ async function runAgent(config, deps) {
         : config.prompt !== undefined
             ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, () => sendFollowUp(config, config.jobId, config.prompt, deps))
             : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
-                const job = await api.getAgentJob(config.projectId, config.jobId, signal);
+                const job = await api
+                    .getAgentJob(config.projectId, config.jobId, signal)
+                    .catch((err) => {
+                    if (err instanceof api_errors/* ApiError */.hD && err.status === 404) {
+                        throw withAdvice(err, jobNotFoundAdvice(config));
+                    }
+                    throw err;
+                });
                 reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
                 return job;
             });
@@ -1690,12 +1810,16 @@ async function createJob(config, deps) {
             job = await api.createAgentJob(config.projectId, prompt, signal);
         }
         catch (err) {
-            if (err instanceof api_errors/* ApiError */.hD && err.status === 429) {
+            if (!(err instanceof api_errors/* ApiError */.hD))
+                throw err;
+            if (err.status === 429)
                 throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+            const accepted = acceptedStatus(err);
+            if (accepted !== undefined) {
+                throw withAdvice(err, `The API accepted the request (HTTP ${accepted}), so the job was probably created: ${report/* CHECK_BEFORE_CREATING */.Rb}`);
             }
-            if (err instanceof api_errors/* ApiError */.hD &&
-                (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server')) {
-                throw withAdvice(err, "The job may have been created anyway: check the project's agent jobs before running again, since a second job would open a second pull request.");
+            if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
+                throw withAdvice(err, `The job may have been created anyway: ${report/* CHECK_BEFORE_CREATING */.Rb}`);
             }
             throw err;
         }
@@ -1746,7 +1870,7 @@ const relativePath = schemas/* string */.YjP()
  * without control characters, so that a manifest written by someone else cannot start a
  * workflow command (`::error::…`) on a line of its own.
  */
-const oneLine = (max) => schemas/* string */.YjP()
+const manifest_oneLine = (max) => schemas/* string */.YjP()
     .max(max)
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'holds a control character or a line break');
 const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
@@ -1756,7 +1880,7 @@ const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
  * compared by file bytes only.
  */
 const pageSchema = schemas/* object */.Ikc({
-    title: oneLine(1000).optional(),
+    title: manifest_oneLine(1000).optional(),
     /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
     content: hex128,
@@ -1765,9 +1889,9 @@ const pageSchema = schemas/* object */.Ikc({
 const manifestSchema = schemas/* object */.Ikc({
     format: schemas/* literal */.euz(MANIFEST_FORMAT),
     version: schemas/* literal */.euz(MANIFEST_VERSION),
-    generator: oneLine(200),
-    domain: oneLine(253),
-    jobId: oneLine(1024),
+    generator: manifest_oneLine(200),
+    domain: manifest_oneLine(253),
+    jobId: manifest_oneLine(1024),
     exportedAt: iso/* datetime */.w$(),
     pageCount: schemas/* number */.aig().int().nonnegative().optional(),
     archive: schemas/* object */.Ikc({
@@ -6985,6 +7109,8 @@ async function executeConfigured(raw, environment, reporter, options) {
     });
     redactor.add(config.apiKey);
     reporter.mask(config.apiKey);
+    // Before the timer and the record: a proxy variable that is not a URL ends the run here.
+    const dispatcher = options.dispatcher ?? new ProxyRoutes();
     const startedAt = clock.now();
     const deadline = startedAt + config.timeoutMs;
     const timeout = new AbortController();
@@ -7006,11 +7132,9 @@ async function executeConfigured(raw, environment, reporter, options) {
             invokedAs,
             showBundleUrl: config.showBundleUrl,
         };
-    const cancelTimeout = clock.after(config.timeoutMs, () => timeout.abort(new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs))));
     const signal = options.signal
         ? AbortSignal.any([options.signal, timeout.signal])
         : timeout.signal;
-    const dispatcher = options.dispatcher ?? new ProxyRoutes();
     const api = new AdminApi({
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
@@ -7025,6 +7149,15 @@ async function executeConfigured(raw, environment, reporter, options) {
             reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${(0,duration/* formatDuration */.a3)(event.delayMs)} (attempt ${event.attempt}).`);
         },
         debug: (line) => reporter.debug(line),
+    });
+    // A create or follow-up cut off before its answer may have been acted on anyway.
+    const noteUnanswered = () => {
+        if (record.command === 'agent' && api.unanswered !== undefined)
+            record.unanswered = true;
+    };
+    const cancelTimeout = clock.after(config.timeoutMs, () => {
+        noteUnanswered();
+        timeout.abort(new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)));
     });
     reporter.debug(`API ${config.baseUrl.origin}${config.baseUrl.pathname}, timeout ${(0,duration/* formatDuration */.a3)(config.timeoutMs)}`);
     try {
@@ -7053,6 +7186,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         if (!signal.aborted)
             return { config, record, error: err };
         const reason = (0,errors/* abortReason */.Js)(signal);
+        noteUnanswered();
         return {
             config,
             record,
