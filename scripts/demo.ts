@@ -83,11 +83,13 @@ try {
     workspace: ROOT,
     ...(raw ? { onStdout: (text: string) => process.stdout.write(text) } : {}),
   });
+  // The longest name sets the column (pages-navigation-changed is 24 characters).
+  const nameWidth = Math.max(0, ...Object.keys(run.outputs).map((name) => name.length));
   if (raw) {
     process.stdout.write(run.stderr);
     console.log(`\n--- outputs (GITHUB_OUTPUT) ---`);
     for (const [name, value] of Object.entries(run.outputs))
-      console.log(`${name.padEnd(18)} ${value}`);
+      console.log(`${name.padEnd(nameWidth)} ${value}`);
     console.log(`\n--- job summary (GITHUB_STEP_SUMMARY) ---\n${run.summary}`);
   } else {
     process.stdout.write(renderGitHubLog(run.stdout, { expand: values.expand, color }));
@@ -96,7 +98,7 @@ try {
     for (const [name, value] of Object.entries(run.outputs)) {
       // A presigned link is a screenful of signature: the file holds it whole.
       const shown = name === 'bundle-url' ? withoutQuery(value) : value;
-      console.log(`  ${name.padEnd(18)} ${shown}`);
+      console.log(`  ${name.padEnd(nameWidth)} ${shown}`);
     }
     console.log(`\n${bold('Job summary')}`);
     process.stdout.write(renderSummaryText(run.summary).replace(/^(?=.)/gm, '  '));

@@ -63,6 +63,26 @@ describe('npm start', () => {
     expect(run.left).toEqual([]);
   }, 60_000);
 
+  it('lines the outputs up in one column, the change report counts included', async () => {
+    const kept = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-demo-kept-'));
+    try {
+      // The second run finds the first one's export in path, so it reports changes.
+      const site = path.join(kept, 'site');
+      expect((await demo('--path', site)).code).toBe(0);
+      const run = await demo('--path', site);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const outputs = /^Outputs\n((?: {2}.*\n)+)/m.exec(run.stdout)?.[1] ?? '';
+      expect(outputs).toContain('pages-navigation-changed');
+      const valueColumns = outputs
+        .trimEnd()
+        .split('\n')
+        .map((line) => /^ {2}\S+ +/.exec(line)?.[0].length);
+      expect(new Set(valueColumns).size, outputs).toBe(1);
+    } finally {
+      await fs.rm(kept, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('--raw shows what the runner reads, the emulator on stderr', async () => {
     const run = await demo('--raw');
     expect(run.code, run.stdout + run.stderr).toBe(0);
