@@ -452,7 +452,10 @@ export function renderReadiness(readiness: Readiness): string {
   if (extras.length > 0) parts.push('', ...extras.map((line) => `- ${line}`));
 
   const { links } = readiness;
-  parts.push('', `#### Internal links: ${links.brokenCount} broken of ${links.checked}`);
+  // None broken (or none checked): the check's own line in the summary says so.
+  if (links.brokenCount > 0) {
+    parts.push('', `#### Internal links: ${links.brokenCount} broken of ${links.checked}`);
+  }
   if (links.broken.length > 0) {
     parts.push(
       '',

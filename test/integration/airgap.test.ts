@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { checkReadiness } from '../../src/airgap/check.js';
 import { findBrowser } from '../../src/airgap/browser.js';
+import type { Readiness } from '../../src/airgap/findings.js';
 import { type ExportConfig, parseConfig } from '../../src/config.js';
 import { CancelledError } from '../../src/errors.js';
 import { execute } from '../../src/main.js';
-import type { ExportRecord } from '../../src/report.js';
+import { type ExportRecord, renderReadiness } from '../../src/report.js';
 import { recordingReporter } from '../support/recording-reporter.js';
 import { listTree } from '../support/action.js';
 import { tarOf } from '../support/archives.js';
@@ -154,6 +155,9 @@ describe('checkReadiness on a hand-made site', () => {
       ]);
       expect(result.log()).toMatch(/4 internal links checked, 1 broken/);
       expect(result.record.readiness?.links.brokenCount).toBe(1);
+      expect(renderReadiness(result.record.readiness as Readiness)).toMatch(
+        /#### Internal links: 1 broken of 4\n\n\| File \| Line/,
+      );
     }
     const failing = await check(root, { 'broken-links': 'fail' });
     expect(failing.message).toMatch(/1 internal link\(s\) lead to no file of the export/);
@@ -182,6 +186,8 @@ describe('checkReadiness on a hand-made site', () => {
       /cloud check: read 2 files \(2 pages\) in .*; 2 internal links checked, 0 broken\./,
     );
     expect(result.log()).toMatch(/Serving: every internal link names its file or a directory/);
+    // The check's line says 0 broken: no heading with nothing under it repeats it.
+    expect(renderReadiness(result.record.readiness as Readiness)).not.toMatch(/Internal links/);
   });
 
   it('caps annotations at 10 per level without dropping a host: the last one names the rest', async () => {
