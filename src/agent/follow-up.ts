@@ -18,13 +18,37 @@ export function jobNotFoundAdvice(config: AgentConfig): string {
   return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
 }
 
-/** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
-export function acceptedStatus(error: ApiError): number | undefined {
-  const { status } = error;
-  return error.kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300
-    ? status
-    : undefined;
+/** A call sent at most once (a job creation, a follow-up): what it does if it went through. */
+export interface SentOnce {
+  /** What the call makes, as a sentence starts: `The job`, `The message`. */
+  subject: string;
+  /** What happened to it if the server acted: `created`, `delivered`. */
+  done: string;
+  /** What to check before sending it again. */
+  check: string;
 }
+
+/**
+ * The advice for a failure that leaves a send-once call's outcome unknown: a 2xx answer
+ * that could not be used (the server acted), or a broken connection, a timeout or a
+ * server error (it may have). Undefined for a failure that says it was not acted on.
+ */
+export function unknownOutcomeAdvice(error: ApiError, call: SentOnce): string | undefined {
+  const { status, kind } = error;
+  if (kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300) {
+    return `The API accepted the request (HTTP ${status}), so ${call.subject.toLowerCase()} was probably ${call.done}: ${call.check}`;
+  }
+  if (kind === 'network' || kind === 'timeout' || kind === 'server') {
+    return `${call.subject} may have been ${call.done} anyway: ${call.check}`;
+  }
+  return undefined;
+}
+
+const FOLLOW_UP: SentOnce = {
+  subject: 'The message',
+  done: 'delivered',
+  check: CHECK_BEFORE_RESENDING,
+};
 
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
 export async function sendFollowUp(
@@ -49,20 +73,8 @@ export async function sendFollowUp(
         'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.',
       );
     }
-    const accepted = acceptedStatus(err);
-    if (accepted !== undefined) {
-      throw withAdvice(
-        err,
-        `The API accepted the request (HTTP ${accepted}), so the message was probably delivered: ${CHECK_BEFORE_RESENDING}`,
-      );
-    }
-    if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
-      throw withAdvice(
-        err,
-        `The message may have been delivered anyway: ${CHECK_BEFORE_RESENDING}`,
-      );
-    }
-    throw err;
+    const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
+    throw advice === undefined ? err : withAdvice(err, advice);
   }
   reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
   return job;

@@ -15,10 +15,11 @@ import {
   type Reporter,
 } from '../report.js';
 import {
-  acceptedStatus,
   AGENT_RATE_LIMIT_ADVICE,
   jobNotFoundAdvice,
+  type SentOnce,
   sendFollowUp,
+  unknownOutcomeAdvice,
   withAdvice,
 } from './follow-up.js';
 
@@ -153,6 +154,9 @@ function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedEr
   );
 }
 
+/** A job creation, sent at most once: a second job would open a second pull request. */
+const CREATE: SentOnce = { subject: 'The job', done: 'created', check: CHECK_BEFORE_CREATING };
+
 async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob> {
   const { api, reporter, signal } = deps;
   const prompt = config.prompt as string;
@@ -164,17 +168,8 @@ async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (err.status === 429) throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-      const accepted = acceptedStatus(err);
-      if (accepted !== undefined) {
-        throw withAdvice(
-          err,
-          `The API accepted the request (HTTP ${accepted}), so the job was probably created: ${CHECK_BEFORE_CREATING}`,
-        );
-      }
-      if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
-        throw withAdvice(err, `The job may have been created anyway: ${CHECK_BEFORE_CREATING}`);
-      }
-      throw err;
+      const advice = unknownOutcomeAdvice(err, CREATE);
+      throw advice === undefined ? err : withAdvice(err, advice);
     }
     reporter.info(
       `Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`,
