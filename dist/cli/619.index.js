@@ -1632,13 +1632,26 @@ function withAdvice(error, advice) {
 function jobNotFoundAdvice(config) {
     return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
 }
-/** An answer the server sent with a 2xx status but that could not be used: it acted anyway. */
-function acceptedStatus(error) {
-    const { status } = error;
-    return error.kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300
-        ? status
-        : undefined;
+/**
+ * The advice for a failure that leaves a send-once call's outcome unknown: a 2xx answer
+ * that could not be used (the server acted), or a broken connection, a timeout or a
+ * server error (it may have). Undefined for a failure that says it was not acted on.
+ */
+function unknownOutcomeAdvice(error, call) {
+    const { status, kind } = error;
+    if (kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300) {
+        return `The API accepted the request (HTTP ${status}), so ${call.subject.toLowerCase()} was probably ${call.done}: ${call.check}`;
+    }
+    if (kind === 'network' || kind === 'timeout' || kind === 'server') {
+        return `${call.subject} may have been ${call.done} anyway: ${call.check}`;
+    }
+    return undefined;
 }
+const FOLLOW_UP = {
+    subject: 'The message',
+    done: 'delivered',
+    check: report/* CHECK_BEFORE_RESENDING */.B,
+};
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
 async function sendFollowUp(config, jobId, prompt, deps) {
     const { api, reporter, signal } = deps;
@@ -1658,14 +1671,8 @@ async function sendFollowUp(config, jobId, prompt, deps) {
         if (err.status === 400 && (await isArchived(config, jobId, deps))) {
             throw withAdvice(err, 'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.');
         }
-        const accepted = acceptedStatus(err);
-        if (accepted !== undefined) {
-            throw withAdvice(err, `The API accepted the request (HTTP ${accepted}), so the message was probably delivered: ${report/* CHECK_BEFORE_RESENDING */.B}`);
-        }
-        if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
-            throw withAdvice(err, `The message may have been delivered anyway: ${report/* CHECK_BEFORE_RESENDING */.B}`);
-        }
-        throw err;
+        const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
+        throw advice === undefined ? err : withAdvice(err, advice);
     }
     reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
     return job;
@@ -1800,6 +1807,8 @@ function failedError(job, record, when = '') {
     record.error = job.error;
     return new errors/* JobFailedError */.dk(`Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`);
 }
+/** A job creation, sent at most once: a second job would open a second pull request. */
+const CREATE = { subject: 'The job', done: 'created', check: report/* CHECK_BEFORE_CREATING */.Rb };
 async function createJob(config, deps) {
     const { api, reporter, signal } = deps;
     const prompt = config.prompt;
@@ -1814,14 +1823,8 @@ async function createJob(config, deps) {
                 throw err;
             if (err.status === 429)
                 throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
-            const accepted = acceptedStatus(err);
-            if (accepted !== undefined) {
-                throw withAdvice(err, `The API accepted the request (HTTP ${accepted}), so the job was probably created: ${report/* CHECK_BEFORE_CREATING */.Rb}`);
-            }
-            if (err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server') {
-                throw withAdvice(err, `The job may have been created anyway: ${report/* CHECK_BEFORE_CREATING */.Rb}`);
-            }
-            throw err;
+            const advice = unknownOutcomeAdvice(err, CREATE);
+            throw advice === undefined ? err : withAdvice(err, advice);
         }
         reporter.info(`Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`);
         if (job.source.ref)
