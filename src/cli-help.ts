@@ -61,7 +61,7 @@ const EXIT_CODES = section('EXIT CODES', [
   ['0', 'done'],
   ['1', 'failed: job failed, key refused, unsafe archive, timeout…'],
   ['2', 'bad usage: an unknown flag or an invalid value'],
-  ['130', 'cancelled (Ctrl-C, SIGTERM)'],
+  ['130, 143, 129', 'cancelled by Ctrl-C, SIGTERM or SIGHUP (128 + the signal number)'],
 ]);
 
 function examples(lines: string[]): string {

@@ -155,8 +155,13 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
 
   if (error === undefined) return EXIT.ok;
   if (error instanceof InputError) return EXIT.usage;
-  if (error instanceof CancelledError) return EXIT.cancelled;
+  if (error instanceof CancelledError) return cancelledExit(error);
   return EXIT.failed;
+}
+
+/** 128 + the number of the signal that cancelled the run, as shells report it (130 for Ctrl-C). */
+function cancelledExit(error: CancelledError): number {
+  return error.signal ? 128 + os.constants.signals[error.signal] : EXIT.cancelled;
 }
 
 /** Pretty on a terminal, one line in a pipe (what `gh --json` does). */

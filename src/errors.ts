@@ -20,7 +20,11 @@ export class InputError extends ActionError {
 /** The run was cancelled by SIGINT/SIGTERM (or the CI stopping the job). */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
-  constructor(detail = 'cancelled') {
+  constructor(
+    detail = 'cancelled',
+    /** The signal that cancelled the run, when one did (the CLI exits with 128 + its number). */
+    readonly signal?: NodeJS.Signals,
+  ) {
     super(detail);
   }
 }

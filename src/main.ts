@@ -182,7 +182,7 @@ async function executeConfigured(
       record,
       error:
         reason instanceof CancelledError
-          ? new CancelledError(`${reason.message} ${describeCancellation(record)}`)
+          ? new CancelledError(`${reason.message} ${describeCancellation(record)}`, reason.signal)
           : reason,
     };
   } finally {

@@ -17,7 +17,7 @@ export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> 
   const handlers = CANCELLING.map((name) => {
     const handler = () => {
       if (!controller.signal.aborted) {
-        controller.abort(new CancelledError(`Cancelled (${name}).`));
+        controller.abort(new CancelledError(`Cancelled (${name}).`, name));
       } else if (source === process) process.exit(128 + constants.signals[name]);
     };
     source.on(name, handler);

@@ -411,4 +411,26 @@ describe('static-export CLI basics', () => {
       emulator.faults.clear();
     }
   });
+
+  it('exits with 143 when a CI system stops it with SIGTERM, as shells report it', async () => {
+    emulator.faults.add({ route: 'store.get', stallAfterBytes: 512, times: Infinity });
+    try {
+      const signals = new EventEmitter();
+      let sent = false;
+      const run = await runCli(exportArgs('--path', 'site'), {
+        env: env(),
+        signals,
+        onStderr: (text) => {
+          if (sent || !text.includes('▸ Downloading')) return;
+          sent = true;
+          setTimeout(() => signals.emit('SIGTERM'), 300);
+        },
+      });
+      expect(run.code, run.stderr).toBe(143);
+      expect(run.stderr).toMatch(/^error: Cancelled \(SIGTERM\)\. Export job se_\w+ had completed/m);
+      expect(await fs.readdir(run.cwd)).toEqual([]);
+    } finally {
+      emulator.faults.clear();
+    }
+  });
 });
