@@ -7194,7 +7194,7 @@ async function executeConfigured(raw, environment, reporter, options) {
             config,
             record,
             error: reason instanceof errors/* CancelledError */.cc
-                ? new errors/* CancelledError */.cc(`${reason.message} ${(0,report/* describeCancellation */.vk)(record)}`)
+                ? new errors/* CancelledError */.cc(`${reason.message} ${(0,report/* describeCancellation */.vk)(record)}`, reason.signal)
                 : reason,
         };
     }
