@@ -427,7 +427,9 @@ describe('static-export CLI basics', () => {
         },
       });
       expect(run.code, run.stderr).toBe(143);
-      expect(run.stderr).toMatch(/^error: Cancelled \(SIGTERM\)\. Export job se_\w+ had completed/m);
+      expect(run.stderr).toMatch(
+        /^error: Cancelled \(SIGTERM\)\. Export job se_\w+ had completed/m,
+      );
       expect(await fs.readdir(run.cwd)).toEqual([]);
     } finally {
       emulator.faults.clear();
