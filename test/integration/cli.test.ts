@@ -386,53 +386,41 @@ describe('static-export CLI basics', () => {
     }
   });
 
-  it('on Ctrl-C during the download of a completed job, says the job completed and how to fetch it', async () => {
+  /** An export whose download stalls; `signal` comes once it is under way. */
+  async function signalDuringDownload(signal: 'SIGINT' | 'SIGTERM') {
     emulator.faults.add({ route: 'store.get', stallAfterBytes: 512, times: Infinity });
     try {
-      // The download waits on the network, where no virtual time passes: the interrupt
+      // The download waits on the network, where no virtual time passes: the signal
       // comes in real time once it is under way.
       const signals = new EventEmitter();
       let sent = false;
-      const run = await runCli(exportArgs('--path', 'site'), {
+      return await runCli(exportArgs('--path', 'site'), {
         env: env(),
         signals,
         onStderr: (text) => {
           if (sent || !text.includes('▸ Downloading')) return;
           sent = true;
-          setTimeout(() => signals.emit('SIGINT'), 300);
+          setTimeout(() => signals.emit(signal), 300);
         },
       });
-      expect(run.code, run.stderr).toBe(130);
-      expect(run.stderr).toMatch(
-        /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and path was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
-      );
-      expect(await fs.readdir(run.cwd)).toEqual([]);
     } finally {
       emulator.faults.clear();
     }
+  }
+
+  it('on Ctrl-C during the download of a completed job, says the job completed and how to fetch it', async () => {
+    const run = await signalDuringDownload('SIGINT');
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(
+      /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and path was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
+    );
+    expect(await fs.readdir(run.cwd)).toEqual([]);
   });
 
   it('exits with 143 when a CI system stops it with SIGTERM, as shells report it', async () => {
-    emulator.faults.add({ route: 'store.get', stallAfterBytes: 512, times: Infinity });
-    try {
-      const signals = new EventEmitter();
-      let sent = false;
-      const run = await runCli(exportArgs('--path', 'site'), {
-        env: env(),
-        signals,
-        onStderr: (text) => {
-          if (sent || !text.includes('▸ Downloading')) return;
-          sent = true;
-          setTimeout(() => signals.emit('SIGTERM'), 300);
-        },
-      });
-      expect(run.code, run.stderr).toBe(143);
-      expect(run.stderr).toMatch(
-        /^error: Cancelled \(SIGTERM\)\. Export job se_\w+ had completed/m,
-      );
-      expect(await fs.readdir(run.cwd)).toEqual([]);
-    } finally {
-      emulator.faults.clear();
-    }
+    const run = await signalDuringDownload('SIGTERM');
+    expect(run.code, run.stderr).toBe(143);
+    expect(run.stderr).toMatch(/^error: Cancelled \(SIGTERM\)\. Export job se_\w+ had completed/m);
+    expect(await fs.readdir(run.cwd)).toEqual([]);
   });
 });
