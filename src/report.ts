@@ -187,6 +187,13 @@ export const CHECK_BEFORE_RESENDING =
 
 export type RunRecord = ExportRecord | AgentRecord;
 
+/** A create or follow-up that `cutOff` (a timeout, a cancel) before its answer: what may have happened. */
+function unansweredCall(record: AgentRecord, cutOff: string): string {
+  return record.mode === 'follow-up'
+    ? `The follow-up to agent job ${record.jobId} ${cutOff}, so it may have been delivered: ${CHECK_BEFORE_RESENDING}`
+    : `The request to create an agent job ${cutOff}, so a job may have been created: ${CHECK_BEFORE_CREATING}`;
+}
+
 /** A duration as an input takes it: `1h`, `45m`, `90s`. */
 function inputDuration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
@@ -202,11 +209,8 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
     if (record.status !== undefined) {
       return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting(record, 'agent-job-id', record.jobId ?? '')}.`;
     }
-    if (record.unanswered) {
-      return record.mode === 'follow-up'
-        ? `The follow-up to agent job ${record.jobId} was sent but not answered before ${limit}, so it may have been delivered: ${CHECK_BEFORE_RESENDING}`
-        : `The request to create an agent job was sent but not answered before ${limit}, so a job may have been created: ${CHECK_BEFORE_CREATING}`;
-    }
+    if (record.unanswered)
+      return unansweredCall(record, `was sent but not answered before ${limit}`);
     if (record.mode === 'follow-up') {
       return `The follow-up could not be sent to agent job ${record.jobId} before ${limit}. Run again later, or raise the limit (${longer}).`;
     }
@@ -230,11 +234,7 @@ export function describeCancellation(record: RunRecord): string {
     if (record.status !== undefined) {
       return `Agent job ${record.jobId} keeps running on the server: the API has no way to cancel it.`;
     }
-    if (record.unanswered) {
-      return record.mode === 'follow-up'
-        ? `The follow-up to agent job ${record.jobId} had been sent but not answered, so it may have been delivered: ${CHECK_BEFORE_RESENDING}`
-        : `The request to create an agent job had been sent but not answered, so a job may have been created: ${CHECK_BEFORE_CREATING}`;
-    }
+    if (record.unanswered) return unansweredCall(record, 'had been sent but not answered');
     return record.mode === 'create' || record.mode === undefined
       ? 'No agent job was created.'
       : `Agent job ${record.jobId} was left as it was.`;
