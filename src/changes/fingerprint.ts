@@ -379,8 +379,8 @@ function valueOf(html: string, name: string, from: number, to: number): string |
   }
 }
 
-/** Characters of a title kept: the manifest holds at most this many (src/deliver/manifest.ts). */
-const TITLE_CHARS = 1000;
+/** Characters of a title kept, and the most a manifest's page title may hold. */
+export const TITLE_CHARS = 1000;
 
 /**
  * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control

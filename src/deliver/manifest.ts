@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { TITLE_CHARS } from '../changes/fingerprint.js';
 import { VERSION } from '../version.js';
 import type { SiteContents } from './archive/writer.js';
 
@@ -49,7 +50,7 @@ const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
  * compared by file bytes only.
  */
 const pageSchema = z.object({
-  title: oneLine(1000).optional(),
+  title: oneLine(TITLE_CHARS).optional(),
   /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
   content: hex128,
