@@ -1841,9 +1841,541 @@ var core = __webpack_require__(8532);
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
 var iso = __webpack_require__(4377);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: ./.build/html-whitespace.js
+var html_whitespace = __webpack_require__(143);
+;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
+
+
+
+/**
+ * What a reader sees on a page, reduced to short hashes, so that two exports can be
+ * compared page by page even though every build rewrites the bytes (Next.js build ids
+ * and flight data, VitePress hash maps, content-hashed asset names).
+ *
+ * Two levels, both computed from the page's bytes without decoding them:
+ * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
+ *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
+ *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
+ *   export's, the page is unchanged and its other hashes are carried over. CRC-32
+ *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
+ *   billion; a miss would only keep an earlier fingerprint, never fail a run.
+ * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
+ *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
+ *   asset URLs; split between the page's own content and the navigation around it
+ *   (nav, banner header and footer, sidebar, table of contents, pagination).
+ * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
+ */
+/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
+const FINGERPRINT_SCHEME = 1;
+/** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
+const DIGEST_CHARS = 32;
+/** Characters that end a tag name. */
+const isNameEnd = (c) => c === 62 || c === 47 || (0,html_whitespace/* isHtmlWhitespace */.f)(c) || Number.isNaN(c);
+/** Elements whose content is never shown as text. */
+const isHidden = (name) => name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
+/** Elements that hold navigation, when they are not inside the page's main content. */
+const LANDMARKS = new Set(['header', 'footer', 'aside']);
+/** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
+const NAVIGATION_IDS = new Set([
+    'navbar',
+    'sidebar',
+    'sidebar-content',
+    'mobile-nav',
+    'table-of-contents',
+    'pagination',
+    'footer',
+    'banner',
+]);
+const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+/**
+ * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
+ * tags only in the head, where generators put them: searching the body for tags it
+ * rarely holds would scan every page twice more, and one left in only costs that page
+ * a scan.
+ */
+const LEFT_OUT = [
+    { opening: Buffer.from('<script'), closing: Buffer.from('</script'), headOnly: false },
+    { opening: Buffer.from('<style'), closing: Buffer.from('</style'), headOnly: true },
+    { opening: Buffer.from('<link'), headOnly: true },
+];
+const HEAD_END = Buffer.from('</head');
+const GREATER_THAN = 62;
+/** A byte that never occurs in text: where a left-out element was. */
+const SEPARATOR = Buffer.from([0]);
+/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
+function markupDigest(bytes) {
+    let crc = 0;
+    let length = 0;
+    const add = (part) => {
+        crc = (0,external_node_zlib_.crc32)(part, crc);
+        length += part.length;
+    };
+    // Where each kind of left-out element occurs next; each is searched for once per page.
+    const next = LEFT_OUT.map(() => -2);
+    const headEnd = indexOfTag(bytes, HEAD_END, 0);
+    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
+    let from = 0;
+    for (;;) {
+        let kind = -1;
+        for (let k = 0; k < LEFT_OUT.length; k += 1) {
+            if (next[k] !== -1 && next[k] < from) {
+                const element = LEFT_OUT[k];
+                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
+            }
+            const at = next[k];
+            if (at !== -1 && (kind === -1 || at < next[kind]))
+                kind = k;
+        }
+        if (kind === -1)
+            break;
+        const start = next[kind];
+        const element = LEFT_OUT[kind];
+        const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
+        const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+        if (start > from)
+            add(bytes.subarray(from, start));
+        add(SEPARATOR);
+        from = end === -1 ? bytes.length : end + 1;
+    }
+    if (from < bytes.length)
+        add(bytes.subarray(from));
+    return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
+}
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes, opening, from) {
+    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
+        const after = bytes[at + opening.length];
+        if (after === undefined || isNameEnd(after))
+            return at;
+    }
+    return -1;
+}
+/** Index just past `needle` from `from`, or the end of the text. */
+function after(html, needle, from) {
+    const at = html.indexOf(needle, from);
+    return at === -1 ? html.length : at + needle.length;
+}
+/** Where `</name` starts (any letter case), or the end of the text. */
+function indexOfClosing(html, name, from) {
+    const lower = html.indexOf(`</${name}`, from);
+    if (lower !== -1)
+        return lower;
+    const pattern = new RegExp(`</${name}`, 'ig');
+    pattern.lastIndex = from;
+    return pattern.exec(html)?.index ?? html.length;
+}
+/** Collects visible bytes with whitespace collapsed, then hashes them. */
+class VisibleText {
+    scratch;
+    #length = 0;
+    #spaced = true;
+    #hash = (0,external_node_crypto_.createHash)('sha256');
+    /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
+    constructor(scratch) {
+        this.scratch = scratch;
+    }
+    get #buffer() {
+        return this.scratch.buffer;
+    }
+    /** Appends bytes[from, to), each run of whitespace as one space. */
+    text(bytes, from, to) {
+        this.#reserve(to - from + 1);
+        const out = this.#buffer;
+        let length = this.#length;
+        let spaced = this.#spaced;
+        for (let i = from; i < to; i += 1) {
+            const c = bytes[i];
+            if ((0,html_whitespace/* isHtmlWhitespace */.f)(c)) {
+                if (!spaced) {
+                    out[length] = 32;
+                    length += 1;
+                    spaced = true;
+                }
+            }
+            else {
+                out[length] = c;
+                length += 1;
+                spaced = false;
+            }
+        }
+        this.#length = length;
+        this.#spaced = spaced;
+    }
+    /** Appends a word as it is (an attribute value), set apart by spaces. */
+    word(value) {
+        this.separate();
+        this.#reserve(value.length + 1);
+        this.#length += this.#buffer.write(value, this.#length, 'latin1');
+        this.#spaced = false;
+        this.separate();
+    }
+    /** Appends bytes[from, to) as one word, as they are. */
+    rawWord(bytes, from, to) {
+        this.separate();
+        this.#reserve(to - from + 1);
+        bytes.copy(this.#buffer, this.#length, from, to);
+        this.#length += to - from;
+        this.#spaced = false;
+        this.separate();
+    }
+    separate() {
+        if (this.#spaced)
+            return;
+        this.#reserve(1);
+        this.#buffer[this.#length] = 32;
+        this.#length += 1;
+        this.#spaced = true;
+    }
+    /** Hex digest of everything appended. */
+    digest() {
+        if (this.#length > 0)
+            this.#hash.update(this.#buffer.subarray(0, this.#length));
+        this.#length = 0;
+        return this.#hash.digest('hex').slice(0, DIGEST_CHARS);
+    }
+    #reserve(extra) {
+        if (this.#length + extra <= this.#buffer.length)
+            return;
+        const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
+        this.#buffer.copy(grown, 0, 0, this.#length);
+        this.scratch.buffer = grown;
+    }
+}
+/**
+ * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
+ * a page-wide search for an attribute most tags lack runs through scripts and flight data.
+ */
+function tagHolds(html, from, to, needle) {
+    return html.slice(from, to).includes(needle);
+}
+/**
+ * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
+ * the earlier export: when the markup is unchanged its visible hashes are carried over
+ * and the page is not scanned again.
+ */
+function fingerprintPage(bytes, earlier, 
+/** The page's markup digest, when worked out already. */
+markup = markupDigest(bytes)) {
+    if (earlier?.markup === markup)
+        return earlier;
+    return { ...readVisible(bytes), markup };
+}
+/** Buffers the visible text is gathered in, reused from page to page. */
+const SCRATCH = {
+    content: { buffer: Buffer.allocUnsafe(64 * 1024) },
+    navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
+};
+/** Scans the page once for what a reader sees; see the module comment. */
+function readVisible(bytes) {
+    const html = bytes.toString('latin1');
+    const n = html.length;
+    const content = new VisibleText(SCRATCH.content);
+    const navigation = new VisibleText(SCRATCH.navigation);
+    let title;
+    /** The element that opened the navigation region, and how many of its kind are open. */
+    let region;
+    let regionDepth = 0;
+    /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
+    let mainDepth = 0;
+    let out = content;
+    let at = 0;
+    const opensNavigation = (name, lt, gt) => {
+        if (name === 'nav')
+            return true;
+        if (mainDepth > 0)
+            return false;
+        if (LANDMARKS.has(name))
+            return true;
+        if (tagHolds(html, lt, gt, ' id=')) {
+            const id = fingerprint_valueOf(html, 'id', lt, gt);
+            if (id !== undefined && NAVIGATION_IDS.has(id))
+                return true;
+        }
+        if (tagHolds(html, lt, gt, ' role=')) {
+            const role = fingerprint_valueOf(html, 'role', lt, gt);
+            if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase()))
+                return true;
+        }
+        return false;
+    };
+    while (at < n) {
+        const lt = html.indexOf('<', at);
+        const textEnd = lt === -1 ? n : lt;
+        if (textEnd > at)
+            out.text(bytes, at, textEnd);
+        if (lt === -1)
+            break;
+        const next = html.charCodeAt(lt + 1);
+        if (next === 33 /* ! */) {
+            at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
+            out.separate();
+            continue;
+        }
+        const gt = html.indexOf('>', lt);
+        if (gt === -1)
+            break;
+        at = gt + 1;
+        out.separate();
+        const closing = next === 47; /* / */
+        const nameStart = lt + (closing ? 2 : 1);
+        let nameEnd = nameStart;
+        while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd)))
+            nameEnd += 1;
+        const name = html.slice(nameStart, nameEnd).toLowerCase();
+        if (closing) {
+            if (name === region && --regionDepth === 0) {
+                region = undefined;
+                out = content;
+            }
+            else if ((name === 'main' || name === 'article') && mainDepth > 0)
+                mainDepth -= 1;
+            continue;
+        }
+        if (isHidden(name)) {
+            at = after(html, '>', indexOfClosing(html, name, at));
+            continue;
+        }
+        if (name === 'link')
+            continue;
+        if (name === 'title' && title === undefined) {
+            const end = indexOfClosing(html, 'title', at);
+            title = html.slice(at, end);
+            content.text(bytes, at, end);
+            content.separate();
+            at = after(html, '>', end);
+            continue;
+        }
+        if (name === 'main' || name === 'article')
+            mainDepth += 1;
+        if (region !== undefined) {
+            if (name === region)
+                regionDepth += 1;
+        }
+        else if (opensNavigation(name, lt, gt)) {
+            region = name;
+            regionDepth = 1;
+            out = navigation;
+        }
+        if (name === 'a' || name === 'area') {
+            const href = fingerprint_valueOf(html, 'href', nameEnd, gt);
+            if (href !== undefined) {
+                const normalized = normalizeUrl(href);
+                // Most links lead to pages and stay as written: their bytes are copied as they are.
+                if (normalized === href)
+                    out.rawWord(bytes, valueStart, valueStart + href.length);
+                else
+                    out.word(normalized);
+            }
+        }
+        else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
+            const src = fingerprint_valueOf(html, 'src', nameEnd, gt);
+            if (src !== undefined)
+                out.word(normalizeUrl(src));
+            const label = fingerprint_valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
+            if (label !== undefined)
+                out.word(label);
+        }
+        else if (name === 'meta' &&
+            fingerprint_valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description') {
+            content.word(fingerprint_valueOf(html, 'content', nameEnd, gt) ?? '');
+        }
+    }
+    return {
+        ...(title !== undefined ? { title: readableTitle(title) } : {}),
+        content: content.digest(),
+        navigation: navigation.digest(),
+    };
+}
+/** Where the value valueOf returned last starts in the page. */
+let valueStart = 0;
+/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
+function fingerprint_valueOf(html, name, from, to) {
+    let at = from;
+    for (;;) {
+        const found = html.indexOf(name, at);
+        if (found === -1 || found >= to)
+            return undefined;
+        at = found + name.length;
+        if (!(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(found - 1)))
+            continue;
+        let i = at;
+        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
+            i += 1;
+        if (html.charCodeAt(i) !== 61 /* = */)
+            continue;
+        i += 1;
+        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
+            i += 1;
+        const quote = html.charCodeAt(i);
+        if (quote === 34 || quote === 39) {
+            const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
+            valueStart = i + 1;
+            return html.slice(i + 1, close === -1 || close > to ? to : close);
+        }
+        let end = i;
+        while (end < to && !(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
+            end += 1;
+        valueStart = i;
+        return html.slice(i, end);
+    }
+}
+/** Characters of a title kept, and the most a manifest's page title may hold. */
+const TITLE_CHARS = 1000;
+/**
+ * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control
+ * characters dropped and at most TITLE_CHARS long: as the next run's manifest check
+ * accepts it.
+ */
+function readableTitle(raw) {
+    const entities = {
+        amp: '&',
+        lt: '<',
+        gt: '>',
+        quot: '"',
+        apos: "'",
+        '#39': "'",
+        '#x27': "'",
+        nbsp: ' ',
+    };
+    const title = Buffer.from(raw, 'latin1')
+        .toString('utf8')
+        .replace(/&(#?[a-z0-9]+);/gi, (whole, entity) => entities[entity.toLowerCase()] ?? whole)
+        .replace(/\s+/g, ' ')
+        .replace(/[\u0000-\u001f\u007f]/g, '')
+        .trim();
+    if (title.length <= TITLE_CHARS)
+        return title;
+    // Never half a surrogate pair at the cut.
+    return `${title.slice(0, TITLE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
+}
+/**
+ * A link target as a reader would tell it apart: asset URLs lose their query, build ids
+ * and content hashes (`/_next/static/media/logo.3f9a2c1b.png` → `/_next/static/media/logo.*.png`);
+ * links to pages are kept as written.
+ */
+function normalizeUrl(url) {
+    // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
+    // `_next` first: a short needle is a plain scan, a long one sets up a search table per call.
+    if (!lastSegmentHasDot(url) && !(url.includes('_next') && url.includes('_next/image'))) {
+        return url;
+    }
+    // The same assets recur on every page (icons, images): each is worked out once.
+    let normalized = NORMALIZED.get(url);
+    if (normalized === undefined) {
+        if (NORMALIZED.size >= MAX_NORMALIZED)
+            NORMALIZED.clear();
+        normalized = normalizeOnce(url);
+        NORMALIZED.set(url, normalized);
+    }
+    return normalized;
+}
+/** Whether a dot follows the URL's last slash; scanned from the end, as most links are short. */
+function lastSegmentHasDot(url) {
+    for (let i = url.length - 1; i >= 0; i -= 1) {
+        const c = url.charCodeAt(i);
+        if (c === 46 /* . */)
+            return true;
+        if (c === 47 /* / */)
+            return false;
+    }
+    return false;
+}
+/** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */
+const NORMALIZED = new Map();
+const MAX_NORMALIZED = 100_000;
+function normalizeOnce(url) {
+    const cut = url.search(/[?#]/);
+    const path = cut === -1 ? url : url.slice(0, cut);
+    // Next.js image optimizer links carry the image as a query parameter.
+    if (/(?:^|\/)_next\/image$/.test(path)) {
+        const inner = /[?&]url=([^&#]*)/.exec(url)?.[1];
+        return inner === undefined ? path : `${path}?url=${normalizeUrl(safeDecode(inner))}`;
+    }
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name))
+        return url;
+    return normalizeAssetPath(path);
+}
+function safeDecode(text) {
+    try {
+        return decodeURIComponent(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** Directories whose file names generators always give a content hash. */
+const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
+/** Folders Next.js puts under `_next/static/` that are not a build id. */
+const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
+/**
+ * An asset's path with what changes from build to build replaced by `*`: the build id
+ * folder of `_next/static/<buildId>/` and content hashes in file names
+ * (`logo.3f9a2c1b.png`, `main-app-a1b2c3d4.js`, `0a1b2c3d4e5f.js`, `index.BCVqSRsC.css`).
+ */
+function normalizeAssetPath(path) {
+    const segments = path.split('/');
+    const hashedDirectory = HASHED_DIRECTORY.test(path);
+    const last = segments.length - 1;
+    for (let i = 0; i < last; i += 1) {
+        const isBuildId = i >= 2 &&
+            segments[i - 1] === 'static' &&
+            segments[i - 2] === '_next' &&
+            !NEXT_STATIC_FOLDERS.has(segments[i]);
+        if (isBuildId)
+            segments[i] = '*';
+    }
+    segments[last] = withoutHashes(segments[last], hashedDirectory);
+    return segments.join('/');
+}
+function withoutHashes(name, hashedDirectory) {
+    const parts = name.split('.');
+    if (parts.length < 2)
+        return name;
+    const extension = parts.pop();
+    // Outside the folders generators hash into, a hash mixes letters and digits: a date
+    // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
+    const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
+    const kept = parts.map((part, index) => {
+        const dash = part.lastIndexOf('-');
+        if (dash > 0 && isHash(part.slice(dash + 1))) {
+            const prefix = part.slice(0, dash);
+            // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
+            return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
+        }
+        // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
+        // swapping it is a change), unless it stands alone in a generator's folder
+        // (`chunks/079h_c3rnr5lh.js`).
+        if (index === 0 && !(hashedDirectory && parts.length === 1))
+            return part;
+        // Outside hashed folders a dash reads as words: `step-1-install`.
+        return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+    });
+    return [...kept, extension].join('.');
+}
+/** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */
+function looksLikeMixedHash(token) {
+    return looksLikeHash(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
+}
+/**
+ * A content hash as generators write them: 8+ characters of base64url or base36 with a
+ * digit (`3f9a2c1b`, `079h_c3rnr5lh`), or Vite's 8 characters in mixed case (`DlQ8ZhpE`,
+ * `BCVqSRsC`); a word in mixed case such as `_buildManifest` is not one.
+ */
+function looksLikeHash(token) {
+    if (token.length < 8 || !/^[A-Za-z0-9_-]+$/.test(token))
+        return false;
+    if (/\d/.test(token))
+        return true;
+    return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
+}
+
 // EXTERNAL MODULE: ./.build/version.js
 var version = __webpack_require__(5922);
 ;// CONCATENATED MODULE: ./.build/deliver/manifest.js
+
 
 
 
@@ -1883,7 +2415,7 @@ const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
  * compared by file bytes only.
  */
 const pageSchema = schemas/* object */.Ikc({
-    title: manifest_oneLine(1000).optional(),
+    title: manifest_oneLine(TITLE_CHARS).optional(),
     /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
     content: hex128,
@@ -2812,537 +3344,6 @@ async function fetchManifest(url, context) {
         };
     }
     return usable(parsed.data, `the manifest served at ${shown}`);
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: ./.build/html-whitespace.js
-var html_whitespace = __webpack_require__(143);
-;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
-
-
-
-/**
- * What a reader sees on a page, reduced to short hashes, so that two exports can be
- * compared page by page even though every build rewrites the bytes (Next.js build ids
- * and flight data, VitePress hash maps, content-hashed asset names).
- *
- * Two levels, both computed from the page's bytes without decoding them:
- * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
- *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
- *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over. CRC-32
- *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
- *   billion; a miss would only keep an earlier fingerprint, never fail a run.
- * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
- *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
- *   asset URLs; split between the page's own content and the navigation around it
- *   (nav, banner header and footer, sidebar, table of contents, pagination).
- * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
- */
-/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
-const FINGERPRINT_SCHEME = 1;
-/** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
-const DIGEST_CHARS = 32;
-/** Characters that end a tag name. */
-const isNameEnd = (c) => c === 62 || c === 47 || (0,html_whitespace/* isHtmlWhitespace */.f)(c) || Number.isNaN(c);
-/** Elements whose content is never shown as text. */
-const isHidden = (name) => name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
-/** Elements that hold navigation, when they are not inside the page's main content. */
-const LANDMARKS = new Set(['header', 'footer', 'aside']);
-/** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
-const NAVIGATION_IDS = new Set([
-    'navbar',
-    'sidebar',
-    'sidebar-content',
-    'mobile-nav',
-    'table-of-contents',
-    'pagination',
-    'footer',
-    'banner',
-]);
-const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
-/**
- * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
- * tags only in the head, where generators put them: searching the body for tags it
- * rarely holds would scan every page twice more, and one left in only costs that page
- * a scan.
- */
-const LEFT_OUT = [
-    { opening: Buffer.from('<script'), closing: Buffer.from('</script'), headOnly: false },
-    { opening: Buffer.from('<style'), closing: Buffer.from('</style'), headOnly: true },
-    { opening: Buffer.from('<link'), headOnly: true },
-];
-const HEAD_END = Buffer.from('</head');
-const GREATER_THAN = 62;
-/** A byte that never occurs in text: where a left-out element was. */
-const SEPARATOR = Buffer.from([0]);
-/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
-function markupDigest(bytes) {
-    let crc = 0;
-    let length = 0;
-    const add = (part) => {
-        crc = (0,external_node_zlib_.crc32)(part, crc);
-        length += part.length;
-    };
-    // Where each kind of left-out element occurs next; each is searched for once per page.
-    const next = LEFT_OUT.map(() => -2);
-    const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
-    let from = 0;
-    for (;;) {
-        let kind = -1;
-        for (let k = 0; k < LEFT_OUT.length; k += 1) {
-            if (next[k] !== -1 && next[k] < from) {
-                const element = LEFT_OUT[k];
-                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
-            }
-            const at = next[k];
-            if (at !== -1 && (kind === -1 || at < next[kind]))
-                kind = k;
-        }
-        if (kind === -1)
-            break;
-        const start = next[kind];
-        const element = LEFT_OUT[kind];
-        const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
-        const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
-        if (start > from)
-            add(bytes.subarray(from, start));
-        add(SEPARATOR);
-        from = end === -1 ? bytes.length : end + 1;
-    }
-    if (from < bytes.length)
-        add(bytes.subarray(from));
-    return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
-}
-/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
-function indexOfTag(bytes, opening, from) {
-    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
-        const after = bytes[at + opening.length];
-        if (after === undefined || isNameEnd(after))
-            return at;
-    }
-    return -1;
-}
-/** Index just past `needle` from `from`, or the end of the text. */
-function after(html, needle, from) {
-    const at = html.indexOf(needle, from);
-    return at === -1 ? html.length : at + needle.length;
-}
-/** Where `</name` starts (any letter case), or the end of the text. */
-function indexOfClosing(html, name, from) {
-    const lower = html.indexOf(`</${name}`, from);
-    if (lower !== -1)
-        return lower;
-    const pattern = new RegExp(`</${name}`, 'ig');
-    pattern.lastIndex = from;
-    return pattern.exec(html)?.index ?? html.length;
-}
-/** Collects visible bytes with whitespace collapsed, then hashes them. */
-class VisibleText {
-    scratch;
-    #length = 0;
-    #spaced = true;
-    #hash = (0,external_node_crypto_.createHash)('sha256');
-    /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
-    constructor(scratch) {
-        this.scratch = scratch;
-    }
-    get #buffer() {
-        return this.scratch.buffer;
-    }
-    /** Appends bytes[from, to), each run of whitespace as one space. */
-    text(bytes, from, to) {
-        this.#reserve(to - from + 1);
-        const out = this.#buffer;
-        let length = this.#length;
-        let spaced = this.#spaced;
-        for (let i = from; i < to; i += 1) {
-            const c = bytes[i];
-            if ((0,html_whitespace/* isHtmlWhitespace */.f)(c)) {
-                if (!spaced) {
-                    out[length] = 32;
-                    length += 1;
-                    spaced = true;
-                }
-            }
-            else {
-                out[length] = c;
-                length += 1;
-                spaced = false;
-            }
-        }
-        this.#length = length;
-        this.#spaced = spaced;
-    }
-    /** Appends a word as it is (an attribute value), set apart by spaces. */
-    word(value) {
-        this.separate();
-        this.#reserve(value.length + 1);
-        this.#length += this.#buffer.write(value, this.#length, 'latin1');
-        this.#spaced = false;
-        this.separate();
-    }
-    /** Appends bytes[from, to) as one word, as they are. */
-    rawWord(bytes, from, to) {
-        this.separate();
-        this.#reserve(to - from + 1);
-        bytes.copy(this.#buffer, this.#length, from, to);
-        this.#length += to - from;
-        this.#spaced = false;
-        this.separate();
-    }
-    separate() {
-        if (this.#spaced)
-            return;
-        this.#reserve(1);
-        this.#buffer[this.#length] = 32;
-        this.#length += 1;
-        this.#spaced = true;
-    }
-    /** Hex digest of everything appended. */
-    digest() {
-        if (this.#length > 0)
-            this.#hash.update(this.#buffer.subarray(0, this.#length));
-        this.#length = 0;
-        return this.#hash.digest('hex').slice(0, DIGEST_CHARS);
-    }
-    #reserve(extra) {
-        if (this.#length + extra <= this.#buffer.length)
-            return;
-        const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
-        this.#buffer.copy(grown, 0, 0, this.#length);
-        this.scratch.buffer = grown;
-    }
-}
-/**
- * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
- * a page-wide search for an attribute most tags lack runs through scripts and flight data.
- */
-function tagHolds(html, from, to, needle) {
-    return html.slice(from, to).includes(needle);
-}
-/**
- * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
- * the earlier export: when the markup is unchanged its visible hashes are carried over
- * and the page is not scanned again.
- */
-function fingerprintPage(bytes, earlier, 
-/** The page's markup digest, when worked out already. */
-markup = markupDigest(bytes)) {
-    if (earlier?.markup === markup)
-        return earlier;
-    return { ...readVisible(bytes), markup };
-}
-/** Buffers the visible text is gathered in, reused from page to page. */
-const SCRATCH = {
-    content: { buffer: Buffer.allocUnsafe(64 * 1024) },
-    navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
-};
-/** Scans the page once for what a reader sees; see the module comment. */
-function readVisible(bytes) {
-    const html = bytes.toString('latin1');
-    const n = html.length;
-    const content = new VisibleText(SCRATCH.content);
-    const navigation = new VisibleText(SCRATCH.navigation);
-    let title;
-    /** The element that opened the navigation region, and how many of its kind are open. */
-    let region;
-    let regionDepth = 0;
-    /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
-    let mainDepth = 0;
-    let out = content;
-    let at = 0;
-    const opensNavigation = (name, lt, gt) => {
-        if (name === 'nav')
-            return true;
-        if (mainDepth > 0)
-            return false;
-        if (LANDMARKS.has(name))
-            return true;
-        if (tagHolds(html, lt, gt, ' id=')) {
-            const id = fingerprint_valueOf(html, 'id', lt, gt);
-            if (id !== undefined && NAVIGATION_IDS.has(id))
-                return true;
-        }
-        if (tagHolds(html, lt, gt, ' role=')) {
-            const role = fingerprint_valueOf(html, 'role', lt, gt);
-            if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase()))
-                return true;
-        }
-        return false;
-    };
-    while (at < n) {
-        const lt = html.indexOf('<', at);
-        const textEnd = lt === -1 ? n : lt;
-        if (textEnd > at)
-            out.text(bytes, at, textEnd);
-        if (lt === -1)
-            break;
-        const next = html.charCodeAt(lt + 1);
-        if (next === 33 /* ! */) {
-            at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
-            out.separate();
-            continue;
-        }
-        const gt = html.indexOf('>', lt);
-        if (gt === -1)
-            break;
-        at = gt + 1;
-        out.separate();
-        const closing = next === 47; /* / */
-        const nameStart = lt + (closing ? 2 : 1);
-        let nameEnd = nameStart;
-        while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd)))
-            nameEnd += 1;
-        const name = html.slice(nameStart, nameEnd).toLowerCase();
-        if (closing) {
-            if (name === region && --regionDepth === 0) {
-                region = undefined;
-                out = content;
-            }
-            else if ((name === 'main' || name === 'article') && mainDepth > 0)
-                mainDepth -= 1;
-            continue;
-        }
-        if (isHidden(name)) {
-            at = after(html, '>', indexOfClosing(html, name, at));
-            continue;
-        }
-        if (name === 'link')
-            continue;
-        if (name === 'title' && title === undefined) {
-            const end = indexOfClosing(html, 'title', at);
-            title = html.slice(at, end);
-            content.text(bytes, at, end);
-            content.separate();
-            at = after(html, '>', end);
-            continue;
-        }
-        if (name === 'main' || name === 'article')
-            mainDepth += 1;
-        if (region !== undefined) {
-            if (name === region)
-                regionDepth += 1;
-        }
-        else if (opensNavigation(name, lt, gt)) {
-            region = name;
-            regionDepth = 1;
-            out = navigation;
-        }
-        if (name === 'a' || name === 'area') {
-            const href = fingerprint_valueOf(html, 'href', nameEnd, gt);
-            if (href !== undefined) {
-                const normalized = normalizeUrl(href);
-                // Most links lead to pages and stay as written: their bytes are copied as they are.
-                if (normalized === href)
-                    out.rawWord(bytes, valueStart, valueStart + href.length);
-                else
-                    out.word(normalized);
-            }
-        }
-        else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
-            const src = fingerprint_valueOf(html, 'src', nameEnd, gt);
-            if (src !== undefined)
-                out.word(normalizeUrl(src));
-            const label = fingerprint_valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
-            if (label !== undefined)
-                out.word(label);
-        }
-        else if (name === 'meta' &&
-            fingerprint_valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description') {
-            content.word(fingerprint_valueOf(html, 'content', nameEnd, gt) ?? '');
-        }
-    }
-    return {
-        ...(title !== undefined ? { title: readableTitle(title) } : {}),
-        content: content.digest(),
-        navigation: navigation.digest(),
-    };
-}
-/** Where the value valueOf returned last starts in the page. */
-let valueStart = 0;
-/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
-function fingerprint_valueOf(html, name, from, to) {
-    let at = from;
-    for (;;) {
-        const found = html.indexOf(name, at);
-        if (found === -1 || found >= to)
-            return undefined;
-        at = found + name.length;
-        if (!(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(found - 1)))
-            continue;
-        let i = at;
-        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
-            i += 1;
-        if (html.charCodeAt(i) !== 61 /* = */)
-            continue;
-        i += 1;
-        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
-            i += 1;
-        const quote = html.charCodeAt(i);
-        if (quote === 34 || quote === 39) {
-            const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
-            valueStart = i + 1;
-            return html.slice(i + 1, close === -1 || close > to ? to : close);
-        }
-        let end = i;
-        while (end < to && !(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
-            end += 1;
-        valueStart = i;
-        return html.slice(i, end);
-    }
-}
-/** Characters of a title kept: the manifest holds at most this many (src/deliver/manifest.ts). */
-const TITLE_CHARS = 1000;
-/**
- * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control
- * characters dropped and at most TITLE_CHARS long: as the next run's manifest check
- * accepts it.
- */
-function readableTitle(raw) {
-    const entities = {
-        amp: '&',
-        lt: '<',
-        gt: '>',
-        quot: '"',
-        apos: "'",
-        '#39': "'",
-        '#x27': "'",
-        nbsp: ' ',
-    };
-    const title = Buffer.from(raw, 'latin1')
-        .toString('utf8')
-        .replace(/&(#?[a-z0-9]+);/gi, (whole, entity) => entities[entity.toLowerCase()] ?? whole)
-        .replace(/\s+/g, ' ')
-        .replace(/[\u0000-\u001f\u007f]/g, '')
-        .trim();
-    if (title.length <= TITLE_CHARS)
-        return title;
-    // Never half a surrogate pair at the cut.
-    return `${title.slice(0, TITLE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
-}
-/**
- * A link target as a reader would tell it apart: asset URLs lose their query, build ids
- * and content hashes (`/_next/static/media/logo.3f9a2c1b.png` → `/_next/static/media/logo.*.png`);
- * links to pages are kept as written.
- */
-function normalizeUrl(url) {
-    // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
-    // `_next` first: a short needle is a plain scan, a long one sets up a search table per call.
-    if (!lastSegmentHasDot(url) && !(url.includes('_next') && url.includes('_next/image'))) {
-        return url;
-    }
-    // The same assets recur on every page (icons, images): each is worked out once.
-    let normalized = NORMALIZED.get(url);
-    if (normalized === undefined) {
-        if (NORMALIZED.size >= MAX_NORMALIZED)
-            NORMALIZED.clear();
-        normalized = normalizeOnce(url);
-        NORMALIZED.set(url, normalized);
-    }
-    return normalized;
-}
-/** Whether a dot follows the URL's last slash; scanned from the end, as most links are short. */
-function lastSegmentHasDot(url) {
-    for (let i = url.length - 1; i >= 0; i -= 1) {
-        const c = url.charCodeAt(i);
-        if (c === 46 /* . */)
-            return true;
-        if (c === 47 /* / */)
-            return false;
-    }
-    return false;
-}
-/** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */
-const NORMALIZED = new Map();
-const MAX_NORMALIZED = 100_000;
-function normalizeOnce(url) {
-    const cut = url.search(/[?#]/);
-    const path = cut === -1 ? url : url.slice(0, cut);
-    // Next.js image optimizer links carry the image as a query parameter.
-    if (/(?:^|\/)_next\/image$/.test(path)) {
-        const inner = /[?&]url=([^&#]*)/.exec(url)?.[1];
-        return inner === undefined ? path : `${path}?url=${normalizeUrl(safeDecode(inner))}`;
-    }
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name))
-        return url;
-    return normalizeAssetPath(path);
-}
-function safeDecode(text) {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-}
-/** Directories whose file names generators always give a content hash. */
-const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
-/** Folders Next.js puts under `_next/static/` that are not a build id. */
-const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
-/**
- * An asset's path with what changes from build to build replaced by `*`: the build id
- * folder of `_next/static/<buildId>/` and content hashes in file names
- * (`logo.3f9a2c1b.png`, `main-app-a1b2c3d4.js`, `0a1b2c3d4e5f.js`, `index.BCVqSRsC.css`).
- */
-function normalizeAssetPath(path) {
-    const segments = path.split('/');
-    const hashedDirectory = HASHED_DIRECTORY.test(path);
-    const last = segments.length - 1;
-    for (let i = 0; i < last; i += 1) {
-        const isBuildId = i >= 2 &&
-            segments[i - 1] === 'static' &&
-            segments[i - 2] === '_next' &&
-            !NEXT_STATIC_FOLDERS.has(segments[i]);
-        if (isBuildId)
-            segments[i] = '*';
-    }
-    segments[last] = withoutHashes(segments[last], hashedDirectory);
-    return segments.join('/');
-}
-function withoutHashes(name, hashedDirectory) {
-    const parts = name.split('.');
-    if (parts.length < 2)
-        return name;
-    const extension = parts.pop();
-    // Outside the folders generators hash into, a hash mixes letters and digits: a date
-    // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
-    const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
-    const kept = parts.map((part, index) => {
-        const dash = part.lastIndexOf('-');
-        if (dash > 0 && isHash(part.slice(dash + 1))) {
-            const prefix = part.slice(0, dash);
-            // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
-            return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
-        }
-        // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
-        // swapping it is a change), unless it stands alone in a generator's folder
-        // (`chunks/079h_c3rnr5lh.js`).
-        if (index === 0 && !(hashedDirectory && parts.length === 1))
-            return part;
-        // Outside hashed folders a dash reads as words: `step-1-install`.
-        return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
-    });
-    return [...kept, extension].join('.');
-}
-/** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */
-function looksLikeMixedHash(token) {
-    return looksLikeHash(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
-}
-/**
- * A content hash as generators write them: 8+ characters of base64url or base36 with a
- * digit (`3f9a2c1b`, `079h_c3rnr5lh`), or Vite's 8 characters in mixed case (`DlQ8ZhpE`,
- * `BCVqSRsC`); a word in mixed case such as `_buildManifest` is not one.
- */
-function looksLikeHash(token) {
-    if (token.length < 8 || !/^[A-Za-z0-9_-]+$/.test(token))
-        return false;
-    if (/\d/.test(token))
-        return true;
-    return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/site-files.js
