@@ -49,8 +49,18 @@ const READ_ATTRIBUTES = new Set([
  */
 const READ_ATTRIBUTES_BY_LENGTH: string[][] = [];
 for (const name of READ_ATTRIBUTES) (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= []).push(name);
-const isReadAttribute = (name: string) =>
-  READ_ATTRIBUTES_BY_LENGTH[name.length]?.includes(name) === true;
+
+/**
+ * The name as READ_ATTRIBUTES spells it, or undefined for an attribute the scan skips. The
+ * element's attributes are keyed by it: a key from the list is already in V8's string
+ * table, where a fresh copy would be looked up there at every store and read.
+ */
+function readAttributeName(name: string): string | undefined {
+  const names = READ_ATTRIBUTES_BY_LENGTH[name.length];
+  if (names === undefined) return undefined;
+  for (const known of names) if (known === name) return known;
+  return undefined;
+}
 
 /**
  * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
@@ -171,7 +181,10 @@ class ScanningParser extends Parser {
 
   override onattribname(start: number, endIndex: number): void {
     super.onattribname(start, endIndex);
-    this.#skipping = !isReadAttribute((this as unknown as AttributeState).attribname);
+    const state = this as unknown as AttributeState;
+    const known = readAttributeName(state.attribname);
+    this.#skipping = known === undefined;
+    if (known !== undefined) state.attribname = known;
   }
 
   override onattribdata(start: number, endIndex: number): void {
