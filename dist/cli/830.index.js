@@ -1184,7 +1184,20 @@ const READ_ATTRIBUTES = new Set([
 const READ_ATTRIBUTES_BY_LENGTH = [];
 for (const name of READ_ATTRIBUTES)
     (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= []).push(name);
-const isReadAttribute = (name) => READ_ATTRIBUTES_BY_LENGTH[name.length]?.includes(name) === true;
+/**
+ * The name as READ_ATTRIBUTES spells it, or undefined for an attribute the scan skips. The
+ * element's attributes are keyed by it: a key from the list is already in V8's string
+ * table, where a fresh copy would be looked up there at every store and read.
+ */
+function readAttributeName(name) {
+    const names = READ_ATTRIBUTES_BY_LENGTH[name.length];
+    if (names === undefined)
+        return undefined;
+    for (const known of names)
+        if (known === name)
+            return known;
+    return undefined;
+}
 /**
  * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
  * others are ruled out without comparing or hashing the name (Parser asks for every tag).
@@ -1263,7 +1276,11 @@ class ScanningParser extends Parser/* Parser */.i {
     }
     onattribname(start, endIndex) {
         super.onattribname(start, endIndex);
-        this.#skipping = !isReadAttribute(this.attribname);
+        const state = this;
+        const known = readAttributeName(state.attribname);
+        this.#skipping = known === undefined;
+        if (known !== undefined)
+            state.attribname = known;
     }
     onattribdata(start, endIndex) {
         if (!this.#skipping)
