@@ -203,6 +203,14 @@ class ScanningParser extends Parser {
   }
 }
 
+/**
+ * The end tags the scan acts on outside SVG and MathML: those of the raw-text elements it
+ * reads, and </form>. Another end tag's name (</a>, </li>, </div>: most of them) is not
+ * even cut from the text when its length rules it out.
+ */
+const END_TAGS_READ = ['script', 'style', 'form'];
+const END_TAG_READ_LENGTHS = new Set(END_TAGS_READ.map((name) => name.length));
+
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
 const HTML_INTEGRATION_POINTS = {
   svg: new Set(['foreignobject', 'desc', 'title']),
@@ -255,9 +263,11 @@ Object.defineProperties(ScanningParser.prototype, {
   onclosetag: {
     value: function onclosetag(this: TagState, start: number, endIndex: number): void {
       this.endIndex = endIndex;
-      const name = this.readTagName(start, endIndex);
-      if (this.foreignOpen.length > 0) closeForeign(this, name);
-      else if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
+      if (this.foreignOpen.length > 0) closeForeign(this, this.readTagName(start, endIndex));
+      else if (END_TAG_READ_LENGTHS.has(endIndex - start)) {
+        const name = this.readTagName(start, endIndex);
+        if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, false);
+      }
       this.startIndex = endIndex + 1;
     },
   },
