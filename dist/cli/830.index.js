@@ -1297,6 +1297,13 @@ class ScanningParser extends Parser/* Parser */.i {
         state.attribvalue = '';
     }
 }
+/**
+ * The end tags the scan acts on outside SVG and MathML: those of the raw-text elements it
+ * reads, and </form>. Another end tag's name (</a>, </li>, </div>: most of them) is not
+ * even cut from the text when its length rules it out.
+ */
+const END_TAGS_READ = ['script', 'style', 'form'];
+const END_TAG_READ_LENGTHS = new Set(END_TAGS_READ.map((name) => name.length));
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
 const HTML_INTEGRATION_POINTS = {
     svg: new Set(['foreignobject', 'desc', 'title']),
@@ -1340,11 +1347,13 @@ Object.defineProperties(ScanningParser.prototype, {
     onclosetag: {
         value: function onclosetag(start, endIndex) {
             this.endIndex = endIndex;
-            const name = this.readTagName(start, endIndex);
             if (this.foreignOpen.length > 0)
-                closeForeign(this, name);
-            else if (!this.isVoidElement(name))
-                this.cbs.onclosetag?.(name, false);
+                closeForeign(this, this.readTagName(start, endIndex));
+            else if (END_TAG_READ_LENGTHS.has(endIndex - start)) {
+                const name = this.readTagName(start, endIndex);
+                if (!this.isVoidElement(name))
+                    this.cbs.onclosetag?.(name, false);
+            }
             this.startIndex = endIndex + 1;
         },
     },
