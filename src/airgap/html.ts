@@ -431,6 +431,7 @@ export class HtmlScanner {
           if (this.#raw.parts.length === 0) this.#raw.start = this.#parser.startIndex;
           this.#raw.parts.push(text);
         },
+        // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
         onclosetag: (name) => {
           if (this.#raw && name === this.#raw.tag) this.#closeRaw();
           if (name === 'form') this.#inForm = false;
