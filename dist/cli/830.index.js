@@ -1505,6 +1505,7 @@ class HtmlScanner {
                     this.#raw.start = this.#parser.startIndex;
                 this.#raw.parts.push(text);
             },
+            // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
             onclosetag: (name) => {
                 if (this.#raw && name === this.#raw.tag)
                     this.#closeRaw();
