@@ -15,7 +15,7 @@ import {
 } from './errors.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
-import { cancelOnSignals } from './signals.js';
+import { cancelOnSignals, signalExitCode } from './signals.js';
 import { TerminalReporter } from './terminal.js';
 import { VERSION } from './version.js';
 
@@ -159,9 +159,9 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   return EXIT.failed;
 }
 
-/** 128 + the number of the signal that cancelled the run, as shells report it (130 for Ctrl-C). */
+/** The exit code of the signal that cancelled the run, as shells report it. */
 function cancelledExit(error: CancelledError): number {
-  return error.signal ? 128 + os.constants.signals[error.signal] : EXIT.cancelled;
+  return error.signal ? signalExitCode(error.signal) : EXIT.cancelled;
 }
 
 /** Pretty on a terminal, one line in a pipe (what `gh --json` does). */

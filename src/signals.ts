@@ -3,6 +3,11 @@ import { CancelledError } from './errors.js';
 
 const CANCELLING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** The exit code of a process ended by `signal`, as shells report it: 128 + its number (130 for Ctrl-C). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + constants.signals[signal];
+}
+
 /**
  * An AbortSignal that fires on SIGINT, SIGTERM (what a CI system sends when a job is
  * cancelled) or SIGHUP (a closed terminal), so every request, wait and write of the run
@@ -18,7 +23,7 @@ export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> 
     const handler = () => {
       if (!controller.signal.aborted) {
         controller.abort(new CancelledError(`Cancelled (${name}).`, name));
-      } else if (source === process) process.exit(128 + constants.signals[name]);
+      } else if (source === process) process.exit(signalExitCode(name));
     };
     source.on(name, handler);
     return [name, handler] as const;
