@@ -10,6 +10,7 @@ import { systemClock } from '../../src/clock.js';
 import { deliverBundle } from '../../src/deliver/deliver.js';
 import { ActionError } from '../../src/errors.js';
 import { tarOf, zipOf } from '../support/archives.js';
+import { generator, type Rng } from '../support/random.js';
 import { rawTar } from '../support/raw-tar.js';
 import { recordingReporter } from '../support/recording-reporter.js';
 
@@ -27,20 +28,6 @@ const SECONDS = Number(process.env.FUZZ_SECONDS ?? 60);
 const SEED = Number(process.env.FUZZ_SEED ?? 13);
 /** Each case's deadline, as the step's `timeout` would impose it. */
 const CASE_DEADLINE_MS = 5000;
-
-/** mulberry32: a small seeded generator, so a run can be replayed exactly. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
-type Rng = ReturnType<typeof generator>;
 
 const INTERESTING = [
   0, 0x2f, 0x2e, 0x5c, 0x30, 0x31, 0x32, 0x35, 0x37, 0x53, 0x4c, 0x78, 0xff, 0x80,
