@@ -1,7 +1,13 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { PageRecord } from '../deliver/manifest.js';
-import { FINGERPRINT_SCHEME, fingerprintPage, markupDigest } from './fingerprint.js';
+import {
+  FINGERPRINT_SCHEME,
+  fingerprintPage,
+  type Markup,
+  markupDigest,
+  sameMarkup,
+} from './fingerprint.js';
 import { isPage } from './site-files.js';
 
 /** A page of the earlier export, as its manifest lists it. */
@@ -16,7 +22,7 @@ export interface WrittenPage {
   size: number;
   sha256: string;
   /** Its markup digest, when worked out already. */
-  markup?: string;
+  markup?: Markup;
 }
 
 export interface PageFingerprints {
@@ -70,8 +76,7 @@ export class PageFingerprintJob {
     if (previous === undefined) return file;
     if (previous.sha256 !== file.sha256) {
       if (bytes === undefined) return file;
-      const markup = markupDigest(bytes);
-      if (markup !== previous.page.markup) return { ...file, markup };
+      if (!sameMarkup(bytes, previous.page)) return { ...file, markup: markupDigest(bytes) };
     }
     this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
     return undefined;

@@ -53,6 +53,12 @@ const pageSchema = z.object({
   title: oneLine(TITLE_CHARS).optional(),
   /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
+  /** Lengths, in hex, of the markup's runs from the body's first script: the next check's guide. */
+  layout: z
+    .string()
+    .max(60_000)
+    .regex(/^[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
+    .optional(),
   content: hex128,
   navigation: hex128,
 });

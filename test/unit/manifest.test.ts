@@ -88,6 +88,36 @@ describe('the export manifest', () => {
     }
   });
 
+  it("keeps each page's fingerprint, its layout included, and refuses a malformed one", async () => {
+    const page = {
+      title: 'Intro - Docs',
+      markup: '9f1c04d2-50a1',
+      layout: '7bd9,0,e',
+      content: '4'.repeat(32),
+      navigation: '0'.repeat(32),
+    };
+    const withPages = buildManifest({
+      ...facts,
+      pages: { scheme: 1, byPath: new Map([['guides/intro.html', page]]) },
+    });
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      const file = await writeManifest(dir, withPages);
+      expect(await readManifest(file)).toEqual({ kind: 'valid', manifest: withPages });
+      for (const layout of ['7bd9,,e', '7bd9,0,e,', 'z', '1'.repeat(13), '1,'.repeat(30_000)]) {
+        const [intro, ...rest] = withPages.files;
+        const tampered = {
+          ...withPages,
+          files: [{ ...intro, page: { ...page, layout } }, ...rest],
+        };
+        await fs.writeFile(file, serializeManifest(tampered as never));
+        expect(await readManifest(file), layout).toMatchObject({ kind: 'invalid' });
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     ['a path that leaves the tree', { path: '../etc/passwd' }],
     ['an absolute path', { path: '/etc/passwd' }],

@@ -5,12 +5,16 @@ import {
   normalizeAssetPath,
   normalizeUrl,
   readVisible,
+  sameMarkup,
 } from '../../src/changes/fingerprint.js';
+import { buildDocsSite, newBuildId, samplePages } from '../support/docs-site.js';
+import { generator, type Rng } from '../support/random.js';
 
 const page = (body: string, head = '<title>Intro - Docs</title>') =>
   Buffer.from(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`);
 
 const visible = (body: string, head?: string) => readVisible(page(body, head));
+const digest = (bytes: Buffer) => markupDigest(bytes).digest;
 
 describe('what a reader sees of a page', () => {
   it('ignores scripts, styles, templates, noscript, comments and link tags', () => {
@@ -144,14 +148,14 @@ describe('markup digest', () => {
       '<p>x</p><script>build B, longer</script>',
       '<title>T</title><link rel="modulepreload" href="/assets/app.BBBB2222.js"><style>.b{}</style>',
     );
-    expect(markupDigest(a)).toBe(markupDigest(b));
-    expect(markupDigest(a)).toMatch(/^[0-9a-f]{8}-[0-9a-f]+$/);
+    expect(digest(a)).toBe(digest(b));
+    expect(digest(a)).toMatch(/^[0-9a-f]{8}-[0-9a-f]+$/);
   });
 
   it('counts styles and link tags in the body, yet the page is still found unchanged by its scan', () => {
     const build = (hash: string) =>
       page(`<main><p>x</p><link rel="stylesheet" href="/_astro/ec.${hash}.css"></main>`);
-    expect(markupDigest(build('AAAA1111'))).not.toBe(markupDigest(build('BBBB2222')));
+    expect(digest(build('AAAA1111'))).not.toBe(digest(build('BBBB2222')));
     const earlier = fingerprintPage(build('AAAA1111'));
     const again = fingerprintPage(build('BBBB2222'), earlier);
     expect(again.content).toBe(earlier.content);
@@ -163,7 +167,7 @@ describe('markup digest', () => {
       Buffer.from(
         `<title>T</title><header>h</header><link rel="preload" href="/a.${hash}.js"><p>x</p>`,
       );
-    expect(markupDigest(headless('AAAA'))).toBe(markupDigest(headless('BBBB')));
+    expect(digest(headless('AAAA'))).toBe(digest(headless('BBBB')));
   });
 
   it('changes whenever what a reader sees changes (so an equal digest may carry the fingerprint over)', () => {
@@ -175,29 +179,144 @@ describe('markup digest', () => {
       '<main><p>x</p><!-- a comment counts here, not in what a reader sees --></main>',
       '<main><p>x</p><scripts>a custom element is no script</scripts></main>',
     ];
-    const digests = new Set(variants.map((v) => markupDigest(page(v))));
+    const digests = new Set(variants.map((v) => digest(page(v))));
     expect(digests.size).toBe(variants.length);
   });
 
   it('detects every one-character edit', () => {
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
-    const base = markupDigest(page(`<p>${text}</p>`));
+    const base = digest(page(`<p>${text}</p>`));
     for (let i = 0; i < text.length; i += 7) {
       const edited = `${text.slice(0, i)}${text[i] === 'x' ? 'y' : 'x'}${text.slice(i + 1)}`;
-      expect(markupDigest(page(`<p>${edited}</p>`))).not.toBe(base);
+      expect(digest(page(`<p>${edited}</p>`))).not.toBe(base);
     }
   });
 
   it('treats a removed element as a separator, as the visible scan does', () => {
     const separated = page('<p>a<script>x</script>b</p>');
     const joined = page('<p>ab</p>');
-    expect(markupDigest(separated)).not.toBe(markupDigest(joined));
+    expect(digest(separated)).not.toBe(digest(joined));
   });
 
   it('leaves out an unterminated script to the end, as the visible scan does', () => {
-    expect(markupDigest(Buffer.from('<p>a</p><script>x'))).toBe(
-      markupDigest(Buffer.from('<p>a</p><script>y, z')),
+    expect(digest(Buffer.from('<p>a</p><script>x'))).toBe(
+      digest(Buffer.from('<p>a</p><script>y, z')),
     );
+  });
+});
+
+/** Whether `now` has the markup of `earlier`, checked along the earlier page's layout. */
+const sameAsEarlier = (earlier: Buffer, now: Buffer) => {
+  const { digest: markup, layout } = markupDigest(earlier);
+  return sameMarkup(now, { markup, ...(layout !== undefined ? { layout } : {}) });
+};
+
+/** A page with a random head and body, every build id and hash in scripts and head tags. */
+function randomPage(rng: Rng, build: string): string {
+  const pick = <T>(items: readonly T[]) => items[rng.int(items.length)] as T;
+  const head = [
+    () => `<link rel="preload" href="/_next/static/chunks/${build}.js"/>`,
+    () => `<style>.c-${build}{}</style>`,
+    () => `<script src="/_next/static/${build}/_buildManifest.js" async=""></script>`,
+    () => '<meta name="description" content="About"/>',
+    () => `<script>window.b="</head>${build}"</script>`,
+  ];
+  const body = [
+    () => '<p>Some text</p>',
+    () => '<nav><a href="/guides/intro">Intro</a></nav>',
+    () => `<script>self.__next_f.push([1,"${build}:<p>x</p>"])</script>`,
+    () => `<script type="application/json">{"b":"${build}"}</script>`,
+    () => '<link rel="stylesheet" href="/a.css">',
+    () => '<scripts>custom</scripts>',
+    () => '\0',
+  ];
+  const parts = ['<!DOCTYPE html><html><head><title>T</title>'];
+  for (let i = rng.int(6); i > 0; i -= 1) parts.push(pick(head)());
+  if (rng.int(8) > 0) parts.push('</head>');
+  parts.push('<body>');
+  for (let i = rng.int(12); i > 0; i -= 1) parts.push(pick(body)());
+  parts.push(pick(['</body></html>', `<script>${build}`, '<script', '']));
+  return parts.join('');
+}
+
+describe('markup check along the earlier layout', () => {
+  it('finds every page of a rebuilt site unchanged, and only the edited page changed', () => {
+    const pages = samplePages(30, 3);
+    const edited = pages.map((p, i) => (i === 7 ? { ...p, body: [...p.body, 'One more.'] } : p));
+    const before = buildDocsSite({ pages, buildId: newBuildId('a'), sidebarSize: 20 });
+    const after = buildDocsSite({ pages: edited, buildId: newBuildId('b'), sidebarSize: 20 });
+    const html = [...before.keys()].filter((file) => file.endsWith('.html'));
+    expect(html).toHaveLength(30);
+    const changed = html.filter((file) => {
+      const [a, b] = [before.get(file) as string, after.get(file) as string];
+      expect(a).not.toBe(b);
+      return !sameAsEarlier(Buffer.from(a), Buffer.from(b));
+    });
+    expect(changed).toEqual(['concepts/topic-7.html']);
+  });
+
+  it('carries a page over only when the full markup digest is equal, whatever the edit', () => {
+    const rng = generator(17);
+    const edits = [
+      '<script>',
+      '</script>',
+      '<script ',
+      '<link>',
+      '<style>',
+      '</head>',
+      '<',
+      '>',
+      '\0',
+      'x',
+    ];
+    let carried = 0;
+    for (let round = 0; round < 3000; round += 1) {
+      const earlier = Buffer.from(randomPage(generator(round), 'AAAA1111'));
+      let text = randomPage(generator(round), 'BBBB2222');
+      for (let i = rng.int(3); i > 0; i -= 1) {
+        const at = rng.int(text.length + 1);
+        text =
+          rng.int(2) === 0
+            ? `${text.slice(0, at)}${edits[rng.int(edits.length)]}${text.slice(at)}`
+            : `${text.slice(0, at)}${text.slice(at + 1 + rng.int(8))}`;
+      }
+      const now = Buffer.from(text);
+      if (sameAsEarlier(earlier, now)) {
+        carried += 1;
+        expect(digest(now), `${earlier}\n${now}`).toBe(digest(earlier));
+      }
+    }
+    // The edits that only touched scripts or head tags were carried over.
+    expect(carried).toBeGreaterThan(500);
+  });
+
+  it('finds a rebuilt page unchanged whatever its structure, when its full digest is unchanged', () => {
+    let unchanged = 0;
+    for (let round = 0; round < 2000; round += 1) {
+      const earlier = Buffer.from(randomPage(generator(round), 'AAAA1111'));
+      const now = Buffer.from(randomPage(generator(round), 'BBBB2222-longer'));
+      // A `</head>` inside a script of the head ends the head early: the tags after it count.
+      if (digest(now) !== digest(earlier)) continue;
+      unchanged += 1;
+      expect(sameAsEarlier(earlier, now), `${earlier}\n${now}`).toBe(true);
+    }
+    expect(unchanged).toBeGreaterThan(1000);
+  });
+
+  it('checks a page of an earlier manifest without layout by its full digest', () => {
+    const earlier = page('<main>x</main><script>build 1</script>');
+    const markup = digest(earlier);
+    expect(sameMarkup(page('<main>x</main><script>build 2</script>'), { markup })).toBe(true);
+    expect(sameMarkup(page('<main>y</main><script>build 2</script>'), { markup })).toBe(false);
+  });
+
+  it('refuses a layout that does not fit the page', () => {
+    const now = page('<main>x</main><script>build 2</script>');
+    const { digest: markup, layout } = markupDigest(page('<main>x</main><script>build 1</script>'));
+    expect(layout).toMatch(/^[0-9a-f]+(,[0-9a-f]+)*$/);
+    for (const wrong of ['ffffff', '0', '1,1', `${layout},0`, 'zz'])
+      expect(sameMarkup(now, { markup, layout: wrong })).toBe(false);
+    expect(sameMarkup(now, { markup, layout: layout as string })).toBe(true);
   });
 });
 
