@@ -1860,7 +1860,9 @@ var html_whitespace = __webpack_require__(143);
  *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
  *   export's, the page is unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
- *   billion; a miss would only keep an earlier fingerprint, never fail a run.
+ *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
+ *   goes the page's `layout`, the lengths of its kept runs in the body: the next export
+ *   checks the page along them instead of searching its body for scripts.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it
@@ -1904,54 +1906,157 @@ const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
 /** A byte that never occurs in text: where a left-out element was. */
 const SEPARATOR = Buffer.from([0]);
-/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
-function markupDigest(bytes) {
-    let crc = 0;
-    let length = 0;
-    const add = (part) => {
-        crc = (0,external_node_zlib_.crc32)(part, crc);
-        length += part.length;
-    };
-    // Where each kind of left-out element occurs next; each is searched for once per page.
-    const next = LEFT_OUT.map(() => -2);
-    const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
-    let from = 0;
-    for (;;) {
+/** Beyond this many scripts in its body, a page's layout is not recorded: the next export searches it. */
+const LAYOUT_MAX_RUNS = 4096;
+const SCRIPT = LEFT_OUT[0];
+/** CRC-32 and length of the bytes added, with a separator where a left-out element was. */
+class Checksum {
+    #crc = 0;
+    #length = 0;
+    add(bytes, from, to) {
+        if (to <= from)
+            return;
+        this.#crc = (0,external_node_zlib_.crc32)(bytes.subarray(from, to), this.#crc);
+        this.#length += to - from;
+    }
+    separator() {
+        this.#crc = (0,external_node_zlib_.crc32)(SEPARATOR, this.#crc);
+        this.#length += 1;
+    }
+    hex() {
+        return `${(this.#crc >>> 0).toString(16).padStart(8, '0')}-${this.#length.toString(16)}`;
+    }
+}
+/**
+ * Finds the left-out elements of a page in order, as the markup digest leaves them out:
+ * from `from`, the first of a script, or a style or link tag in the head.
+ */
+class LeftOutSearch {
+    bytes;
+    scriptsInHeadOnly;
+    /** Where each kind of left-out element occurs next; each is searched for once per page. */
+    #next = LEFT_OUT.map(() => -2);
+    head;
+    /** With `scriptsInHeadOnly`, scripts are only looked for in the head too. */
+    constructor(bytes, scriptsInHeadOnly = false) {
+        this.bytes = bytes;
+        this.scriptsInHeadOnly = scriptsInHeadOnly;
+        const headEnd = indexOfTag(bytes, HEAD_END, 0);
+        this.head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
+    }
+    /** The next left-out element from `from`: where it starts and where the markup resumes. */
+    next(from) {
+        const { bytes } = this;
+        const next = this.#next;
         let kind = -1;
         for (let k = 0; k < LEFT_OUT.length; k += 1) {
             if (next[k] !== -1 && next[k] < from) {
                 const element = LEFT_OUT[k];
-                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
+                next[k] = element.headOnly
+                    ? indexOfTag(this.head, element.opening, from)
+                    : indexOfTag(bytes, element.opening, from, this.scriptsInHeadOnly ? this.head.length : undefined);
             }
             const at = next[k];
             if (at !== -1 && (kind === -1 || at < next[kind]))
                 kind = k;
         }
         if (kind === -1)
-            break;
+            return undefined;
         const start = next[kind];
-        const element = LEFT_OUT[kind];
-        const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
-        const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
-        if (start > from)
-            add(bytes.subarray(from, start));
-        add(SEPARATOR);
-        from = end === -1 ? bytes.length : end + 1;
+        return {
+            start,
+            resume: resumeAfter(bytes, LEFT_OUT[kind], start),
+        };
     }
-    if (from < bytes.length)
-        add(bytes.subarray(from));
-    return `${(crc >>> 0).toString(16).padStart(8, '0')}-${length.toString(16)}`;
 }
-/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
-function indexOfTag(bytes, opening, from) {
-    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
+/** Where the markup resumes after the left-out element that starts at `start`. */
+function resumeAfter(bytes, element, start) {
+    const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
+    const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+    return end === -1 ? bytes.length : end + 1;
+}
+/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
+function markupDigest(bytes) {
+    const sum = new Checksum();
+    const search = new LeftOutSearch(bytes);
+    const runs = [];
+    let from = 0;
+    for (let found = search.next(from); found !== undefined; found = search.next(from)) {
+        if (found.start >= search.head.length)
+            runs.push(found.start - from);
+        sum.add(bytes, from, found.start);
+        sum.separator();
+        from = found.resume;
+    }
+    runs.push(bytes.length - from);
+    sum.add(bytes, from, bytes.length);
+    const layout = runs.length <= LAYOUT_MAX_RUNS ? runs.map((n) => n.toString(16)).join(',') : undefined;
+    return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
+}
+/**
+ * Whether the page has the markup digest of the earlier page whose digest and layout are
+ * given. With a layout, the body is not searched: each run of the earlier page is taken
+ * at its length and must be followed by a script (the last by the end of the page), and
+ * only the head is searched. An equal digest then means equal runs, so no script can
+ * start inside one and `markupDigest` would find the same scripts; anything else is
+ * reported as a change, which only costs the page a scan.
+ */
+function sameMarkup(bytes, earlier) {
+    if (earlier.layout === undefined)
+        return markupDigest(bytes).digest === earlier.markup;
+    // Found before any byte is summed: a page whose runs moved is told apart at once.
+    const runs = runsAlong(bytes, earlier.layout);
+    if (runs === undefined)
+        return false;
+    const sum = new Checksum();
+    for (let i = 0; i < runs.length; i += 2) {
+        if (i > 0)
+            sum.separator();
+        sum.add(bytes, runs[i], runs[i + 1]);
+    }
+    return sum.hex() === earlier.markup;
+}
+/**
+ * The page's kept runs as [from, to, from, to, …]: the head's by search, then the body's
+ * along `layout`. Undefined when a run of the layout is not followed by a script.
+ */
+function runsAlong(bytes, layout) {
+    const runs = [];
+    const search = new LeftOutSearch(bytes, true);
+    let from = 0;
+    for (let found = search.next(from); found !== undefined; found = search.next(from)) {
+        runs.push(from, found.start);
+        from = found.resume;
+    }
+    for (let at = 0;;) {
+        const comma = layout.indexOf(',', at);
+        const start = from + Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+        if (!(start <= bytes.length))
+            return undefined;
+        runs.push(from, start);
+        if (comma === -1)
+            return start === bytes.length ? runs : undefined;
+        if (!isTagAt(bytes, SCRIPT.opening, start))
+            return undefined;
+        from = resumeAfter(bytes, SCRIPT, start);
+        at = comma + 1;
+    }
+}
+/**
+ * Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1.
+ * With `before`, only a tag that starts before it.
+ */
+function indexOfTag(bytes, opening, from, before) {
+    const area = before === undefined ? bytes : bytes.subarray(0, before + opening.length - 1);
+    for (let at = area.indexOf(opening, from); at !== -1; at = area.indexOf(opening, at + 1)) {
         const after = bytes[at + opening.length];
         if (after === undefined || isNameEnd(after))
             return at;
     }
     return -1;
 }
+/** Whether a tag opened by `opening` starts at `at`. */
+const isTagAt = (bytes, opening, at) => indexOfTag(bytes, opening, at, at + 1) === at;
 /** Index just past `needle` from `from`, or the end of the text. */
 function after(html, needle, from) {
     const at = html.indexOf(needle, from);
@@ -2058,9 +2163,16 @@ function tagHolds(html, from, to, needle) {
 function fingerprintPage(bytes, earlier, 
 /** The page's markup digest, when worked out already. */
 markup = markupDigest(bytes)) {
-    if (earlier?.markup === markup)
+    if (earlier?.markup === markup.digest)
         return earlier;
-    return { ...readVisible(bytes), markup };
+    const { title, content, navigation } = readVisible(bytes);
+    return {
+        ...(title !== undefined ? { title } : {}),
+        markup: markup.digest,
+        ...(markup.layout !== undefined ? { layout: markup.layout } : {}),
+        content,
+        navigation,
+    };
 }
 /** Buffers the visible text is gathered in, reused from page to page. */
 const SCRATCH = {
@@ -2418,6 +2530,11 @@ const pageSchema = schemas/* object */.Ikc({
     title: manifest_oneLine(TITLE_CHARS).optional(),
     /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
+    /** Lengths, in hex, of the markup's runs from the body's first script: the next check's guide. */
+    layout: schemas/* string */.YjP()
+        .max(60_000)
+        .regex(/^[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
+        .optional(),
     content: hex128,
     navigation: hex128,
 });
@@ -3619,9 +3736,8 @@ class PageFingerprintJob {
         if (previous.sha256 !== file.sha256) {
             if (bytes === undefined)
                 return file;
-            const markup = markupDigest(bytes);
-            if (markup !== previous.page.markup)
-                return { ...file, markup };
+            if (!sameMarkup(bytes, previous.page))
+                return { ...file, markup: markupDigest(bytes) };
         }
         this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
         return undefined;
