@@ -14,8 +14,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   export's, the page is unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
- *   goes the page's `layout`, the lengths of its kept runs in the body: the next export
- *   checks the page along them instead of searching its body for scripts.
+ *   goes the page's `layout`, where its kept runs are: the next export checks the page
+ *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it
@@ -81,16 +81,16 @@ export interface Markup {
   /** CRC-32 and length, in hex, of the page without scripts, nor the head's styles and links. */
   digest: string;
   /**
-   * Lengths, in hex and comma-separated, of the kept runs from the one that ends at the
-   * body's first script: each is followed by a script, the last by the end of the page.
-   * Absent for a page with more than LAYOUT_MAX_RUNS of them.
+   * Where the digest's runs are, in hex: how many of their bytes come before the end of
+   * the head (`-` without one), then each run's length, comma-separated; each run but the
+   * last is followed by a left-out element. Absent when the head ends inside a left-out
+   * element, or for a page of more than LAYOUT_MAX_RUNS runs.
    */
   layout?: string;
 }
 
-/** Beyond this many scripts in its body, a page's layout is not recorded: the next export searches it. */
+/** Beyond this many left-out elements, a page's layout is not recorded: the next export searches it. */
 const LAYOUT_MAX_RUNS = 4096;
-const SCRIPT = LEFT_OUT[0];
 
 /** CRC-32 and length of the bytes added, with a separator where a left-out element was. */
 class Checksum {
@@ -113,53 +113,6 @@ class Checksum {
   }
 }
 
-/**
- * Finds the left-out elements of a page in order, as the markup digest leaves them out:
- * from `from`, the first of a script, or a style or link tag in the head.
- */
-class LeftOutSearch {
-  /** Where each kind of left-out element occurs next; each is searched for once per page. */
-  readonly #next = LEFT_OUT.map(() => -2);
-  readonly head: Buffer;
-
-  /** With `scriptsInHeadOnly`, scripts are only looked for in the head too. */
-  constructor(
-    private readonly bytes: Buffer,
-    private readonly scriptsInHeadOnly = false,
-  ) {
-    const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    this.head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
-  }
-
-  /** The next left-out element from `from`: where it starts and where the markup resumes. */
-  next(from: number): { start: number; resume: number } | undefined {
-    const { bytes } = this;
-    const next = this.#next;
-    let kind = -1;
-    for (let k = 0; k < LEFT_OUT.length; k += 1) {
-      if ((next[k] as number) !== -1 && (next[k] as number) < from) {
-        const element = LEFT_OUT[k] as (typeof LEFT_OUT)[number];
-        next[k] = element.headOnly
-          ? indexOfTag(this.head, element.opening, from)
-          : indexOfTag(
-              bytes,
-              element.opening,
-              from,
-              this.scriptsInHeadOnly ? this.head.length : undefined,
-            );
-      }
-      const at = next[k] as number;
-      if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
-    }
-    if (kind === -1) return undefined;
-    const start = next[kind] as number;
-    return {
-      start,
-      resume: resumeAfter(bytes, LEFT_OUT[kind] as (typeof LEFT_OUT)[number], start),
-    };
-  }
-}
-
 /** Where the markup resumes after the left-out element that starts at `start`. */
 function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: number): number {
   const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
@@ -170,29 +123,53 @@ function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: n
 /** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
 export function markupDigest(bytes: Buffer): Markup {
   const sum = new Checksum();
-  const search = new LeftOutSearch(bytes);
+  const headEnd = indexOfTag(bytes, HEAD_END, 0);
+  const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
   const runs: number[] = [];
+  /** Bytes of the runs before the end of the head; undefined while it is not reached. */
+  let headKept = headEnd === -1 ? -1 : undefined;
+  let kept = 0;
+  const run = (from: number, to: number) => {
+    if (headKept === undefined && from <= headEnd && headEnd < to) headKept = kept + headEnd - from;
+    runs.push(to - from);
+    kept += to - from;
+    sum.add(bytes, from, to);
+  };
+  // Where each kind of left-out element occurs next; each is searched for once per page.
+  const next = LEFT_OUT.map(() => -2);
   let from = 0;
-  for (let found = search.next(from); found !== undefined; found = search.next(from)) {
-    if (found.start >= search.head.length) runs.push(found.start - from);
-    sum.add(bytes, from, found.start);
+  for (;;) {
+    let kind = -1;
+    for (let k = 0; k < LEFT_OUT.length; k += 1) {
+      if ((next[k] as number) !== -1 && (next[k] as number) < from) {
+        const element = LEFT_OUT[k] as (typeof LEFT_OUT)[number];
+        next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
+      }
+      const at = next[k] as number;
+      if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
+    }
+    if (kind === -1) break;
+    const start = next[kind] as number;
+    run(from, start);
     sum.separator();
-    from = found.resume;
+    from = resumeAfter(bytes, LEFT_OUT[kind] as (typeof LEFT_OUT)[number], start);
   }
-  runs.push(bytes.length - from);
-  sum.add(bytes, from, bytes.length);
+  run(from, bytes.length);
   const layout =
-    runs.length <= LAYOUT_MAX_RUNS ? runs.map((n) => n.toString(16)).join(',') : undefined;
+    headKept !== undefined && runs.length <= LAYOUT_MAX_RUNS
+      ? `${headKept === -1 ? '-' : headKept.toString(16)};${runs.map((n) => n.toString(16)).join(',')}`
+      : undefined;
   return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
 }
 
 /**
  * Whether the page has the markup digest of the earlier page whose digest and layout are
- * given. With a layout, the body is not searched: each run of the earlier page is taken
- * at its length and must be followed by a script (the last by the end of the page), and
- * only the head is searched. An equal digest then means equal runs, so no script can
- * start inside one and `markupDigest` would find the same scripts; anything else is
- * reported as a change, which only costs the page a scan.
+ * given. With a layout, the page is not searched: each run of the earlier page is taken
+ * at its length and must be followed by a left-out element (the last by the end of the
+ * page), and the head must end at the same place in the runs. An equal digest then means
+ * equal runs, so that no left-out element can start inside one and `markupDigest` would
+ * find the same elements; anything else is reported as a change, which only costs the
+ * page a scan.
  */
 export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: string }): boolean {
   if (earlier.layout === undefined) return markupDigest(bytes).digest === earlier.markup;
@@ -208,45 +185,68 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
 }
 
 /**
- * The page's kept runs as [from, to, from, to, …]: the head's by search, then the body's
- * along `layout`. Undefined when a run of the layout is not followed by a script.
+ * The page's runs as [from, to, from, to, …], taken along `layout`. Undefined when a run
+ * is not followed by a left-out element, or the head does not end where it did.
  */
 function runsAlong(bytes: Buffer, layout: string): number[] | undefined {
+  const headEnd = indexOfTag(bytes, HEAD_END, 0);
+  const semicolon = layout.indexOf(';');
+  const head = layout.slice(0, semicolon);
+  const headKept = head === '-' ? -1 : Number.parseInt(head, 16);
+  if ((headKept === -1) !== (headEnd === -1)) return undefined;
+  let headFound = headEnd === -1;
   const runs: number[] = [];
-  const search = new LeftOutSearch(bytes, true);
+  let kept = 0;
   let from = 0;
-  for (let found = search.next(from); found !== undefined; found = search.next(from)) {
-    runs.push(from, found.start);
-    from = found.resume;
-  }
-  for (let at = 0; ;) {
+  for (let at = semicolon + 1; ;) {
     const comma = layout.indexOf(',', at);
-    const start = from + Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+    const length = Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+    const start = from + length;
     if (!(start <= bytes.length)) return undefined;
+    if (!headFound && headKept < kept + length) {
+      if (headEnd !== from + headKept - kept) return undefined;
+      headFound = true;
+    }
     runs.push(from, start);
-    if (comma === -1) return start === bytes.length ? runs : undefined;
-    if (!isTagAt(bytes, SCRIPT.opening, start)) return undefined;
-    from = resumeAfter(bytes, SCRIPT, start);
+    kept += length;
+    if (comma === -1) return start === bytes.length && headFound ? runs : undefined;
+    const element = leftOutAt(bytes, start, headEnd);
+    if (element === undefined) return undefined;
+    from = resumeAfter(bytes, element, start);
     at = comma + 1;
   }
 }
 
-/**
- * Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1.
- * With `before`, only a tag that starts before it.
- */
-function indexOfTag(bytes: Buffer, opening: Buffer, from: number, before?: number): number {
-  const area = before === undefined ? bytes : bytes.subarray(0, before + opening.length - 1);
-  for (let at = area.indexOf(opening, from); at !== -1; at = area.indexOf(opening, at + 1)) {
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes: Buffer, opening: Buffer, from: number): number {
+  for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
     const after = bytes[at + opening.length];
     if (after === undefined || isNameEnd(after)) return at;
   }
   return -1;
 }
 
-/** Whether a tag opened by `opening` starts at `at`. */
-const isTagAt = (bytes: Buffer, opening: Buffer, at: number) =>
-  indexOfTag(bytes, opening, at, at + 1) === at;
+/** The left-out element that starts at `at`, if one does (a style or link tag only in the head). */
+function leftOutAt(
+  bytes: Buffer,
+  at: number,
+  headEnd: number,
+): (typeof LEFT_OUT)[number] | undefined {
+  for (const element of LEFT_OUT) {
+    if (element.headOnly && headEnd !== -1 && at >= headEnd) continue;
+    if (isTagAt(bytes, element.opening, at)) return element;
+  }
+  return undefined;
+}
+
+/** Whether a tag opened by `opening` starts at `at`: a few bytes, compared here. */
+function isTagAt(bytes: Buffer, opening: Buffer, at: number): boolean {
+  for (let i = 0; i < opening.length; i += 1) {
+    if (bytes[at + i] !== opening[i]) return false;
+  }
+  const after = bytes[at + opening.length];
+  return after === undefined || isNameEnd(after);
+}
 
 /** Index just past `needle` from `from`, or the end of the text. */
 function after(html: string, needle: string, from: number): number {

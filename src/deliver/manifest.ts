@@ -53,12 +53,16 @@ const pageSchema = z.object({
   title: oneLine(TITLE_CHARS).optional(),
   /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
-  /** Lengths, in hex, of the markup's runs from the body's first script: the next check's guide. */
+  /**
+   * Where the markup's runs are (the head's end, the runs' lengths, in hex): a guide for
+   * the next check only, so one in another form is dropped, never a reason to refuse.
+   */
   layout: z
     .string()
     .max(60_000)
-    .regex(/^[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
-    .optional(),
+    .regex(/^(?:-|[0-9a-f]{1,12});[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
+    .optional()
+    .catch(undefined),
   content: hex128,
   navigation: hex128,
 });
