@@ -1861,8 +1861,8 @@ var html_whitespace = __webpack_require__(143);
  *   export's, the page is unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
- *   goes the page's `layout`, the lengths of its kept runs in the body: the next export
- *   checks the page along them instead of searching its body for scripts.
+ *   goes the page's `layout`, where its kept runs are: the next export checks the page
+ *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
  *   asset URLs; split between the page's own content and the navigation around it
@@ -1906,9 +1906,8 @@ const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
 /** A byte that never occurs in text: where a left-out element was. */
 const SEPARATOR = Buffer.from([0]);
-/** Beyond this many scripts in its body, a page's layout is not recorded: the next export searches it. */
+/** Beyond this many left-out elements, a page's layout is not recorded: the next export searches it. */
 const LAYOUT_MAX_RUNS = 4096;
-const SCRIPT = LEFT_OUT[0];
 /** CRC-32 and length of the bytes added, with a separator where a left-out element was. */
 class Checksum {
     #crc = 0;
@@ -1927,48 +1926,6 @@ class Checksum {
         return `${(this.#crc >>> 0).toString(16).padStart(8, '0')}-${this.#length.toString(16)}`;
     }
 }
-/**
- * Finds the left-out elements of a page in order, as the markup digest leaves them out:
- * from `from`, the first of a script, or a style or link tag in the head.
- */
-class LeftOutSearch {
-    bytes;
-    scriptsInHeadOnly;
-    /** Where each kind of left-out element occurs next; each is searched for once per page. */
-    #next = LEFT_OUT.map(() => -2);
-    head;
-    /** With `scriptsInHeadOnly`, scripts are only looked for in the head too. */
-    constructor(bytes, scriptsInHeadOnly = false) {
-        this.bytes = bytes;
-        this.scriptsInHeadOnly = scriptsInHeadOnly;
-        const headEnd = indexOfTag(bytes, HEAD_END, 0);
-        this.head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
-    }
-    /** The next left-out element from `from`: where it starts and where the markup resumes. */
-    next(from) {
-        const { bytes } = this;
-        const next = this.#next;
-        let kind = -1;
-        for (let k = 0; k < LEFT_OUT.length; k += 1) {
-            if (next[k] !== -1 && next[k] < from) {
-                const element = LEFT_OUT[k];
-                next[k] = element.headOnly
-                    ? indexOfTag(this.head, element.opening, from)
-                    : indexOfTag(bytes, element.opening, from, this.scriptsInHeadOnly ? this.head.length : undefined);
-            }
-            const at = next[k];
-            if (at !== -1 && (kind === -1 || at < next[kind]))
-                kind = k;
-        }
-        if (kind === -1)
-            return undefined;
-        const start = next[kind];
-        return {
-            start,
-            resume: resumeAfter(bytes, LEFT_OUT[kind], start),
-        };
-    }
-}
 /** Where the markup resumes after the left-out element that starts at `start`. */
 function resumeAfter(bytes, element, start) {
     const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
@@ -1978,28 +1935,54 @@ function resumeAfter(bytes, element, start) {
 /** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
 function markupDigest(bytes) {
     const sum = new Checksum();
-    const search = new LeftOutSearch(bytes);
+    const headEnd = indexOfTag(bytes, HEAD_END, 0);
+    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
     const runs = [];
+    /** Bytes of the runs before the end of the head; undefined while it is not reached. */
+    let headKept = headEnd === -1 ? -1 : undefined;
+    let kept = 0;
+    const run = (from, to) => {
+        if (headKept === undefined && from <= headEnd && headEnd < to)
+            headKept = kept + headEnd - from;
+        runs.push(to - from);
+        kept += to - from;
+        sum.add(bytes, from, to);
+    };
+    // Where each kind of left-out element occurs next; each is searched for once per page.
+    const next = LEFT_OUT.map(() => -2);
     let from = 0;
-    for (let found = search.next(from); found !== undefined; found = search.next(from)) {
-        if (found.start >= search.head.length)
-            runs.push(found.start - from);
-        sum.add(bytes, from, found.start);
+    for (;;) {
+        let kind = -1;
+        for (let k = 0; k < LEFT_OUT.length; k += 1) {
+            if (next[k] !== -1 && next[k] < from) {
+                const element = LEFT_OUT[k];
+                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
+            }
+            const at = next[k];
+            if (at !== -1 && (kind === -1 || at < next[kind]))
+                kind = k;
+        }
+        if (kind === -1)
+            break;
+        const start = next[kind];
+        run(from, start);
         sum.separator();
-        from = found.resume;
+        from = resumeAfter(bytes, LEFT_OUT[kind], start);
     }
-    runs.push(bytes.length - from);
-    sum.add(bytes, from, bytes.length);
-    const layout = runs.length <= LAYOUT_MAX_RUNS ? runs.map((n) => n.toString(16)).join(',') : undefined;
+    run(from, bytes.length);
+    const layout = headKept !== undefined && runs.length <= LAYOUT_MAX_RUNS
+        ? `${headKept === -1 ? '-' : headKept.toString(16)};${runs.map((n) => n.toString(16)).join(',')}`
+        : undefined;
     return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
 }
 /**
  * Whether the page has the markup digest of the earlier page whose digest and layout are
- * given. With a layout, the body is not searched: each run of the earlier page is taken
- * at its length and must be followed by a script (the last by the end of the page), and
- * only the head is searched. An equal digest then means equal runs, so no script can
- * start inside one and `markupDigest` would find the same scripts; anything else is
- * reported as a change, which only costs the page a scan.
+ * given. With a layout, the page is not searched: each run of the earlier page is taken
+ * at its length and must be followed by a left-out element (the last by the end of the
+ * page), and the head must end at the same place in the runs. An equal digest then means
+ * equal runs, so that no left-out element can start inside one and `markupDigest` would
+ * find the same elements; anything else is reported as a change, which only costs the
+ * page a scan.
  */
 function sameMarkup(bytes, earlier) {
     if (earlier.layout === undefined)
@@ -2017,46 +2000,70 @@ function sameMarkup(bytes, earlier) {
     return sum.hex() === earlier.markup;
 }
 /**
- * The page's kept runs as [from, to, from, to, …]: the head's by search, then the body's
- * along `layout`. Undefined when a run of the layout is not followed by a script.
+ * The page's runs as [from, to, from, to, …], taken along `layout`. Undefined when a run
+ * is not followed by a left-out element, or the head does not end where it did.
  */
 function runsAlong(bytes, layout) {
+    const headEnd = indexOfTag(bytes, HEAD_END, 0);
+    const semicolon = layout.indexOf(';');
+    const head = layout.slice(0, semicolon);
+    const headKept = head === '-' ? -1 : Number.parseInt(head, 16);
+    if ((headKept === -1) !== (headEnd === -1))
+        return undefined;
+    let headFound = headEnd === -1;
     const runs = [];
-    const search = new LeftOutSearch(bytes, true);
+    let kept = 0;
     let from = 0;
-    for (let found = search.next(from); found !== undefined; found = search.next(from)) {
-        runs.push(from, found.start);
-        from = found.resume;
-    }
-    for (let at = 0;;) {
+    for (let at = semicolon + 1;;) {
         const comma = layout.indexOf(',', at);
-        const start = from + Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+        const length = Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+        const start = from + length;
         if (!(start <= bytes.length))
             return undefined;
+        if (!headFound && headKept < kept + length) {
+            if (headEnd !== from + headKept - kept)
+                return undefined;
+            headFound = true;
+        }
         runs.push(from, start);
+        kept += length;
         if (comma === -1)
-            return start === bytes.length ? runs : undefined;
-        if (!isTagAt(bytes, SCRIPT.opening, start))
+            return start === bytes.length && headFound ? runs : undefined;
+        const element = leftOutAt(bytes, start, headEnd);
+        if (element === undefined)
             return undefined;
-        from = resumeAfter(bytes, SCRIPT, start);
+        from = resumeAfter(bytes, element, start);
         at = comma + 1;
     }
 }
-/**
- * Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1.
- * With `before`, only a tag that starts before it.
- */
-function indexOfTag(bytes, opening, from, before) {
-    const area = before === undefined ? bytes : bytes.subarray(0, before + opening.length - 1);
-    for (let at = area.indexOf(opening, from); at !== -1; at = area.indexOf(opening, at + 1)) {
+/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
+function indexOfTag(bytes, opening, from) {
+    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
         const after = bytes[at + opening.length];
         if (after === undefined || isNameEnd(after))
             return at;
     }
     return -1;
 }
-/** Whether a tag opened by `opening` starts at `at`. */
-const isTagAt = (bytes, opening, at) => indexOfTag(bytes, opening, at, at + 1) === at;
+/** The left-out element that starts at `at`, if one does (a style or link tag only in the head). */
+function leftOutAt(bytes, at, headEnd) {
+    for (const element of LEFT_OUT) {
+        if (element.headOnly && headEnd !== -1 && at >= headEnd)
+            continue;
+        if (isTagAt(bytes, element.opening, at))
+            return element;
+    }
+    return undefined;
+}
+/** Whether a tag opened by `opening` starts at `at`: a few bytes, compared here. */
+function isTagAt(bytes, opening, at) {
+    for (let i = 0; i < opening.length; i += 1) {
+        if (bytes[at + i] !== opening[i])
+            return false;
+    }
+    const after = bytes[at + opening.length];
+    return after === undefined || isNameEnd(after);
+}
 /** Index just past `needle` from `from`, or the end of the text. */
 function after(html, needle, from) {
     const at = html.indexOf(needle, from);
@@ -2530,11 +2537,15 @@ const pageSchema = schemas/* object */.Ikc({
     title: manifest_oneLine(TITLE_CHARS).optional(),
     /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
     markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
-    /** Lengths, in hex, of the markup's runs from the body's first script: the next check's guide. */
+    /**
+     * Where the markup's runs are (the head's end, the runs' lengths, in hex): a guide for
+     * the next check only, so one in another form is dropped, never a reason to refuse.
+     */
     layout: schemas/* string */.YjP()
         .max(60_000)
-        .regex(/^[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
-        .optional(),
+        .regex(/^(?:-|[0-9a-f]{1,12});[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
+        .optional()
+        .catch(undefined),
     content: hex128,
     navigation: hex128,
 });
