@@ -94,6 +94,8 @@ export async function runChangeReportBench(
       first: lean,
     } as const;
     type Side = keyof typeof sideInputs;
+    // The judged pair runs at both ends of each round, once each way round: twice the
+    // samples of what decides the target, for two runs more a round.
     const order: Side[] = [
       'none',
       'report',
@@ -102,8 +104,12 @@ export async function runChangeReportBench(
       'default-report',
       'first-none',
       'first',
+      'report',
+      'none',
     ];
     const wall: Partial<Record<Side, number[]>> = {};
+    const pairOf = (samples: number[], run: number) =>
+      `${seconds(samples[2 * run] as number)}/${seconds(samples[2 * run + 1] as number)}`;
     for (let run = 0; run < runs; run += 1) {
       for (const side of baselineFirst(run) ? order : [...order].reverse()) {
         serving = side === 'rescan' ? builds.renamed : builds.edited;
@@ -129,7 +135,7 @@ export async function runChangeReportBench(
         else if (side === 'default-report') defaults.report.push(sample.ms);
       }
       progress(
-        `change-report: run ${run + 1}/${runs}  none ${seconds(baseline[run] as number)}  report ${seconds(ours[run] as number)}  every page rescanned ${seconds(worst[run] as number)}  default step: none ${seconds(defaults.none[run] as number)}, report ${seconds(defaults.report[run] as number)}  first export: none ${seconds(wall['first-none']?.[run] as number)}, fingerprints ${seconds(wall.first?.[run] as number)}`,
+        `change-report: run ${run + 1}/${runs}  none ${pairOf(baseline, run)}  report ${pairOf(ours, run)}  every page rescanned ${seconds(worst[run] as number)}  default step: none ${seconds(defaults.none[run] as number)}, report ${seconds(defaults.report[run] as number)}  first export: none ${seconds(wall['first-none']?.[run] as number)}, fingerprints ${seconds(wall.first?.[run] as number)}`,
       );
     }
     const b = series(
@@ -141,7 +147,7 @@ export async function runChangeReportBench(
     const dn = series('default inputs, compare-with: none', defaults.none);
     const dr = series('default inputs, report', defaults.report);
     const ratio = round(o.median / b.median, 3);
-    // The same round's two runs share the machine's state: their difference is steadier
+    // The two runs of a pair share the machine's state: their difference is steadier
     // than a ratio of medians, which one quick baseline run can move by several percent.
     const addedMs = median(ours.map((ms, i) => ms - (baseline[i] as number)));
     const pairedRatio = round(1 + addedMs / b.median, 3);
@@ -174,7 +180,7 @@ export async function runChangeReportBench(
       notes: [
         `${pageCount} pages shaped like a Next.js export (${Math.round(builds.edited.length / 1024)} KB tar.gz): 150-entry sidebar, flight data, an RSC payload per page; every build has a new build id, so every page's bytes differ between the earlier export and the new one.`,
         'Both sides replace the same earlier export in path (copied in before each run with the times of its files, as the run that wrote it left them; untimed); job of 0 s.',
-        `Paired runs: the report adds ${Math.round(addedMs)} ms to the same round's none run (median), ratio ${pairedRatio}; the ratio of medians is ${ratio}; the larger one is judged.`,
+        `Paired runs (two pairs a round, ${ours.length} in all): the report adds ${Math.round(addedMs)} ms to the none run beside it (median), ratio ${pairedRatio}; the ratio of medians is ${ratio}; the larger one is judged.`,
         `Every page rescanned (one page renamed, sidebar changed everywhere): ${seconds(w.median)} median, ratio ${worstRatio}.`,
         `Default step (the internal-link check on): none ${seconds(dn.median)}, report ${seconds(dr.median)}, ratio ${defaultRatio}.`,
         `First export into an empty path (fingerprints made, nothing to compare with): none ${seconds(fn.median)}, fingerprints ${seconds(fr.median)}, ratio ${firstRatio}.`,
