@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeReport } from '../../src/changes/compare.js';
+import { markupDigest, sameMarkup } from '../../src/changes/fingerprint.js';
 import { tarOf } from '../support/archives.js';
 import { type Harness, startHarness } from '../support/in-process.js';
 import { cachedSite, missingFixtureReason, type SiteSpec } from './build.js';
@@ -128,6 +129,34 @@ for (const generator of CHANGE_GENERATORS) {
       expect(report.pages.navigationChanged).toEqual([]);
       expect(report.pages.added).toEqual([]);
       expect(report.pages.removed).toEqual([]);
+    });
+
+    it("checks each rebuilt page along the earlier page's layout, as the full check would", async () => {
+      const base = cachedSite(sites.base) as string;
+      const files = (await fs.readdir(base, { recursive: true })).filter((f) =>
+        f.endsWith('.html'),
+      );
+      expect(files.length).toBeGreaterThan(3);
+      for (const [variant, edited] of [
+        [sites.rebuilt, undefined],
+        [sites.edited, page(EDITED_ROUTE)],
+      ] as const) {
+        const dir = cachedSite(variant) as string;
+        const carried: string[] = [];
+        for (const file of files) {
+          const earlier = markupDigest(await fs.readFile(path.join(base, file)));
+          expect(earlier.layout, file).toBeDefined();
+          const now = await fs.readFile(path.join(dir, file));
+          const along = sameMarkup(now, {
+            markup: earlier.digest,
+            layout: earlier.layout as string,
+          });
+          // The layout is a shortcut only: it decides as the full check does.
+          expect(along, file).toBe(markupDigest(now).digest === earlier.digest);
+          if (along) carried.push(file);
+        }
+        expect(carried).toEqual(files.filter((file) => file !== edited));
+      }
     });
 
     it('reports a deleted page as removed, the page that linked to it as changed, and the sidebars as navigation', async () => {
