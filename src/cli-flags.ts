@@ -139,6 +139,24 @@ export function inputFlagNames(): string[] {
   return ALL_FLAGS.filter((flag) => flag.input).map((flag) => flag.name);
 }
 
+/**
+ * A message as the command line reads it. Messages name inputs in backticks, as a
+ * workflow spells them (`max-extract-files`, `broken-links: warn`); here they become the
+ * flags (`--max-extract-files`, `--broken-links warn`), and the key the variable it is
+ * best given in. Anything else in backticks is left as it is.
+ */
+export function asCommandLine(message: string): string {
+  const flags = new Set(inputFlagNames());
+  return message.replace(
+    /`([a-z][a-z0-9-]*)(?:: ([^`]*))?`/g,
+    (whole, name: string, value: string | undefined) => {
+      if (name === 'api-key') return value === undefined ? '`ADMIN_API_KEY`' : whole;
+      if (!flags.has(name)) return whole;
+      return value === undefined ? `\`--${name}\`` : `\`--${name} ${value}\``;
+    },
+  );
+}
+
 /** `STATIC_EXPORT_DOMAIN` for `--domain`. */
 export function environmentName(flag: string): string {
   return `STATIC_EXPORT_${flag.toUpperCase().replace(/-/g, '_')}`;

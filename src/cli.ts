@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { ApiError } from './api/errors.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
-import { type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
+import { asCommandLine, type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
 import { usage } from './cli-help.js';
 import {
   ActionError,
@@ -185,11 +185,11 @@ export function describeFailure(
   request: Pick<RunRequest, 'command'>,
   redactor: Redactor,
 ): JsonError {
-  const message = redactor.redact(errorMessage(error));
+  const message = redactor.redact(asCommandLine(errorMessage(error)));
   if (error instanceof InputError) {
     const problems = error.problems.map((p) => ({
       input: p.input,
-      message: redactor.redact(p.message),
+      message: redactor.redact(asCommandLine(p.message)),
     }));
     return {
       code: 'invalid-input',

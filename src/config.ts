@@ -487,7 +487,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
   if (values.command === 'agent') {
     require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
     if (given('agent-job-id') === undefined) {
-      require('prompt', 'is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)');
+      require('prompt', 'is required for command "agent": the instruction for the agent (or set `agent-job-id` to follow an existing job)');
     }
   } else if (values.command === 'export') {
     require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');

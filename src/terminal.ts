@@ -1,3 +1,4 @@
+import { asCommandLine } from './cli-flags.js';
 import { formatBytes, formatDuration } from './duration.js';
 import type { Redactor } from './redact.js';
 import type { Annotation, LineDetail, OutputName, ProgressState, Reporter } from './report.js';
@@ -151,7 +152,7 @@ export class TerminalReporter implements Reporter {
   /** A message without secrets, its control characters (but line breaks and tabs) shown as `\xNN`. */
   #text(message: string): string {
     return this.#redactor
-      .redact(message)
+      .redact(asCommandLine(message))
       .replace(
         /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
         (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,

@@ -155,10 +155,10 @@ export async function checkReadiness(
   if (problems.length > 0) {
     const fixes = [
       loads.length > 0
-        ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with allowed-hosts'
+        ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with `allowed-hosts`'
         : undefined,
       config.brokenLinks === 'fail' && readiness.links.brokenCount > 0
-        ? 'fix the links, or set broken-links: warn'
+        ? 'fix the links, or set `broken-links: warn`'
         : undefined,
     ].filter(Boolean);
     const what =

@@ -395,7 +395,7 @@ export class AdminApi {
             : 'an address that is not a URL';
       throw new ApiError(
         redactor.redact(
-          `Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
+          `Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set \`base-url\` to the address the API really answers on.`,
         ),
         { kind: 'redirect', status: statusCode },
       );

@@ -86,7 +86,7 @@ export function notFoundAdvice(what?: string): string {
 /** What the user should do about each kind of refusal, after the server's own words. */
 const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   unauthorized:
-    "The key is missing, mistyped or expired: set api-key to a current admin API key (mint_…) from the dashboard's API keys page.",
+    "The key is missing, mistyped or expired: set `api-key` to a current admin API key (mint_…) from the dashboard's API keys page.",
   forbidden:
     "The key lacks the scope for this call (write scope for anything but reads), the runner's IP is outside the key's allow-list, or static export is not enabled for the organization (Enterprise plan).",
   'not-found': `${CHECK_BASE_URL} and that the job exists there; jobs are not shared across organizations.`,

@@ -36,7 +36,7 @@ export interface BaselineContext {
   signal?: AbortSignal;
 }
 
-/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
+/** Loads the earlier export's manifest from where \`compare-with\` says. Never throws. */
 export async function loadBaseline(
   source: CompareWith,
   context: BaselineContext,
@@ -56,7 +56,7 @@ export async function loadBaseline(
     }
     return {
       kind: 'none',
-      reason: `path (${context.targetPath}) holds no earlier export to compare with; set compare-with to the live site's manifest to compare with what is deployed`,
+      reason: `path (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
     };
   } catch (err) {
     if (context.signal?.aborted) throw err;

@@ -17,7 +17,7 @@ import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.
 import type { EarlierPage } from './page-fingerprints.js';
 import { isPage } from './site-files.js';
 
-/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
+/** The export removes more pages than \`max-removed-pages\` allows; `path` was left as it was. */
 export class RemovalLimitError extends ActionError {
   override name = 'RemovalLimitError';
 }
@@ -36,7 +36,7 @@ export interface ChangeReviewDeps {
  * The change report of one export run: the earlier export is looked up as soon as the run
  * starts (a manifest served by the live site is fetched while the export job runs), the
  * pages are fingerprinted for the new manifest once the site is extracted, and the report
- * is made, written and checked against `max-removed-pages` before the site is put in place.
+ * is made, written and checked against \`max-removed-pages\` before the site is put in place.
  */
 export class ChangeReview {
   readonly #baseline: Promise<BaselineResult>;
@@ -138,7 +138,7 @@ export class ChangeReview {
     const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
       throw new RemovalLimitError(
-        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise max-removed-pages or leave it empty for this run.`,
+        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
       );
     }
   };

@@ -89,7 +89,7 @@ async function requestBundle(jobId: string, options: BundleOptions): Promise<Bun
       }
       if (stop) {
         throw err.withMessage(
-          `Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${formatDuration(stop.elapsedMs)}: the service does not agree with itself. Run again later, with job-id: ${jobId} to reuse the export.`,
+          `Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${formatDuration(stop.elapsedMs)}: the service does not agree with itself. Run again later, with \`job-id: ${jobId}\` to reuse the export.`,
         );
       }
       continue;

@@ -164,7 +164,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       if (link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
         const skew = api.serverTime.describeSkew('the API');
         throw new ActionError(
-          `The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with download: true to fetch the archive at once.`,
+          `The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with \`download: true\` to fetch the archive at once.`,
         );
       }
     }
@@ -401,7 +401,7 @@ function reportPlacement(
   if (replaced?.kind === 'foreign') {
     record.replacedForeign = replaced.description;
     reporter.warning(
-      `Replaced ${directory}, which this action did not write (it ${replaced.description}), because overwrite is true.`,
+      `Replaced ${directory}, which this action did not write (it ${replaced.description}), because \`overwrite\` is true.`,
     );
   } else if (replaced?.kind === 'export') {
     record.replacedExport = replaced.manifest.jobId;

@@ -442,7 +442,7 @@ describe('refused and broken answers', () => {
   const advice = (status: number, advice: RegExp) => ({ status, advice });
 
   it.each([
-    advice(401, /set api-key to a current admin API key/),
+    advice(401, /set `api-key` to a current admin API key/),
     advice(403, /write scope|allow-list|Enterprise/),
     advice(429, /try again later/),
   ])('HTTP $status tells the user what to do ($advice)', async ({ status, advice }) => {
@@ -593,7 +593,7 @@ describe('redirects', () => {
         );
         expect(error.kind).toBe('redirect');
         expect(error.message).toBe(
-          `Could not read agent job job-1: the API answered HTTP 302, ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`,
+          `Could not read agent job job-1: the API answered HTTP 302, ${target}. The key is never sent to another address: set \`base-url\` to the address the API really answers on.`,
         );
         expect(server.requests()).toBe(1);
       } finally {

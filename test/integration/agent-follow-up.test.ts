@@ -175,7 +175,7 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     harness.emulator.archiveAgentJob(PROJECT, id);
     const run = await agent({ 'agent-job-id': id, prompt: 'more' });
     expect(failure(run)).toMatch(
-      /^Could not send a follow-up to agent job [0-9a-f]+ \(HTTP 400: Job is archived: create a new agent job instead\)\..* An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt\.$/,
+      /^Could not send a follow-up to agent job [0-9a-f]+ \(HTTP 400: Job is archived: create a new agent job instead\)\..* An archived job takes no follow-ups: leave `agent-job-id` empty to create a new job with this prompt\.$/,
     );
   });
 
@@ -234,7 +234,7 @@ describe('the hourly limit, shared by creations and follow-ups', () => {
       const id = await createdElsewhere('uses the budget', limited);
       const run = await agent({ 'agent-job-id': id, prompt: 'more', timeout: '2s' }, limited);
       expect(failure(run)).toMatch(
-        /HTTP 429.*follow-up messages count too.*raise timeout so the action waits longer\.$/,
+        /HTTP 429.*follow-up messages count too.*raise `timeout` so the action waits longer\.$/,
       );
       expect(limited.emulator.agentJobs.get(id)?.prompts).toEqual(['uses the budget']);
     });

@@ -334,6 +334,17 @@ describe('static-export CLI basics', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({
       error: { code: 'unauthorized', message: expect.stringContaining('HTTP 401') },
     });
+    // Advice names where the CLI takes the key from, not the action's input.
+    expect(JSON.parse(run.stdout).error.message).toContain('set `ADMIN_API_KEY` to a current');
+  });
+
+  it('names inputs in its advice as its flags, not as a workflow spells them', async () => {
+    const run = await runCli(exportArgs('--max-extract-files', '2'), { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: Refusing to extract the archive: .*\(raise `--max-extract-files` if this is expected\)/m,
+    );
+    expect(run.stderr).not.toContain('`max-extract-files`');
   });
 
   it.each([

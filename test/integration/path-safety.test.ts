@@ -216,7 +216,7 @@ describe('path safety, end to end', () => {
     expect(result.warnings).toEqual([
       expect.stringMatching(/^overwrite is true: path .*docs holds 2 files/),
       expect.stringMatching(
-        /^Replaced .*docs, which this action did not write \(it holds 2 files .*\), because overwrite is true\.$/,
+        /^Replaced .*docs, which this action did not write \(it holds 2 files .*\), because `overwrite` is true\.$/,
       ),
     ]);
     expect(result.summary).toMatch(/\| Replaced \| ⚠️ a directory this action did not write/);

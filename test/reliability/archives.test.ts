@@ -398,7 +398,7 @@ describe.concurrent('decompression bombs', () => {
       async () => {
         const bomb = bombs[format] as Buffer;
         expect(bomb.length).toBeLessThan(1024 * 1024);
-        await refused(bomb, /expands to more than 16 MB \(raise max-extract-size/, {
+        await refused(bomb, /expands to more than 16 MB \(raise `max-extract-size`/, {
           'max-extract-size': '16MB',
         });
       },
@@ -435,7 +435,7 @@ describe.concurrent('decompression bombs', () => {
       row('exit 1, one line naming max-extract-files, path untouched'),
       async () => {
         const bytes = format === 'zip' ? await zipOf(many) : await tarOf(many, format === 'tar.gz');
-        await refused(bytes, /more than 200\b.*raise max-extract-files/, {
+        await refused(bytes, /more than 200\b.*raise `max-extract-files`/, {
           'max-extract-files': '200',
         });
       },

@@ -119,7 +119,7 @@ describe('agent-job-id', () => {
 
   it('still needs a prompt or a job', () => {
     expect(problemsOf(agent)).toEqual([
-      'prompt: is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)',
+      'prompt: is required for command "agent": the instruction for the agent (or set `agent-job-id` to follow an existing job)',
     ]);
   });
 

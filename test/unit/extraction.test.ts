@@ -242,7 +242,7 @@ describe('5. bombs are refused before they fill the disk', () => {
 
   it('zip: more entries than max-extract-files is refused before writing', async () => {
     const archive = await zipOf(Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html` })));
-    await refusedWith(archive, /more than 20 \(raise max-extract-files/, {
+    await refusedWith(archive, /more than 20 \(raise `max-extract-files`/, {
       ...GENEROUS,
       maxEntries: 20,
     });

@@ -194,7 +194,7 @@ export class EntryGuard {
     this.#entries += 1;
     if (this.#entries > this.limits.maxEntries) {
       throw new UnsafeArchiveError(
-        `Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries and directories (raise max-extract-files if this is expected).`,
+        `Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries and directories (raise \`max-extract-files\` if this is expected).`,
       );
     }
   }
@@ -217,7 +217,7 @@ export class EntryGuard {
 export function checkExpansion(limits: ExtractLimits, bytes: number, archiveBytes: number): void {
   if (bytes > limits.maxBytes) {
     throw new UnsafeArchiveError(
-      `Refusing to extract the archive: it expands to more than ${formatBytes(limits.maxBytes)} (raise max-extract-size if this is expected).`,
+      `Refusing to extract the archive: it expands to more than ${formatBytes(limits.maxBytes)} (raise \`max-extract-size\` if this is expected).`,
     );
   }
   const ratio = limits.maxRatio ?? 0;
@@ -227,7 +227,7 @@ export function checkExpansion(limits: ExtractLimits, bytes: number, archiveByte
     bytes > ratio * archiveBytes
   ) {
     throw new UnsafeArchiveError(
-      `Refusing to extract the archive: it expands to more than ${ratio} times its size (${formatBytes(bytes)} from ${formatBytes(archiveBytes)}; raise max-extract-ratio, or set it to 0, if this is expected).`,
+      `Refusing to extract the archive: it expands to more than ${ratio} times its size (${formatBytes(bytes)} from ${formatBytes(archiveBytes)}; raise \`max-extract-ratio\`, or set it to 0, if this is expected).`,
     );
   }
 }

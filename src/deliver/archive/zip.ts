@@ -142,7 +142,7 @@ export async function extractZip(
     const survey = await open();
     if (survey.entryCount > limits.maxEntries) {
       throw new UnsafeArchiveError(
-        `Refusing to extract the archive: it has ${survey.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`,
+        `Refusing to extract the archive: it has ${survey.entryCount} entries, more than ${limits.maxEntries} (raise \`max-extract-files\` if this is expected).`,
       );
     }
     await surveyEntries(survey, limits, fileSize);
