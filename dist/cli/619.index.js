@@ -1455,7 +1455,7 @@ class AdminApi {
                 : URL.canParse(location, url.href)
                     ? withoutQuery(new URL(location, url))
                     : 'an address that is not a URL';
-            throw new api_errors/* ApiError */.hD(redactor.redact(`Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set base-url to the address the API really answers on.`), { kind: 'redirect', status: statusCode });
+            throw new api_errors/* ApiError */.hD(redactor.redact(`Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set \`base-url\` to the address the API really answers on.`), { kind: 'redirect', status: statusCode });
         }
         if (statusCode < 200 || statusCode >= 300) {
             const detail = redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType));
@@ -1623,7 +1623,7 @@ var report = __webpack_require__(5794);
 
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
-const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise timeout so the action waits longer.';
+const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the action waits longer.';
 /** The same API error with advice for this call appended. */
 function withAdvice(error, advice) {
     return error.withMessage(`${error.message} ${advice}`);
@@ -1669,7 +1669,7 @@ async function sendFollowUp(config, jobId, prompt, deps) {
             throw withAdvice(err, jobNotFoundAdvice(config));
         // A 400 also answers a bad prompt: the archived advice only when the job is archived.
         if (err.status === 400 && (await isArchived(config, jobId, deps))) {
-            throw withAdvice(err, 'An archived job takes no follow-ups: leave agent-job-id empty to create a new job with this prompt.');
+            throw withAdvice(err, 'An archived job takes no follow-ups: leave `agent-job-id` empty to create a new job with this prompt.');
         }
         const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
         throw advice === undefined ? err : withAdvice(err, advice);
@@ -3179,7 +3179,7 @@ function parseConfig(raw, context) {
     if (values.command === 'agent') {
         require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
         if (given('agent-job-id') === undefined) {
-            require('prompt', 'is required for command "agent": the instruction for the agent (or set agent-job-id to follow an existing job)');
+            require('prompt', 'is required for command "agent": the instruction for the agent (or set `agent-job-id` to follow an existing job)');
         }
     }
     else if (values.command === 'export') {
@@ -3329,7 +3329,7 @@ var place = __webpack_require__(4271);
 
 /** A manifest served by a site is a few MB even for large sites; far larger is not one. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
+/** Loads the earlier export's manifest from where \`compare-with\` says. Never throws. */
 async function loadBaseline(source, context) {
     try {
         if (source.kind === 'url')
@@ -3349,7 +3349,7 @@ async function loadBaseline(source, context) {
         }
         return {
             kind: 'none',
-            reason: `path (${context.targetPath}) holds no earlier export to compare with; set compare-with to the live site's manifest to compare with what is deployed`,
+            reason: `path (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
         };
     }
     catch (err) {
@@ -3982,7 +3982,7 @@ class WorkerFingerprinter {
 
 
 
-/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
+/** The export removes more pages than \`max-removed-pages\` allows; `path` was left as it was. */
 class RemovalLimitError extends errors/* ActionError */.lZ {
     name = 'RemovalLimitError';
 }
@@ -3990,7 +3990,7 @@ class RemovalLimitError extends errors/* ActionError */.lZ {
  * The change report of one export run: the earlier export is looked up as soon as the run
  * starts (a manifest served by the live site is fetched while the export job runs), the
  * pages are fingerprinted for the new manifest once the site is extracted, and the report
- * is made, written and checked against `max-removed-pages` before the site is put in place.
+ * is made, written and checked against \`max-removed-pages\` before the site is put in place.
  */
 class ChangeReview {
     config;
@@ -4085,7 +4085,7 @@ class ChangeReview {
         const limit = this.config.maxRemovedPages;
         const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise max-removed-pages or leave it empty for this run.`);
+            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
         }
     };
     #publish(report, file) {
@@ -4727,7 +4727,7 @@ class EntryGuard {
     #countEntry() {
         this.#entries += 1;
         if (this.#entries > this.limits.maxEntries) {
-            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries and directories (raise max-extract-files if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has more than ${this.limits.maxEntries} entries and directories (raise \`max-extract-files\` if this is expected).`);
         }
     }
     #find(parts) {
@@ -4747,13 +4747,13 @@ class EntryGuard {
  */
 function checkExpansion(limits, bytes, archiveBytes) {
     if (bytes > limits.maxBytes) {
-        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${(0,duration/* formatBytes */.z3)(limits.maxBytes)} (raise max-extract-size if this is expected).`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${(0,duration/* formatBytes */.z3)(limits.maxBytes)} (raise \`max-extract-size\` if this is expected).`);
     }
     const ratio = limits.maxRatio ?? 0;
     if (ratio > 0 &&
         bytes > (limits.ratioFloorBytes ?? RATIO_FLOOR_BYTES) &&
         bytes > ratio * archiveBytes) {
-        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${ratio} times its size (${(0,duration/* formatBytes */.z3)(bytes)} from ${(0,duration/* formatBytes */.z3)(archiveBytes)}; raise max-extract-ratio, or set it to 0, if this is expected).`);
+        throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it expands to more than ${ratio} times its size (${(0,duration/* formatBytes */.z3)(bytes)} from ${(0,duration/* formatBytes */.z3)(archiveBytes)}; raise \`max-extract-ratio\`, or set it to 0, if this is expected).`);
     }
 }
 /** Whether a symlink `depth` directories below the root, pointing at `target`, leaves it on paper. */
@@ -5870,7 +5870,7 @@ async function extractZip(file, root, limits, signal, onWritten) {
         };
         const survey = await open();
         if (survey.entryCount > limits.maxEntries) {
-            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has ${survey.entryCount} entries, more than ${limits.maxEntries} (raise max-extract-files if this is expected).`);
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it has ${survey.entryCount} entries, more than ${limits.maxEntries} (raise \`max-extract-files\` if this is expected).`);
         }
         await surveyEntries(survey, limits, fileSize);
         (0,errors/* throwIfAborted */.Te)(signal);
@@ -6773,7 +6773,7 @@ async function requestBundle(jobId, options) {
                 throw new errors/* TimeoutError */.MU(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
             }
             if (stop) {
-                throw err.withMessage(`Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}: the service does not agree with itself. Run again later, with job-id: ${jobId} to reuse the export.`);
+                throw err.withMessage(`Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}: the service does not agree with itself. Run again later, with \`job-id: ${jobId}\` to reuse the export.`);
             }
             continue;
         }
@@ -6977,7 +6977,7 @@ async function runExport(config, deps) {
             link = await refreshBundleLink(started.jobId, inline, bundleOptions);
             if (link.expiresAt && !api.serverTime.mayBeBefore(link.expiresAt)) {
                 const skew = api.serverTime.describeSkew('the API');
-                throw new errors/* ActionError */.lZ(`The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with download: true to fetch the archive at once.`);
+                throw new errors/* ActionError */.lZ(`The API hands out bundle links that have already expired (expiresAt ${link.expiresAt.toISOString()}${skew ? `; ${skew}` : ''}): nothing usable to publish. Check the service's clock, or run with \`download: true\` to fetch the archive at once.`);
             }
         }
         publishLink(link);
@@ -7173,7 +7173,7 @@ function planChangeReview(config, target, deps) {
 function reportPlacement(directory, replaced, reporter, record) {
     if (replaced?.kind === 'foreign') {
         record.replacedForeign = replaced.description;
-        reporter.warning(`Replaced ${directory}, which this action did not write (it ${replaced.description}), because overwrite is true.`);
+        reporter.warning(`Replaced ${directory}, which this action did not write (it ${replaced.description}), because \`overwrite\` is true.`);
     }
     else if (replaced?.kind === 'export') {
         record.replacedExport = replaced.manifest.jobId;

@@ -2487,10 +2487,10 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     if (problems.length > 0) {
         const fixes = [
             loads.length > 0
-                ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with allowed-hosts'
+                ? 'Remove these from the docs (search, AI assistant, analytics and CDNs are unreachable there), or accept hosts you serve inside the network with `allowed-hosts`'
                 : undefined,
             config.brokenLinks === 'fail' && readiness.links.brokenCount > 0
-                ? 'fix the links, or set broken-links: warn'
+                ? 'fix the links, or set `broken-links: warn`'
                 : undefined,
         ].filter(Boolean);
         const what = config.deploymentType === 'air-gapped' && loads.length > 0
