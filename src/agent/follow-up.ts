@@ -15,7 +15,7 @@ export function withAdvice(error: ApiError, advice: string): ApiError {
 
 /** What to check when the job given as agent-job-id is not found. */
 export function jobNotFoundAdvice(config: AgentConfig): string {
-  return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
+  return `Check \`agent-job-id\` and \`project-id\`: the job must exist in project ${config.projectId}.`;
 }
 
 /** A call sent at most once (a job creation, a follow-up): what it does if it went through. */

@@ -177,7 +177,7 @@ async function browserPass(
   reporter: Reporter,
   signal: AbortSignal | undefined,
 ): Promise<BrowserPass | { ran: false; why: string }> {
-  if (config.browserCheck === 'false') return { ran: false, why: 'browser-check is false' };
+  if (config.browserCheck === 'false') return { ran: false, why: '`browser-check` is false' };
   const executablePath = findBrowser();
   const pages = samplePages(tree.pages(), BROWSER_PAGES);
   const why = !executablePath

@@ -200,7 +200,7 @@ export class AdminApi {
         operation: `create an agent job in project ${projectId}`,
         retry: CREATE_ONCE,
         inputs: AGENT_FIELDS,
-        notFound: notFoundAdvice('project-id (a project of that organization)'),
+        notFound: notFoundAdvice('`project-id` (a project of that organization)'),
       },
       signal,
     );
@@ -419,7 +419,7 @@ export class AdminApi {
     // An error page is judged by its status and its start; an answer must be read whole.
     if (truncated) {
       throw new ApiError(
-        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check base-url: it must point at the admin API.`,
+        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check \`base-url\`: it must point at the admin API.`,
         { kind: 'invalid-response', status: statusCode },
       );
     }
@@ -428,7 +428,7 @@ export class AdminApi {
       json = JSON.parse(text);
     } catch {
       throw new ApiError(
-        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). Check base-url: it must point at the admin API.`,
+        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`,
         { kind: 'invalid-response', status: statusCode },
       );
     }
@@ -488,7 +488,7 @@ function networkError(
   const detail = redactor.redact(failure.summary);
   const advice =
     failure.advice ??
-    (failure.kind === 'timeout' ? '' : 'Check base-url and the network or proxy settings.');
+    (failure.kind === 'timeout' ? '' : 'Check `base-url` and the network or proxy settings.');
   const what = failure.kind === 'timeout' ? `the API did not answer in time (${detail})` : detail;
   return new ApiError(
     redactor.redact(`Could not ${call.operation}: ${what}.${advice ? ` ${advice}` : ''}`),

@@ -76,7 +76,7 @@ export function kindOfStatus(status: number): ApiErrorKind {
   return 'unexpected';
 }
 
-const CHECK_BASE_URL = 'Check base-url (it must point at the admin API of your organization)';
+const CHECK_BASE_URL = 'Check `base-url` (it must point at the admin API of your organization)';
 
 /** The advice on a 404 from a call that names no job: what else it names to check. */
 export function notFoundAdvice(what?: string): string {

@@ -44,7 +44,7 @@ export async function loadBaseline(
   try {
     if (source.kind === 'url') return await fetchManifest(source.url, context);
     if (source.kind === 'file') return await readManifestAt(source.path, source.given);
-    if (source.kind === 'none') return { kind: 'none', reason: 'compare-with is none' };
+    if (source.kind === 'none') return { kind: 'none', reason: '`compare-with` is none' };
     if (context.target?.kind === 'export') {
       return {
         kind: 'found',
@@ -115,7 +115,7 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
     if (deadline.aborted) {
       return {
         kind: 'unusable',
-        reason: `${shown} did not answer in full within ${formatDuration(context.requestTimeoutMs)} (request-timeout)`,
+        reason: `${shown} did not answer in full within ${formatDuration(context.requestTimeoutMs)} (\`request-timeout\`)`,
       };
     }
     const code = (err as { code?: string }).code;

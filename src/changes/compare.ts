@@ -225,13 +225,13 @@ export function exceedsRemovalLimit(report: ChangeReport, limit: RemovalLimit): 
   const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
   if ('pages' in limit) {
     return removed > limit.pages
-      ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
+      ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.pages})`
       : undefined;
   }
   // Compared without dividing: 7 of 100 pages is exactly 7%, where 7 / 100 * 100 is not.
   const over = removed * 100 - limit.percent * before > 1e-9 * before;
   return over
-    ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
+    ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.percent}%)`
     : undefined;
 }
 

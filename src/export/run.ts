@@ -417,7 +417,7 @@ function reportPlacement(
 function describeRoutes(api: AdminApi, projectId: string): string {
   return api.exportRoutes === 'project'
     ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
-    : 'project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.';
+    : '`project-id` is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and `project-id` is not needed for export.';
 }
 
 async function listFiles(root: string): Promise<string[]> {

@@ -468,7 +468,7 @@ describe('refused and broken answers', () => {
     const error = await failure(client().api.createAgentJob('no-such-project', 'Fix it'));
     expect(error.kind).toBe('not-found');
     expect(error.message).toBe(
-      'Could not create an agent job in project no-such-project (HTTP 404: Project no-such-project not found). Check base-url (it must point at the admin API of your organization) and project-id (a project of that organization).',
+      'Could not create an agent job in project no-such-project (HTTP 404: Project no-such-project not found). Check `base-url` (it must point at the admin API of your organization) and `project-id` (a project of that organization).',
     );
   });
 
@@ -489,7 +489,7 @@ describe('refused and broken answers', () => {
     emulator.faults.add({ route: 'export.get', status: 200, body });
     const error = await failure(client().api.getExportJob(completedJobId));
     expect(error.kind).toBe('invalid-response');
-    expect(error.message).toMatch(/not JSON .*Check base-url/);
+    expect(error.message).toMatch(/not JSON .*Check `base-url`/);
     expect(error.message).not.toContain('<');
     expect(sent('export.get')).toBe(1);
   });
@@ -514,7 +514,7 @@ describe('refused and broken answers', () => {
     expect(error.kind).toBe('invalid-response');
     expect(error.status).toBe(200);
     expect(error.message).toMatch(
-      /^Could not read agent job \S+: the API answered HTTP 200 with a body larger than 1 MiB.*Check base-url/,
+      /^Could not read agent job \S+: the API answered HTTP 200 with a body larger than 1 MiB.*Check `base-url`/,
     );
     expect(retries).toEqual([]);
     expect(sent('agent.get')).toBe(1);
@@ -842,7 +842,7 @@ describe('retries', () => {
     expect(sleeps.slice(0, 4)).toEqual([250, 500, 1000, 2000]);
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(
-      /^Could not create an agent job in project demo-project: the connection was refused \(ECONNREFUSED.*\)\. Check base-url .* Gave up after \d+ attempts over (4m 5\ds|5m 00s)\.$/,
+      /^Could not create an agent job in project demo-project: the connection was refused \(ECONNREFUSED.*\)\. Check `base-url` .* Gave up after \d+ attempts over (4m 5\ds|5m 00s)\.$/,
     );
   });
 

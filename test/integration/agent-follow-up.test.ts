@@ -123,7 +123,7 @@ describe('agent-job-id of another project', () => {
     const id = await createdElsewhere('Add a quickstart');
     const run = await agent({ 'agent-job-id': id, 'project-id': 'other-project' });
     expect(failure(run)).toMatch(
-      /HTTP 404: .*Check agent-job-id and project-id: the job must exist in project other-project\.$/,
+      /HTTP 404: .*Check `agent-job-id` and `project-id`: the job must exist in project other-project\.$/,
     );
   });
 });
@@ -223,7 +223,7 @@ describe('agent-job-id with a prompt: a follow-up', () => {
   it('names agent-job-id and project-id when the job is not found', async () => {
     const run = await agent({ 'agent-job-id': 'nosuchjob', prompt: 'more' });
     expect(failure(run)).toMatch(
-      /HTTP 404: Job not found.*Check agent-job-id and project-id: the job must exist in project demo-project\.$/,
+      /HTTP 404: Job not found.*Check `agent-job-id` and `project-id`: the job must exist in project demo-project\.$/,
     );
   });
 });

@@ -245,7 +245,7 @@ describe('max-removed-pages', () => {
     const run = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '2' });
     expect(run.outcome.error?.constructor.name).toBe('RemovalLimitError');
     expect(failure(run)).toMatch(
-      /^The export was not put in place, and path was left as it is: it removes 3 of the 12 pages \(25%\), more than max-removed-pages allows \(2\)\./,
+      /^The export was not put in place, and path was left as it is: it removes 3 of the 12 pages \(25%\), more than `max-removed-pages` allows \(2\)\./,
     );
     expect(await fs.readFile(manifestFile, 'utf8')).toBe(before);
     expect(await fs.readdir(path.dirname(path.join(workspace, 'site')))).toEqual(['site']);
@@ -262,7 +262,7 @@ describe('max-removed-pages', () => {
     expect(within.outputs['pages-removed']).toBe('1');
     const beyond = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '10%' });
     expect(failure(beyond)).toMatch(
-      /it removes 2 of the 11 pages \(18\.2%\), more than max-removed-pages allows \(10%\)/,
+      /it removes 2 of the 11 pages \(18\.2%\), more than `max-removed-pages` allows \(10%\)/,
     );
   });
 
@@ -455,7 +455,7 @@ describe('an earlier export written by someone else, or served by a hostile site
       });
       expect(run.outcome.error).toBeUndefined();
       expect(warnings(run)).toContain(
-        `No change report: ${origin}/.static-export.json did not answer in full within 1.0s (request-timeout).`,
+        `No change report: ${origin}/.static-export.json did not answer in full within 1.0s (\`request-timeout\`).`,
       );
       expect(await fs.stat(path.join(workspace, 'site', MANIFEST_NAME))).toBeTruthy();
     } finally {

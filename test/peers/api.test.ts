@@ -68,7 +68,7 @@ describe('export against the published routes (Prism)', () => {
       'expires-at': '2099-01-01T00:00:00.000Z',
     });
     expect(run.lines).toContain(
-      'info: project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.',
+      'info: `project-id` is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and `project-id` is not needed for export.',
     );
   });
 

@@ -156,14 +156,14 @@ describe('max-removed-pages', () => {
   it('allows up to the count, and refuses one more', () => {
     expect(exceedsRemovalLimit(removing(3, 40), { pages: 3 })).toBeUndefined();
     expect(exceedsRemovalLimit(removing(4, 40), { pages: 3 })).toBe(
-      'it removes 4 of the 40 pages (10%), more than max-removed-pages allows (3)',
+      'it removes 4 of the 40 pages (10%), more than `max-removed-pages` allows (3)',
     );
   });
 
   it('allows up to the share, and refuses more', () => {
     expect(exceedsRemovalLimit(removing(2, 40), { percent: 5 })).toBeUndefined();
     expect(exceedsRemovalLimit(removing(3, 40), { percent: 5 })).toBe(
-      'it removes 3 of the 40 pages (7.5%), more than max-removed-pages allows (5%)',
+      'it removes 3 of the 40 pages (7.5%), more than `max-removed-pages` allows (5%)',
     );
     expect(exceedsRemovalLimit(removing(40, 40), { percent: 50 })).toMatch(
       /40 of the 40 pages \(100%\)/,
@@ -181,7 +181,7 @@ describe('max-removed-pages', () => {
   it('never shows a share rounded onto the limit it exceeds', () => {
     const report = removing(104, 1000);
     expect(exceedsRemovalLimit(report, { percent: 10 })).toBe(
-      'it removes 104 of the 1000 pages (10.4%), more than max-removed-pages allows (10%)',
+      'it removes 104 of the 1000 pages (10.4%), more than `max-removed-pages` allows (10%)',
     );
   });
 });
