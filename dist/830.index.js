@@ -2501,7 +2501,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
 }
 async function browserPass(tree, config, reporter, signal) {
     if (config.browserCheck === 'false')
-        return { ran: false, why: 'browser-check is false' };
+        return { ran: false, why: '`browser-check` is false' };
     const executablePath = findBrowser();
     const pages = samplePages(tree.pages(), BROWSER_PAGES);
     const why = !executablePath

@@ -1290,7 +1290,7 @@ class AdminApi {
             operation: `create an agent job in project ${projectId}`,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
-            notFound: (0,api_errors/* notFoundAdvice */.yD)('project-id (a project of that organization)'),
+            notFound: (0,api_errors/* notFoundAdvice */.yD)('`project-id` (a project of that organization)'),
         }, signal);
     }
     getAgentJob(projectId, id, signal) {
@@ -1469,14 +1469,14 @@ class AdminApi {
         }
         // An error page is judged by its status and its start; an answer must be read whole.
         if (truncated) {
-            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check base-url: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
+            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, far beyond any answer of this API. Check \`base-url\`: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
         }
         let json;
         try {
             json = JSON.parse(text);
         }
         catch {
-            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType)) || 'empty'}). Check base-url: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
+            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
         }
         const parsed = call.schema.safeParse(json);
         if (!parsed.success) {
@@ -1520,7 +1520,7 @@ function networkError(call, err, redactor, host, proxy) {
     const failure = classifyNetworkError(err, { host, ...(proxy ? { proxy } : {}) });
     const detail = redactor.redact(failure.summary);
     const advice = failure.advice ??
-        (failure.kind === 'timeout' ? '' : 'Check base-url and the network or proxy settings.');
+        (failure.kind === 'timeout' ? '' : 'Check `base-url` and the network or proxy settings.');
     const what = failure.kind === 'timeout' ? `the API did not answer in time (${detail})` : detail;
     return new api_errors/* ApiError */.hD(redactor.redact(`Could not ${call.operation}: ${what}.${advice ? ` ${advice}` : ''}`), {
         kind: NETWORK_KIND[failure.kind] ?? 'network',
@@ -1630,7 +1630,7 @@ function withAdvice(error, advice) {
 }
 /** What to check when the job given as agent-job-id is not found. */
 function jobNotFoundAdvice(config) {
-    return `Check agent-job-id and project-id: the job must exist in project ${config.projectId}.`;
+    return `Check \`agent-job-id\` and \`project-id\`: the job must exist in project ${config.projectId}.`;
 }
 /**
  * The advice for a failure that leaves a send-once call's outcome unknown: a 2xx answer
@@ -3337,7 +3337,7 @@ async function loadBaseline(source, context) {
         if (source.kind === 'file')
             return await readManifestAt(source.path, source.given);
         if (source.kind === 'none')
-            return { kind: 'none', reason: 'compare-with is none' };
+            return { kind: 'none', reason: '`compare-with` is none' };
         if (context.target?.kind === 'export') {
             return {
                 kind: 'found',
@@ -3409,7 +3409,7 @@ async function fetchManifest(url, context) {
         if (deadline.aborted) {
             return {
                 kind: 'unusable',
-                reason: `${shown} did not answer in full within ${(0,duration/* formatDuration */.a3)(context.requestTimeoutMs)} (request-timeout)`,
+                reason: `${shown} did not answer in full within ${(0,duration/* formatDuration */.a3)(context.requestTimeoutMs)} (\`request-timeout\`)`,
             };
         }
         const code = err.code;
@@ -3682,13 +3682,13 @@ function exceedsRemovalLimit(report, limit) {
     const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
     if ('pages' in limit) {
         return removed > limit.pages
-            ? `it removes ${shown}, more than max-removed-pages allows (${limit.pages})`
+            ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.pages})`
             : undefined;
     }
     // Compared without dividing: 7 of 100 pages is exactly 7%, where 7 / 100 * 100 is not.
     const over = removed * 100 - limit.percent * before > 1e-9 * before;
     return over
-        ? `it removes ${shown}, more than max-removed-pages allows (${limit.percent}%)`
+        ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.percent}%)`
         : undefined;
 }
 /** A share as a person reads it: whole when it is, else to one decimal (never rounded onto a limit). */
@@ -7187,7 +7187,7 @@ function reportPlacement(directory, replaced, reporter, record) {
 function describeRoutes(api, projectId) {
     return api.exportRoutes === 'project'
         ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
-        : 'project-id is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and project-id is not needed for export.';
+        : '`project-id` is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and `project-id` is not needed for export.';
 }
 async function listFiles(root) {
     const entries = await (0,promises_.readdir)(root, { recursive: true, withFileTypes: true });
