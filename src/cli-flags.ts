@@ -139,6 +139,9 @@ export function inputFlagNames(): string[] {
   return ALL_FLAGS.filter((flag) => flag.input).map((flag) => flag.name);
 }
 
+/** The flags that set inputs, for `asCommandLine`: every log line goes through it. */
+let inputFlags: ReadonlySet<string> | undefined;
+
 /**
  * A message as the command line reads it. Messages name inputs in backticks, as a
  * workflow spells them (`max-extract-files`, `broken-links: warn`); here they become the
@@ -146,7 +149,7 @@ export function inputFlagNames(): string[] {
  * best given in. Anything else in backticks is left as it is.
  */
 export function asCommandLine(message: string): string {
-  const flags = new Set(inputFlagNames());
+  const flags = (inputFlags ??= new Set(inputFlagNames()));
   return message.replace(
     /`([a-z][a-z0-9-]*)(?:: ([^`]*))?`/g,
     (whole, name: string, value: string | undefined) => {
