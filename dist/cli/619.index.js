@@ -3990,7 +3990,7 @@ class RemovalLimitError extends errors/* ActionError */.lZ {
  * The change report of one export run: the earlier export is looked up as soon as the run
  * starts (a manifest served by the live site is fetched while the export job runs), the
  * pages are fingerprinted for the new manifest once the site is extracted, and the report
- * is made, written and checked against \`max-removed-pages\` before the site is put in place.
+ * is made, written and checked against `max-removed-pages` before the site is put in place.
  */
 class ChangeReview {
     config;
