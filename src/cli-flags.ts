@@ -97,7 +97,7 @@ export const AGENT_FLAGS: readonly FlagSpec[] = [
 /** Inputs both commands take. */
 export const CONNECTION_FLAGS: readonly FlagSpec[] = [
   input('project-id', 'id', 'project identifier (required for agent)', BOTH),
-  input('api-key', 'key', 'admin API key; seen in ps, so prefer $ADMIN_API_KEY', BOTH),
+  input('api-key', 'key', 'admin API key (- reads stdin); prefer $ADMIN_API_KEY', BOTH),
   input('base-url', 'url', 'API base (default https://api.mintlify.com)', BOTH),
   input('timeout', 'duration', 'limit for the whole run: 90s, 15m, 1h (default 30m)', BOTH),
   input('poll-interval', 'duration', 'auto, or a fixed pace such as 5s (default auto)', BOTH),
@@ -350,6 +350,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (inputs['api-key'] === undefined && env.ADMIN_API_KEY?.trim()) {
       inputs['api-key'] = env.ADMIN_API_KEY;
       sources['api-key'] = 'ADMIN_API_KEY';
+    }
+    // `-` reads stdin, which holds one value: the key piped in, or the prompt.
+    if (inputs['api-key'] === '-') {
+      if (inputs.prompt === '-') {
+        throw new UsageError(
+          '--api-key - and --prompt - cannot both read stdin: give the key in ADMIN_API_KEY',
+        );
+      }
+      sources['api-key'] = 'stdin';
     }
 
     const outputFlag = byName.get('output') as FlagSpec;

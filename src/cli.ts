@@ -81,6 +81,8 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
 async function run(request: RunRequest, context: CliContext): Promise<number> {
   const raw: Record<string, string> = { command: request.command, ...request.inputs };
   if (raw.prompt === '-') raw.prompt = await context.readStdin();
+  // A key piped in ends with a line break, which is no part of it.
+  if (raw['api-key'] === '-') raw['api-key'] = (await context.readStdin()).trim();
 
   const redactor = new Redactor();
   const clock = context.clock ?? systemClock;
@@ -94,7 +96,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   });
   if (request.sources['api-key'] === '--api-key') {
     reporter.warning(
-      '--api-key puts the key in the process list and the shell history, where others can read it: set ADMIN_API_KEY (or STATIC_EXPORT_API_KEY) in the environment instead.',
+      '--api-key puts the key in the process list and the shell history, where others can read it: set ADMIN_API_KEY (or STATIC_EXPORT_API_KEY) in the environment instead, or pipe it in with --api-key -.',
     );
   }
   const cancel = cancelOnSignals(context.signals);

@@ -137,6 +137,10 @@ describe('static-export CLI', () => {
     [[], /no command given/],
     [['export', '--domain', 'https://docs.example.com'], /--domain: must be a bare hostname/],
     [['agent', '--project-id', 'p'], /--prompt: is required/],
+    [
+      ['agent', '--project-id', 'p', '--prompt', '-', '--api-key', '-'],
+      /--api-key - and --prompt - cannot both read stdin/,
+    ],
   ])('exits 2 on bad usage, the reason on stderr: %j', async (args, message) => {
     const before = emulator.requests.length;
     const run = await runCli(args, { env: { ADMIN_API_KEY: emulator.keys.write } });
@@ -177,6 +181,36 @@ describe('static-export CLI', () => {
     });
     expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0);
     expect(fromEnvironment.stderr).not.toMatch(/warning/);
+  });
+
+  it('reads the key from stdin with --api-key -, out of the process list, without a warning', async () => {
+    const before = emulator.requests.length;
+    const run = await runCli(
+      [
+        'export',
+        '--base-url',
+        emulator.baseUrl,
+        '--domain',
+        'docs.example.com',
+        '--no-download',
+        '--api-key',
+        '-',
+        '--output',
+        'status',
+      ],
+      { stdin: `${emulator.keys.write}\n` },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('completed\n');
+    expect(run.stderr).not.toMatch(/warning/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(emulator.keys.write);
+    expect(emulator.requests.length).toBeGreaterThan(before);
+    // An empty stdin is a missing key, named as coming from there.
+    const empty = await runCli(['export', '--domain', 'docs.example.com', '--api-key', '-'], {
+      stdin: '',
+    });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^error: --api-key \(from stdin\): /m);
   });
 
   it('shows the options of each command with --help', async () => {
