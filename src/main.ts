@@ -112,7 +112,6 @@ async function executeConfigured(
           ...(config.jobId !== undefined ? { jobId: config.jobId } : {}),
           startedAt,
           waited: config.wait,
-          invokedAs,
         }
       : {
           command: 'export',

@@ -100,9 +100,12 @@ export interface Reporter {
 /** The adapter that ran: messages name inputs the way the user sets them there. */
 export type InvokedAs = 'action' | 'cli';
 
-/** `job-id: se_…` in a workflow's `with:`, `--job-id se_…` on a command line. */
-export function setting(record: { invokedAs?: InvokedAs }, input: string, value: string): string {
-  return record.invokedAs === 'cli' ? `\`--${input} ${value}\`` : `\`${input}: ${value}\``;
+/**
+ * `job-id: se_…`, as a workflow's `with:` sets it; the command line's reporter spells it
+ * `--job-id se_…` (asCommandLine), as it does every input named in backticks.
+ */
+export function setting(input: string, value: string): string {
+  return `\`${input}: ${value}\``;
 }
 
 /** What happened during an export run, filled in as it goes, for the summary. */
@@ -143,6 +146,7 @@ export interface ExportRecord {
   pageUrl?: string;
   /** The user asked for the bundle link in the job summary (show-bundle-url). */
   showBundleUrl?: boolean;
+  /** How the run was started: the path check names its opt-in as the command line takes it. */
   invokedAs?: InvokedAs;
   /** The change report against the earlier export, or why there is none. */
   changes?: ChangeSummary;
@@ -175,7 +179,6 @@ export interface AgentRecord {
   lastRetry?: string;
   /** The create or follow-up request was cut off before its answer: it may have been acted on. */
   unanswered?: boolean;
-  invokedAs?: InvokedAs;
 }
 
 /** Before creating an agent job again after an outcome that is not known. */
@@ -204,10 +207,10 @@ function inputDuration(ms: number): string {
 /** What was going on when the run's timeout passed, and what the user can do. */
 export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
-  const longer = setting(record, 'timeout', inputDuration(timeoutMs * 2));
+  const longer = setting('timeout', inputDuration(timeoutMs * 2));
   if (record.command === 'agent') {
     if (record.status !== undefined) {
-      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting(record, 'agent-job-id', record.jobId ?? '')}.`;
+      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting('agent-job-id', record.jobId ?? '')}.`;
     }
     if (record.unanswered)
       return unansweredCall(record, `was sent but not answered before ${limit}`);
@@ -221,7 +224,7 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   }
   if (record.jobId === undefined)
     return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
-  const resume = setting(record, 'job-id', record.jobId);
+  const resume = setting('job-id', record.jobId);
   if (record.status !== 'completed') {
     return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: rerun with ${resume} to pick it up without exporting again, or raise the limit (${longer}).`;
   }
@@ -243,7 +246,7 @@ export function describeCancellation(record: RunRecord): string {
     return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
   }
   if (record.jobId === undefined) return 'Nothing was started; path was left as it was.';
-  const resume = setting(record, 'job-id', record.jobId);
+  const resume = setting('job-id', record.jobId);
   if (record.status === 'completed') {
     return `Export job ${record.jobId} had completed; the ${record.bundleUrl ? 'download' : 'request for its link'} was stopped, temporary files were removed and path was left as it was. Rerun with ${resume} to download it without exporting again.`;
   }
