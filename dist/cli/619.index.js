@@ -7254,7 +7254,6 @@ async function executeConfigured(raw, environment, reporter, options) {
             ...(config.jobId !== undefined ? { jobId: config.jobId } : {}),
             startedAt,
             waited: config.wait,
-            invokedAs,
         }
         : {
             command: 'export',
