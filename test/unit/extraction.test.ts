@@ -419,6 +419,13 @@ describe('7. legitimate archives are accepted', () => {
     expect(await treeOf(root)).toEqual(['a.html']);
   });
 
+  it('cat a.tar b.tar yields a.tar only, however much of b.tar is still arriving', async () => {
+    const a = await tarOf([{ name: 'a.html', content: 'a' }], false);
+    const b = await tarOf([{ name: 'b.bin', content: randomBytes(6 * 1024 * 1024) }], false);
+    await extracted(gzipSync(Buffer.concat([a, b])));
+    expect(await treeOf(root)).toEqual(['a.html']);
+  });
+
   for (const [method, name] of [
     [9, 'Deflate64'],
     [12, 'bzip2'],
@@ -460,6 +467,28 @@ describe('7. legitimate archives are accepted', () => {
       await refusedWith(build('docs\\..\\..\\victim.txt'), /contains "\.\."/);
     });
   }
+});
+
+describe('a tar.gz of many megabytes, as it arrives from the network', () => {
+  it('lands byte for byte, whatever the size of the chunks', async () => {
+    // Random bytes do not compress: the decompressor reads each megabyte of input anew.
+    const files = Array.from({ length: 7 }, (_, i) => ({
+      name: `assets/${i}.bin`,
+      content: randomBytes(i % 2 ? 1536 * 1024 : 600 * 1024 + i),
+    }));
+    const archive = await tarOf(files);
+    expect(archive.length).toBeGreaterThan(6 * 1024 * 1024);
+    for (const chunk of [64 * 1024, 1000 * 1000, 3 * 1024 * 1024 + 1]) {
+      await fs.rm(root, { recursive: true, force: true });
+      const outcome = await extractBuffer(archive, root, GENEROUS, { chunk });
+      if (!outcome.ok) throw outcome.error;
+      for (const file of files) {
+        expect(sha256(await fs.readFile(path.join(root, file.name))), `${file.name}, ${chunk}`).toBe(
+          sha256(file.content),
+        );
+      }
+    }
+  });
 });
 
 describe('the recorded contents of a large site (hashed on a worker thread)', () => {

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import type tar from 'tar-stream';
 import type { ExtractLimits } from '../../config.js';
 import { abortReason, ActionError, UnsafeArchiveError } from '../../errors.js';
@@ -27,6 +27,8 @@ export interface ExtractResult {
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
 const BATCH_BYTES = 1024 * 1024;
+/** Batches the decompressor may hold while the next one fills. */
+const GZIP_BATCHES = 3;
 
 const KIND: Record<string, ArchiveEntry['kind']> = {
   file: 'file',
@@ -48,10 +50,15 @@ type EntryContent = tar.Extract extends AsyncIterable<infer S> ? S : never;
  * cancellation) stops it between two chunks.
  */
 export class TarExtraction {
-  readonly #input = new PassThrough({ highWaterMark: 2 * BATCH_BYTES });
   readonly #parser = createTarParser();
+  /** Plain tar: the parser reads the batches as they are, so each one is new. */
+  readonly #input: PassThrough | undefined;
+  /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
+  readonly #gunzip: Gunzip | undefined;
+  readonly #ring: BatchRing | undefined;
   readonly #done: Promise<ExtractResult>;
   readonly #signal: AbortSignal | undefined;
+  #settled = false;
   #failure: Error | undefined;
   #batch: Buffer[] = [];
   #batchBytes = 0;
@@ -65,6 +72,10 @@ export class TarExtraction {
     onWritten?: WrittenFileListener,
   ) {
     this.#signal = signal;
+    if (format === 'tar.gz') {
+      this.#gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
+      this.#ring = new BatchRing(this.#gunzip);
+    } else this.#input = new PassThrough({ highWaterMark: 2 * BATCH_BYTES });
     // The parser, not the input: once every byte has arrived, the input has ended and a
     // pipeline no longer listens to it, while the parser may still be writing files.
     const onAbort = () => this.#parser.destroy(abortReason(signal as AbortSignal));
@@ -74,7 +85,11 @@ export class TarExtraction {
         this.#failure = signal?.aborted ? abortReason(signal) : mapArchiveError(err, format);
         throw this.#failure;
       })
-      .finally(() => signal?.removeEventListener('abort', onAbort));
+      .finally(() => {
+        this.#settled = true;
+        this.#ring?.release();
+        signal?.removeEventListener('abort', onAbort);
+      });
     this.#done.catch(() => undefined);
     if (signal?.aborted) onAbort();
   }
@@ -82,6 +97,11 @@ export class TarExtraction {
   async write(chunk: Buffer): Promise<void> {
     if (this.#failure) throw this.#failure;
     this.#received += chunk.length;
+    if (this.#ring) {
+      await this.#ring.write(chunk, this.#done);
+      if (this.#failure) throw this.#failure;
+      return;
+    }
     this.#batch.push(chunk);
     this.#batchBytes += chunk.length;
     if (this.#batchBytes >= BATCH_BYTES) await this.#flush();
@@ -89,23 +109,30 @@ export class TarExtraction {
 
   /** Ends the input and waits until every entry is on disk and checked. */
   async end(): Promise<ExtractResult> {
-    await this.#flush();
-    this.#input.end();
+    if (this.#gunzip) {
+      if (!this.#settled) {
+        this.#ring?.flush();
+        this.#gunzip.end();
+      }
+    } else {
+      await this.#flush();
+      this.#input?.end();
+    }
     return this.#done;
   }
 
   /** Stops extracting; what was written stays for the caller to remove. */
   async abort(): Promise<void> {
-    this.#input.destroy(new ActionError('extraction aborted'));
+    (this.#gunzip ?? this.#input)?.destroy(new ActionError('extraction aborted'));
     await this.#done.catch(() => undefined);
   }
 
   /**
-   * Hands the batched chunks on as one: each write into the decompressor is a round trip
-   * through the thread pool, and 64 KB network chunks would make thousands of them.
+   * Hands the batched chunks on as one: 64 KB network chunks would make thousands of
+   * writes.
    */
   async #flush(): Promise<void> {
-    if (this.#batchBytes === 0) return;
+    if (this.#batchBytes === 0 || this.#input === undefined) return;
     const data = this.#batch.length === 1 ? (this.#batch[0] as Buffer) : Buffer.concat(this.#batch);
     this.#batch = [];
     this.#batchBytes = 0;
@@ -137,14 +164,68 @@ export class TarExtraction {
       );
     });
     try {
-      if (format === 'tar.gz') {
-        await pipeline(this.#input, createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-      } else await pipeline(this.#input, extract);
+      await pipeline((this.#gunzip ?? this.#input) as Gunzip | PassThrough, extract);
     } catch (err) {
       throw refusal ?? err;
     }
     if (this.#signal?.aborted) throw abortReason(this.#signal);
     return completeExtraction(guard, writer);
+  }
+}
+
+/**
+ * The download's chunks on their way into the decompressor, copied into a few batches
+ * of 1 MB that are used again once the decompressor has read them. Each write into the
+ * decompressor is a round trip through the thread pool, so 64 KB network chunks are
+ * gathered first; copied at once, each network chunk dies young, and the batches are
+ * neither allocated nor faulted in again for every megabyte. A full ring waits for the
+ * decompressor: the download runs at most a few batches ahead of it.
+ */
+class BatchRing {
+  readonly #free: Buffer[] = [];
+  #filling: Buffer | undefined;
+  #filled = 0;
+  #returned: (() => void) | undefined;
+  #released = false;
+
+  constructor(private readonly gunzip: Gunzip) {
+    for (let i = 0; i < GZIP_BATCHES; i += 1) this.#free.push(Buffer.allocUnsafeSlow(BATCH_BYTES));
+  }
+
+  /** Copies `chunk` into the ring; resolves early once `done` settles (nothing reads on). */
+  async write(chunk: Buffer, done: Promise<unknown>): Promise<void> {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.#filling === undefined) {
+        while (this.#free.length === 0) {
+          if (this.#released) return;
+          await Promise.race([new Promise<void>((resolve) => (this.#returned = resolve)), done]);
+        }
+        this.#filling = this.#free.pop() as Buffer;
+      }
+      const copied = chunk.copy(this.#filling, this.#filled, offset);
+      offset += copied;
+      this.#filled += copied;
+      if (this.#filled === BATCH_BYTES) this.flush();
+    }
+  }
+
+  /** Hands the batch being filled to the decompressor. */
+  flush(): void {
+    const batch = this.#filling;
+    if (batch === undefined || this.#filled === 0) return;
+    this.gunzip.write(batch.subarray(0, this.#filled), () => {
+      this.#free.push(batch);
+      this.#returned?.();
+    });
+    this.#filling = undefined;
+    this.#filled = 0;
+  }
+
+  /** The extraction is over: stop waiting for batches to come back. */
+  release(): void {
+    this.#released = true;
+    this.#returned?.();
   }
 }
 
