@@ -5523,6 +5523,8 @@ function collisionOr(err, entry) {
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
 const BATCH_BYTES = 1024 * 1024;
+/** Batches the decompressor may hold while the next one fills. */
+const GZIP_BATCHES = 3;
 const KIND = {
     file: 'file',
     'contiguous-file': 'file',
@@ -5540,16 +5542,27 @@ const KIND = {
  * cancellation) stops it between two chunks.
  */
 class TarExtraction {
-    #input = new external_node_stream_.PassThrough({ highWaterMark: 2 * BATCH_BYTES });
     #parser = createTarParser();
+    /** Plain tar: the parser reads the batches as they are, so each one is new. */
+    #input;
+    /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
+    #gunzip;
+    #ring;
     #done;
     #signal;
+    #settled = false;
     #failure;
     #batch = [];
     #batchBytes = 0;
     #received = 0;
     constructor(root, format, limits, signal, onWritten) {
         this.#signal = signal;
+        if (format === 'tar.gz') {
+            this.#gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK_BYTES });
+            this.#ring = new BatchRing(this.#gunzip);
+        }
+        else
+            this.#input = new external_node_stream_.PassThrough({ highWaterMark: 2 * BATCH_BYTES });
         // The parser, not the input: once every byte has arrived, the input has ended and a
         // pipeline no longer listens to it, while the parser may still be writing files.
         const onAbort = () => this.#parser.destroy((0,errors/* abortReason */.Js)(signal));
@@ -5559,7 +5572,11 @@ class TarExtraction {
             this.#failure = signal?.aborted ? (0,errors/* abortReason */.Js)(signal) : mapArchiveError(err, format);
             throw this.#failure;
         })
-            .finally(() => signal?.removeEventListener('abort', onAbort));
+            .finally(() => {
+            this.#settled = true;
+            this.#ring?.release();
+            signal?.removeEventListener('abort', onAbort);
+        });
         this.#done.catch(() => undefined);
         if (signal?.aborted)
             onAbort();
@@ -5568,6 +5585,12 @@ class TarExtraction {
         if (this.#failure)
             throw this.#failure;
         this.#received += chunk.length;
+        if (this.#ring) {
+            await this.#ring.write(chunk, this.#done);
+            if (this.#failure)
+                throw this.#failure;
+            return;
+        }
         this.#batch.push(chunk);
         this.#batchBytes += chunk.length;
         if (this.#batchBytes >= BATCH_BYTES)
@@ -5575,21 +5598,29 @@ class TarExtraction {
     }
     /** Ends the input and waits until every entry is on disk and checked. */
     async end() {
-        await this.#flush();
-        this.#input.end();
+        if (this.#gunzip) {
+            if (!this.#settled) {
+                this.#ring?.flush();
+                this.#gunzip.end();
+            }
+        }
+        else {
+            await this.#flush();
+            this.#input?.end();
+        }
         return this.#done;
     }
     /** Stops extracting; what was written stays for the caller to remove. */
     async abort() {
-        this.#input.destroy(new errors/* ActionError */.lZ('extraction aborted'));
+        (this.#gunzip ?? this.#input)?.destroy(new errors/* ActionError */.lZ('extraction aborted'));
         await this.#done.catch(() => undefined);
     }
     /**
-     * Hands the batched chunks on as one: each write into the decompressor is a round trip
-     * through the thread pool, and 64 KB network chunks would make thousands of them.
+     * Hands the batched chunks on as one: 64 KB network chunks would make thousands of
+     * writes.
      */
     async #flush() {
-        if (this.#batchBytes === 0)
+        if (this.#batchBytes === 0 || this.#input === undefined)
             return;
         const data = this.#batch.length === 1 ? this.#batch[0] : Buffer.concat(this.#batch);
         this.#batch = [];
@@ -5614,11 +5645,7 @@ class TarExtraction {
             });
         });
         try {
-            if (format === 'tar.gz') {
-                await (0,external_node_stream_promises_.pipeline)(this.#input, (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK_BYTES }), extract);
-            }
-            else
-                await (0,external_node_stream_promises_.pipeline)(this.#input, extract);
+            await (0,external_node_stream_promises_.pipeline)((this.#gunzip ?? this.#input), extract);
         }
         catch (err) {
             throw refusal ?? err;
@@ -5626,6 +5653,63 @@ class TarExtraction {
         if (this.#signal?.aborted)
             throw (0,errors/* abortReason */.Js)(this.#signal);
         return completeExtraction(guard, writer);
+    }
+}
+/**
+ * The download's chunks on their way into the decompressor, copied into a few batches
+ * of 1 MB that are used again once the decompressor has read them. Each write into the
+ * decompressor is a round trip through the thread pool, so 64 KB network chunks are
+ * gathered first; copied at once, each network chunk dies young, and the batches are
+ * neither allocated nor faulted in again for every megabyte. A full ring waits for the
+ * decompressor: the download runs at most a few batches ahead of it.
+ */
+class BatchRing {
+    gunzip;
+    #free = [];
+    #filling;
+    #filled = 0;
+    #returned;
+    #released = false;
+    constructor(gunzip) {
+        this.gunzip = gunzip;
+        for (let i = 0; i < GZIP_BATCHES; i += 1)
+            this.#free.push(Buffer.allocUnsafeSlow(BATCH_BYTES));
+    }
+    /** Copies `chunk` into the ring; resolves early once `done` settles (nothing reads on). */
+    async write(chunk, done) {
+        let offset = 0;
+        while (offset < chunk.length) {
+            if (this.#filling === undefined) {
+                while (this.#free.length === 0) {
+                    if (this.#released)
+                        return;
+                    await Promise.race([new Promise((resolve) => (this.#returned = resolve)), done]);
+                }
+                this.#filling = this.#free.pop();
+            }
+            const copied = chunk.copy(this.#filling, this.#filled, offset);
+            offset += copied;
+            this.#filled += copied;
+            if (this.#filled === BATCH_BYTES)
+                this.flush();
+        }
+    }
+    /** Hands the batch being filled to the decompressor. */
+    flush() {
+        const batch = this.#filling;
+        if (batch === undefined || this.#filled === 0)
+            return;
+        this.gunzip.write(batch.subarray(0, this.#filled), () => {
+            this.#free.push(batch);
+            this.#returned?.();
+        });
+        this.#filling = undefined;
+        this.#filled = 0;
+    }
+    /** The extraction is over: stop waiting for batches to come back. */
+    release() {
+        this.#released = true;
+        this.#returned?.();
     }
 }
 /** Creates the links, checks where they lead, and gathers the result of an extraction. */
