@@ -483,9 +483,10 @@ describe('a tar.gz of many megabytes, as it arrives from the network', () => {
       const outcome = await extractBuffer(archive, root, GENEROUS, { chunk });
       if (!outcome.ok) throw outcome.error;
       for (const file of files) {
-        expect(sha256(await fs.readFile(path.join(root, file.name))), `${file.name}, ${chunk}`).toBe(
-          sha256(file.content),
-        );
+        expect(
+          sha256(await fs.readFile(path.join(root, file.name))),
+          `${file.name}, ${chunk}`,
+        ).toBe(sha256(file.content));
       }
     }
   });
