@@ -27,7 +27,7 @@ export interface ExtractResult {
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
 const BATCH_BYTES = 1024 * 1024;
-/** Batches the decompressor may hold while the next one fills. */
+/** Batches in the ring: the decompressor holds the others while one fills. */
 const GZIP_BATCHES = 3;
 
 const KIND: Record<string, ArchiveEntry['kind']> = {
@@ -51,7 +51,7 @@ type EntryContent = tar.Extract extends AsyncIterable<infer S> ? S : never;
  */
 export class TarExtraction {
   readonly #parser = createTarParser();
-  /** Plain tar: the parser reads the batches as they are, so each one is new. */
+  /** Plain tar: the parser hands on slices of its input, so each batch is a new buffer. */
   readonly #input: PassThrough | undefined;
   /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
   readonly #gunzip: Gunzip | undefined;
