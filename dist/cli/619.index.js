@@ -5523,7 +5523,7 @@ function collisionOr(err, entry) {
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
 const BATCH_BYTES = 1024 * 1024;
-/** Batches the decompressor may hold while the next one fills. */
+/** Batches in the ring: the decompressor holds the others while one fills. */
 const GZIP_BATCHES = 3;
 const KIND = {
     file: 'file',
@@ -5543,7 +5543,7 @@ const KIND = {
  */
 class TarExtraction {
     #parser = createTarParser();
-    /** Plain tar: the parser reads the batches as they are, so each one is new. */
+    /** Plain tar: the parser hands on slices of its input, so each batch is a new buffer. */
     #input;
     /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
     #gunzip;
