@@ -39,6 +39,7 @@ import { execute, type RunOutcome } from '../../src/main.js';
 import { Redactor } from '../../src/redact.js';
 import { cancelOnSignals } from '../../src/signals.js';
 import { ACTION_DEFAULTS } from './action-yml.js';
+import { generator } from './random.js';
 import { VirtualClock } from './virtual-clock.js';
 
 export { ACTION_DEFAULTS, ROOT } from './action-yml.js';
@@ -320,16 +321,9 @@ class RecordedCommands implements RunnerCommands {
   }
 }
 
-/** A reproducible jitter source (mulberry32). */
+/** A reproducible jitter source: the seeded generator the fuzz and digest tests use. */
 export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return generator(seed).next;
 }
 
 /** Everything the action wrote where a person or a later step can read it. */
