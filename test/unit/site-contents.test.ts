@@ -84,6 +84,33 @@ describe('the contents recorded while extracting', () => {
     expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
   });
 
+  it('list paths in string order and spell each name as the archive does', async () => {
+    // A directory's name sorts as if followed by "/", which comes after "-" and ".":
+    // a tree walk that sorted names alone would list a/x.html before a-b.html.
+    const names = [
+      'a/x.html',
+      'a-b.html',
+      'a.b/y.html',
+      'a0.html',
+      'Z.html',
+      'a/b/c.html',
+      'a/b-c/d.html',
+      'café/crème-brûlée-recette.html',
+      '日本語/ページの名前がとても長い.html',
+      'emoji/😀-a-name-longer-than-thirteen.html',
+      `${'deep/'.repeat(40)}a-leaf-name-of-some-length.html`,
+    ];
+    const archive = await tarOf(
+      names.map((name) => ({ name, content: name })),
+      false,
+    );
+    const result = await extractTar(archive, false);
+    const onDisk = await filesOnDisk(root);
+    expect(result.contents.files).toEqual(onDisk);
+    expect(result.contents.files.map((f) => f.path)).toEqual([...names].sort());
+    for (const file of result.contents.files) expect(file.sha256).toBe(sha256(file.path));
+  });
+
   it('name every directory made, the empty and the implied ones', async () => {
     const archive = await tarOf([
       { name: 'empty/', type: 'directory' },

@@ -231,12 +231,12 @@ class BatchRing {
 
 /** Creates the links, checks where they lead, and gathers the result of an extraction. */
 export function completeExtraction(guard: EntryGuard, writer: SiteWriter): ExtractResult {
-  writer.finish();
+  writer.finish(guard.tree);
   return {
     files: writer.fileCount,
     entries: guard.entryCount,
     bytes: guard.byteCount,
-    contents: writer.contents(),
+    contents: writer.contents(guard.tree),
   };
 }
 

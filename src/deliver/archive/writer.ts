@@ -2,7 +2,7 @@ import { createHash, type Hash, hash as hashOnce } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafeArchiveError } from '../../errors.js';
-import { type PlannedEntry, printable } from './entries.js';
+import { type PlannedEntry, printable, type TreeDir, visitTree } from './entries.js';
 import { LinkLoopError, LinkResolver } from './links.js';
 
 /** A regular file as extracted: what the export manifest lists. */
@@ -64,11 +64,9 @@ const CREATE_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants
  * with decompression for the runner's two cores (measured: slower and larger).
  */
 export class SiteWriter {
-  /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
-  readonly #written = new Map<string, WrittenFile | WrittenSymlink>();
-  readonly #symlinks: PlannedEntry[] = [];
-  /** Relative paths of the directories made, so that the site can be listed without reading it back. */
-  readonly #directories = new Set<string>();
+  readonly #records = new FileRecords();
+  /** Symlink targets by slot: the links are made by `finish`. */
+  readonly #linkTargets = new Map<number, string>();
   /**
    * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
    * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
@@ -90,24 +88,40 @@ export class SiteWriter {
   directory(entry: PlannedEntry): void {
     this.#parents(entry);
     if (entry.replaces !== 'directory') this.#mkdir(entry.absolute, entry);
-    this.#directories.add(entry.relative);
   }
 
-  /** What was written, sorted by path: the manifest's file list. */
-  contents(): SiteContents {
-    const files: WrittenFile[] = [];
-    const symlinks: WrittenSymlink[] = [];
-    for (const record of this.#written.values()) {
-      if ('sha256' in record) files.push(record);
-      else symlinks.push(record);
-    }
-    const byPath = (a: { path: string }, b: { path: string }) =>
-      a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-    // No entry replaces a directory (the plan refuses it), so each one made is still there.
+  /**
+   * What was written, files and links sorted by path: the manifest's file list. `tree`
+   * is the guard's, which holds every path the plans gave out, and every one was written
+   * (any failure ends the extraction), so it lists the site as it is on disk. The list
+   * is made when first read, so the extraction itself never holds a path per file.
+   */
+  contents(tree: TreeDir): SiteContents {
+    const records = this.#records;
+    const linkTargets = this.#linkTargets;
+    const namesAsWritten = this.#namesAsWritten;
+    let listed: Required<SiteContents> | undefined;
+    const list = (): Required<SiteContents> => {
+      if (listed !== undefined) return listed;
+      listed = { files: [], symlinks: [], directories: [] };
+      const { files, symlinks, directories } = listed;
+      visitTree(tree, (relative, node) => {
+        if (typeof node !== 'number') directories.push(relative);
+        else if (node >= 0) files.push(records.get(node, relative));
+        else symlinks.push({ path: relative, target: linkTargets.get(~node) as string });
+      });
+      return listed;
+    };
     return {
-      files: files.sort(byPath),
-      symlinks: symlinks.sort(byPath),
-      ...(this.#namesAsWritten ? { directories: [...this.#directories] } : {}),
+      get files() {
+        return list().files;
+      },
+      get symlinks() {
+        return list().symlinks;
+      },
+      get directories() {
+        return namesAsWritten ? list().directories : undefined;
+      },
     };
   }
 
@@ -119,7 +133,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, data.length, hashOnce('sha256', data, 'hex'), data);
+    this.#record(entry, data.length, hashOnce('sha256', data, 'buffer'), data);
   }
 
   /** Streams a large file to disk chunk by chunk, hashing it on the way. */
@@ -136,7 +150,7 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, size, hash.digest('hex'));
+    this.#record(entry, size, hash.digest());
   }
 
   /**
@@ -185,25 +199,23 @@ export class SiteWriter {
     } finally {
       fs.closeSync(fd);
     }
-    this.#record(entry, entry.size, hash.digest('hex'));
+    this.#record(entry, entry.size, hash.digest());
   }
 
   /** Recorded now, created by `finish` once no other entry can be written through it. */
   symlink(entry: PlannedEntry): void {
     this.#parents(entry);
-    this.#symlinks.push(entry);
-    this.#written.set(entry.relative, { path: entry.relative, target: entry.linkTarget as string });
+    this.#linkTargets.set(entry.slot as number, entry.linkTarget as string);
   }
 
   /** A hard link shares its source's bytes, so it shares its record too. */
   hardlink(entry: PlannedEntry): void {
     this.#parents(entry);
     if (entry.replaces !== undefined) fs.unlinkSync(entry.absolute);
-    const sourceRelative = entry.linkSourceRelative as string;
-    const source = this.#written.get(sourceRelative);
-    if (source === undefined || !('sha256' in source)) {
+    const source = entry.linkSourceSlot as number;
+    if (!this.#records.has(source)) {
       throw new UnsafeArchiveError(
-        `Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(sourceRelative)}", which is not a file extracted before it.`,
+        `Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(entry.linkSourceRelative as string)}", which is not a file extracted before it.`,
       );
     }
     try {
@@ -212,38 +224,45 @@ export class SiteWriter {
       throw collisionOr(err, entry);
     }
     this.#files += 1;
-    const record = { ...source, path: entry.relative };
-    this.#written.set(entry.relative, record);
-    this.onWritten?.(record);
+    this.#records.copy(source, entry.slot as number);
+    this.onWritten?.(this.#records.get(entry.slot as number, entry.relative));
   }
 
   /**
-   * Creates the symlinks, then checks where each really leads, through the links that
-   * now exist: every one must stay inside the root.
+   * Creates the symlinks of `tree` (the guard's), then checks where each really leads,
+   * through the links that now exist: every one must stay inside the root.
    */
-  finish(): void {
-    if (this.#symlinks.length === 0) return;
-    for (const link of this.#symlinks) {
-      try {
-        fs.symlinkSync(link.linkTarget as string, link.absolute);
-      } catch (err) {
-        throw collisionOr(err, link);
-      }
-    }
+  finish(tree: TreeDir): void {
+    if (this.#linkTargets.size === 0) return;
+    const links: string[] = [];
+    visitTree(
+      tree,
+      (relative, node) => {
+        if (typeof node !== 'number' || node >= 0) return;
+        links.push(relative);
+        const absolute = path.join(this.root, relative);
+        try {
+          fs.symlinkSync(this.#linkTargets.get(~node) as string, absolute);
+        } catch (err) {
+          throw collisionOr(err, relative);
+        }
+      },
+      false,
+    );
     const resolver = new LinkResolver(this.root);
-    for (const link of this.#symlinks) {
+    for (const relative of links) {
       let inside: boolean;
       try {
-        inside = resolver.leadsInside(link.relative);
+        inside = resolver.leadsInside(relative);
       } catch (err) {
         if (!(err instanceof LinkLoopError)) throw err;
         throw new UnsafeArchiveError(
-          `Refusing to extract the archive: the symlink "${printable(link.relative)}" is ${err.message}.`,
+          `Refusing to extract the archive: the symlink "${printable(relative)}" is ${err.message}.`,
         );
       }
       if (!inside) {
         throw new UnsafeArchiveError(
-          `Refusing to extract the archive: the symlink "${printable(link.relative)}" leads outside the export once the links it goes through are followed.`,
+          `Refusing to extract the archive: the symlink "${printable(relative)}" leads outside the export once the links it goes through are followed.`,
         );
       }
     }
@@ -261,16 +280,11 @@ export class SiteWriter {
     }
   }
 
-  #record(entry: PlannedEntry, size: number, sha256: string, bytes?: Buffer): void {
+  #record(entry: PlannedEntry, size: number, sha256: Buffer, bytes?: Buffer): void {
     this.#files += 1;
-    const record = {
-      path: entry.relative,
-      size,
-      sha256,
-      executable: (entry.mode & 0o111) !== 0,
-    };
-    this.#written.set(entry.relative, record);
-    this.onWritten?.(record, bytes);
+    const slot = entry.slot as number;
+    this.#records.set(slot, size, sha256, (entry.mode & 0o111) !== 0);
+    this.onWritten?.(this.#records.get(slot, entry.relative), bytes);
   }
 
   /** Creates the parent directories the entry is the first to need, one level at a time. */
@@ -278,13 +292,9 @@ export class SiteWriter {
     const last = entry.parts.length - 1;
     if (entry.firstNewParent >= last) return;
     let dir = path.join(this.root, ...entry.parts.slice(0, entry.firstNewParent));
-    let relative = entry.parts.slice(0, entry.firstNewParent).join('/');
     for (let i = entry.firstNewParent; i < last; i += 1) {
-      const part = entry.parts[i] as string;
-      dir = dir + path.sep + part;
-      relative = relative === '' ? part : `${relative}/${part}`;
+      dir = dir + path.sep + (entry.parts[i] as string);
       this.#mkdir(dir, entry);
-      this.#directories.add(relative);
     }
   }
 
@@ -325,12 +335,75 @@ function sparseMismatch(entry: PlannedEntry, why: string): UnsafeArchiveError {
 }
 
 /** EEXIST on a name this archive never created means the filesystem folds names together. */
-function collisionOr(err: unknown, entry: PlannedEntry): unknown {
+function collisionOr(err: unknown, entry: PlannedEntry | string): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EEXIST' || code === 'ENOTDIR') {
     return new UnsafeArchiveError(
-      `Refusing to extract the archive: entry "${printable(entry.relative)}" collides with another entry on this filesystem, which treats names differing in case or Unicode normalization as the same.`,
+      `Refusing to extract the archive: entry "${printable(typeof entry === 'string' ? entry : entry.relative)}" collides with another entry on this filesystem, which treats names differing in case or Unicode normalization as the same.`,
     );
   }
   return err;
+}
+
+/** Set on a slot once its file is written. */
+const WRITTEN = 1;
+const EXECUTABLE = 2;
+const SHA256_BYTES = 32;
+
+/**
+ * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
+ * arrays that double as they fill: a few dozen bytes per file and no object for the
+ * collector to trace, whatever the number of files.
+ */
+class FileRecords {
+  #sha256 = Buffer.alloc(0);
+  #sizes = new Float64Array(0);
+  #flags = new Uint8Array(0);
+
+  has(slot: number): boolean {
+    return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
+  }
+
+  set(slot: number, size: number, sha256: Buffer, executable: boolean): void {
+    this.#reserve(slot);
+    sha256.copy(this.#sha256, slot * SHA256_BYTES);
+    this.#sizes[slot] = size;
+    this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
+  }
+
+  copy(from: number, to: number): void {
+    this.#reserve(to);
+    this.#sha256.copy(
+      this.#sha256,
+      to * SHA256_BYTES,
+      from * SHA256_BYTES,
+      (from + 1) * SHA256_BYTES,
+    );
+    this.#sizes[to] = this.#sizes[from] as number;
+    this.#flags[to] = this.#flags[from] as number;
+  }
+
+  /** The record of a written slot, for the file at `relative`. */
+  get(slot: number, relative: string): WrittenFile {
+    return {
+      path: relative,
+      size: this.#sizes[slot] as number,
+      sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
+      executable: ((this.#flags[slot] as number) & EXECUTABLE) !== 0,
+    };
+  }
+
+  #reserve(slot: number): void {
+    if (slot < this.#flags.length) return;
+    const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
+    const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
+    this.#sha256.copy(sha256);
+    this.#sha256 = sha256;
+    const sizes = new Float64Array(capacity);
+    sizes.set(this.#sizes);
+    this.#sizes = sizes;
+    const flags = new Uint8Array(capacity);
+    flags.set(this.#flags);
+    this.#flags = flags;
+  }
 }
