@@ -85,6 +85,23 @@ describe('EntryGuard', () => {
     expect(planned[3]?.linkSource).toBe('/dest/assets/app.js');
   });
 
+  it('refuses symlinks whose targets would hold more than 16 MB until they are made', () => {
+    const guard = new EntryGuard('/dest', { maxBytes: 10_000, maxEntries: 1e6 });
+    const target = 'x'.repeat(4000);
+    const link = (i: number): ArchiveEntry => ({
+      name: `l${String(i).padStart(4, '0')}`,
+      kind: 'symlink',
+      size: 0,
+      linkTarget: target,
+    });
+    let planned = 0;
+    expect(() => {
+      for (; planned < 10_000; planned += 1) guard.plan(link(planned));
+    }).toThrow(/symlinks' targets and names total more than 16/);
+    // 4,000 + 5 code units a link: the one that crosses 16 MiB is refused, not before.
+    expect(planned).toBe(Math.floor((16 * 1024 * 1024) / 4005));
+  });
+
   it('refuses archives past the entry and byte ceilings', () => {
     expect(() => plan(Array.from({ length: 11 }, (_, i) => file(`f${i}`)))).toThrow(
       /more than 10 entries/,

@@ -111,6 +111,47 @@ describe('the contents recorded while extracting', () => {
     for (const file of result.contents.files) expect(file.sha256).toBe(sha256(file.path));
   });
 
+  it('spell long names, kept as digests while extracting, as the archive does', async () => {
+    const long = (stem: string) => `${stem}-${'n'.repeat(60)}`;
+    const archive = await tarOf(
+      [
+        { name: `${long('dir')}/${long('page')}.html`, content: 'a' },
+        { name: `${long('dir')}/${long('日本語のページ')}.html`, content: 'b' },
+        { name: `${long('dir')}/${long('empty')}/`, type: 'directory' },
+        {
+          name: `${long('copy')}.html`,
+          type: 'link',
+          linkname: `${long('dir')}/${long('page')}.html`,
+        },
+        // Made last, after every other entry: its name is not on disk while it waits.
+        {
+          name: `${long('dir')}/${long('latest')}`,
+          type: 'symlink',
+          linkname: `${long('page')}.html`,
+        },
+        // The same long name twice: one file, with the later bytes.
+        { name: `${long('dir')}/${long('page')}.html`, content: 'second' },
+      ],
+      false,
+    );
+    const result = await extractTar(archive, false);
+    expect(result.contents.files).toEqual(await filesOnDisk(root));
+    expect(result.contents.files.map((f) => f.path)).toEqual([
+      `${long('copy')}.html`,
+      `${long('dir')}/${long('page')}.html`,
+      `${long('dir')}/${long('日本語のページ')}.html`,
+    ]);
+    expect(result.contents.files[0]?.sha256).toBe(sha256('a'));
+    expect(result.contents.files[1]?.sha256).toBe(sha256('second'));
+    expect(result.contents.symlinks).toEqual([
+      { path: `${long('dir')}/${long('latest')}`, target: `${long('page')}.html` },
+    ]);
+    expect(await fs.readlink(path.join(root, long('dir'), long('latest')))).toBe(
+      `${long('page')}.html`,
+    );
+    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+  });
+
   it('name every directory made, the empty and the implied ones', async () => {
     const archive = await tarOf([
       { name: 'empty/', type: 'directory' },

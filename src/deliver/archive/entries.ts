@@ -1,7 +1,8 @@
+import { hash } from 'node:crypto';
 import path from 'node:path';
 import type { ExtractLimits } from '../../config.js';
 import { formatBytes } from '../../duration.js';
-import { UnsafeArchiveError } from '../../errors.js';
+import { ActionError, UnsafeArchiveError } from '../../errors.js';
 
 /** What an archive entry asks to create, independent of the archive format. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink';
@@ -52,29 +53,53 @@ export interface PlannedEntry {
  */
 export const PATH_MAX = 4096;
 export const NAME_MAX = 255;
+/**
+ * Symlinks wait in memory until every other entry is written: their targets and names
+ * may total this much, in UTF-16 code units. A site's links take a few kilobytes;
+ * 500,000 links of 4 KB would take 2 GB.
+ */
+export const MAX_LINK_BYTES = 16 * 1024 * 1024;
 /** Below this, the expansion ratio is not enforced: small archives may compress well. */
 export const RATIO_FLOOR_BYTES = 1024 ** 3;
 
 /**
- * A directory the archive creates, with what it holds by name: a directory, or the slot
- * of a file (`slot`) or of a symlink (`~slot`, below zero). The tree is the only place
- * the entries' paths are kept, one name per node, so a deep or long path costs its last
- * component, not its length, for as long as the extraction runs.
+ * A directory the archive creates, with what it holds by name (see `treeKey`): a
+ * directory, or the slot of a file (`slot`) or of a symlink (`~slot`, below zero). The
+ * tree is the only place the entries' paths are kept, one key per component, so an
+ * entry costs the same whatever the length of its path or of its names.
  */
 export class TreeDir {
   readonly children = new Map<string, TreeDir | number>();
 }
 
+/** Names longer than this, in UTF-16 code units, are keyed by a digest. */
+const LONG_NAME = 32;
+
 /**
- * `name` in a string of its own. A part split from an entry's name is, in V8, a view
- * into the whole name: kept in the tree, it would keep every file's full path alive
- * (a 3,900-byte path for a 20-byte name). Measured: 60 bytes per name in the tree
+ * The key of a name in the tree: the name itself, or for a long one a NUL (which no name
+ * holds) and the name's SHA-256, 33 characters however long the name. A long name is
+ * read back from the disk when the site is listed (see `visitTree`).
+ */
+export function treeKey(name: string): string {
+  if (name.length <= LONG_NAME) return name;
+  return `\0${hash('sha256', Buffer.from(name, 'utf16le'), 'binary')}`;
+}
+
+/**
+ * `text` in a string of its own, to be kept. A part split from an entry's name is, in
+ * V8, a view into the whole name: kept as it is, it would keep the entry's full path
+ * alive (a 3,900-byte path for a 20-byte name). Measured: 60 bytes per name in the tree
  * instead of 100 for a short name, and a copy costs well under a microsecond.
  */
-function ownCopy(name: string): string {
-  return /[^\u0000-\u00ff]/.test(name)
-    ? Buffer.from(name, 'utf16le').toString('utf16le')
-    : Buffer.from(name, 'latin1').toString('latin1');
+export function detached(text: string): string {
+  return /[^\u0000-\u00ff]/.test(text)
+    ? Buffer.from(text, 'utf16le').toString('utf16le')
+    : Buffer.from(text, 'latin1').toString('latin1');
+}
+
+/** Whether a tree key stands for a long name, to be read back from the disk. */
+export function isDigest(key: string): boolean {
+  return key.charCodeAt(0) === 0;
 }
 
 /** What a tree node holds. */
@@ -96,6 +121,7 @@ export class EntryGuard {
   #entries = 0;
   #bytes = 0;
   #slots = 0;
+  #linkBytes = 0;
 
   /** `archiveBytes` tells how much of the archive has been read, for the ratio ceiling. */
   constructor(
@@ -140,14 +166,14 @@ export class EntryGuard {
     let node = this.tree;
     let firstNewParent = parts.length - 1;
     for (let i = 0; i < parts.length - 1; i += 1) {
-      const part = parts[i] as string;
-      let child = node.children.get(part);
+      const key = treeKey(parts[i] as string);
+      let child = node.children.get(key);
       if (child === undefined) {
         if (firstNewParent === parts.length - 1) firstNewParent = i;
         // Directories a name implies count too: one deep name must not make a million.
         this.#countEntry();
         child = new TreeDir();
-        node.children.set(ownCopy(part), child);
+        node.children.set(detached(key), child);
       } else if (typeof child === 'number') {
         refuse(
           child < 0
@@ -159,7 +185,8 @@ export class EntryGuard {
     }
     const leafName = parts[parts.length - 1] as string;
     const siblings = node.children;
-    const existingNode = siblings.get(leafName);
+    const leafKey = treeKey(leafName);
+    const existingNode = siblings.get(leafKey);
     const existing = existingNode === undefined ? undefined : kindOf(existingNode);
     if (existing === 'symlink') return refuse('would replace a symlink');
     if (existing === 'directory' && kind !== 'directory') refuse('would replace a directory');
@@ -187,6 +214,12 @@ export class EntryGuard {
       if (climbsOut(parts.length - 1, target)) {
         refuse(`is a symlink to "${printable(target)}", outside the export`);
       }
+      this.#linkBytes += target.length + leafName.length;
+      if (this.#linkBytes > MAX_LINK_BYTES) {
+        throw new UnsafeArchiveError(
+          `Refusing to extract the archive: its symlinks' targets and names total more than ${formatBytes(MAX_LINK_BYTES)}, far more than a site holds (each one is kept until the others are written).`,
+        );
+      }
       planned.linkTarget = target;
     }
     if (kind === 'hardlink') {
@@ -207,14 +240,14 @@ export class EntryGuard {
       planned.linkSourceSlot = source;
     }
     if (kind === 'directory') {
-      if (existingNode === undefined) siblings.set(ownCopy(leafName), new TreeDir());
+      if (existingNode === undefined) siblings.set(detached(leafKey), new TreeDir());
     } else if (typeof existingNode === 'number') {
       planned.slot = existingNode;
     } else {
       const slot = this.#slots;
       this.#slots += 1;
       planned.slot = slot;
-      siblings.set(ownCopy(leafName), kind === 'symlink' ? ~slot : slot);
+      siblings.set(detached(leafKey), kind === 'symlink' ? ~slot : slot);
     }
     return planned;
   }
@@ -238,7 +271,7 @@ export class EntryGuard {
     let node: TreeDir | number | undefined = this.tree;
     for (const part of parts) {
       if (typeof node === 'number') return undefined;
-      node = node.children.get(part);
+      node = node.children.get(treeKey(part));
       if (node === undefined) return undefined;
     }
     return node;
@@ -312,6 +345,12 @@ export function printable(text: string): string {
 }
 
 /**
+ * The names of a directory's long-named entries, by tree key: read from the disk, where
+ * the extraction wrote them (`directory` is its `/`-separated path, '' for the root).
+ */
+export type LongNames = (directory: string) => (key: string) => string | undefined;
+
+/**
  * Calls `visit` for every node under `root` with its `/`-separated path, depth first, in
  * the order of the paths as strings when `sorted` (siblings compare a directory's name
  * followed by `/`). A path is its directory's path joined to its name, which V8 keeps as
@@ -319,10 +358,11 @@ export function printable(text: string): string {
  */
 export function visitTree(
   root: TreeDir,
+  longNames: LongNames,
   visit: (path: string, node: TreeDir | number) => void,
   sorted = true,
 ): void {
-  const stack = [{ prefix: '', children: childrenOf(root, sorted), next: 0 }];
+  const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as (typeof stack)[number];
     const child = frame.children[frame.next];
@@ -335,18 +375,46 @@ export function visitTree(
     const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
     visit(path, node);
     if (typeof node !== 'number') {
-      stack.push({ prefix: path, children: childrenOf(node, sorted), next: 0 });
+      stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
     }
   }
 }
 
-function childrenOf(dir: TreeDir, sorted: boolean): [string, TreeDir | number][] {
-  const children = [...dir.children];
+/** A directory's entries by name, long names read back through `longNames`. */
+function childrenOf(
+  dir: TreeDir,
+  directory: string,
+  longNames: LongNames,
+  sorted: boolean,
+): [string, TreeDir | number][] {
+  let names: ((key: string) => string | undefined) | undefined;
+  const children: [string, TreeDir | number][] = [];
+  for (const [key, node] of dir.children) {
+    if (!isDigest(key)) {
+      children.push([key, node]);
+      continue;
+    }
+    names ??= longNames(directory);
+    const name = names(key);
+    if (name === undefined) {
+      throw new ActionError(
+        `The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`,
+      );
+    }
+    children.push([name, node]);
+  }
   if (!sorted) return children;
-  const key = ([name, node]: [string, TreeDir | number]) =>
+  const sortKey = ([name, node]: [string, TreeDir | number]) =>
     typeof node === 'number' ? name : `${name}/`;
   return children
-    .map((child) => ({ key: key(child), child }))
+    .map((child) => ({ key: sortKey(child), child }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ child }) => child);
+}
+
+/** The long names among `names`, by tree key. */
+export function longNamesOf(names: Iterable<string>): Map<string, string> {
+  const byKey = new Map<string, string>();
+  for (const name of names) if (name.length > LONG_NAME) byKey.set(treeKey(name), name);
+  return byKey;
 }

@@ -2,7 +2,17 @@ import { createHash, type Hash, hash as hashOnce } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UnsafeArchiveError } from '../../errors.js';
-import { type PlannedEntry, printable, type TreeDir, visitTree } from './entries.js';
+import {
+  detached,
+  isDigest,
+  type LongNames,
+  longNamesOf,
+  type PlannedEntry,
+  printable,
+  type TreeDir,
+  treeKey,
+  visitTree,
+} from './entries.js';
 import { LinkLoopError, LinkResolver } from './links.js';
 
 /** A regular file as extracted: what the export manifest lists. */
@@ -67,6 +77,8 @@ export class SiteWriter {
   readonly #records = new FileRecords();
   /** Symlink targets by slot: the links are made by `finish`. */
   readonly #linkTargets = new Map<number, string>();
+  /** Long names of symlinks by tree key: not on disk until `finish` makes the links. */
+  readonly #linkNames = new Map<string, string>();
   /**
    * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
    * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
@@ -105,7 +117,7 @@ export class SiteWriter {
       if (listed !== undefined) return listed;
       listed = { files: [], symlinks: [], directories: [] };
       const { files, symlinks, directories } = listed;
-      visitTree(tree, (relative, node) => {
+      visitTree(tree, this.#longNames, (relative, node) => {
         if (typeof node !== 'number') directories.push(relative);
         else if (node >= 0) files.push(records.get(node, relative));
         else symlinks.push({ path: relative, target: linkTargets.get(~node) as string });
@@ -206,7 +218,22 @@ export class SiteWriter {
   symlink(entry: PlannedEntry): void {
     this.#parents(entry);
     this.#linkTargets.set(entry.slot as number, entry.linkTarget as string);
+    const name = entry.parts[entry.parts.length - 1] as string;
+    const key = treeKey(name);
+    if (isDigest(key)) this.#linkNames.set(key, detached(name));
   }
+
+  /** A directory's long names, read from the disk, and those of links not made yet. */
+  readonly #longNames: LongNames = (directory) => {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(path.join(this.root, directory));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const onDisk = longNamesOf(names);
+    return (key) => onDisk.get(key) ?? this.#linkNames.get(key);
+  };
 
   /** A hard link shares its source's bytes, so it shares its record too. */
   hardlink(entry: PlannedEntry): void {
@@ -237,6 +264,7 @@ export class SiteWriter {
     const links: string[] = [];
     visitTree(
       tree,
+      this.#longNames,
       (relative, node) => {
         if (typeof node !== 'number' || node >= 0) return;
         links.push(relative);
