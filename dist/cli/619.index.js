@@ -4586,14 +4586,61 @@ var external_node_stream_promises_ = __webpack_require__(6466);
 
 
 
+
 /**
  * The longest path and name Linux accepts (PATH_MAX, NAME_MAX), in bytes: anything
  * longer cannot be created, so it is refused before any work is spent on it.
  */
 const PATH_MAX = 4096;
 const NAME_MAX = 255;
+/**
+ * Symlinks wait in memory until every other entry is written: their targets and names
+ * may total this much, in UTF-16 code units. A site's links take a few kilobytes;
+ * 500,000 links of 4 KB would take 2 GB.
+ */
+const MAX_LINK_BYTES = 16 * 1024 * 1024;
 /** Below this, the expansion ratio is not enforced: small archives may compress well. */
 const RATIO_FLOOR_BYTES = 1024 ** 3;
+/**
+ * A directory the archive creates, with what it holds by name (see `treeKey`): a
+ * directory, or the slot of a file (`slot`) or of a symlink (`~slot`, below zero). The
+ * tree is the only place the entries' paths are kept, one key per component, so an
+ * entry costs the same whatever the length of its path or of its names.
+ */
+class TreeDir {
+    children = new Map();
+}
+/** Names longer than this, in UTF-16 code units, are keyed by a digest. */
+const LONG_NAME = 32;
+/**
+ * The key of a name in the tree: the name itself, or for a long one a NUL (which no name
+ * holds) and the name's SHA-256, 33 characters however long the name. A long name is
+ * read back from the disk when the site is listed (see `visitTree`).
+ */
+function treeKey(name) {
+    if (name.length <= LONG_NAME)
+        return name;
+    return `\0${(0,external_node_crypto_.hash)('sha256', Buffer.from(name, 'utf16le'), 'binary')}`;
+}
+/**
+ * `text` in a string of its own, to be kept. A part split from an entry's name is, in
+ * V8, a view into the whole name: kept as it is, it would keep the entry's full path
+ * alive (a 3,900-byte path for a 20-byte name). Measured: 60 bytes per name in the tree
+ * instead of 100 for a short name, and a copy costs well under a microsecond.
+ */
+function detached(text) {
+    return /[^\u0000-\u00ff]/.test(text)
+        ? Buffer.from(text, 'utf16le').toString('utf16le')
+        : Buffer.from(text, 'latin1').toString('latin1');
+}
+/** Whether a tree key stands for a long name, to be read back from the disk. */
+function isDigest(key) {
+    return key.charCodeAt(0) === 0;
+}
+/** What a tree node holds. */
+function kindOf(node) {
+    return typeof node !== 'number' ? 'directory' : node < 0 ? 'symlink' : 'file';
+}
 /**
  * Decides, entry by entry, whether an archive may be extracted into `root`, and where.
  * It keeps a tree of everything the archive created (one node per path component, so
@@ -4607,9 +4654,11 @@ class EntryGuard {
     root;
     limits;
     archiveBytes;
-    #tree = { kind: 'directory', children: new Map() };
+    tree = new TreeDir();
     #entries = 0;
     #bytes = 0;
+    #slots = 0;
+    #linkBytes = 0;
     /** `archiveBytes` tells how much of the archive has been read, for the ratio ceiling. */
     constructor(root, limits, archiveBytes = () => 0) {
         this.root = root;
@@ -4646,36 +4695,36 @@ class EntryGuard {
         const relative = parts.join('/');
         // Every parent must be a directory this archive created (or creates now): never a
         // symlink, never a file.
-        let node = this.#tree;
+        let node = this.tree;
         let firstNewParent = parts.length - 1;
         for (let i = 0; i < parts.length - 1; i += 1) {
-            const part = parts[i];
-            const children = node.children;
-            let child = children.get(part);
+            const key = treeKey(parts[i]);
+            let child = node.children.get(key);
             if (child === undefined) {
                 if (firstNewParent === parts.length - 1)
                     firstNewParent = i;
                 // Directories a name implies count too: one deep name must not make a million.
                 this.#countEntry();
-                child = { kind: 'directory', children: new Map() };
-                children.set(part, child);
+                child = new TreeDir();
+                node.children.set(detached(key), child);
             }
-            else if (child.kind === 'symlink') {
-                refuse(`would be written through the symlink "${printable(parts.slice(0, i + 1).join('/'))}"`);
-            }
-            else if (child.kind !== 'directory') {
-                refuse(`needs "${printable(parts.slice(0, i + 1).join('/'))}" to be a directory, but it is a file`);
+            else if (typeof child === 'number') {
+                refuse(child < 0
+                    ? `would be written through the symlink "${printable(parts.slice(0, i + 1).join('/'))}"`
+                    : `needs "${printable(parts.slice(0, i + 1).join('/'))}" to be a directory, but it is a file`);
             }
             node = child;
         }
         const leafName = parts[parts.length - 1];
         const siblings = node.children;
-        const existing = siblings.get(leafName)?.kind;
+        const leafKey = treeKey(leafName);
+        const existingNode = siblings.get(leafKey);
+        const existing = existingNode === undefined ? undefined : kindOf(existingNode);
         if (existing === 'symlink')
-            refuse('would replace a symlink');
+            return refuse('would replace a symlink');
         if (existing === 'directory' && kind !== 'directory')
             refuse('would replace a directory');
-        if ((existing === 'file' || existing === 'hardlink') && kind !== 'file' && kind !== 'hardlink')
+        if (existing === 'file' && kind !== 'file' && kind !== 'hardlink')
             refuse('would replace a file with a link or directory');
         const planned = {
             kind,
@@ -4699,13 +4748,17 @@ class EntryGuard {
             if (climbsOut(parts.length - 1, target)) {
                 refuse(`is a symlink to "${printable(target)}", outside the export`);
             }
+            this.#linkBytes += target.length + leafName.length;
+            if (this.#linkBytes > MAX_LINK_BYTES) {
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: its symlinks' targets and names total more than ${(0,duration/* formatBytes */.z3)(MAX_LINK_BYTES)}, far more than a site holds (each one is kept until the others are written).`);
+            }
             planned.linkTarget = target;
         }
         if (kind === 'hardlink') {
             const targetParts = normalizeName(entry.linkTarget ?? '', (why) => refuse(`is a hard link whose target ${why}`));
-            const targetKind = this.#find(targetParts)?.kind;
-            if (targetKind !== 'file' && targetKind !== 'hardlink') {
-                refuse(`is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file extracted before it`);
+            const source = this.#find(targetParts);
+            if (typeof source !== 'number' || source < 0) {
+                return refuse(`is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file extracted before it`);
             }
             const targetRelative = targetParts.join('/');
             // A link to itself (GNU tar writes these for a file listed twice) keeps the file.
@@ -4713,9 +4766,20 @@ class EntryGuard {
                 return undefined;
             planned.linkSource = external_node_path_.join(this.root, ...targetParts);
             planned.linkSourceRelative = targetRelative;
+            planned.linkSourceSlot = source;
         }
-        if (existing === undefined || existing !== kind) {
-            siblings.set(leafName, kind === 'directory' ? { kind, children: new Map() } : { kind });
+        if (kind === 'directory') {
+            if (existingNode === undefined)
+                siblings.set(detached(leafKey), new TreeDir());
+        }
+        else if (typeof existingNode === 'number') {
+            planned.slot = existingNode;
+        }
+        else {
+            const slot = this.#slots;
+            this.#slots += 1;
+            planned.slot = slot;
+            siblings.set(detached(leafKey), kind === 'symlink' ? ~slot : slot);
         }
         return planned;
     }
@@ -4731,9 +4795,11 @@ class EntryGuard {
         }
     }
     #find(parts) {
-        let node = this.#tree;
+        let node = this.tree;
         for (const part of parts) {
-            node = node?.children?.get(part);
+            if (typeof node === 'number')
+                return undefined;
+            node = node.children.get(treeKey(part));
             if (node === undefined)
                 return undefined;
         }
@@ -4800,6 +4866,62 @@ function normalizeName(name, refuse) {
 function printable(text) {
     const short = text.length > 200 ? `${text.slice(0, 199)}…` : text;
     return short.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+/**
+ * Calls `visit` for every node under `root` with its `/`-separated path, depth first, in
+ * the order of the paths as strings when `sorted` (siblings compare a directory's name
+ * followed by `/`). A path is its directory's path joined to its name, which V8 keeps as
+ * a pair of the two, so the directory's path is not copied for every entry inside it.
+ */
+function visitTree(root, longNames, visit, sorted = true) {
+    const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
+    while (stack.length > 0) {
+        const frame = stack[stack.length - 1];
+        const child = frame.children[frame.next];
+        if (child === undefined) {
+            stack.pop();
+            continue;
+        }
+        frame.next += 1;
+        const [name, node] = child;
+        const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
+        visit(path, node);
+        if (typeof node !== 'number') {
+            stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
+        }
+    }
+}
+/** A directory's entries by name, long names read back through `longNames`. */
+function childrenOf(dir, directory, longNames, sorted) {
+    let names;
+    const children = [];
+    for (const [key, node] of dir.children) {
+        if (!isDigest(key)) {
+            children.push([key, node]);
+            continue;
+        }
+        names ??= longNames(directory);
+        const name = names(key);
+        if (name === undefined) {
+            throw new errors/* ActionError */.lZ(`The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`);
+        }
+        children.push([name, node]);
+    }
+    if (!sorted)
+        return children;
+    const sortKey = ([name, node]) => typeof node === 'number' ? name : `${name}/`;
+    return children
+        .map((child) => ({ key: sortKey(child), child }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(({ child }) => child);
+}
+/** The long names among `names`, by tree key. */
+function longNamesOf(names) {
+    const byKey = new Map();
+    for (const name of names)
+        if (name.length > LONG_NAME)
+            byKey.set(treeKey(name), name);
+    return byKey;
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/sparse.js
@@ -5255,11 +5377,11 @@ const CREATE_FLAGS = external_node_fs_.constants.O_WRONLY | external_node_fs_.co
 class SiteWriter {
     root;
     onWritten;
-    /** Keyed by relative path: an entry written twice keeps its last content, as on disk. */
-    #written = new Map();
-    #symlinks = [];
-    /** Relative paths of the directories made, so that the site can be listed without reading it back. */
-    #directories = new Set();
+    #records = new FileRecords();
+    /** Symlink targets by slot: the links are made by `finish`. */
+    #linkTargets = new Map();
+    /** Long names of symlinks by tree key: not on disk until `finish` makes the links. */
+    #linkNames = new Map();
     /**
      * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
      * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
@@ -5279,24 +5401,43 @@ class SiteWriter {
         this.#parents(entry);
         if (entry.replaces !== 'directory')
             this.#mkdir(entry.absolute, entry);
-        this.#directories.add(entry.relative);
     }
-    /** What was written, sorted by path: the manifest's file list. */
-    contents() {
-        const files = [];
-        const symlinks = [];
-        for (const record of this.#written.values()) {
-            if ('sha256' in record)
-                files.push(record);
-            else
-                symlinks.push(record);
-        }
-        const byPath = (a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-        // No entry replaces a directory (the plan refuses it), so each one made is still there.
+    /**
+     * What was written, files and links sorted by path: the manifest's file list. `tree`
+     * is the guard's, which holds every path the plans gave out, and every one was written
+     * (any failure ends the extraction), so it lists the site as it is on disk. The list
+     * is made when first read, so the extraction itself never holds a path per file.
+     */
+    contents(tree) {
+        const records = this.#records;
+        const linkTargets = this.#linkTargets;
+        const namesAsWritten = this.#namesAsWritten;
+        let listed;
+        const list = () => {
+            if (listed !== undefined)
+                return listed;
+            listed = { files: [], symlinks: [], directories: [] };
+            const { files, symlinks, directories } = listed;
+            visitTree(tree, this.#longNames, (relative, node) => {
+                if (typeof node !== 'number')
+                    directories.push(relative);
+                else if (node >= 0)
+                    files.push(records.get(node, relative));
+                else
+                    symlinks.push({ path: relative, target: linkTargets.get(~node) });
+            });
+            return listed;
+        };
         return {
-            files: files.sort(byPath),
-            symlinks: symlinks.sort(byPath),
-            ...(this.#namesAsWritten ? { directories: [...this.#directories] } : {}),
+            get files() {
+                return list().files;
+            },
+            get symlinks() {
+                return list().symlinks;
+            },
+            get directories() {
+                return namesAsWritten ? list().directories : undefined;
+            },
         };
     }
     /** Writes a file whose whole content is in memory. */
@@ -5308,7 +5449,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, data.length, (0,external_node_crypto_.hash)('sha256', data, 'hex'), data);
+        this.#record(entry, data.length, (0,external_node_crypto_.hash)('sha256', data, 'buffer'), data);
     }
     /** Streams a large file to disk chunk by chunk, hashing it on the way. */
     async fileFromChunks(entry, content) {
@@ -5325,7 +5466,7 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, size, hash.digest('hex'));
+        this.#record(entry, size, hash.digest());
     }
     /**
      * Writes a sparse file: `content` holds the runs' bytes back to back, the gaps between
@@ -5371,23 +5512,38 @@ class SiteWriter {
         finally {
             external_node_fs_.closeSync(fd);
         }
-        this.#record(entry, entry.size, hash.digest('hex'));
+        this.#record(entry, entry.size, hash.digest());
     }
     /** Recorded now, created by `finish` once no other entry can be written through it. */
     symlink(entry) {
         this.#parents(entry);
-        this.#symlinks.push(entry);
-        this.#written.set(entry.relative, { path: entry.relative, target: entry.linkTarget });
+        this.#linkTargets.set(entry.slot, entry.linkTarget);
+        const name = entry.parts[entry.parts.length - 1];
+        const key = treeKey(name);
+        if (isDigest(key))
+            this.#linkNames.set(key, detached(name));
     }
+    /** A directory's long names, read from the disk, and those of links not made yet. */
+    #longNames = (directory) => {
+        let names = [];
+        try {
+            names = external_node_fs_.readdirSync(external_node_path_.join(this.root, directory));
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT')
+                throw err;
+        }
+        const onDisk = longNamesOf(names);
+        return (key) => onDisk.get(key) ?? this.#linkNames.get(key);
+    };
     /** A hard link shares its source's bytes, so it shares its record too. */
     hardlink(entry) {
         this.#parents(entry);
         if (entry.replaces !== undefined)
             external_node_fs_.unlinkSync(entry.absolute);
-        const sourceRelative = entry.linkSourceRelative;
-        const source = this.#written.get(sourceRelative);
-        if (source === undefined || !('sha256' in source)) {
-            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(sourceRelative)}", which is not a file extracted before it.`);
+        const source = entry.linkSourceSlot;
+        if (!this.#records.has(source)) {
+            throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the hard link "${printable(entry.relative)}" points at "${printable(entry.linkSourceRelative)}", which is not a file extracted before it.`);
         }
         try {
             external_node_fs_.linkSync(entry.linkSource, entry.absolute);
@@ -5396,38 +5552,42 @@ class SiteWriter {
             throw collisionOr(err, entry);
         }
         this.#files += 1;
-        const record = { ...source, path: entry.relative };
-        this.#written.set(entry.relative, record);
-        this.onWritten?.(record);
+        this.#records.copy(source, entry.slot);
+        this.onWritten?.(this.#records.get(entry.slot, entry.relative));
     }
     /**
-     * Creates the symlinks, then checks where each really leads, through the links that
-     * now exist: every one must stay inside the root.
+     * Creates the symlinks of `tree` (the guard's), then checks where each really leads,
+     * through the links that now exist: every one must stay inside the root.
      */
-    finish() {
-        if (this.#symlinks.length === 0)
+    finish(tree) {
+        if (this.#linkTargets.size === 0)
             return;
-        for (const link of this.#symlinks) {
+        const links = [];
+        visitTree(tree, this.#longNames, (relative, node) => {
+            if (typeof node !== 'number' || node >= 0)
+                return;
+            links.push(relative);
+            const absolute = external_node_path_.join(this.root, relative);
             try {
-                external_node_fs_.symlinkSync(link.linkTarget, link.absolute);
+                external_node_fs_.symlinkSync(this.#linkTargets.get(~node), absolute);
             }
             catch (err) {
-                throw collisionOr(err, link);
+                throw collisionOr(err, relative);
             }
-        }
+        }, false);
         const resolver = new LinkResolver(this.root);
-        for (const link of this.#symlinks) {
+        for (const relative of links) {
             let inside;
             try {
-                inside = resolver.leadsInside(link.relative);
+                inside = resolver.leadsInside(relative);
             }
             catch (err) {
                 if (!(err instanceof LinkLoopError))
                     throw err;
-                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${printable(link.relative)}" is ${err.message}.`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${printable(relative)}" is ${err.message}.`);
             }
             if (!inside) {
-                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${printable(link.relative)}" leads outside the export once the links it goes through are followed.`);
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: the symlink "${printable(relative)}" leads outside the export once the links it goes through are followed.`);
             }
         }
     }
@@ -5446,14 +5606,9 @@ class SiteWriter {
     }
     #record(entry, size, sha256, bytes) {
         this.#files += 1;
-        const record = {
-            path: entry.relative,
-            size,
-            sha256,
-            executable: (entry.mode & 0o111) !== 0,
-        };
-        this.#written.set(entry.relative, record);
-        this.onWritten?.(record, bytes);
+        const slot = entry.slot;
+        this.#records.set(slot, size, sha256, (entry.mode & 0o111) !== 0);
+        this.onWritten?.(this.#records.get(slot, entry.relative), bytes);
     }
     /** Creates the parent directories the entry is the first to need, one level at a time. */
     #parents(entry) {
@@ -5461,13 +5616,9 @@ class SiteWriter {
         if (entry.firstNewParent >= last)
             return;
         let dir = external_node_path_.join(this.root, ...entry.parts.slice(0, entry.firstNewParent));
-        let relative = entry.parts.slice(0, entry.firstNewParent).join('/');
         for (let i = entry.firstNewParent; i < last; i += 1) {
-            const part = entry.parts[i];
-            dir = dir + external_node_path_.sep + part;
-            relative = relative === '' ? part : `${relative}/${part}`;
+            dir = dir + external_node_path_.sep + entry.parts[i];
             this.#mkdir(dir, entry);
-            this.#directories.add(relative);
         }
     }
     #mkdir(dir, entry) {
@@ -5504,9 +5655,61 @@ function sparseMismatch(entry, why) {
 function collisionOr(err, entry) {
     const code = err.code;
     if (code === 'EEXIST' || code === 'ENOTDIR') {
-        return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(entry.relative)}" collides with another entry on this filesystem, which treats names differing in case or Unicode normalization as the same.`);
+        return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(typeof entry === 'string' ? entry : entry.relative)}" collides with another entry on this filesystem, which treats names differing in case or Unicode normalization as the same.`);
     }
     return err;
+}
+/** Set on a slot once its file is written. */
+const WRITTEN = 1;
+const EXECUTABLE = 2;
+const SHA256_BYTES = 32;
+/**
+ * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
+ * arrays that double as they fill: a few dozen bytes per file and no object for the
+ * collector to trace, whatever the number of files.
+ */
+class FileRecords {
+    #sha256 = Buffer.alloc(0);
+    #sizes = new Float64Array(0);
+    #flags = new Uint8Array(0);
+    has(slot) {
+        return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
+    }
+    set(slot, size, sha256, executable) {
+        this.#reserve(slot);
+        sha256.copy(this.#sha256, slot * SHA256_BYTES);
+        this.#sizes[slot] = size;
+        this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
+    }
+    copy(from, to) {
+        this.#reserve(to);
+        this.#sha256.copy(this.#sha256, to * SHA256_BYTES, from * SHA256_BYTES, (from + 1) * SHA256_BYTES);
+        this.#sizes[to] = this.#sizes[from];
+        this.#flags[to] = this.#flags[from];
+    }
+    /** The record of a written slot, for the file at `relative`. */
+    get(slot, relative) {
+        return {
+            path: relative,
+            size: this.#sizes[slot],
+            sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
+            executable: (this.#flags[slot] & EXECUTABLE) !== 0,
+        };
+    }
+    #reserve(slot) {
+        if (slot < this.#flags.length)
+            return;
+        const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
+        const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
+        this.#sha256.copy(sha256);
+        this.#sha256 = sha256;
+        const sizes = new Float64Array(capacity);
+        sizes.set(this.#sizes);
+        this.#sizes = sizes;
+        const flags = new Uint8Array(capacity);
+        flags.set(this.#flags);
+        this.#flags = flags;
+    }
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/tar.js
@@ -5543,7 +5746,7 @@ const KIND = {
  */
 class TarExtraction {
     #parser = createTarParser();
-    /** Plain tar: the parser hands on slices of its input, so each batch is a new buffer. */
+    /** Plain tar: the parser hands on slices of its input, so the chunks go in as they are. */
     #input;
     /** tar.gz: the decompressor copies what it reads, so its batches are reused. */
     #gunzip;
@@ -5552,8 +5755,6 @@ class TarExtraction {
     #signal;
     #settled = false;
     #failure;
-    #batch = [];
-    #batchBytes = 0;
     #received = 0;
     constructor(root, format, limits, signal, onWritten) {
         this.#signal = signal;
@@ -5591,10 +5792,15 @@ class TarExtraction {
                 throw this.#failure;
             return;
         }
-        this.#batch.push(chunk);
-        this.#batchBytes += chunk.length;
-        if (this.#batchBytes >= BATCH_BYTES)
-            await this.#flush();
+        // Each chunk as it came: a small buffer the parser is done with soon dies young,
+        // where one gathered megabyte outlives a collection or two and waits for a full one
+        // (measured, 500,000 files: 139 MB and 6.0 s against 179 MB and 8.8 s).
+        const input = this.#input;
+        if (!input.write(chunk)) {
+            await Promise.race([(0,external_node_events_.once)(input, 'drain'), this.#done]);
+            if (this.#failure)
+                throw this.#failure;
+        }
     }
     /** Ends the input and waits until every entry is on disk and checked. */
     async end() {
@@ -5605,7 +5811,6 @@ class TarExtraction {
             }
         }
         else {
-            await this.#flush();
             this.#input?.end();
         }
         return this.#done;
@@ -5614,22 +5819,6 @@ class TarExtraction {
     async abort() {
         (this.#gunzip ?? this.#input)?.destroy(new errors/* ActionError */.lZ('extraction aborted'));
         await this.#done.catch(() => undefined);
-    }
-    /**
-     * Hands the batched chunks on as one: 64 KB network chunks would make thousands of
-     * writes.
-     */
-    async #flush() {
-        if (this.#batchBytes === 0 || this.#input === undefined)
-            return;
-        const data = this.#batch.length === 1 ? this.#batch[0] : Buffer.concat(this.#batch);
-        this.#batch = [];
-        this.#batchBytes = 0;
-        if (!this.#input.write(data)) {
-            await Promise.race([(0,external_node_events_.once)(this.#input, 'drain'), this.#done]);
-            if (this.#failure)
-                throw this.#failure;
-        }
     }
     async #run(root, format, limits, onWritten) {
         const guard = new EntryGuard(root, limits, () => this.#received);
@@ -5714,12 +5903,12 @@ class BatchRing {
 }
 /** Creates the links, checks where they lead, and gathers the result of an extraction. */
 function completeExtraction(guard, writer) {
-    writer.finish();
+    writer.finish(guard.tree);
     return {
         files: writer.fileCount,
         entries: guard.entryCount,
         bytes: guard.byteCount,
-        contents: writer.contents(),
+        contents: writer.contents(guard.tree),
     };
 }
 async function drain(content) {
@@ -6029,7 +6218,7 @@ async function surveyEntries(zip, limits, archiveSize) {
                             entry.compressedSize;
                 }
                 count += 1;
-                if (kindOf(entry, name) === 'file') {
+                if (zip_kindOf(entry, name) === 'file') {
                     total += entry.uncompressedSize;
                     checkExpansion(limits, total, archiveSize);
                 }
@@ -6086,7 +6275,7 @@ function entryName(entry) {
         return raw.toString('utf8');
     return yauzl.getFileNameLowLevel(flags, raw, [], true);
 }
-function kindOf(entry, name) {
+function zip_kindOf(entry, name) {
     const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
     if (unixMode & S_IFMT)
         return FILE_TYPE[unixMode & S_IFMT] ?? 'unknown';
@@ -6096,7 +6285,7 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
     (0,errors/* throwIfAborted */.Te)(signal);
     const name = entryName(entry);
     const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
-    const kind = kindOf(entry, name);
+    const kind = zip_kindOf(entry, name);
     if (kind === 'symlink' && entry.uncompressedSize > MAX_SYMLINK_TARGET) {
         throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: symlink "${printable(name)}" has an oversized target.`);
     }
