@@ -5406,7 +5406,8 @@ class SiteWriter {
      * What was written, files and links sorted by path: the manifest's file list. `tree`
      * is the guard's, which holds every path the plans gave out, and every one was written
      * (any failure ends the extraction), so it lists the site as it is on disk. The list
-     * is made when first read, so the extraction itself never holds a path per file.
+     * is made when first read, so the extraction itself never holds a path per file; read
+     * it before the site is moved, since long names are read back from `root`.
      */
     contents(tree) {
         const records = this.#records;
