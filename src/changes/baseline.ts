@@ -36,7 +36,7 @@ export interface BaselineContext {
   signal?: AbortSignal;
 }
 
-/** Loads the earlier export's manifest from where \`compare-with\` says. Never throws. */
+/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
 export async function loadBaseline(
   source: CompareWith,
   context: BaselineContext,

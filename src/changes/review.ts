@@ -17,7 +17,7 @@ import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.
 import type { EarlierPage } from './page-fingerprints.js';
 import { isPage } from './site-files.js';
 
-/** The export removes more pages than \`max-removed-pages\` allows; `path` was left as it was. */
+/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 export class RemovalLimitError extends ActionError {
   override name = 'RemovalLimitError';
 }
