@@ -3329,7 +3329,7 @@ var place = __webpack_require__(4271);
 
 /** A manifest served by a site is a few MB even for large sites; far larger is not one. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
-/** Loads the earlier export's manifest from where \`compare-with\` says. Never throws. */
+/** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
 async function loadBaseline(source, context) {
     try {
         if (source.kind === 'url')
@@ -3982,7 +3982,7 @@ class WorkerFingerprinter {
 
 
 
-/** The export removes more pages than \`max-removed-pages\` allows; `path` was left as it was. */
+/** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 class RemovalLimitError extends errors/* ActionError */.lZ {
     name = 'RemovalLimitError';
 }
