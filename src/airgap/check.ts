@@ -12,7 +12,7 @@ import {
   type Readiness,
   type Severity,
 } from './findings.js';
-import type { SiteContents } from '../deliver/archive/writer.js';
+import type { SiteContents } from '../deliver/archive/listing.js';
 import { writeReportFiles } from './report-files.js';
 import { scanSite } from './scan.js';
 import { nginxConfig, servingVerdict } from './serving.js';
@@ -57,11 +57,7 @@ export async function checkReadiness(
   if (!external && !links) return;
   const listed = context.contents;
   const tree = listed?.directories
-    ? SiteTree.of(
-        stagingDir,
-        listed.files.map((file) => file.path),
-        ['', ...listed.directories],
-      )
+    ? SiteTree.of(stagingDir, listed.filePaths, ['', ...listed.directories])
     : await SiteTree.read(stagingDir);
   const scan = await scanSite(tree, {
     allowedHosts: config.allowedHosts,

@@ -1,4 +1,4 @@
-import type { Manifest } from '../deliver/manifest.js';
+import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
 import { assetKey, isPage, pageUrl, roleOf } from './site-files.js';
 
 /**
@@ -66,9 +66,9 @@ export interface ChangeReport {
   size: { before: number; after: number };
 }
 
-type FileEntry = Manifest['files'][number];
+type FileEntry = ManifestFile;
 
-function refOf(manifest: Manifest): ExportRef {
+function refOf(manifest: ExportManifest): ExportRef {
   return { domain: manifest.domain, jobId: manifest.jobId, exportedAt: manifest.exportedAt };
 }
 
@@ -78,8 +78,8 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
 
 /** Compares two export manifests; `source` says where `previous` came from. */
 export function compareExports(
-  previous: Manifest,
-  current: Manifest,
+  previous: ExportManifest,
+  current: ExportManifest,
   source: string,
 ): ChangeReport {
   const domain = current.domain;
@@ -87,9 +87,11 @@ export function compareExports(
   const pagesAfter = new Map<string, FileEntry>();
   const assetsBefore: FileEntry[] = [];
   const assetsAfter: FileEntry[] = [];
-  const sort = (manifest: Manifest, pages: Map<string, FileEntry>, assets: FileEntry[]) => {
-    const pagePaths = new Set(manifest.files.filter((f) => isPage(f.path)).map((f) => f.path));
-    for (const file of manifest.files) {
+  const sort = (manifest: ExportManifest, pages: Map<string, FileEntry>, assets: FileEntry[]) => {
+    // Read once: a manifest being made lists its files anew on each pass.
+    const files = [...manifest.files];
+    const pagePaths = new Set(files.filter((f) => isPage(f.path)).map((f) => f.path));
+    for (const file of files) {
       const role = roleOf(file.path, pagePaths);
       if (role === 'page') pages.set(file.path, file);
       else if (role === 'asset') assets.push(file);

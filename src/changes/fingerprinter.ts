@@ -22,7 +22,7 @@ export interface PageFingerprinter {
   /** A file was written in full (every file of the site goes through here), with its bytes when in memory. */
   written(file: WrittenPage, bytes?: Buffer): void;
   /** Fingerprints of every page of the complete site. */
-  finish(files: readonly WrittenPage[]): Promise<PageFingerprints>;
+  finish(files: Iterable<WrittenPage>): Promise<PageFingerprints>;
   /** Stops any work in progress (a failed or cancelled extraction). */
   stop(): Promise<void>;
 }
@@ -140,7 +140,7 @@ class WorkerFingerprinter implements PageFingerprinter {
       this.#post({ kind: 'written', pages: this.#batch });
   }
 
-  async finish(files: readonly WrittenPage[]): Promise<PageFingerprints> {
+  async finish(files: Iterable<WrittenPage>): Promise<PageFingerprints> {
     // Nothing was left to the worker: what remains is looked at here.
     if (this.#worker === undefined && this.#failed === undefined) {
       return this.#local.finish(files);

@@ -83,7 +83,7 @@ export class PageFingerprintJob {
   }
 
   /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
-  partition(files: readonly WrittenPage[]): { done: PageFingerprints; rest: WrittenPage[] } {
+  partition(files: Iterable<WrittenPage>): { done: PageFingerprints; rest: WrittenPage[] } {
     const rest: WrittenPage[] = [];
     const byPath = new Map<string, PageRecord>();
     let carriedOver = 0;
@@ -101,7 +101,7 @@ export class PageFingerprintJob {
   }
 
   /** Fingerprints of every page among `files` (the site as extracted, in full). */
-  finish(files: readonly WrittenPage[]): PageFingerprints {
+  finish(files: Iterable<WrittenPage>): PageFingerprints {
     const byPath = new Map<string, PageRecord>();
     const unreadable: string[] = [];
     let carriedOver = 0;

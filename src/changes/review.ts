@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { ExportConfig } from '../config.js';
-import type { WrittenFile } from '../deliver/archive/writer.js';
+import type { WrittenFile } from '../deliver/archive/listing.js';
 import type { PageDescription } from '../deliver/deliver.js';
-import type { Manifest } from '../deliver/manifest.js';
+import type { ExportManifest } from '../deliver/manifest.js';
 import { writeFileAtomic } from '../deliver/place.js';
 import type { TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
@@ -107,7 +107,7 @@ export class ChangeReview {
   };
 
   /** Before the site is put in place: the report, its outputs and file, and the guard. */
-  readonly review = async (manifest: Manifest): Promise<void> => {
+  readonly review = async (manifest: ExportManifest): Promise<void> => {
     const { reporter, record } = this.deps;
     const baseline = await this.#baseline;
     if (baseline.kind !== 'found') {

@@ -7,14 +7,15 @@ import { formatBytes } from '../duration.js';
 import { ActionError, UnsafeArchiveError } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
-import type { SiteContents, WrittenFileListener } from './archive/writer.js';
+import type { SiteContents } from './archive/listing.js';
+import type { WrittenFileListener } from './archive/writer.js';
 import { type BundleSource, type DownloadResult, downloadBundle } from './download.js';
 import { holdYoungGeneration } from '../young-generation.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
   buildManifest,
   MANIFEST_NAME,
-  type Manifest,
+  type ExportManifest,
   type ManifestFacts,
   serializeManifest,
   writeManifest,
@@ -69,7 +70,7 @@ export interface DeliverOptions {
   /** Page fingerprints of the extracted site, recorded in its manifest; begun as files are written. */
   describePages?: (stagingDir: string) => PageDescription;
   /** Runs on the new manifest before the site is put in place; throwing keeps `target` untouched. */
-  review?: (manifest: Manifest) => Promise<void>;
+  review?: (manifest: ExportManifest) => Promise<void>;
 }
 
 /** The pages of the site being extracted, described for the manifest as they are written. */
@@ -141,7 +142,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       reporter.info(
         `Extracted ${site.files} files (${formatBytes(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`,
       );
-      if (site.contents.files.some((f) => f.path === MANIFEST_NAME)) {
+      if (site.contents.hasFile(MANIFEST_NAME)) {
         throw new UnsafeArchiveError(
           `Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`,
         );

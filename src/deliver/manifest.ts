@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { TITLE_CHARS } from '../changes/fingerprint.js';
 import { VERSION } from '../version.js';
-import type { SiteContents } from './archive/writer.js';
+import type { SiteContents } from './archive/listing.js';
 
 /**
  * The export manifest: a small JSON file at the root of every extracted export (or
@@ -101,6 +101,16 @@ export const manifestSchema = z.object({
 });
 
 export type Manifest = z.output<typeof manifestSchema>;
+export type ManifestFile = Manifest['files'][number];
+
+/**
+ * A manifest whose lists are only read in order: one read from disk, or the one a run is
+ * making, whose files come from the extraction's listing each time they are read.
+ */
+export type ExportManifest = Omit<Manifest, 'files' | 'symlinks'> & {
+  files: Iterable<ManifestFile>;
+  symlinks: readonly Manifest['symlinks'][number][];
+};
 
 export interface ManifestFacts {
   domain: string;
@@ -115,14 +125,19 @@ export interface ManifestFacts {
 
 export type PageRecord = z.output<typeof pageSchema>;
 
-export function buildManifest(facts: ManifestFacts): Manifest {
-  const files = (facts.contents?.files ?? []).map((file) => ({
-    path: file.path,
-    size: file.size,
-    sha256: file.sha256,
-    ...(file.executable ? { executable: true as const } : {}),
-    ...pageEntry(facts.pages?.byPath.get(file.path)),
-  }));
+export function buildManifest(facts: ManifestFacts): ExportManifest {
+  const { contents, pages } = facts;
+  function* entries(): Generator<ManifestFile> {
+    for (const file of contents?.files ?? []) {
+      yield {
+        path: file.path,
+        size: file.size,
+        sha256: file.sha256,
+        ...(file.executable ? { executable: true as const } : {}),
+        ...pageEntry(pages?.byPath.get(file.path)),
+      };
+    }
+  }
   return {
     format: MANIFEST_FORMAT,
     version: MANIFEST_VERSION,
@@ -132,10 +147,10 @@ export function buildManifest(facts: ManifestFacts): Manifest {
     exportedAt: facts.exportedAt.toISOString(),
     ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
     archive: facts.archive,
-    totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
-    files,
-    ...(facts.pages ? { pageFingerprints: { scheme: facts.pages.scheme } } : {}),
-    symlinks: facts.contents?.symlinks ?? [],
+    totals: { files: contents?.fileCount ?? 0, bytes: contents?.fileBytes ?? 0 },
+    files: { [Symbol.iterator]: entries },
+    ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
+    symlinks: contents?.symlinks ?? [],
   };
 }
 
@@ -144,7 +159,7 @@ function pageEntry(page: PageRecord | undefined): { page?: PageRecord } {
 }
 
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
-export function serializeManifest(manifest: Manifest): string {
+export function serializeManifest(manifest: ExportManifest): string {
   return [...manifestText(manifest)].join('');
 }
 
@@ -153,11 +168,10 @@ const ENTRIES_PER_PIECE = 512;
 
 /**
  * The manifest's text in pieces, in order: the head, then the file list a few hundred
- * entries at a time, then the rest. Written piece by piece, a manifest of 20,000 files
- * never exists as one string beside its parts, at the end of the step where its memory
- * peaks.
+ * entries at a time, then the rest. Written piece by piece, a manifest of 500,000 files
+ * never exists as one string, nor as an object per file.
  */
-function* manifestText(manifest: Manifest): Generator<string> {
+function* manifestText(manifest: ExportManifest): Generator<string> {
   const { files, symlinks, pageFingerprints, ...head } = manifest;
   yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
   yield* listText(files);
@@ -167,19 +181,21 @@ function* manifestText(manifest: Manifest): Generator<string> {
   yield '\n}\n';
 }
 
-function* listText(items: readonly unknown[]): Generator<string> {
-  if (items.length === 0) {
-    yield '[]';
-    return;
+function* listText(items: Iterable<unknown>): Generator<string> {
+  let lines: string[] = [];
+  let first = true;
+  const piece = () => {
+    const text = `${first ? '[\n' : ',\n'}${lines.join(',\n')}`;
+    first = false;
+    lines = [];
+    return text;
+  };
+  for (const item of items) {
+    lines.push(`    ${JSON.stringify(item)}`);
+    if (lines.length === ENTRIES_PER_PIECE) yield piece();
   }
-  for (let at = 0; at < items.length; at += ENTRIES_PER_PIECE) {
-    const lines = items
-      .slice(at, at + ENTRIES_PER_PIECE)
-      .map((item) => `    ${JSON.stringify(item)}`)
-      .join(',\n');
-    yield `${at === 0 ? '[\n' : ',\n'}${lines}`;
-  }
-  yield '\n  ]';
+  if (lines.length > 0) yield piece();
+  yield first ? '[]' : '\n  ]';
 }
 
 export type ManifestRead =
@@ -218,7 +234,7 @@ export async function readManifest(file: string): Promise<ManifestRead> {
 /** Writes the manifest into `dir` (a staging directory about to be put in place). */
 export async function writeManifest(
   dir: string,
-  manifest: Manifest,
+  manifest: ExportManifest,
   name = MANIFEST_NAME,
 ): Promise<string> {
   const file = path.join(dir, name);

@@ -9,7 +9,7 @@ import { deliverBundle } from '../deliver/deliver.js';
 import type { BundleSource } from '../deliver/download.js';
 import { renderHelmValues } from '../deliver/helm.js';
 import { EXTENSION } from '../deliver/archive/format.js';
-import type { SiteContents } from '../deliver/archive/writer.js';
+import type { SiteContents } from '../deliver/archive/listing.js';
 import {
   recoverInterruptedRuns,
   removeStaleTemporaryFiles,

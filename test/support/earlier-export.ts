@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
+import { siteContents } from './site-contents.js';
 
 /**
  * Writes an earlier export of this action into `dir`: the files and the manifest that
@@ -21,15 +22,14 @@ export async function writeEarlierExport(
     jobId,
     exportedAt: new Date('2026-11-01T00:00:00Z'),
     archive: { format: 'tar.gz', sha256: '0'.repeat(64), sizeBytes: 1 },
-    contents: {
-      files: Object.entries(files).map(([name, content]) => ({
+    contents: siteContents(
+      Object.entries(files).map(([name, content]) => ({
         path: name,
         size: Buffer.byteLength(content),
         sha256: createHash('sha256').update(content).digest('hex'),
         executable: false,
       })),
-      symlinks: [],
-    },
+    ),
   });
   await fs.writeFile(path.join(dir, MANIFEST_NAME), serializeManifest(manifest));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareExports, exceedsRemovalLimit } from '../../src/changes/compare.js';
 import { pageRoute, roleOf } from '../../src/changes/site-files.js';
 import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
+import { listed, siteContents } from '../support/site-contents.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const hex = (text: string) => sha(text).slice(0, 32);
@@ -21,21 +22,22 @@ function manifest(
 ): Manifest {
   const entries = Object.entries(files);
   const pages = new Map(entries.filter((e): e is [string, PageRecord] => typeof e[1] !== 'string'));
-  return buildManifest({
-    domain: 'docs.example.com',
-    jobId: options.jobId ?? 'se_1',
-    exportedAt: new Date('2026-11-01T00:00:00Z'),
-    archive: { format: 'tar.gz', sha256: '0'.repeat(64), sizeBytes: 1 },
-    contents: {
-      files: entries.map(([path, value]) => {
-        // A fingerprinted page is rebuilt: its bytes differ every time, as in real exports.
-        const text = typeof value === 'string' ? value : `${value.markup} ${Math.random()}`;
-        return { path, size: text.length, sha256: sha(text), executable: false };
-      }),
-      symlinks: [],
-    },
-    ...(options.fingerprints === false ? {} : { pages: { scheme: 1, byPath: pages } }),
-  });
+  return listed(
+    buildManifest({
+      domain: 'docs.example.com',
+      jobId: options.jobId ?? 'se_1',
+      exportedAt: new Date('2026-11-01T00:00:00Z'),
+      archive: { format: 'tar.gz', sha256: '0'.repeat(64), sizeBytes: 1 },
+      contents: siteContents(
+        entries.map(([path, value]) => {
+          // A fingerprinted page is rebuilt: its bytes differ every time, as in real exports.
+          const text = typeof value === 'string' ? value : `${value.markup} ${Math.random()}`;
+          return { path, size: text.length, sha256: sha(text), executable: false };
+        }),
+      ),
+      ...(options.fingerprints === false ? {} : { pages: { scheme: 1, byPath: pages } }),
+    }),
+  );
 }
 
 describe('compareExports', () => {

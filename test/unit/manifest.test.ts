@@ -10,6 +10,7 @@ import {
   writeManifest,
 } from '../../src/deliver/manifest.js';
 import { VERSION } from '../../src/version.js';
+import { listed, siteContents } from '../support/site-contents.js';
 
 const facts = {
   domain: 'docs.example.com',
@@ -17,19 +18,19 @@ const facts = {
   exportedAt: new Date('2026-11-23T10:00:00Z'),
   pageCount: 2,
   archive: { format: 'tar.gz' as const, sha256: 'a'.repeat(64), sizeBytes: 1234 },
-  contents: {
-    files: [
+  contents: siteContents(
+    [
       { path: 'guides/intro.html', size: 5, sha256: 'b'.repeat(64), executable: false },
       { path: 'index.html', size: 7, sha256: 'c'.repeat(64), executable: false },
       { path: 'tools/run.sh', size: 3, sha256: 'd'.repeat(64), executable: true },
     ],
-    symlinks: [{ path: 'latest', target: 'guides/intro.html' }],
-  },
+    [{ path: 'latest', target: 'guides/intro.html' }],
+  ),
 };
 
 describe('the export manifest', () => {
   it('describes the export: version, job, archive, totals and every file', () => {
-    const manifest = buildManifest(facts);
+    const manifest = listed(buildManifest(facts));
     expect(manifest).toEqual({
       format: 'static-export-manifest',
       version: 1,
@@ -58,8 +59,11 @@ describe('the export manifest', () => {
       expect(text.split('\n')).toContain(
         `    {"path":"index.html","size":7,"sha256":"${'c'.repeat(64)}"},`,
       );
-      expect(JSON.parse(text)).toEqual(buildManifest(facts));
-      expect(await readManifest(file)).toEqual({ kind: 'valid', manifest: buildManifest(facts) });
+      expect(JSON.parse(text)).toEqual(listed(buildManifest(facts)));
+      expect(await readManifest(file)).toEqual({
+        kind: 'valid',
+        manifest: listed(buildManifest(facts)),
+      });
       // Never written over: the staging directory is fresh, a second manifest is a bug.
       await expect(writeManifest(dir, buildManifest(facts))).rejects.toThrow(/EEXIST/);
     } finally {
@@ -76,10 +80,13 @@ describe('the export manifest', () => {
         sha256: 'e'.repeat(64),
         executable: i % 500 === 0,
       }));
-      const manifest = buildManifest({ ...facts, contents: { ...facts.contents, files } });
+      const manifest = buildManifest({
+        ...facts,
+        contents: siteContents(files, [...facts.contents.symlinks]),
+      });
       const text = await fs.readFile(await writeManifest(dir, manifest), 'utf8');
       expect(text).toBe(serializeManifest(manifest));
-      expect(JSON.parse(text)).toEqual(manifest);
+      expect(JSON.parse(text)).toEqual(listed(manifest));
       expect(text.split('\n').filter((line) => line.startsWith('    {"path":"p/'))).toHaveLength(
         1300,
       );
@@ -96,10 +103,12 @@ describe('the export manifest', () => {
       content: '4'.repeat(32),
       navigation: '0'.repeat(32),
     };
-    const withPages = buildManifest({
-      ...facts,
-      pages: { scheme: 1, byPath: new Map([['guides/intro.html', page]]) },
-    });
+    const withPages = listed(
+      buildManifest({
+        ...facts,
+        pages: { scheme: 1, byPath: new Map([['guides/intro.html', page]]) },
+      }),
+    );
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
     try {
       const file = await writeManifest(dir, withPages);
@@ -135,7 +144,7 @@ describe('the export manifest', () => {
     ['an absolute path', { path: '/etc/passwd' }],
     ['a hash that is not SHA-256', { sha256: 'xyz' }],
   ])('refuses a manifest with %s', async (_, change) => {
-    const manifest = buildManifest(facts);
+    const manifest = listed(buildManifest(facts));
     const tampered = { ...manifest, files: [{ ...manifest.files[0], ...change }] };
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
     try {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TarExtraction } from '../../src/deliver/archive/tar.js';
+import { type ExtractResult, TarExtraction } from '../../src/deliver/archive/tar.js';
 import { extractZip } from '../../src/deliver/archive/zip.js';
 import { tarOf, zipOf } from '../support/archives.js';
 
@@ -49,6 +49,19 @@ async function directoriesOnDisk(dir: string) {
     .sort();
 }
 
+/** What the extraction listed, read out into arrays (directories sorted). */
+function listedOf({ contents }: ExtractResult) {
+  const files = [...contents.files];
+  expect([...contents.filePaths]).toEqual(files.map((file) => file.path));
+  expect(contents.fileCount).toBe(files.length);
+  expect(contents.fileBytes).toBe(files.reduce((sum, file) => sum + file.size, 0));
+  return {
+    files,
+    symlinks: contents.symlinks,
+    directories: contents.directories && [...contents.directories].sort(),
+  };
+}
+
 async function extractTar(archive: Buffer, gzip: boolean) {
   const extraction = new TarExtraction(root, gzip ? 'tar.gz' : 'tar', limits);
   for (let at = 0; at < archive.length; at += 700)
@@ -70,18 +83,16 @@ describe('the contents recorded while extracting', () => {
       // The same name twice: the later entry is what lands on disk, and what is recorded.
       { name: 'guides/intro.html', content: 'second version, longer' },
     ]);
-    const result = await extractTar(archive, true);
-    expect(result.contents.files).toEqual(await filesOnDisk(root));
-    expect(result.contents.files.find((f) => f.path === 'guides/intro.html')).toMatchObject({
+    const result = listedOf(await extractTar(archive, true));
+    expect(result.files).toEqual(await filesOnDisk(root));
+    expect(result.files.find((f) => f.path === 'guides/intro.html')).toMatchObject({
       size: 22,
       sha256: sha256('second version, longer'),
     });
-    expect(result.contents.files.find((f) => f.path === 'bin/run.sh')?.executable).toBe(true);
-    expect(result.contents.files.find((f) => f.path === 'assets/same.bin')?.sha256).toBe(
-      sha256(big),
-    );
-    expect(result.contents.symlinks).toEqual([{ path: 'latest', target: 'guides/intro.html' }]);
-    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+    expect(result.files.find((f) => f.path === 'bin/run.sh')?.executable).toBe(true);
+    expect(result.files.find((f) => f.path === 'assets/same.bin')?.sha256).toBe(sha256(big));
+    expect(result.symlinks).toEqual([{ path: 'latest', target: 'guides/intro.html' }]);
+    expect(result.directories).toEqual(await directoriesOnDisk(root));
   });
 
   it('list paths in string order and spell each name as the archive does', async () => {
@@ -104,11 +115,11 @@ describe('the contents recorded while extracting', () => {
       names.map((name) => ({ name, content: name })),
       false,
     );
-    const result = await extractTar(archive, false);
+    const result = listedOf(await extractTar(archive, false));
     const onDisk = await filesOnDisk(root);
-    expect(result.contents.files).toEqual(onDisk);
-    expect(result.contents.files.map((f) => f.path)).toEqual([...names].sort());
-    for (const file of result.contents.files) expect(file.sha256).toBe(sha256(file.path));
+    expect(result.files).toEqual(onDisk);
+    expect(result.files.map((f) => f.path)).toEqual([...names].sort());
+    for (const file of result.files) expect(file.sha256).toBe(sha256(file.path));
   });
 
   it('spell long names, kept as digests while extracting, as the archive does', async () => {
@@ -134,22 +145,22 @@ describe('the contents recorded while extracting', () => {
       ],
       false,
     );
-    const result = await extractTar(archive, false);
-    expect(result.contents.files).toEqual(await filesOnDisk(root));
-    expect(result.contents.files.map((f) => f.path)).toEqual([
+    const result = listedOf(await extractTar(archive, false));
+    expect(result.files).toEqual(await filesOnDisk(root));
+    expect(result.files.map((f) => f.path)).toEqual([
       `${long('copy')}.html`,
       `${long('dir')}/${long('page')}.html`,
       `${long('dir')}/${long('日本語のページ')}.html`,
     ]);
-    expect(result.contents.files[0]?.sha256).toBe(sha256('a'));
-    expect(result.contents.files[1]?.sha256).toBe(sha256('second'));
-    expect(result.contents.symlinks).toEqual([
+    expect(result.files[0]?.sha256).toBe(sha256('a'));
+    expect(result.files[1]?.sha256).toBe(sha256('second'));
+    expect(result.symlinks).toEqual([
       { path: `${long('dir')}/${long('latest')}`, target: `${long('page')}.html` },
     ]);
     expect(await fs.readlink(path.join(root, long('dir'), long('latest')))).toBe(
       `${long('page')}.html`,
     );
-    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+    expect(result.directories).toEqual(await directoriesOnDisk(root));
   });
 
   it('name every directory made, the empty and the implied ones', async () => {
@@ -159,18 +170,40 @@ describe('the contents recorded while extracting', () => {
       { name: 'a/b/', type: 'directory' },
       { name: 'x/y/', type: 'directory' },
     ]);
-    const result = await extractTar(archive, true);
-    expect(result.contents.directories?.sort()).toEqual(['a', 'a/b', 'a/b/c', 'empty', 'x', 'x/y']);
-    expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+    const result = listedOf(await extractTar(archive, true));
+    expect(result.directories).toEqual(['a', 'a/b', 'a/b/c', 'empty', 'x', 'x/y']);
+    expect(result.directories).toEqual(await directoriesOnDisk(root));
+  });
+
+  it('say which paths hold a file, at any depth, and never a directory or a link', async () => {
+    const long = `page-${'n'.repeat(60)}.html`;
+    const { contents } = await extractTar(
+      await tarOf([
+        { name: 'a/b/c.html', content: 'c' },
+        { name: 'a/b-c.html', content: 'b-c' },
+        { name: 'a.html', content: 'a' },
+        { name: `a/${long}`, content: 'long' },
+        { name: 'empty/', type: 'directory' },
+        { name: 'latest', type: 'symlink', linkname: 'a.html' },
+        { name: 'z/c.html', content: 'z' },
+      ]),
+      true,
+    );
+    for (const file of ['a/b/c.html', 'a/b-c.html', 'a.html', `a/${long}`, 'z/c.html']) {
+      expect(contents.hasFile(file), file).toBe(true);
+    }
+    for (const other of ['a', 'a/b', 'empty', 'latest', 'c.html', 'a/c.html', 'b/c.html', 'z']) {
+      expect(contents.hasFile(other), other).toBe(false);
+    }
   });
 
   it('name no directories once the filesystem showed one under another spelling', async () => {
     // What a case-folding filesystem does with guide/ after Guide/: the name is taken.
     await fs.mkdir(path.join(root, 'guide'));
     const archive = await tarOf([{ name: 'guide/setup.html', content: 'setup' }]);
-    const result = await extractTar(archive, true);
-    expect(result.contents.files.map((f) => f.path)).toEqual(['guide/setup.html']);
-    expect(result.contents.directories).toBeUndefined();
+    const result = listedOf(await extractTar(archive, true));
+    expect(result.files.map((f) => f.path)).toEqual(['guide/setup.html']);
+    expect(result.directories).toBeUndefined();
   });
 
   it('match a second pass over the zip tree', async () => {
@@ -183,11 +216,11 @@ describe('the contents recorded while extracting', () => {
     const file = path.join(root, '..', `${path.basename(root)}.zip`);
     await fs.writeFile(file, archive);
     try {
-      const result = await extractZip(file, root, limits);
-      expect(result.contents.files).toEqual(await filesOnDisk(root));
-      expect(result.contents.files.map((f) => f.path)).toEqual(['guides/a.html', 'index.html']);
-      expect(result.contents.symlinks).toEqual([{ path: 'up', target: 'guides/a.html' }]);
-      expect(result.contents.directories?.sort()).toEqual(await directoriesOnDisk(root));
+      const result = listedOf(await extractZip(file, root, limits));
+      expect(result.files).toEqual(await filesOnDisk(root));
+      expect(result.files.map((f) => f.path)).toEqual(['guides/a.html', 'index.html']);
+      expect(result.symlinks).toEqual([{ path: 'up', target: 'guides/a.html' }]);
+      expect(result.directories).toEqual(await directoriesOnDisk(root));
     } finally {
       await fs.rm(file, { force: true });
     }

@@ -351,15 +351,16 @@ export function printable(text: string): string {
 export type LongNames = (directory: string) => (key: string) => string | undefined;
 
 /**
- * Calls `visit` for every node under `root` with its `/`-separated path, depth first, in
- * the order of the paths as strings when `sorted` (siblings compare a directory's name
- * followed by `/`). A path is its directory's path joined to its name, which V8 keeps as
- * a pair of the two, so the directory's path is not copied for every entry inside it.
+ * Calls `visit` for every node under `root` with its `/`-separated path, its name and its
+ * depth (0 at the root), depth first, in the order of the paths as strings when `sorted`
+ * (siblings compare a directory's name followed by `/`). A path is its directory's path
+ * joined to its name, which V8 keeps as a pair of the two, so the directory's path is not
+ * copied for every entry inside it.
  */
 export function visitTree(
   root: TreeDir,
   longNames: LongNames,
-  visit: (path: string, node: TreeDir | number) => void,
+  visit: (path: string, node: TreeDir | number, name: string, depth: number) => void,
   sorted = true,
 ): void {
   const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
@@ -373,7 +374,7 @@ export function visitTree(
     frame.next += 1;
     const [name, node] = child;
     const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
-    visit(path, node);
+    visit(path, node, name, stack.length - 1);
     if (typeof node !== 'number') {
       stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
     }

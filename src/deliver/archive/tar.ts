@@ -8,12 +8,8 @@ import { abortReason, ActionError, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, EntryGuard, printable } from './entries.js';
 import { checkRunsFit, readMapFromData, sparseFileOf } from './sparse.js';
 import { createTarParser, type ParsedHeader } from './tar-parser.js';
-import {
-  type SiteContents,
-  SiteWriter,
-  SMALL_FILE_BYTES,
-  type WrittenFileListener,
-} from './writer.js';
+import type { SiteContents } from './listing.js';
+import { SiteWriter, SMALL_FILE_BYTES, type WrittenFileListener } from './writer.js';
 
 export interface ExtractResult {
   files: number;

@@ -14,32 +14,7 @@ import {
   visitTree,
 } from './entries.js';
 import { LinkLoopError, LinkResolver } from './links.js';
-
-/** A regular file as extracted: what the export manifest lists. */
-export interface WrittenFile {
-  /** `/`-separated path inside the site. */
-  path: string;
-  size: number;
-  sha256: string;
-  executable: boolean;
-}
-
-export interface WrittenSymlink {
-  path: string;
-  target: string;
-}
-
-/** Every file and link of the extracted site, hashed on the way to disk, sorted by path. */
-export interface SiteContents {
-  files: WrittenFile[];
-  symlinks: WrittenSymlink[];
-  /**
-   * `/`-separated paths of the directories created, empty ones included (not the root):
-   * with the files and links, the tree as it is on disk. Absent where the filesystem may
-   * have spelled a name otherwise than the archive (see SiteWriter).
-   */
-  directories?: string[];
-}
+import { FileRecords, type SiteContents, SiteListing, type WrittenFile } from './listing.js';
 
 /**
  * Told of each file once it is written in full (its bytes are on disk and hashed), with
@@ -105,37 +80,17 @@ export class SiteWriter {
   /**
    * What was written, files and links sorted by path: the manifest's file list. `tree`
    * is the guard's, which holds every path the plans gave out, and every one was written
-   * (any failure ends the extraction), so it lists the site as it is on disk. The list
-   * is made when first read, so the extraction itself never holds a path per file; read
-   * it before the site is moved, since long names are read back from `root`.
+   * (any failure ends the extraction), so it lists the site as it is on disk. Called once
+   * the extraction is over (long names are read back from `root`); the tree can go then.
    */
   contents(tree: TreeDir): SiteContents {
-    const records = this.#records;
-    const linkTargets = this.#linkTargets;
-    const namesAsWritten = this.#namesAsWritten;
-    let listed: Required<SiteContents> | undefined;
-    const list = (): Required<SiteContents> => {
-      if (listed !== undefined) return listed;
-      listed = { files: [], symlinks: [], directories: [] };
-      const { files, symlinks, directories } = listed;
-      visitTree(tree, this.#longNames, (relative, node) => {
-        if (typeof node !== 'number') directories.push(relative);
-        else if (node >= 0) files.push(records.get(node, relative));
-        else symlinks.push({ path: relative, target: linkTargets.get(~node) as string });
-      });
-      return listed;
-    };
-    return {
-      get files() {
-        return list().files;
-      },
-      get symlinks() {
-        return list().symlinks;
-      },
-      get directories() {
-        return namesAsWritten ? list().directories : undefined;
-      },
-    };
+    return new SiteListing(
+      tree,
+      this.#longNames,
+      this.#records,
+      this.#linkTargets,
+      this.#namesAsWritten,
+    );
   }
 
   /** Writes a file whose whole content is in memory. */
@@ -372,67 +327,4 @@ function collisionOr(err: unknown, entry: PlannedEntry | string): unknown {
     );
   }
   return err;
-}
-
-/** Set on a slot once its file is written. */
-const WRITTEN = 1;
-const EXECUTABLE = 2;
-const SHA256_BYTES = 32;
-
-/**
- * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
- * arrays that double as they fill: a few dozen bytes per file and no object for the
- * collector to trace, whatever the number of files.
- */
-class FileRecords {
-  #sha256 = Buffer.alloc(0);
-  #sizes = new Float64Array(0);
-  #flags = new Uint8Array(0);
-
-  has(slot: number): boolean {
-    return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
-  }
-
-  set(slot: number, size: number, sha256: Buffer, executable: boolean): void {
-    this.#reserve(slot);
-    sha256.copy(this.#sha256, slot * SHA256_BYTES);
-    this.#sizes[slot] = size;
-    this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
-  }
-
-  copy(from: number, to: number): void {
-    this.#reserve(to);
-    this.#sha256.copy(
-      this.#sha256,
-      to * SHA256_BYTES,
-      from * SHA256_BYTES,
-      (from + 1) * SHA256_BYTES,
-    );
-    this.#sizes[to] = this.#sizes[from] as number;
-    this.#flags[to] = this.#flags[from] as number;
-  }
-
-  /** The record of a written slot, for the file at `relative`. */
-  get(slot: number, relative: string): WrittenFile {
-    return {
-      path: relative,
-      size: this.#sizes[slot] as number,
-      sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
-      executable: ((this.#flags[slot] as number) & EXECUTABLE) !== 0,
-    };
-  }
-
-  #reserve(slot: number): void {
-    if (slot < this.#flags.length) return;
-    const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
-    const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
-    this.#sha256.copy(sha256);
-    this.#sha256 = sha256;
-    const sizes = new Float64Array(capacity);
-    sizes.set(this.#sizes);
-    this.#sizes = sizes;
-    const flags = new Uint8Array(capacity);
-    flags.set(this.#flags);
-    this.#flags = flags;
-  }
 }

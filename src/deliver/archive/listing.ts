@@ -1,0 +1,254 @@
+import { type LongNames, type TreeDir, visitTree } from './entries.js';
+
+/** A regular file as extracted: what the export manifest lists. */
+export interface WrittenFile {
+  /** `/`-separated path inside the site. */
+  path: string;
+  size: number;
+  sha256: string;
+  executable: boolean;
+}
+
+export interface WrittenSymlink {
+  path: string;
+  target: string;
+}
+
+/**
+ * Every file and link of the extracted site, hashed on the way to disk, sorted by path.
+ * The lists are read again on each pass, and a file's record is made as it is read: the
+ * site is held as names, never as a path or an object per file.
+ */
+export interface SiteContents {
+  readonly files: Iterable<WrittenFile>;
+  /** The files' paths alone, in the same order. */
+  readonly filePaths: Iterable<string>;
+  readonly fileCount: number;
+  /** The files' sizes, added up. */
+  readonly fileBytes: number;
+  readonly symlinks: readonly WrittenSymlink[];
+  /** Whether a regular file lies at this `/`-separated path. */
+  hasFile(path: string): boolean;
+  /**
+   * `/`-separated paths of the directories created, empty ones included (not the root):
+   * with the files and links, the tree as it is on disk. Absent where the filesystem may
+   * have spelled a name otherwise than the archive (see SiteWriter).
+   */
+  readonly directories?: Iterable<string>;
+}
+
+/** Set on a slot once its file is written. */
+const WRITTEN = 1;
+const EXECUTABLE = 2;
+const SHA256_BYTES = 32;
+
+/**
+ * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
+ * arrays that double as they fill: a few dozen bytes per file and no object for the
+ * collector to trace, whatever the number of files.
+ */
+export class FileRecords {
+  #sha256 = Buffer.alloc(0);
+  #sizes = new Float64Array(0);
+  #flags = new Uint8Array(0);
+
+  has(slot: number): boolean {
+    return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
+  }
+
+  set(slot: number, size: number, sha256: Buffer, executable: boolean): void {
+    this.#reserve(slot);
+    sha256.copy(this.#sha256, slot * SHA256_BYTES);
+    this.#sizes[slot] = size;
+    this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
+  }
+
+  copy(from: number, to: number): void {
+    this.#reserve(to);
+    this.#sha256.copy(
+      this.#sha256,
+      to * SHA256_BYTES,
+      from * SHA256_BYTES,
+      (from + 1) * SHA256_BYTES,
+    );
+    this.#sizes[to] = this.#sizes[from] as number;
+    this.#flags[to] = this.#flags[from] as number;
+  }
+
+  size(slot: number): number {
+    return this.#sizes[slot] as number;
+  }
+
+  /** The record of a written slot, for the file at `relative`. */
+  get(slot: number, relative: string): WrittenFile {
+    return {
+      path: relative,
+      size: this.#sizes[slot] as number,
+      sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
+      executable: ((this.#flags[slot] as number) & EXECUTABLE) !== 0,
+    };
+  }
+
+  #reserve(slot: number): void {
+    if (slot < this.#flags.length) return;
+    const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
+    const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
+    this.#sha256.copy(sha256);
+    this.#sha256 = sha256;
+    const sizes = new Float64Array(capacity);
+    sizes.set(this.#sizes);
+    this.#sizes = sizes;
+    const flags = new Uint8Array(capacity);
+    flags.set(this.#flags);
+    this.#flags = flags;
+  }
+}
+
+/** What a listed entry is: a file's slot (0 or more), a symlink's (`~slot`), or this. */
+const DIRECTORY = -0x80000000;
+/** Names joined into one string at a time: the pieces are joined once more at the end. */
+const NAMES_PER_PIECE = 4096;
+
+/**
+ * The extracted site in the order of its paths: every entry's name and depth, depth
+ * first, so that a pass rebuilds each path from its directory's (one join per entry).
+ * The names are packed into one string, the rest into typed arrays: about 10 bytes per
+ * entry beyond its name's characters, where the guard's tree (a map per directory) costs
+ * some 100 and an array of paths costs the length of every path. Made once the
+ * extraction is over; the tree can then go.
+ */
+export class SiteListing implements SiteContents {
+  readonly #names: string;
+  readonly #ends: Uint32Array;
+  readonly #depths: Uint16Array;
+  readonly #nodes: Int32Array;
+  readonly #records: FileRecords;
+  readonly #namesAsWritten: boolean;
+  readonly fileCount: number;
+  readonly fileBytes: number;
+  readonly symlinks: readonly WrittenSymlink[];
+
+  /**
+   * Lists `tree` (the guard's, which holds every path the plans gave out: every one was
+   * written, since any failure ends the extraction), reading long names back through
+   * `longNames`. `directoriesListed` is false where names on disk may differ from the
+   * archive's spelling.
+   */
+  constructor(
+    tree: TreeDir,
+    longNames: LongNames,
+    records: FileRecords,
+    linkTargets: ReadonlyMap<number, string>,
+    directoriesListed: boolean,
+  ) {
+    let count = 0;
+    let ends = new Uint32Array(1024);
+    let depths = new Uint16Array(1024);
+    let nodes = new Int32Array(1024);
+    const pieces: string[] = [];
+    let piece: string[] = [];
+    let length = 0;
+    let fileCount = 0;
+    let fileBytes = 0;
+    const symlinks: WrittenSymlink[] = [];
+    visitTree(tree, longNames, (relative, node, name, depth) => {
+      if (count === ends.length) {
+        ends = grown(ends);
+        depths = grown(depths);
+        nodes = grown(nodes);
+      }
+      length += name.length;
+      ends[count] = length;
+      depths[count] = depth;
+      if (typeof node !== 'number') nodes[count] = DIRECTORY;
+      else {
+        nodes[count] = node;
+        if (node >= 0) {
+          fileCount += 1;
+          fileBytes += records.size(node);
+        } else symlinks.push({ path: relative, target: linkTargets.get(~node) as string });
+      }
+      count += 1;
+      piece.push(name);
+      if (piece.length === NAMES_PER_PIECE) {
+        pieces.push(piece.join(''));
+        piece = [];
+      }
+    });
+    pieces.push(piece.join(''));
+    this.#names = pieces.join('');
+    this.#ends = ends.subarray(0, count);
+    this.#depths = depths.subarray(0, count);
+    this.#nodes = nodes.subarray(0, count);
+    this.#records = records;
+    this.#namesAsWritten = directoriesListed;
+    this.fileCount = fileCount;
+    this.fileBytes = fileBytes;
+    this.symlinks = symlinks;
+  }
+
+  get files(): Iterable<WrittenFile> {
+    return { [Symbol.iterator]: () => this.#files() };
+  }
+
+  get filePaths(): Iterable<string> {
+    return { [Symbol.iterator]: () => this.#paths((node) => node >= 0) };
+  }
+
+  get directories(): Iterable<string> | undefined {
+    if (!this.#namesAsWritten) return undefined;
+    return { [Symbol.iterator]: () => this.#paths((node) => node === DIRECTORY) };
+  }
+
+  hasFile(path: string): boolean {
+    const parts = path.split('/');
+    // The entries below a directory follow it: look among them for the next part only.
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < this.#nodes.length; i += 1) {
+      const end = this.#ends[i] as number;
+      const at = this.#depths[i] as number;
+      if (at < depth) return false;
+      if (at === depth && this.#names.slice(start, end) === parts[depth]) {
+        const node = this.#nodes[i] as number;
+        if (depth === parts.length - 1) return node >= 0;
+        if (node !== DIRECTORY) return false;
+        depth += 1;
+      }
+      start = end;
+    }
+    return false;
+  }
+
+  *#files(): Generator<WrittenFile> {
+    for (const [path, node] of this.#entries()) {
+      if (node >= 0) yield this.#records.get(node, path);
+    }
+  }
+
+  *#paths(wanted: (node: number) => boolean): Generator<string> {
+    for (const [path, node] of this.#entries()) if (wanted(node)) yield path;
+  }
+
+  /** Every entry with its path, in order: a directory's path is kept while its entries pass. */
+  *#entries(): Generator<[string, number]> {
+    const directories: string[] = [];
+    let start = 0;
+    for (let i = 0; i < this.#nodes.length; i += 1) {
+      const end = this.#ends[i] as number;
+      const name = this.#names.slice(start, end);
+      start = end;
+      const depth = this.#depths[i] as number;
+      const path = depth === 0 ? name : `${directories[depth - 1] as string}/${name}`;
+      const node = this.#nodes[i] as number;
+      if (node === DIRECTORY) directories[depth] = path;
+      yield [path, node];
+    }
+  }
+}
+
+function grown<T extends Uint32Array | Uint16Array | Int32Array>(array: T): T {
+  const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  larger.set(array);
+  return larger;
+}
