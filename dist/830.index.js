@@ -2402,7 +2402,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
         return;
     const listed = context.contents;
     const tree = listed?.directories
-        ? SiteTree.of(stagingDir, listed.files.map((file) => file.path), ['', ...listed.directories])
+        ? SiteTree.of(stagingDir, listed.filePaths, ['', ...listed.directories])
         : await SiteTree.read(stagingDir);
     const scan = await scanSite(tree, {
         allowedHosts: config.allowedHosts,

@@ -133,7 +133,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.QuickJSContext = void 0;
 const debug_1 = __webpack_require__(1905);
 const deferred_promise_1 = __webpack_require__(4803);
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 const lifetime_1 = __webpack_require__(7483);
 const memory_1 = __webpack_require__(5831);
 const types_1 = __webpack_require__(1067);
@@ -936,7 +936,7 @@ exports.QuickJSDeferredPromise = QuickJSDeferredPromise;
 
 /***/ }),
 
-/***/ 5000:
+/***/ 2619:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1536,7 +1536,7 @@ Object.defineProperty(exports, "RELEASE_SYNC", ({ enumerable: true, get: functio
 __exportStar(__webpack_require__(4007), exports);
 __exportStar(__webpack_require__(7483), exports);
 /** Collects the informative errors this library may throw. */
-exports.errors = __importStar(__webpack_require__(5000));
+exports.errors = __importStar(__webpack_require__(2619));
 __exportStar(__webpack_require__(4803), exports);
 __exportStar(__webpack_require__(6125), exports);
 let singleton = undefined;
@@ -1634,7 +1634,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Scope = exports.WeakLifetime = exports.StaticLifetime = exports.Lifetime = void 0;
 const asyncify_helpers_1 = __webpack_require__(5926);
 const debug_1 = __webpack_require__(1905);
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 /**
  * A lifetime prevents access to a value after the lifetime has been
  * [[dispose]]ed.
@@ -1912,7 +1912,7 @@ exports.ModuleMemory = ModuleMemory;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.QuickJSAsyncWASMModule = void 0;
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 const lifetime_1 = __webpack_require__(7483);
 const module_1 = __webpack_require__(2656);
 const runtime_asyncify_1 = __webpack_require__(3125);
@@ -2015,7 +2015,7 @@ exports.QuickJSAsyncWASMModule = QuickJSAsyncWASMModule;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.TestQuickJSWASMModule = void 0;
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 const lifetime_1 = __webpack_require__(7483);
 /**
  * A test wrapper of [[QuickJSWASMModule]] that keeps a reference to each
@@ -2099,7 +2099,7 @@ exports.TestQuickJSWASMModule = TestQuickJSWASMModule;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.QuickJSWASMModule = exports.applyModuleEvalRuntimeOptions = exports.applyBaseRuntimeOptions = exports.QuickJSModuleCallbacks = void 0;
 const debug_1 = __webpack_require__(1905);
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 const lifetime_1 = __webpack_require__(7483);
 const runtime_1 = __webpack_require__(8458);
 const types_1 = __webpack_require__(1067);
@@ -2464,7 +2464,7 @@ exports.QuickJSRuntime = void 0;
 const asyncify_helpers_1 = __webpack_require__(5926);
 const context_1 = __webpack_require__(6641);
 const debug_1 = __webpack_require__(1905);
-const errors_1 = __webpack_require__(5000);
+const errors_1 = __webpack_require__(2619);
 const lifetime_1 = __webpack_require__(7483);
 const memory_1 = __webpack_require__(5831);
 const types_1 = __webpack_require__(1067);

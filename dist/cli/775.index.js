@@ -1,5 +1,5 @@
-export const id = 619;
-export const ids = [619];
+export const id = 775;
+export const ids = [775];
 export const modules = {
 
 /***/ 4271:
@@ -266,7 +266,7 @@ function isHtmlWhitespace(c) {
 
 /***/ }),
 
-/***/ 2619:
+/***/ 4775:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2580,13 +2580,18 @@ const manifestSchema = schemas/* object */.Ikc({
     symlinks: schemas/* array */.YOg(schemas/* object */.Ikc({ path: relativePath, target: schemas/* string */.YjP() })),
 });
 function buildManifest(facts) {
-    const files = (facts.contents?.files ?? []).map((file) => ({
-        path: file.path,
-        size: file.size,
-        sha256: file.sha256,
-        ...(file.executable ? { executable: true } : {}),
-        ...pageEntry(facts.pages?.byPath.get(file.path)),
-    }));
+    const { contents, pages } = facts;
+    function* entries() {
+        for (const file of contents?.files ?? []) {
+            yield {
+                path: file.path,
+                size: file.size,
+                sha256: file.sha256,
+                ...(file.executable ? { executable: true } : {}),
+                ...pageEntry(pages?.byPath.get(file.path)),
+            };
+        }
+    }
     return {
         format: MANIFEST_FORMAT,
         version: MANIFEST_VERSION,
@@ -2596,10 +2601,10 @@ function buildManifest(facts) {
         exportedAt: facts.exportedAt.toISOString(),
         ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
         archive: facts.archive,
-        totals: { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) },
-        files,
-        ...(facts.pages ? { pageFingerprints: { scheme: facts.pages.scheme } } : {}),
-        symlinks: facts.contents?.symlinks ?? [],
+        totals: { files: contents?.fileCount ?? 0, bytes: contents?.fileBytes ?? 0 },
+        files: { [Symbol.iterator]: entries },
+        ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
+        symlinks: contents?.symlinks ?? [],
     };
 }
 function pageEntry(page) {
@@ -2613,9 +2618,8 @@ function serializeManifest(manifest) {
 const ENTRIES_PER_PIECE = 512;
 /**
  * The manifest's text in pieces, in order: the head, then the file list a few hundred
- * entries at a time, then the rest. Written piece by piece, a manifest of 20,000 files
- * never exists as one string beside its parts, at the end of the step where its memory
- * peaks.
+ * entries at a time, then the rest. Written piece by piece, a manifest of 500,000 files
+ * never exists as one string, nor as an object per file.
  */
 function* manifestText(manifest) {
     const { files, symlinks, pageFingerprints, ...head } = manifest;
@@ -2628,18 +2632,22 @@ function* manifestText(manifest) {
     yield '\n}\n';
 }
 function* listText(items) {
-    if (items.length === 0) {
-        yield '[]';
-        return;
+    let lines = [];
+    let first = true;
+    const piece = () => {
+        const text = `${first ? '[\n' : ',\n'}${lines.join(',\n')}`;
+        first = false;
+        lines = [];
+        return text;
+    };
+    for (const item of items) {
+        lines.push(`    ${JSON.stringify(item)}`);
+        if (lines.length === ENTRIES_PER_PIECE)
+            yield piece();
     }
-    for (let at = 0; at < items.length; at += ENTRIES_PER_PIECE) {
-        const lines = items
-            .slice(at, at + ENTRIES_PER_PIECE)
-            .map((item) => `    ${JSON.stringify(item)}`)
-            .join(',\n');
-        yield `${at === 0 ? '[\n' : ',\n'}${lines}`;
-    }
-    yield '\n  ]';
+    if (lines.length > 0)
+        yield piece();
+    yield first ? '[]' : '\n  ]';
 }
 /** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
 async function readManifest(file) {
@@ -3542,8 +3550,10 @@ function compareExports(previous, current, source) {
     const assetsBefore = [];
     const assetsAfter = [];
     const sort = (manifest, pages, assets) => {
-        const pagePaths = new Set(manifest.files.filter((f) => isPage(f.path)).map((f) => f.path));
-        for (const file of manifest.files) {
+        // Read once: a manifest being made lists its files anew on each pass.
+        const files = [...manifest.files];
+        const pagePaths = new Set(files.filter((f) => isPage(f.path)).map((f) => f.path));
+        for (const file of files) {
             const role = roleOf(file.path, pagePaths);
             if (role === 'page')
                 pages.set(file.path, file);
@@ -4868,10 +4878,11 @@ function printable(text) {
     return short.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 /**
- * Calls `visit` for every node under `root` with its `/`-separated path, depth first, in
- * the order of the paths as strings when `sorted` (siblings compare a directory's name
- * followed by `/`). A path is its directory's path joined to its name, which V8 keeps as
- * a pair of the two, so the directory's path is not copied for every entry inside it.
+ * Calls `visit` for every node under `root` with its `/`-separated path, its name and its
+ * depth (0 at the root), depth first, in the order of the paths as strings when `sorted`
+ * (siblings compare a directory's name followed by `/`). A path is its directory's path
+ * joined to its name, which V8 keeps as a pair of the two, so the directory's path is not
+ * copied for every entry inside it.
  */
 function visitTree(root, longNames, visit, sorted = true) {
     const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
@@ -4885,7 +4896,7 @@ function visitTree(root, longNames, visit, sorted = true) {
         frame.next += 1;
         const [name, node] = child;
         const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
-        visit(path, node);
+        visit(path, node, name, stack.length - 1);
         if (typeof node !== 'number') {
             stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
         }
@@ -5348,7 +5359,209 @@ class LinkResolver {
     }
 }
 
+;// CONCATENATED MODULE: ./.build/deliver/archive/listing.js
+
+/** Set on a slot once its file is written. */
+const WRITTEN = 1;
+const EXECUTABLE = 2;
+const SHA256_BYTES = 32;
+/**
+ * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
+ * arrays that double as they fill: a few dozen bytes per file and no object for the
+ * collector to trace, whatever the number of files.
+ */
+class FileRecords {
+    #sha256 = Buffer.alloc(0);
+    #sizes = new Float64Array(0);
+    #flags = new Uint8Array(0);
+    has(slot) {
+        return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
+    }
+    set(slot, size, sha256, executable) {
+        this.#reserve(slot);
+        sha256.copy(this.#sha256, slot * SHA256_BYTES);
+        this.#sizes[slot] = size;
+        this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
+    }
+    copy(from, to) {
+        this.#reserve(to);
+        this.#sha256.copy(this.#sha256, to * SHA256_BYTES, from * SHA256_BYTES, (from + 1) * SHA256_BYTES);
+        this.#sizes[to] = this.#sizes[from];
+        this.#flags[to] = this.#flags[from];
+    }
+    size(slot) {
+        return this.#sizes[slot];
+    }
+    /** The record of a written slot, for the file at `relative`. */
+    get(slot, relative) {
+        return {
+            path: relative,
+            size: this.#sizes[slot],
+            sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
+            executable: (this.#flags[slot] & EXECUTABLE) !== 0,
+        };
+    }
+    #reserve(slot) {
+        if (slot < this.#flags.length)
+            return;
+        const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
+        const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
+        this.#sha256.copy(sha256);
+        this.#sha256 = sha256;
+        const sizes = new Float64Array(capacity);
+        sizes.set(this.#sizes);
+        this.#sizes = sizes;
+        const flags = new Uint8Array(capacity);
+        flags.set(this.#flags);
+        this.#flags = flags;
+    }
+}
+/** What a listed entry is: a file's slot (0 or more), a symlink's (`~slot`), or this. */
+const DIRECTORY = -0x80000000;
+/** Names joined into one string at a time: the pieces are joined once more at the end. */
+const NAMES_PER_PIECE = 4096;
+/**
+ * The extracted site in the order of its paths: every entry's name and depth, depth
+ * first, so that a pass rebuilds each path from its directory's (one join per entry).
+ * The names are packed into one string, the rest into typed arrays: about 10 bytes per
+ * entry beyond its name's characters, where the guard's tree (a map per directory) costs
+ * some 100 and an array of paths costs the length of every path. Made once the
+ * extraction is over; the tree can then go.
+ */
+class SiteListing {
+    #names;
+    #ends;
+    #depths;
+    #nodes;
+    #records;
+    #namesAsWritten;
+    fileCount;
+    fileBytes;
+    symlinks;
+    /**
+     * Lists `tree` (the guard's, which holds every path the plans gave out: every one was
+     * written, since any failure ends the extraction), reading long names back through
+     * `longNames`. `directoriesListed` is false where names on disk may differ from the
+     * archive's spelling.
+     */
+    constructor(tree, longNames, records, linkTargets, directoriesListed) {
+        let count = 0;
+        let ends = new Uint32Array(1024);
+        let depths = new Uint16Array(1024);
+        let nodes = new Int32Array(1024);
+        const pieces = [];
+        let piece = [];
+        let length = 0;
+        let fileCount = 0;
+        let fileBytes = 0;
+        const symlinks = [];
+        visitTree(tree, longNames, (relative, node, name, depth) => {
+            if (count === ends.length) {
+                ends = grown(ends);
+                depths = grown(depths);
+                nodes = grown(nodes);
+            }
+            length += name.length;
+            ends[count] = length;
+            depths[count] = depth;
+            if (typeof node !== 'number')
+                nodes[count] = DIRECTORY;
+            else {
+                nodes[count] = node;
+                if (node >= 0) {
+                    fileCount += 1;
+                    fileBytes += records.size(node);
+                }
+                else
+                    symlinks.push({ path: relative, target: linkTargets.get(~node) });
+            }
+            count += 1;
+            piece.push(name);
+            if (piece.length === NAMES_PER_PIECE) {
+                pieces.push(piece.join(''));
+                piece = [];
+            }
+        });
+        pieces.push(piece.join(''));
+        this.#names = pieces.join('');
+        this.#ends = ends.subarray(0, count);
+        this.#depths = depths.subarray(0, count);
+        this.#nodes = nodes.subarray(0, count);
+        this.#records = records;
+        this.#namesAsWritten = directoriesListed;
+        this.fileCount = fileCount;
+        this.fileBytes = fileBytes;
+        this.symlinks = symlinks;
+    }
+    get files() {
+        return { [Symbol.iterator]: () => this.#files() };
+    }
+    get filePaths() {
+        return { [Symbol.iterator]: () => this.#paths((node) => node >= 0) };
+    }
+    get directories() {
+        if (!this.#namesAsWritten)
+            return undefined;
+        return { [Symbol.iterator]: () => this.#paths((node) => node === DIRECTORY) };
+    }
+    hasFile(path) {
+        const parts = path.split('/');
+        // The entries below a directory follow it: look among them for the next part only.
+        let depth = 0;
+        let start = 0;
+        for (let i = 0; i < this.#nodes.length; i += 1) {
+            const end = this.#ends[i];
+            const at = this.#depths[i];
+            if (at < depth)
+                return false;
+            if (at === depth && this.#names.slice(start, end) === parts[depth]) {
+                const node = this.#nodes[i];
+                if (depth === parts.length - 1)
+                    return node >= 0;
+                if (node !== DIRECTORY)
+                    return false;
+                depth += 1;
+            }
+            start = end;
+        }
+        return false;
+    }
+    *#files() {
+        for (const [path, node] of this.#entries()) {
+            if (node >= 0)
+                yield this.#records.get(node, path);
+        }
+    }
+    *#paths(wanted) {
+        for (const [path, node] of this.#entries())
+            if (wanted(node))
+                yield path;
+    }
+    /** Every entry with its path, in order: a directory's path is kept while its entries pass. */
+    *#entries() {
+        const directories = [];
+        let start = 0;
+        for (let i = 0; i < this.#nodes.length; i += 1) {
+            const end = this.#ends[i];
+            const name = this.#names.slice(start, end);
+            start = end;
+            const depth = this.#depths[i];
+            const path = depth === 0 ? name : `${directories[depth - 1]}/${name}`;
+            const node = this.#nodes[i];
+            if (node === DIRECTORY)
+                directories[depth] = path;
+            yield [path, node];
+        }
+    }
+}
+function grown(array) {
+    const larger = new array.constructor(array.length * 2);
+    larger.set(array);
+    return larger;
+}
+
 ;// CONCATENATED MODULE: ./.build/deliver/archive/writer.js
+
 
 
 
@@ -5405,41 +5618,11 @@ class SiteWriter {
     /**
      * What was written, files and links sorted by path: the manifest's file list. `tree`
      * is the guard's, which holds every path the plans gave out, and every one was written
-     * (any failure ends the extraction), so it lists the site as it is on disk. The list
-     * is made when first read, so the extraction itself never holds a path per file; read
-     * it before the site is moved, since long names are read back from `root`.
+     * (any failure ends the extraction), so it lists the site as it is on disk. Called once
+     * the extraction is over (long names are read back from `root`); the tree can go then.
      */
     contents(tree) {
-        const records = this.#records;
-        const linkTargets = this.#linkTargets;
-        const namesAsWritten = this.#namesAsWritten;
-        let listed;
-        const list = () => {
-            if (listed !== undefined)
-                return listed;
-            listed = { files: [], symlinks: [], directories: [] };
-            const { files, symlinks, directories } = listed;
-            visitTree(tree, this.#longNames, (relative, node) => {
-                if (typeof node !== 'number')
-                    directories.push(relative);
-                else if (node >= 0)
-                    files.push(records.get(node, relative));
-                else
-                    symlinks.push({ path: relative, target: linkTargets.get(~node) });
-            });
-            return listed;
-        };
-        return {
-            get files() {
-                return list().files;
-            },
-            get symlinks() {
-                return list().symlinks;
-            },
-            get directories() {
-                return namesAsWritten ? list().directories : undefined;
-            },
-        };
+        return new SiteListing(tree, this.#longNames, this.#records, this.#linkTargets, this.#namesAsWritten);
     }
     /** Writes a file whose whole content is in memory. */
     file(entry, data) {
@@ -5659,58 +5842,6 @@ function collisionOr(err, entry) {
         return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(typeof entry === 'string' ? entry : entry.relative)}" collides with another entry on this filesystem, which treats names differing in case or Unicode normalization as the same.`);
     }
     return err;
-}
-/** Set on a slot once its file is written. */
-const WRITTEN = 1;
-const EXECUTABLE = 2;
-const SHA256_BYTES = 32;
-/**
- * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
- * arrays that double as they fill: a few dozen bytes per file and no object for the
- * collector to trace, whatever the number of files.
- */
-class FileRecords {
-    #sha256 = Buffer.alloc(0);
-    #sizes = new Float64Array(0);
-    #flags = new Uint8Array(0);
-    has(slot) {
-        return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
-    }
-    set(slot, size, sha256, executable) {
-        this.#reserve(slot);
-        sha256.copy(this.#sha256, slot * SHA256_BYTES);
-        this.#sizes[slot] = size;
-        this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
-    }
-    copy(from, to) {
-        this.#reserve(to);
-        this.#sha256.copy(this.#sha256, to * SHA256_BYTES, from * SHA256_BYTES, (from + 1) * SHA256_BYTES);
-        this.#sizes[to] = this.#sizes[from];
-        this.#flags[to] = this.#flags[from];
-    }
-    /** The record of a written slot, for the file at `relative`. */
-    get(slot, relative) {
-        return {
-            path: relative,
-            size: this.#sizes[slot],
-            sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
-            executable: (this.#flags[slot] & EXECUTABLE) !== 0,
-        };
-    }
-    #reserve(slot) {
-        if (slot < this.#flags.length)
-            return;
-        const capacity = Math.max(1024, slot + 1, this.#flags.length * 2);
-        const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
-        this.#sha256.copy(sha256);
-        this.#sha256 = sha256;
-        const sizes = new Float64Array(capacity);
-        sizes.set(this.#sizes);
-        this.#sizes = sizes;
-        const flags = new Uint8Array(capacity);
-        flags.set(this.#flags);
-        this.#flags = flags;
-    }
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/tar.js
@@ -6893,7 +7024,7 @@ async function deliverBundle(options) {
         if (sink && staging) {
             const site = await sink.finish(file);
             reporter.info(`Extracted ${site.files} files (${(0,duration/* formatBytes */.z3)(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`);
-            if (site.contents.files.some((f) => f.path === MANIFEST_NAME)) {
+            if (site.contents.hasFile(MANIFEST_NAME)) {
                 throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
             }
             await options.inspect?.(staging, site.contents);
