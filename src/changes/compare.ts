@@ -88,14 +88,13 @@ export function compareExports(
   const assetsBefore: FileEntry[] = [];
   const assetsAfter: FileEntry[] = [];
   const sort = (manifest: ExportManifest, pages: Map<string, FileEntry>, assets: FileEntry[]) => {
-    // Read once: a manifest being made lists its files anew on each pass.
-    const files = [...manifest.files];
-    const pagePaths = new Set(files.filter((f) => isPage(f.path)).map((f) => f.path));
-    for (const file of files) {
-      const role = roleOf(file.path, pagePaths);
-      if (role === 'page') pages.set(file.path, file);
-      else if (role === 'asset') assets.push(file);
+    // One pass: a manifest being made lists its files anew on each one.
+    const others: FileEntry[] = [];
+    for (const file of manifest.files) {
+      if (isPage(file.path)) pages.set(file.path, file);
+      else others.push(file);
     }
+    for (const file of others) if (roleOf(file.path, pages) === 'asset') assets.push(file);
   };
   sort(previous, pagesBefore, assetsBefore);
   sort(current, pagesAfter, assetsAfter);

@@ -18,7 +18,7 @@ export function isPage(file: string): boolean {
  * segment files `__next.*.txt`), VitePress page chunks (`assets/guides_intro.md.<hash>.js`)
  * and its `hashmap.json`. They change with every build and say nothing a page does not.
  */
-export function roleOf(file: string, pages: ReadonlySet<string>): FileRole {
+export function roleOf(file: string, pages: { has(page: string): boolean }): FileRole {
   if (isPage(file)) return 'page';
   const name = file.slice(file.lastIndexOf('/') + 1);
   if (name.endsWith('.txt')) {

@@ -129,13 +129,11 @@ export function buildManifest(facts: ManifestFacts): ExportManifest {
   const { contents, pages } = facts;
   function* entries(): Generator<ManifestFile> {
     for (const file of contents?.files ?? []) {
-      yield {
-        path: file.path,
-        size: file.size,
-        sha256: file.sha256,
-        ...(file.executable ? { executable: true as const } : {}),
-        ...pageEntry(pages?.byPath.get(file.path)),
-      };
+      const entry: ManifestFile = { path: file.path, size: file.size, sha256: file.sha256 };
+      if (file.executable) entry.executable = true;
+      const page = pages?.byPath.get(file.path);
+      if (page !== undefined) entry.page = page;
+      yield entry;
     }
   }
   return {
@@ -152,10 +150,6 @@ export function buildManifest(facts: ManifestFacts): ExportManifest {
     ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
     symlinks: contents?.symlinks ?? [],
   };
-}
-
-function pageEntry(page: PageRecord | undefined): { page?: PageRecord } {
-  return page ? { page } : {};
 }
 
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */

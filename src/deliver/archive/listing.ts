@@ -188,16 +188,19 @@ export class SiteListing implements SiteContents {
   }
 
   get files(): Iterable<WrittenFile> {
-    return { [Symbol.iterator]: () => this.#files() };
+    const records = this.#records;
+    return {
+      [Symbol.iterator]: () => this.#entries('files', (path, slot) => records.get(slot, path)),
+    };
   }
 
   get filePaths(): Iterable<string> {
-    return { [Symbol.iterator]: () => this.#paths((node) => node >= 0) };
+    return { [Symbol.iterator]: () => this.#entries('files', pathOnly) };
   }
 
   get directories(): Iterable<string> | undefined {
     if (!this.#namesAsWritten) return undefined;
-    return { [Symbol.iterator]: () => this.#paths((node) => node === DIRECTORY) };
+    return { [Symbol.iterator]: () => this.#entries('directories', pathOnly) };
   }
 
   hasFile(path: string): boolean {
@@ -220,31 +223,39 @@ export class SiteListing implements SiteContents {
     return false;
   }
 
-  *#files(): Generator<WrittenFile> {
-    for (const [path, node] of this.#entries()) {
-      if (node >= 0) yield this.#records.get(node, path);
-    }
-  }
-
-  *#paths(wanted: (node: number) => boolean): Generator<string> {
-    for (const [path, node] of this.#entries()) if (wanted(node)) yield path;
-  }
-
-  /** Every entry with its path, in order: a directory's path is kept while its entries pass. */
-  *#entries(): Generator<[string, number]> {
+  /**
+   * The files or the directories, in order, each as `made` makes it from its path (and a
+   * file's slot): one pass, one generator. A directory's path is kept while the entries
+   * inside it pass.
+   */
+  *#entries<T>(wanted: 'files' | 'directories', made: (path: string, slot: number) => T) {
+    const names = this.#names;
+    const ends = this.#ends;
+    const depths = this.#depths;
+    const nodes = this.#nodes;
     const directories: string[] = [];
     let start = 0;
-    for (let i = 0; i < this.#nodes.length; i += 1) {
-      const end = this.#ends[i] as number;
-      const name = this.#names.slice(start, end);
+    for (let i = 0; i < nodes.length; i += 1) {
+      const end = ends[i] as number;
+      const node = nodes[i] as number;
+      if (node < 0 && node !== DIRECTORY) {
+        start = end;
+        continue;
+      }
+      const name = names.slice(start, end);
       start = end;
-      const depth = this.#depths[i] as number;
+      const depth = depths[i] as number;
       const path = depth === 0 ? name : `${directories[depth - 1] as string}/${name}`;
-      const node = this.#nodes[i] as number;
-      if (node === DIRECTORY) directories[depth] = path;
-      yield [path, node];
+      if (node === DIRECTORY) {
+        directories[depth] = path;
+        if (wanted === 'directories') yield made(path, node);
+      } else if (wanted === 'files') yield made(path, node);
     }
   }
+}
+
+function pathOnly(path: string): string {
+  return path;
 }
 
 function grown<T extends Uint32Array | Uint16Array | Int32Array>(array: T): T {
