@@ -73,8 +73,15 @@ const LEFT_OUT = [
 ] as const;
 const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
-/** A byte that never occurs in text: where a left-out element was. */
-const SEPARATOR = Buffer.from([0]);
+/**
+ * CRC-32 (zlib's polynomial) of each byte value, for the separator, a zero byte that
+ * never occurs in text and stands where a left-out element was.
+ */
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c;
+});
 
 /** A page's markup digest, and its layout for the next export's check. */
 export interface Markup {
@@ -103,8 +110,10 @@ class Checksum {
     this.#length += to - from;
   }
 
+  /** The separator's one byte, summed here: a page has dozens, each a call into zlib otherwise. */
   separator(): void {
-    this.#crc = crc32(SEPARATOR, this.#crc);
+    const c = ~this.#crc >>> 0;
+    this.#crc = ~((CRC_TABLE[c & 0xff] as number) ^ (c >>> 8)) >>> 0;
     this.#length += 1;
   }
 
@@ -115,8 +124,16 @@ class Checksum {
 
 /** Where the markup resumes after the left-out element that starts at `start`. */
 function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: number): number {
-  const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
-  const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+  if (!('closing' in element)) {
+    const end = bytes.indexOf(GREATER_THAN, start);
+    return end === -1 ? bytes.length : end + 1;
+  }
+  const closing = bytes.indexOf(element.closing, start);
+  if (closing === -1) return bytes.length;
+  // `</script>`: the `>` is nearly always next, found without another search.
+  const next = closing + element.closing.length;
+  if (bytes[next] === GREATER_THAN) return next + 1;
+  const end = bytes.indexOf(GREATER_THAN, next);
   return end === -1 ? bytes.length : end + 1;
 }
 
@@ -172,49 +189,64 @@ export function markupDigest(bytes: Buffer): Markup {
  * page a scan.
  */
 export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: string }): boolean {
-  if (earlier.layout === undefined) return markupDigest(bytes).digest === earlier.markup;
-  // Found before any byte is summed: a page whose runs moved is told apart at once.
-  const runs = runsAlong(bytes, earlier.layout);
-  if (runs === undefined) return false;
-  const sum = new Checksum();
-  for (let i = 0; i < runs.length; i += 2) {
-    if (i > 0) sum.separator();
-    sum.add(bytes, runs[i] as number, runs[i + 1] as number);
-  }
-  return sum.hex() === earlier.markup;
-}
-
-/**
- * The page's runs as [from, to, from, to, …], taken along `layout`. Undefined when a run
- * is not followed by a left-out element, or the head does not end where it did.
- */
-function runsAlong(bytes: Buffer, layout: string): number[] | undefined {
+  const layout = earlier.layout;
+  if (layout === undefined) return markupDigest(bytes).digest === earlier.markup;
   const headEnd = indexOfTag(bytes, HEAD_END, 0);
-  const semicolon = layout.indexOf(';');
-  const head = layout.slice(0, semicolon);
-  const headKept = head === '-' ? -1 : Number.parseInt(head, 16);
-  if ((headKept === -1) !== (headEnd === -1)) return undefined;
+  const layoutHead = layout.charCodeAt(0) === DASH ? -1 : readHex(layout, 0);
+  let at = layoutHead === -1 ? 1 : hexEnd(layout, 0);
+  if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined) return false;
+  if ((layoutHead === -1) !== (headEnd === -1)) return false;
   let headFound = headEnd === -1;
-  const runs: number[] = [];
+  const sum = new Checksum();
   let kept = 0;
   let from = 0;
-  for (let at = semicolon + 1; ;) {
-    const comma = layout.indexOf(',', at);
-    const length = Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+  for (;;) {
+    at += 1;
+    const length = readHex(layout, at);
+    if (length === undefined) return false;
+    at = hexEnd(layout, at);
     const start = from + length;
-    if (!(start <= bytes.length)) return undefined;
-    if (!headFound && headKept < kept + length) {
-      if (headEnd !== from + headKept - kept) return undefined;
+    if (!(start <= bytes.length)) return false;
+    if (!headFound && layoutHead < kept + length) {
+      if (headEnd !== from + layoutHead - kept) return false;
       headFound = true;
     }
-    runs.push(from, start);
+    sum.add(bytes, from, start);
     kept += length;
-    if (comma === -1) return start === bytes.length && headFound ? runs : undefined;
+    if (at === layout.length)
+      return start === bytes.length && headFound && sum.hex() === earlier.markup;
+    if (layout.charCodeAt(at) !== COMMA) return false;
     const element = leftOutAt(bytes, start, headEnd);
-    if (element === undefined) return undefined;
+    if (element === undefined) return false;
+    sum.separator();
     from = resumeAfter(bytes, element, start);
-    at = comma + 1;
   }
+}
+
+const DASH = 45;
+const SEMICOLON = 59;
+const COMMA = 44;
+
+/** The lowercase hex number at `at` in `text` (a layout's), or undefined where none is. */
+function readHex(text: string, at: number): number | undefined {
+  let value = 0;
+  const end = hexEnd(text, at);
+  if (end === at || end - at > 12) return undefined;
+  for (let i = at; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    value = value * 16 + (c <= 57 ? c - 48 : c - 87);
+  }
+  return value;
+}
+
+/** Where the lowercase hex digits that start at `at` end. */
+function hexEnd(text: string, at: number): number {
+  let i = at;
+  for (; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) break;
+  }
+  return i;
 }
 
 /** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
