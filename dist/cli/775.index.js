@@ -1904,8 +1904,16 @@ const LEFT_OUT = [
 ];
 const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
-/** A byte that never occurs in text: where a left-out element was. */
-const SEPARATOR = Buffer.from([0]);
+/**
+ * CRC-32 (zlib's polynomial) of each byte value, for the separator, a zero byte that
+ * never occurs in text and stands where a left-out element was.
+ */
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1)
+        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c;
+});
 /** Beyond this many left-out elements, a page's layout is not recorded: the next export searches it. */
 const LAYOUT_MAX_RUNS = 4096;
 /** CRC-32 and length of the bytes added, with a separator where a left-out element was. */
@@ -1918,8 +1926,10 @@ class Checksum {
         this.#crc = (0,external_node_zlib_.crc32)(bytes.subarray(from, to), this.#crc);
         this.#length += to - from;
     }
+    /** The separator's one byte, summed here: a page has dozens, each a call into zlib otherwise. */
     separator() {
-        this.#crc = (0,external_node_zlib_.crc32)(SEPARATOR, this.#crc);
+        const c = ~this.#crc >>> 0;
+        this.#crc = ~(CRC_TABLE[c & 0xff] ^ (c >>> 8)) >>> 0;
         this.#length += 1;
     }
     hex() {
@@ -1928,8 +1938,18 @@ class Checksum {
 }
 /** Where the markup resumes after the left-out element that starts at `start`. */
 function resumeAfter(bytes, element, start) {
-    const closing = 'closing' in element ? bytes.indexOf(element.closing, start) : start;
-    const end = closing === -1 ? -1 : bytes.indexOf(GREATER_THAN, closing);
+    if (!('closing' in element)) {
+        const end = bytes.indexOf(GREATER_THAN, start);
+        return end === -1 ? bytes.length : end + 1;
+    }
+    const closing = bytes.indexOf(element.closing, start);
+    if (closing === -1)
+        return bytes.length;
+    // `</script>`: the `>` is nearly always next, found without another search.
+    const next = closing + element.closing.length;
+    if (bytes[next] === GREATER_THAN)
+        return next + 1;
+    const end = bytes.indexOf(GREATER_THAN, next);
     return end === -1 ? bytes.length : end + 1;
 }
 /** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
@@ -1985,56 +2005,71 @@ function markupDigest(bytes) {
  * page a scan.
  */
 function sameMarkup(bytes, earlier) {
-    if (earlier.layout === undefined)
+    const layout = earlier.layout;
+    if (layout === undefined)
         return markupDigest(bytes).digest === earlier.markup;
-    // Found before any byte is summed: a page whose runs moved is told apart at once.
-    const runs = runsAlong(bytes, earlier.layout);
-    if (runs === undefined)
-        return false;
-    const sum = new Checksum();
-    for (let i = 0; i < runs.length; i += 2) {
-        if (i > 0)
-            sum.separator();
-        sum.add(bytes, runs[i], runs[i + 1]);
-    }
-    return sum.hex() === earlier.markup;
-}
-/**
- * The page's runs as [from, to, from, to, …], taken along `layout`. Undefined when a run
- * is not followed by a left-out element, or the head does not end where it did.
- */
-function runsAlong(bytes, layout) {
     const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const semicolon = layout.indexOf(';');
-    const head = layout.slice(0, semicolon);
-    const headKept = head === '-' ? -1 : Number.parseInt(head, 16);
-    if ((headKept === -1) !== (headEnd === -1))
-        return undefined;
+    const layoutHead = layout.charCodeAt(0) === DASH ? -1 : readHex(layout, 0);
+    let at = layoutHead === -1 ? 1 : hexEnd(layout, 0);
+    if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined)
+        return false;
+    if ((layoutHead === -1) !== (headEnd === -1))
+        return false;
     let headFound = headEnd === -1;
-    const runs = [];
+    const sum = new Checksum();
     let kept = 0;
     let from = 0;
-    for (let at = semicolon + 1;;) {
-        const comma = layout.indexOf(',', at);
-        const length = Number.parseInt(layout.slice(at, comma === -1 ? undefined : comma), 16);
+    for (;;) {
+        at += 1;
+        const length = readHex(layout, at);
+        if (length === undefined)
+            return false;
+        at = hexEnd(layout, at);
         const start = from + length;
         if (!(start <= bytes.length))
-            return undefined;
-        if (!headFound && headKept < kept + length) {
-            if (headEnd !== from + headKept - kept)
-                return undefined;
+            return false;
+        if (!headFound && layoutHead < kept + length) {
+            if (headEnd !== from + layoutHead - kept)
+                return false;
             headFound = true;
         }
-        runs.push(from, start);
+        sum.add(bytes, from, start);
         kept += length;
-        if (comma === -1)
-            return start === bytes.length && headFound ? runs : undefined;
+        if (at === layout.length)
+            return start === bytes.length && headFound && sum.hex() === earlier.markup;
+        if (layout.charCodeAt(at) !== COMMA)
+            return false;
         const element = leftOutAt(bytes, start, headEnd);
         if (element === undefined)
-            return undefined;
+            return false;
+        sum.separator();
         from = resumeAfter(bytes, element, start);
-        at = comma + 1;
     }
+}
+const DASH = 45;
+const SEMICOLON = 59;
+const COMMA = 44;
+/** The lowercase hex number at `at` in `text` (a layout's), or undefined where none is. */
+function readHex(text, at) {
+    let value = 0;
+    const end = hexEnd(text, at);
+    if (end === at || end - at > 12)
+        return undefined;
+    for (let i = at; i < end; i += 1) {
+        const c = text.charCodeAt(i);
+        value = value * 16 + (c <= 57 ? c - 48 : c - 87);
+    }
+    return value;
+}
+/** Where the lowercase hex digits that start at `at` end. */
+function hexEnd(text, at) {
+    let i = at;
+    for (; i < text.length; i += 1) {
+        const c = text.charCodeAt(i);
+        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102)))
+            break;
+    }
+    return i;
 }
 /** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
 function indexOfTag(bytes, opening, from) {
@@ -2583,13 +2618,13 @@ function buildManifest(facts) {
     const { contents, pages } = facts;
     function* entries() {
         for (const file of contents?.files ?? []) {
-            yield {
-                path: file.path,
-                size: file.size,
-                sha256: file.sha256,
-                ...(file.executable ? { executable: true } : {}),
-                ...pageEntry(pages?.byPath.get(file.path)),
-            };
+            const entry = { path: file.path, size: file.size, sha256: file.sha256 };
+            if (file.executable)
+                entry.executable = true;
+            const page = pages?.byPath.get(file.path);
+            if (page !== undefined)
+                entry.page = page;
+            yield entry;
         }
     }
     return {
@@ -2606,9 +2641,6 @@ function buildManifest(facts) {
         ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
         symlinks: contents?.symlinks ?? [],
     };
-}
-function pageEntry(page) {
-    return page ? { page } : {};
 }
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
 function serializeManifest(manifest) {
@@ -3550,16 +3582,17 @@ function compareExports(previous, current, source) {
     const assetsBefore = [];
     const assetsAfter = [];
     const sort = (manifest, pages, assets) => {
-        // Read once: a manifest being made lists its files anew on each pass.
-        const files = [...manifest.files];
-        const pagePaths = new Set(files.filter((f) => isPage(f.path)).map((f) => f.path));
-        for (const file of files) {
-            const role = roleOf(file.path, pagePaths);
-            if (role === 'page')
+        // One pass: a manifest being made lists its files anew on each one.
+        const others = [];
+        for (const file of manifest.files) {
+            if (isPage(file.path))
                 pages.set(file.path, file);
-            else if (role === 'asset')
-                assets.push(file);
+            else
+                others.push(file);
         }
+        for (const file of others)
+            if (roleOf(file.path, pages) === 'asset')
+                assets.push(file);
     };
     sort(previous, pagesBefore, assetsBefore);
     sort(current, pagesAfter, assetsAfter);
@@ -5494,15 +5527,18 @@ class SiteListing {
         this.symlinks = symlinks;
     }
     get files() {
-        return { [Symbol.iterator]: () => this.#files() };
+        const records = this.#records;
+        return {
+            [Symbol.iterator]: () => this.#entries('files', (path, slot) => records.get(slot, path)),
+        };
     }
     get filePaths() {
-        return { [Symbol.iterator]: () => this.#paths((node) => node >= 0) };
+        return { [Symbol.iterator]: () => this.#entries('files', pathOnly) };
     }
     get directories() {
         if (!this.#namesAsWritten)
             return undefined;
-        return { [Symbol.iterator]: () => this.#paths((node) => node === DIRECTORY) };
+        return { [Symbol.iterator]: () => this.#entries('directories', pathOnly) };
     }
     hasFile(path) {
         const parts = path.split('/');
@@ -5526,33 +5562,41 @@ class SiteListing {
         }
         return false;
     }
-    *#files() {
-        for (const [path, node] of this.#entries()) {
-            if (node >= 0)
-                yield this.#records.get(node, path);
-        }
-    }
-    *#paths(wanted) {
-        for (const [path, node] of this.#entries())
-            if (wanted(node))
-                yield path;
-    }
-    /** Every entry with its path, in order: a directory's path is kept while its entries pass. */
-    *#entries() {
+    /**
+     * The files or the directories, in order, each as `made` makes it from its path (and a
+     * file's slot): one pass, one generator. A directory's path is kept while the entries
+     * inside it pass.
+     */
+    *#entries(wanted, made) {
+        const names = this.#names;
+        const ends = this.#ends;
+        const depths = this.#depths;
+        const nodes = this.#nodes;
         const directories = [];
         let start = 0;
-        for (let i = 0; i < this.#nodes.length; i += 1) {
-            const end = this.#ends[i];
-            const name = this.#names.slice(start, end);
+        for (let i = 0; i < nodes.length; i += 1) {
+            const end = ends[i];
+            const node = nodes[i];
+            if (node < 0 && node !== DIRECTORY) {
+                start = end;
+                continue;
+            }
+            const name = names.slice(start, end);
             start = end;
-            const depth = this.#depths[i];
+            const depth = depths[i];
             const path = depth === 0 ? name : `${directories[depth - 1]}/${name}`;
-            const node = this.#nodes[i];
-            if (node === DIRECTORY)
+            if (node === DIRECTORY) {
                 directories[depth] = path;
-            yield [path, node];
+                if (wanted === 'directories')
+                    yield made(path, node);
+            }
+            else if (wanted === 'files')
+                yield made(path, node);
         }
     }
+}
+function pathOnly(path) {
+    return path;
 }
 function grown(array) {
     const larger = new array.constructor(array.length * 2);
