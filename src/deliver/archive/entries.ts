@@ -351,34 +351,59 @@ export function printable(text: string): string {
 export type LongNames = (directory: string) => (key: string) => string | undefined;
 
 /**
- * Calls `visit` for every node under `root` with its `/`-separated path, its name and its
- * depth (0 at the root), depth first, in the order of the paths as strings when `sorted`
- * (siblings compare a directory's name followed by `/`). A path is its directory's path
- * joined to its name, which V8 keeps as a pair of the two, so the directory's path is not
- * copied for every entry inside it.
+ * Calls `visit` for every node under `root` with the `/`-separated path of its directory
+ * ('' for the root), its name, the node, its depth (0 at the root) and its key in the tree
+ * (see `treeKey`), depth first, in the order of the paths as strings unless `sorted` is
+ * false (siblings compare a directory's name followed by `/`). Only a directory's path is
+ * made here (its directory's path joined to its name, which V8 keeps as a pair of the
+ * two): a walk over 500,000 entries leaves no path per file behind for the collector.
+ * With `takeApart`, each directory is emptied once its entries are read, for a walk that
+ * is the tree's last: its memory can go while the walk goes on.
  */
 export function visitTree(
   root: TreeDir,
   longNames: LongNames,
-  visit: (path: string, node: TreeDir | number, name: string, depth: number) => void,
-  sorted = true,
+  visit: (
+    directory: string,
+    name: string,
+    node: TreeDir | number,
+    depth: number,
+    key: string,
+  ) => void,
+  { sorted = true, takeApart = false }: { sorted?: boolean; takeApart?: boolean } = {},
 ): void {
-  const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
+  const read = (dir: TreeDir, path: string) => {
+    const children = childrenOf(dir, path, longNames, sorted);
+    if (takeApart) dir.children.clear();
+    return children;
+  };
+  const stack = [{ path: '', children: read(root, ''), next: 0 }];
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as (typeof stack)[number];
-    const child = frame.children[frame.next];
-    if (child === undefined) {
+    const { children } = frame;
+    const at = frame.next;
+    if (at === children.order.length) {
       stack.pop();
       continue;
     }
     frame.next += 1;
-    const [name, node] = child;
-    const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
-    visit(path, node, name, stack.length - 1);
+    const index = children.order[at] as number;
+    const name = children.names[index] as string;
+    const node = children.nodes[index] as TreeDir | number;
+    visit(frame.path, name, node, stack.length - 1, children.keys[index] as string);
     if (typeof node !== 'number') {
-      stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
+      const path = frame.path === '' ? name : `${frame.path}/${name}`;
+      stack.push({ path, children: read(node, path), next: 0 });
     }
   }
+}
+
+/** A directory's entries in parallel arrays, and the order to visit them in. */
+interface Children {
+  keys: string[];
+  names: string[];
+  nodes: (TreeDir | number)[];
+  order: number[];
 }
 
 /** A directory's entries by name, long names read back through `longNames`. */
@@ -387,30 +412,42 @@ function childrenOf(
   directory: string,
   longNames: LongNames,
   sorted: boolean,
-): [string, TreeDir | number][] {
+): Children {
+  const keys = [...dir.children.keys()];
+  const nodes = [...dir.children.values()];
   let names: ((key: string) => string | undefined) | undefined;
-  const children: [string, TreeDir | number][] = [];
-  for (const [key, node] of dir.children) {
-    if (!isDigest(key)) {
-      children.push([key, node]);
-      continue;
-    }
+  const spelled = keys.map((key) => {
+    if (!isDigest(key)) return key;
     names ??= longNames(directory);
-    const name = names(key);
-    if (name === undefined) {
-      throw new ActionError(
-        `The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`,
-      );
-    }
-    children.push([name, node]);
+    return longName(names, key, directory);
+  });
+  const order = keys.map((_, index) => index);
+  if (sorted) {
+    const sortKeys = spelled.map((name, index) =>
+      typeof nodes[index] === 'number' ? name : `${name}/`,
+    );
+    order.sort((a, b) => {
+      const x = sortKeys[a] as string;
+      const y = sortKeys[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
   }
-  if (!sorted) return children;
-  const sortKey = ([name, node]: [string, TreeDir | number]) =>
-    typeof node === 'number' ? name : `${name}/`;
-  return children
-    .map((child) => ({ key: sortKey(child), child }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ child }) => child);
+  return { keys, names: spelled, nodes, order };
+}
+
+/** The long name of `key` in `directory`, read back through `names`; it must be there. */
+export function longName(
+  names: (key: string) => string | undefined,
+  key: string,
+  directory: string,
+): string {
+  const name = names(key);
+  if (name === undefined) {
+    throw new ActionError(
+      `The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`,
+    );
+  }
+  return name;
 }
 
 /** The long names among `names`, by tree key. */

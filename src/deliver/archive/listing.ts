@@ -1,4 +1,4 @@
-import { type LongNames, type TreeDir, visitTree } from './entries.js';
+import { isDigest, longName, type LongNames, type TreeDir, treeKey, visitTree } from './entries.js';
 
 /** A regular file as extracted: what the export manifest lists. */
 export interface WrittenFile {
@@ -106,19 +106,23 @@ export class FileRecords {
 
 /** What a listed entry is: a file's slot (0 or more), a symlink's (`~slot`), or this. */
 const DIRECTORY = -0x80000000;
-/** Names joined into one string at a time: the pieces are joined once more at the end. */
+/** Names joined into one string at a time: a few dozen KB each, never one string of them all. */
 const NAMES_PER_PIECE = 4096;
 
 /**
  * The extracted site in the order of its paths: every entry's name and depth, depth
  * first, so that a pass rebuilds each path from its directory's (one join per entry).
- * The names are packed into one string, the rest into typed arrays: about 10 bytes per
+ * The names are packed into strings, the rest into typed arrays: about 10 bytes per
  * entry beyond its name's characters, where the guard's tree (a map per directory) costs
- * some 100 and an array of paths costs the length of every path. Made once the
- * extraction is over; the tree can then go.
+ * some 100 and an array of paths costs the length of every path. A name over 32
+ * characters is kept as its tree key (its digest) and read back from the disk on each
+ * pass, so the listing does not grow with the length of names either. Made once the
+ * extraction is over; the tree can then go. Read it before the site is moved.
  */
 export class SiteListing implements SiteContents {
-  readonly #names: string;
+  readonly #longNames: LongNames;
+  /** The names, NAMES_PER_PIECE to a string, each ending where `#ends` says in its piece. */
+  readonly #pieces: string[];
   readonly #ends: Uint32Array;
   readonly #depths: Uint16Array;
   readonly #nodes: Int32Array;
@@ -130,34 +134,40 @@ export class SiteListing implements SiteContents {
 
   /**
    * Lists `tree` (the guard's, which holds every path the plans gave out: every one was
-   * written, since any failure ends the extraction), reading long names back through
-   * `longNames`. `directoriesListed` is false where names on disk may differ from the
-   * archive's spelling.
+   * written, since any failure ends the extraction), taking it apart as it goes: the
+   * tree's memory is free to go while the listing fills. `entries` is how many it may
+   * hold (the guard's count); long names are read back through `longNames`;
+   * `directoriesListed` is false where names on disk may differ from the archive's
+   * spelling.
    */
   constructor(
     tree: TreeDir,
-    longNames: LongNames,
-    records: FileRecords,
-    linkTargets: ReadonlyMap<number, string>,
-    directoriesListed: boolean,
+    site: {
+      entries: number;
+      longNames: LongNames;
+      records: FileRecords;
+      linkTargets: ReadonlyMap<number, string>;
+      directoriesListed: boolean;
+    },
   ) {
+    const { longNames, records, linkTargets } = site;
     let count = 0;
-    let ends = new Uint32Array(1024);
-    let depths = new Uint16Array(1024);
-    let nodes = new Int32Array(1024);
+    let ends = new Uint32Array(site.entries);
+    let depths = new Uint16Array(site.entries);
+    let nodes = new Int32Array(site.entries);
     const pieces: string[] = [];
     let piece: string[] = [];
     let length = 0;
     let fileCount = 0;
     let fileBytes = 0;
     const symlinks: WrittenSymlink[] = [];
-    visitTree(tree, longNames, (relative, node, name, depth) => {
+    const visit: Parameters<typeof visitTree>[2] = (directory, name, node, depth, key) => {
       if (count === ends.length) {
         ends = grown(ends);
         depths = grown(depths);
         nodes = grown(nodes);
       }
-      length += name.length;
+      length += key.length;
       ends[count] = length;
       depths[count] = depth;
       if (typeof node !== 'number') nodes[count] = DIRECTORY;
@@ -166,22 +176,28 @@ export class SiteListing implements SiteContents {
         if (node >= 0) {
           fileCount += 1;
           fileBytes += records.size(node);
-        } else symlinks.push({ path: relative, target: linkTargets.get(~node) as string });
+        } else {
+          const path = directory === '' ? name : `${directory}/${name}`;
+          symlinks.push({ path, target: linkTargets.get(~node) as string });
+        }
       }
       count += 1;
-      piece.push(name);
+      piece.push(key);
       if (piece.length === NAMES_PER_PIECE) {
         pieces.push(piece.join(''));
         piece = [];
+        length = 0;
       }
-    });
+    };
+    visitTree(tree, longNames, visit, { takeApart: true });
     pieces.push(piece.join(''));
-    this.#names = pieces.join('');
+    this.#longNames = longNames;
+    this.#pieces = pieces;
     this.#ends = ends.subarray(0, count);
     this.#depths = depths.subarray(0, count);
     this.#nodes = nodes.subarray(0, count);
     this.#records = records;
-    this.#namesAsWritten = directoriesListed;
+    this.#namesAsWritten = site.directoriesListed;
     this.fileCount = fileCount;
     this.fileBytes = fileBytes;
     this.symlinks = symlinks;
@@ -204,23 +220,27 @@ export class SiteListing implements SiteContents {
   }
 
   hasFile(path: string): boolean {
-    const parts = path.split('/');
+    const parts = path.split('/').map(treeKey);
     // The entries below a directory follow it: look among them for the next part only.
     let depth = 0;
-    let start = 0;
     for (let i = 0; i < this.#nodes.length; i += 1) {
-      const end = this.#ends[i] as number;
       const at = this.#depths[i] as number;
       if (at < depth) return false;
-      if (at === depth && this.#names.slice(start, end) === parts[depth]) {
+      if (at === depth && this.#key(i) === parts[depth]) {
         const node = this.#nodes[i] as number;
         if (depth === parts.length - 1) return node >= 0;
         if (node !== DIRECTORY) return false;
         depth += 1;
       }
-      start = end;
     }
     return false;
+  }
+
+  /** The tree key of entry `i`: its name, or a long name's digest. */
+  #key(i: number): string {
+    const piece = this.#pieces[Math.floor(i / NAMES_PER_PIECE)] as string;
+    const start = i % NAMES_PER_PIECE === 0 ? 0 : (this.#ends[i - 1] as number);
+    return piece.slice(start, this.#ends[i]);
   }
 
   /**
@@ -229,25 +249,24 @@ export class SiteListing implements SiteContents {
    * inside it pass.
    */
   *#entries<T>(wanted: 'files' | 'directories', made: (path: string, slot: number) => T) {
-    const names = this.#names;
-    const ends = this.#ends;
     const depths = this.#depths;
     const nodes = this.#nodes;
     const directories: string[] = [];
-    let start = 0;
+    /** The long names of the directory at each depth, read when one is first needed. */
+    const longNames: (((key: string) => string | undefined) | undefined)[] = [];
     for (let i = 0; i < nodes.length; i += 1) {
-      const end = ends[i] as number;
       const node = nodes[i] as number;
-      if (node < 0 && node !== DIRECTORY) {
-        start = end;
-        continue;
-      }
-      const name = names.slice(start, end);
-      start = end;
+      if (node < 0 && node !== DIRECTORY) continue;
+      const key = this.#key(i);
       const depth = depths[i] as number;
-      const path = depth === 0 ? name : `${directories[depth - 1] as string}/${name}`;
+      const directory = depth === 0 ? '' : (directories[depth - 1] as string);
+      const name = isDigest(key)
+        ? longName((longNames[depth] ??= this.#longNames(directory)), key, directory)
+        : key;
+      const path = depth === 0 ? name : `${directory}/${name}`;
       if (node === DIRECTORY) {
         directories[depth] = path;
+        longNames[depth + 1] = undefined;
         if (wanted === 'directories') yield made(path, node);
       } else if (wanted === 'files') yield made(path, node);
     }

@@ -219,7 +219,7 @@ export function completeExtraction(guard: EntryGuard, writer: SiteWriter): Extra
     files: writer.fileCount,
     entries: guard.entryCount,
     bytes: guard.byteCount,
-    contents: writer.contents(guard.tree),
+    contents: writer.contents(guard.tree, guard.entryCount),
   };
 }
 

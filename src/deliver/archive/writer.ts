@@ -81,16 +81,17 @@ export class SiteWriter {
    * What was written, files and links sorted by path: the manifest's file list. `tree`
    * is the guard's, which holds every path the plans gave out, and every one was written
    * (any failure ends the extraction), so it lists the site as it is on disk. Called once
-   * the extraction is over (long names are read back from `root`); the tree can go then.
+   * the extraction is over, as the tree's last use: the listing takes it apart. `entries`
+   * is the guard's count, more than the listing will hold.
    */
-  contents(tree: TreeDir): SiteContents {
-    return new SiteListing(
-      tree,
-      this.#longNames,
-      this.#records,
-      this.#linkTargets,
-      this.#namesAsWritten,
-    );
+  contents(tree: TreeDir, entries: number): SiteContents {
+    return new SiteListing(tree, {
+      entries,
+      longNames: this.#longNames,
+      records: this.#records,
+      linkTargets: this.#linkTargets,
+      directoriesListed: this.#namesAsWritten,
+    });
   }
 
   /** Writes a file whose whole content is in memory. */
@@ -221,8 +222,9 @@ export class SiteWriter {
     visitTree(
       tree,
       this.#longNames,
-      (relative, node) => {
+      (directory, name, node) => {
         if (typeof node !== 'number' || node >= 0) return;
+        const relative = directory === '' ? name : `${directory}/${name}`;
         links.push(relative);
         const absolute = path.join(this.root, relative);
         try {
@@ -231,7 +233,7 @@ export class SiteWriter {
           throw collisionOr(err, relative);
         }
       },
-      false,
+      { sorted: false },
     );
     const resolver = new LinkResolver(this.root);
     for (const relative of links) {
