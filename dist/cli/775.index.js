@@ -4911,53 +4911,71 @@ function printable(text) {
     return short.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 /**
- * Calls `visit` for every node under `root` with its `/`-separated path, its name and its
- * depth (0 at the root), depth first, in the order of the paths as strings when `sorted`
- * (siblings compare a directory's name followed by `/`). A path is its directory's path
- * joined to its name, which V8 keeps as a pair of the two, so the directory's path is not
- * copied for every entry inside it.
+ * Calls `visit` for every node under `root` with the `/`-separated path of its directory
+ * ('' for the root), its name, the node, its depth (0 at the root) and its key in the tree
+ * (see `treeKey`), depth first, in the order of the paths as strings unless `sorted` is
+ * false (siblings compare a directory's name followed by `/`). Only a directory's path is
+ * made here (its directory's path joined to its name, which V8 keeps as a pair of the
+ * two): a walk over 500,000 entries leaves no path per file behind for the collector.
+ * With `takeApart`, each directory is emptied once its entries are read, for a walk that
+ * is the tree's last: its memory can go while the walk goes on.
  */
-function visitTree(root, longNames, visit, sorted = true) {
-    const stack = [{ prefix: '', children: childrenOf(root, '', longNames, sorted), next: 0 }];
+function visitTree(root, longNames, visit, { sorted = true, takeApart = false } = {}) {
+    const read = (dir, path) => {
+        const children = childrenOf(dir, path, longNames, sorted);
+        if (takeApart)
+            dir.children.clear();
+        return children;
+    };
+    const stack = [{ path: '', children: read(root, ''), next: 0 }];
     while (stack.length > 0) {
         const frame = stack[stack.length - 1];
-        const child = frame.children[frame.next];
-        if (child === undefined) {
+        const { children } = frame;
+        const at = frame.next;
+        if (at === children.order.length) {
             stack.pop();
             continue;
         }
         frame.next += 1;
-        const [name, node] = child;
-        const path = frame.prefix === '' ? name : `${frame.prefix}/${name}`;
-        visit(path, node, name, stack.length - 1);
+        const index = children.order[at];
+        const name = children.names[index];
+        const node = children.nodes[index];
+        visit(frame.path, name, node, stack.length - 1, children.keys[index]);
         if (typeof node !== 'number') {
-            stack.push({ prefix: path, children: childrenOf(node, path, longNames, sorted), next: 0 });
+            const path = frame.path === '' ? name : `${frame.path}/${name}`;
+            stack.push({ path, children: read(node, path), next: 0 });
         }
     }
 }
 /** A directory's entries by name, long names read back through `longNames`. */
 function childrenOf(dir, directory, longNames, sorted) {
+    const keys = [...dir.children.keys()];
+    const nodes = [...dir.children.values()];
     let names;
-    const children = [];
-    for (const [key, node] of dir.children) {
-        if (!isDigest(key)) {
-            children.push([key, node]);
-            continue;
-        }
+    const spelled = keys.map((key) => {
+        if (!isDigest(key))
+            return key;
         names ??= longNames(directory);
-        const name = names(key);
-        if (name === undefined) {
-            throw new errors/* ActionError */.lZ(`The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`);
-        }
-        children.push([name, node]);
+        return longName(names, key, directory);
+    });
+    const order = keys.map((_, index) => index);
+    if (sorted) {
+        const sortKeys = spelled.map((name, index) => typeof nodes[index] === 'number' ? name : `${name}/`);
+        order.sort((a, b) => {
+            const x = sortKeys[a];
+            const y = sortKeys[b];
+            return x < y ? -1 : x > y ? 1 : 0;
+        });
     }
-    if (!sorted)
-        return children;
-    const sortKey = ([name, node]) => typeof node === 'number' ? name : `${name}/`;
-    return children
-        .map((child) => ({ key: sortKey(child), child }))
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-        .map(({ child }) => child);
+    return { keys, names: spelled, nodes, order };
+}
+/** The long name of `key` in `directory`, read back through `names`; it must be there. */
+function longName(names, key, directory) {
+    const name = names(key);
+    if (name === undefined) {
+        throw new errors/* ActionError */.lZ(`The extracted site could not be listed: an entry of "${printable(directory || '.')}" is no longer on disk under the name the archive gave it.`);
+    }
+    return name;
 }
 /** The long names among `names`, by tree key. */
 function longNamesOf(names) {
@@ -5451,18 +5469,22 @@ class FileRecords {
 }
 /** What a listed entry is: a file's slot (0 or more), a symlink's (`~slot`), or this. */
 const DIRECTORY = -0x80000000;
-/** Names joined into one string at a time: the pieces are joined once more at the end. */
+/** Names joined into one string at a time: a few dozen KB each, never one string of them all. */
 const NAMES_PER_PIECE = 4096;
 /**
  * The extracted site in the order of its paths: every entry's name and depth, depth
  * first, so that a pass rebuilds each path from its directory's (one join per entry).
- * The names are packed into one string, the rest into typed arrays: about 10 bytes per
+ * The names are packed into strings, the rest into typed arrays: about 10 bytes per
  * entry beyond its name's characters, where the guard's tree (a map per directory) costs
- * some 100 and an array of paths costs the length of every path. Made once the
- * extraction is over; the tree can then go.
+ * some 100 and an array of paths costs the length of every path. A name over 32
+ * characters is kept as its tree key (its digest) and read back from the disk on each
+ * pass, so the listing does not grow with the length of names either. Made once the
+ * extraction is over; the tree can then go. Read it before the site is moved.
  */
 class SiteListing {
-    #names;
+    #longNames;
+    /** The names, NAMES_PER_PIECE to a string, each ending where `#ends` says in its piece. */
+    #pieces;
     #ends;
     #depths;
     #nodes;
@@ -5473,28 +5495,31 @@ class SiteListing {
     symlinks;
     /**
      * Lists `tree` (the guard's, which holds every path the plans gave out: every one was
-     * written, since any failure ends the extraction), reading long names back through
-     * `longNames`. `directoriesListed` is false where names on disk may differ from the
-     * archive's spelling.
+     * written, since any failure ends the extraction), taking it apart as it goes: the
+     * tree's memory is free to go while the listing fills. `entries` is how many it may
+     * hold (the guard's count); long names are read back through `longNames`;
+     * `directoriesListed` is false where names on disk may differ from the archive's
+     * spelling.
      */
-    constructor(tree, longNames, records, linkTargets, directoriesListed) {
+    constructor(tree, site) {
+        const { longNames, records, linkTargets } = site;
         let count = 0;
-        let ends = new Uint32Array(1024);
-        let depths = new Uint16Array(1024);
-        let nodes = new Int32Array(1024);
+        let ends = new Uint32Array(site.entries);
+        let depths = new Uint16Array(site.entries);
+        let nodes = new Int32Array(site.entries);
         const pieces = [];
         let piece = [];
         let length = 0;
         let fileCount = 0;
         let fileBytes = 0;
         const symlinks = [];
-        visitTree(tree, longNames, (relative, node, name, depth) => {
+        const visit = (directory, name, node, depth, key) => {
             if (count === ends.length) {
                 ends = grown(ends);
                 depths = grown(depths);
                 nodes = grown(nodes);
             }
-            length += name.length;
+            length += key.length;
             ends[count] = length;
             depths[count] = depth;
             if (typeof node !== 'number')
@@ -5505,23 +5530,28 @@ class SiteListing {
                     fileCount += 1;
                     fileBytes += records.size(node);
                 }
-                else
-                    symlinks.push({ path: relative, target: linkTargets.get(~node) });
+                else {
+                    const path = directory === '' ? name : `${directory}/${name}`;
+                    symlinks.push({ path, target: linkTargets.get(~node) });
+                }
             }
             count += 1;
-            piece.push(name);
+            piece.push(key);
             if (piece.length === NAMES_PER_PIECE) {
                 pieces.push(piece.join(''));
                 piece = [];
+                length = 0;
             }
-        });
+        };
+        visitTree(tree, longNames, visit, { takeApart: true });
         pieces.push(piece.join(''));
-        this.#names = pieces.join('');
+        this.#longNames = longNames;
+        this.#pieces = pieces;
         this.#ends = ends.subarray(0, count);
         this.#depths = depths.subarray(0, count);
         this.#nodes = nodes.subarray(0, count);
         this.#records = records;
-        this.#namesAsWritten = directoriesListed;
+        this.#namesAsWritten = site.directoriesListed;
         this.fileCount = fileCount;
         this.fileBytes = fileBytes;
         this.symlinks = symlinks;
@@ -5541,16 +5571,14 @@ class SiteListing {
         return { [Symbol.iterator]: () => this.#entries('directories', pathOnly) };
     }
     hasFile(path) {
-        const parts = path.split('/');
+        const parts = path.split('/').map(treeKey);
         // The entries below a directory follow it: look among them for the next part only.
         let depth = 0;
-        let start = 0;
         for (let i = 0; i < this.#nodes.length; i += 1) {
-            const end = this.#ends[i];
             const at = this.#depths[i];
             if (at < depth)
                 return false;
-            if (at === depth && this.#names.slice(start, end) === parts[depth]) {
+            if (at === depth && this.#key(i) === parts[depth]) {
                 const node = this.#nodes[i];
                 if (depth === parts.length - 1)
                     return node >= 0;
@@ -5558,9 +5586,14 @@ class SiteListing {
                     return false;
                 depth += 1;
             }
-            start = end;
         }
         return false;
+    }
+    /** The tree key of entry `i`: its name, or a long name's digest. */
+    #key(i) {
+        const piece = this.#pieces[Math.floor(i / NAMES_PER_PIECE)];
+        const start = i % NAMES_PER_PIECE === 0 ? 0 : this.#ends[i - 1];
+        return piece.slice(start, this.#ends[i]);
     }
     /**
      * The files or the directories, in order, each as `made` makes it from its path (and a
@@ -5568,25 +5601,25 @@ class SiteListing {
      * inside it pass.
      */
     *#entries(wanted, made) {
-        const names = this.#names;
-        const ends = this.#ends;
         const depths = this.#depths;
         const nodes = this.#nodes;
         const directories = [];
-        let start = 0;
+        /** The long names of the directory at each depth, read when one is first needed. */
+        const longNames = [];
         for (let i = 0; i < nodes.length; i += 1) {
-            const end = ends[i];
             const node = nodes[i];
-            if (node < 0 && node !== DIRECTORY) {
-                start = end;
+            if (node < 0 && node !== DIRECTORY)
                 continue;
-            }
-            const name = names.slice(start, end);
-            start = end;
+            const key = this.#key(i);
             const depth = depths[i];
-            const path = depth === 0 ? name : `${directories[depth - 1]}/${name}`;
+            const directory = depth === 0 ? '' : directories[depth - 1];
+            const name = isDigest(key)
+                ? longName((longNames[depth] ??= this.#longNames(directory)), key, directory)
+                : key;
+            const path = depth === 0 ? name : `${directory}/${name}`;
             if (node === DIRECTORY) {
                 directories[depth] = path;
+                longNames[depth + 1] = undefined;
                 if (wanted === 'directories')
                     yield made(path, node);
             }
@@ -5663,10 +5696,17 @@ class SiteWriter {
      * What was written, files and links sorted by path: the manifest's file list. `tree`
      * is the guard's, which holds every path the plans gave out, and every one was written
      * (any failure ends the extraction), so it lists the site as it is on disk. Called once
-     * the extraction is over (long names are read back from `root`); the tree can go then.
+     * the extraction is over, as the tree's last use: the listing takes it apart. `entries`
+     * is the guard's count, more than the listing will hold.
      */
-    contents(tree) {
-        return new SiteListing(tree, this.#longNames, this.#records, this.#linkTargets, this.#namesAsWritten);
+    contents(tree, entries) {
+        return new SiteListing(tree, {
+            entries,
+            longNames: this.#longNames,
+            records: this.#records,
+            linkTargets: this.#linkTargets,
+            directoriesListed: this.#namesAsWritten,
+        });
     }
     /** Writes a file whose whole content is in memory. */
     file(entry, data) {
@@ -5791,9 +5831,10 @@ class SiteWriter {
         if (this.#linkTargets.size === 0)
             return;
         const links = [];
-        visitTree(tree, this.#longNames, (relative, node) => {
+        visitTree(tree, this.#longNames, (directory, name, node) => {
             if (typeof node !== 'number' || node >= 0)
                 return;
+            const relative = directory === '' ? name : `${directory}/${name}`;
             links.push(relative);
             const absolute = external_node_path_.join(this.root, relative);
             try {
@@ -5802,7 +5843,7 @@ class SiteWriter {
             catch (err) {
                 throw collisionOr(err, relative);
             }
-        }, false);
+        }, { sorted: false });
         const resolver = new LinkResolver(this.root);
         for (const relative of links) {
             let inside;
@@ -6084,7 +6125,7 @@ function completeExtraction(guard, writer) {
         files: writer.fileCount,
         entries: guard.entryCount,
         bytes: guard.byteCount,
-        contents: writer.contents(guard.tree),
+        contents: writer.contents(guard.tree, guard.entryCount),
     };
 }
 async function drain(content) {
