@@ -52,8 +52,12 @@ export class SiteWriter {
   readonly #records = new FileRecords();
   /** Symlink targets by slot: the links are made by `finish`. */
   readonly #linkTargets = new Map<number, string>();
-  /** Long names of symlinks by tree key: not on disk until `finish` makes the links. */
-  readonly #linkNames = new Map<string, string>();
+  /**
+   * Long names, by tree key, that the disk does not hold as the archive spells them: those
+   * of symlinks, not made until `finish`, and of directories the filesystem took for one
+   * it already had under another spelling (case, Unicode normalization).
+   */
+  readonly #keptNames = new Map<string, string>();
   /**
    * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
    * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
@@ -175,12 +179,10 @@ export class SiteWriter {
   symlink(entry: PlannedEntry): void {
     this.#parents(entry);
     this.#linkTargets.set(entry.slot as number, entry.linkTarget as string);
-    const name = entry.parts[entry.parts.length - 1] as string;
-    const key = treeKey(name);
-    if (isDigest(key)) this.#linkNames.set(key, detached(name));
+    this.#keepLongName(entry.parts[entry.parts.length - 1] as string);
   }
 
-  /** A directory's long names, read from the disk, and those of links not made yet. */
+  /** A directory's long names, read from the disk, and those it does not hold as spelled. */
   readonly #longNames: LongNames = (directory) => {
     let names: string[] = [];
     try {
@@ -189,8 +191,13 @@ export class SiteWriter {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     const onDisk = longNamesOf(names);
-    return (key) => onDisk.get(key) ?? this.#linkNames.get(key);
+    return (key) => onDisk.get(key) ?? this.#keptNames.get(key);
   };
+
+  #keepLongName(name: string): void {
+    const key = treeKey(name);
+    if (isDigest(key)) this.#keptNames.set(key, detached(name));
+  }
 
   /** A hard link shares its source's bytes, so it shares its record too. */
   hardlink(entry: PlannedEntry): void {
@@ -291,6 +298,8 @@ export class SiteWriter {
       // The same directory under another spelling (case, normalization) is still a directory.
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && fs.lstatSync(dir).isDirectory()) {
         this.#namesAsWritten = false;
+        // On disk under the other spelling only: the listing cannot read this one back.
+        this.#keepLongName(path.basename(dir));
         return;
       }
       throw collisionOr(err, entry);
