@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ExtractResult, TarExtraction } from '../../src/deliver/archive/tar.js';
+import { FileRecords } from '../../src/deliver/archive/listing.js';
 import { extractZip } from '../../src/deliver/archive/zip.js';
 import { tarOf, zipOf } from '../support/archives.js';
 
@@ -62,8 +63,8 @@ function listedOf({ contents }: ExtractResult) {
   };
 }
 
-async function extractTar(archive: Buffer, gzip: boolean) {
-  const extraction = new TarExtraction(root, gzip ? 'tar.gz' : 'tar', limits);
+async function extractTar(archive: Buffer, gzip: boolean, maxEntries = limits.maxEntries) {
+  const extraction = new TarExtraction(root, gzip ? 'tar.gz' : 'tar', { ...limits, maxEntries });
   for (let at = 0; at < archive.length; at += 700)
     await extraction.write(archive.subarray(at, at + 700));
   return extraction.end();
@@ -197,6 +198,37 @@ describe('the contents recorded while extracting', () => {
     }
   });
 
+  it('spell every name of a site of thousands, each kept as what it adds to the one before', async () => {
+    // Neighbours share most of their spelling (page-1000, page-1001…), a directory's last
+    // name and the next directory's first share less, and the names run over several of
+    // the listing's pieces of 4,096.
+    const names: string[] = [];
+    for (let i = 0; i < 9000; i += 1) {
+      names.push(`section-${i % 3}/page-${i}.html`);
+      if (i % 1000 === 0) names.push(`section-${i % 3}/page-${i}-${'x'.repeat(40)}.html`);
+    }
+    const archive = await tarOf(
+      names.map((name) => ({ name, content: name })),
+      true,
+    );
+    const extracted = await extractTar(archive, true, 20_000);
+    const result = listedOf(extracted);
+    expect(result.files).toEqual(await filesOnDisk(root));
+    expect(result.files.map((f) => f.path)).toEqual([...names].sort());
+    expect(result.directories).toEqual(['section-0', 'section-1', 'section-2']);
+    const { contents } = extracted;
+    for (const file of [
+      'section-2/page-8999.html',
+      'section-0/page-0.html',
+      names[9001] as string,
+    ]) {
+      expect(contents.hasFile(file), file).toBe(true);
+    }
+    for (const other of ['section-2/page-8999.htm', 'section-2/page-9000.html', 'section-3']) {
+      expect(contents.hasFile(other), other).toBe(false);
+    }
+  });
+
   it('name no directories once the filesystem showed one under another spelling', async () => {
     // What a case-folding filesystem does with guide/ after Guide/: the name is taken.
     await fs.mkdir(path.join(root, 'guide'));
@@ -224,5 +256,32 @@ describe('the contents recorded while extracting', () => {
     } finally {
       await fs.rm(file, { force: true });
     }
+  });
+});
+
+describe('the records kept of each file', () => {
+  it('keep sizes of 4 GiB and more exactly, beside the 4-byte ones', () => {
+    const records = new FileRecords();
+    const digest = Buffer.alloc(32, 7);
+    const sizes = [0, 1, 2 ** 32 - 2, 2 ** 32 - 1, 2 ** 32, 5 * 2 ** 30 + 3, 2 ** 40];
+    sizes.forEach((size, slot) => records.set(slot, size, digest, false));
+    sizes.forEach((size, slot) => {
+      expect(records.size(slot)).toBe(size);
+      expect(records.get(slot, `f${slot}`)).toEqual({
+        path: `f${slot}`,
+        size,
+        sha256: digest.toString('hex'),
+        executable: false,
+      });
+    });
+    // A hard link takes its source's record; a later entry replaces a file's.
+    records.copy(5, 20);
+    expect(records.size(20)).toBe(5 * 2 ** 30 + 3);
+    records.set(5, 12, digest, true);
+    expect(records.size(5)).toBe(12);
+    expect(records.get(5, 'f5').executable).toBe(true);
+    expect(records.size(20)).toBe(5 * 2 ** 30 + 3);
+    records.copy(1, 20);
+    expect(records.size(20)).toBe(1);
   });
 });

@@ -74,6 +74,8 @@ export class TreeDir {
 
 /** Names longer than this, in UTF-16 code units, are keyed by a digest. */
 const LONG_NAME = 32;
+/** The longest tree key: a name of LONG_NAME, or a NUL and a SHA-256 (see `treeKey`). */
+export const MAX_KEY_LENGTH = LONG_NAME + 1;
 
 /**
  * The key of a name in the tree: the name itself, or for a long one a NUL (which no name

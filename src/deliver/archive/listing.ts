@@ -1,4 +1,12 @@
-import { isDigest, longName, type LongNames, type TreeDir, treeKey, visitTree } from './entries.js';
+import {
+  isDigest,
+  longName,
+  type LongNames,
+  MAX_KEY_LENGTH,
+  type TreeDir,
+  treeKey,
+  visitTree,
+} from './entries.js';
 
 /** A regular file as extracted: what the export manifest lists. */
 export interface WrittenFile {
@@ -41,16 +49,20 @@ export interface SiteContents {
 const WRITTEN = 1;
 const EXECUTABLE = 2;
 const SHA256_BYTES = 32;
+/** A size from 4 GiB - 1 up: the size itself is kept beside the array. */
+const LARGE = 0xffffffff;
 
 /**
  * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
- * arrays that double as they fill: a few dozen bytes per file and no object for the
- * collector to trace, whatever the number of files.
+ * arrays that double as they fill: 37 bytes per file (a size of 4 GiB or more costs an
+ * entry in a map besides) and no object for the collector to trace, whatever the number
+ * of files.
  */
 export class FileRecords {
   #sha256 = Buffer.alloc(0);
-  #sizes = new Float64Array(0);
+  #sizes = new Uint32Array(0);
   #flags = new Uint8Array(0);
+  readonly #large = new Map<number, number>();
 
   has(slot: number): boolean {
     return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
@@ -59,7 +71,7 @@ export class FileRecords {
   set(slot: number, size: number, sha256: Buffer, executable: boolean): void {
     this.#reserve(slot);
     sha256.copy(this.#sha256, slot * SHA256_BYTES);
-    this.#sizes[slot] = size;
+    this.#setSize(slot, size);
     this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
   }
 
@@ -71,22 +83,33 @@ export class FileRecords {
       from * SHA256_BYTES,
       (from + 1) * SHA256_BYTES,
     );
-    this.#sizes[to] = this.#sizes[from] as number;
+    this.#setSize(to, this.size(from));
     this.#flags[to] = this.#flags[from] as number;
   }
 
   size(slot: number): number {
-    return this.#sizes[slot] as number;
+    const size = this.#sizes[slot] as number;
+    return size === LARGE ? (this.#large.get(slot) ?? size) : size;
   }
 
   /** The record of a written slot, for the file at `relative`. */
   get(slot: number, relative: string): WrittenFile {
     return {
       path: relative,
-      size: this.#sizes[slot] as number,
+      size: this.size(slot),
       sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
       executable: ((this.#flags[slot] as number) & EXECUTABLE) !== 0,
     };
+  }
+
+  #setSize(slot: number, size: number): void {
+    if (size >= LARGE) {
+      this.#sizes[slot] = LARGE;
+      this.#large.set(slot, size);
+    } else {
+      this.#sizes[slot] = size;
+      if (this.#large.size > 0) this.#large.delete(slot);
+    }
   }
 
   #reserve(slot: number): void {
@@ -95,7 +118,7 @@ export class FileRecords {
     const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
     this.#sha256.copy(sha256);
     this.#sha256 = sha256;
-    const sizes = new Float64Array(capacity);
+    const sizes = new Uint32Array(capacity);
     sizes.set(this.#sizes);
     this.#sizes = sizes;
     const flags = new Uint8Array(capacity);
@@ -112,18 +135,24 @@ const NAMES_PER_PIECE = 4096;
 /**
  * The extracted site in the order of its paths: every entry's name and depth, depth
  * first, so that a pass rebuilds each path from its directory's (one join per entry).
- * The names are packed into strings, the rest into typed arrays: about 10 bytes per
- * entry beyond its name's characters, where the guard's tree (a map per directory) costs
- * some 100 and an array of paths costs the length of every path. A name over 32
- * characters is kept as its tree key (its digest) and read back from the disk on each
- * pass, so the listing does not grow with the length of names either. Made once the
- * extraction is over; the tree can then go. Read it before the site is moved.
+ * Each name is kept as what it adds to the name before it (in that order, neighbours
+ * share most of their spelling: `page-1041.html`, `page-1042.html`): how many of the
+ * earlier name's characters it starts with, then the rest, packed into strings. With
+ * the rest in typed arrays, that is about 8 bytes per entry beyond the characters it
+ * adds, where the guard's tree (a map per directory) costs some 100 and an array of
+ * paths costs the length of every path. A name over 32 characters is kept as its tree
+ * key (its digest) and read back from the disk on each pass, so the listing does not
+ * grow with the length of names either. Made once the extraction is over; the tree can
+ * then go. Read it before the site is moved.
  */
 export class SiteListing implements SiteContents {
   readonly #longNames: LongNames;
-  /** The names, NAMES_PER_PIECE to a string, each ending where `#ends` says in its piece. */
+  /** What each name adds to the one before it, NAMES_PER_PIECE names to a string. */
   readonly #pieces: string[];
-  readonly #ends: Uint32Array;
+  /** How many characters of the name before it each name starts with. */
+  readonly #shared: Uint8Array;
+  /** How many characters each name adds, in its piece. */
+  readonly #added: Uint8Array;
   readonly #depths: Uint16Array;
   readonly #nodes: Int32Array;
   readonly #records: FileRecords;
@@ -152,23 +181,27 @@ export class SiteListing implements SiteContents {
   ) {
     const { longNames, records, linkTargets } = site;
     let count = 0;
-    let ends = new Uint32Array(site.entries);
+    let shared = new Uint8Array(site.entries);
+    let added = new Uint8Array(site.entries);
     let depths = new Uint16Array(site.entries);
     let nodes = new Int32Array(site.entries);
     const pieces: string[] = [];
     let piece: string[] = [];
-    let length = 0;
+    let previous = '';
     let fileCount = 0;
     let fileBytes = 0;
     const symlinks: WrittenSymlink[] = [];
     const visit: Parameters<typeof visitTree>[2] = (directory, name, node, depth, key) => {
-      if (count === ends.length) {
-        ends = grown(ends);
+      if (count === nodes.length) {
+        shared = grown(shared);
+        added = grown(added);
         depths = grown(depths);
         nodes = grown(nodes);
       }
-      length += key.length;
-      ends[count] = length;
+      if (key.length > MAX_KEY_LENGTH) throw new Error(`a tree key of ${key.length} characters`);
+      const same = sharedPrefix(previous, key);
+      shared[count] = same;
+      added[count] = key.length - same;
       depths[count] = depth;
       if (typeof node !== 'number') nodes[count] = DIRECTORY;
       else {
@@ -182,18 +215,19 @@ export class SiteListing implements SiteContents {
         }
       }
       count += 1;
-      piece.push(key);
+      piece.push(same === 0 ? key : key.slice(same));
+      previous = key;
       if (piece.length === NAMES_PER_PIECE) {
         pieces.push(piece.join(''));
         piece = [];
-        length = 0;
       }
     };
     visitTree(tree, longNames, visit, { takeApart: true });
     pieces.push(piece.join(''));
     this.#longNames = longNames;
     this.#pieces = pieces;
-    this.#ends = ends.subarray(0, count);
+    this.#shared = shared.subarray(0, count);
+    this.#added = added.subarray(0, count);
     this.#depths = depths.subarray(0, count);
     this.#nodes = nodes.subarray(0, count);
     this.#records = records;
@@ -221,12 +255,14 @@ export class SiteListing implements SiteContents {
 
   hasFile(path: string): boolean {
     const parts = path.split('/').map(treeKey);
+    const keys = this.#keys();
     // The entries below a directory follow it: look among them for the next part only.
     let depth = 0;
     for (let i = 0; i < this.#nodes.length; i += 1) {
+      const key = keys.next(i);
       const at = this.#depths[i] as number;
       if (at < depth) return false;
-      if (at === depth && this.#key(i) === parts[depth]) {
+      if (at === depth && key === parts[depth]) {
         const node = this.#nodes[i] as number;
         if (depth === parts.length - 1) return node >= 0;
         if (node !== DIRECTORY) return false;
@@ -236,11 +272,28 @@ export class SiteListing implements SiteContents {
     return false;
   }
 
-  /** The tree key of entry `i`: its name, or a long name's digest. */
-  #key(i: number): string {
-    const piece = this.#pieces[Math.floor(i / NAMES_PER_PIECE)] as string;
-    const start = i % NAMES_PER_PIECE === 0 ? 0 : (this.#ends[i - 1] as number);
-    return piece.slice(start, this.#ends[i]);
+  /** Reads the tree keys back in order: `next(i)` for i = 0, 1, 2… gives entry i's key. */
+  #keys(): { next(i: number): string } {
+    const pieces = this.#pieces;
+    const shared = this.#shared;
+    const added = this.#added;
+    let piece = '';
+    let offset = 0;
+    let key = '';
+    return {
+      next(i) {
+        if (i % NAMES_PER_PIECE === 0) {
+          piece = pieces[i / NAMES_PER_PIECE] as string;
+          offset = 0;
+        }
+        const end = offset + (added[i] as number);
+        const rest = piece.slice(offset, end);
+        offset = end;
+        const same = shared[i] as number;
+        key = same === 0 ? rest : key.slice(0, same) + rest;
+        return key;
+      },
+    };
   }
 
   /**
@@ -251,13 +304,15 @@ export class SiteListing implements SiteContents {
   *#entries<T>(wanted: 'files' | 'directories', made: (path: string, slot: number) => T) {
     const depths = this.#depths;
     const nodes = this.#nodes;
+    const keys = this.#keys();
     const directories: string[] = [];
     /** The long names of the directory at each depth, read when one is first needed. */
     const longNames: (((key: string) => string | undefined) | undefined)[] = [];
     for (let i = 0; i < nodes.length; i += 1) {
+      // Every key is read, in order: each is spelled from the one before it.
+      const key = keys.next(i);
       const node = nodes[i] as number;
       if (node < 0 && node !== DIRECTORY) continue;
-      const key = this.#key(i);
       const depth = depths[i] as number;
       const directory = depth === 0 ? '' : (directories[depth - 1] as string);
       const name = isDigest(key)
@@ -273,12 +328,22 @@ export class SiteListing implements SiteContents {
   }
 }
 
+/** How many characters `b` starts with of `a`: at most MAX_KEY_LENGTH, as keys are. */
+function sharedPrefix(a: string, b: string): number {
+  const most = Math.min(a.length, b.length, MAX_KEY_LENGTH);
+  let i = 0;
+  while (i < most && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
+  return i;
+}
+
 function pathOnly(path: string): string {
   return path;
 }
 
-function grown<T extends Uint32Array | Uint16Array | Int32Array>(array: T): T {
-  const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+function grown<T extends Uint8Array | Uint16Array | Int32Array>(array: T): T {
+  const larger = new (array.constructor as new (length: number) => T)(
+    Math.max(1024, array.length * 2),
+  );
   larger.set(array);
   return larger;
 }
