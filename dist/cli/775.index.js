@@ -4655,6 +4655,8 @@ class TreeDir {
 }
 /** Names longer than this, in UTF-16 code units, are keyed by a digest. */
 const LONG_NAME = 32;
+/** The longest tree key: a name of LONG_NAME, or a NUL and a SHA-256 (see `treeKey`). */
+const MAX_KEY_LENGTH = LONG_NAME + 1;
 /**
  * The key of a name in the tree: the name itself, or for a long one a NUL (which no name
  * holds) and the name's SHA-256, 33 characters however long the name. A long name is
@@ -5416,41 +5418,57 @@ class LinkResolver {
 const WRITTEN = 1;
 const EXECUTABLE = 2;
 const SHA256_BYTES = 32;
+/** A size from 4 GiB - 1 up: the size itself is kept beside the array. */
+const LARGE = 0xffffffff;
 /**
  * What the writer knows of each file (size, SHA-256, executable bit), by slot, in
- * arrays that double as they fill: a few dozen bytes per file and no object for the
- * collector to trace, whatever the number of files.
+ * arrays that double as they fill: 37 bytes per file (a size of 4 GiB or more costs an
+ * entry in a map besides) and no object for the collector to trace, whatever the number
+ * of files.
  */
 class FileRecords {
     #sha256 = Buffer.alloc(0);
-    #sizes = new Float64Array(0);
+    #sizes = new Uint32Array(0);
     #flags = new Uint8Array(0);
+    #large = new Map();
     has(slot) {
         return ((this.#flags[slot] ?? 0) & WRITTEN) !== 0;
     }
     set(slot, size, sha256, executable) {
         this.#reserve(slot);
         sha256.copy(this.#sha256, slot * SHA256_BYTES);
-        this.#sizes[slot] = size;
+        this.#setSize(slot, size);
         this.#flags[slot] = WRITTEN | (executable ? EXECUTABLE : 0);
     }
     copy(from, to) {
         this.#reserve(to);
         this.#sha256.copy(this.#sha256, to * SHA256_BYTES, from * SHA256_BYTES, (from + 1) * SHA256_BYTES);
-        this.#sizes[to] = this.#sizes[from];
+        this.#setSize(to, this.size(from));
         this.#flags[to] = this.#flags[from];
     }
     size(slot) {
-        return this.#sizes[slot];
+        const size = this.#sizes[slot];
+        return size === LARGE ? (this.#large.get(slot) ?? size) : size;
     }
     /** The record of a written slot, for the file at `relative`. */
     get(slot, relative) {
         return {
             path: relative,
-            size: this.#sizes[slot],
+            size: this.size(slot),
             sha256: this.#sha256.toString('hex', slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES),
             executable: (this.#flags[slot] & EXECUTABLE) !== 0,
         };
+    }
+    #setSize(slot, size) {
+        if (size >= LARGE) {
+            this.#sizes[slot] = LARGE;
+            this.#large.set(slot, size);
+        }
+        else {
+            this.#sizes[slot] = size;
+            if (this.#large.size > 0)
+                this.#large.delete(slot);
+        }
     }
     #reserve(slot) {
         if (slot < this.#flags.length)
@@ -5459,7 +5477,7 @@ class FileRecords {
         const sha256 = Buffer.alloc(capacity * SHA256_BYTES);
         this.#sha256.copy(sha256);
         this.#sha256 = sha256;
-        const sizes = new Float64Array(capacity);
+        const sizes = new Uint32Array(capacity);
         sizes.set(this.#sizes);
         this.#sizes = sizes;
         const flags = new Uint8Array(capacity);
@@ -5474,18 +5492,24 @@ const NAMES_PER_PIECE = 4096;
 /**
  * The extracted site in the order of its paths: every entry's name and depth, depth
  * first, so that a pass rebuilds each path from its directory's (one join per entry).
- * The names are packed into strings, the rest into typed arrays: about 10 bytes per
- * entry beyond its name's characters, where the guard's tree (a map per directory) costs
- * some 100 and an array of paths costs the length of every path. A name over 32
- * characters is kept as its tree key (its digest) and read back from the disk on each
- * pass, so the listing does not grow with the length of names either. Made once the
- * extraction is over; the tree can then go. Read it before the site is moved.
+ * Each name is kept as what it adds to the name before it (in that order, neighbours
+ * share most of their spelling: `page-1041.html`, `page-1042.html`): how many of the
+ * earlier name's characters it starts with, then the rest, packed into strings. With
+ * the rest in typed arrays, that is about 8 bytes per entry beyond the characters it
+ * adds, where the guard's tree (a map per directory) costs some 100 and an array of
+ * paths costs the length of every path. A name over 32 characters is kept as its tree
+ * key (its digest) and read back from the disk on each pass, so the listing does not
+ * grow with the length of names either. Made once the extraction is over; the tree can
+ * then go. Read it before the site is moved.
  */
 class SiteListing {
     #longNames;
-    /** The names, NAMES_PER_PIECE to a string, each ending where `#ends` says in its piece. */
+    /** What each name adds to the one before it, NAMES_PER_PIECE names to a string. */
     #pieces;
-    #ends;
+    /** How many characters of the name before it each name starts with. */
+    #shared;
+    /** How many characters each name adds, in its piece. */
+    #added;
     #depths;
     #nodes;
     #records;
@@ -5504,23 +5528,28 @@ class SiteListing {
     constructor(tree, site) {
         const { longNames, records, linkTargets } = site;
         let count = 0;
-        let ends = new Uint32Array(site.entries);
+        let shared = new Uint8Array(site.entries);
+        let added = new Uint8Array(site.entries);
         let depths = new Uint16Array(site.entries);
         let nodes = new Int32Array(site.entries);
         const pieces = [];
         let piece = [];
-        let length = 0;
+        let previous = '';
         let fileCount = 0;
         let fileBytes = 0;
         const symlinks = [];
         const visit = (directory, name, node, depth, key) => {
-            if (count === ends.length) {
-                ends = grown(ends);
+            if (count === nodes.length) {
+                shared = grown(shared);
+                added = grown(added);
                 depths = grown(depths);
                 nodes = grown(nodes);
             }
-            length += key.length;
-            ends[count] = length;
+            if (key.length > MAX_KEY_LENGTH)
+                throw new Error(`a tree key of ${key.length} characters`);
+            const same = sharedPrefix(previous, key);
+            shared[count] = same;
+            added[count] = key.length - same;
             depths[count] = depth;
             if (typeof node !== 'number')
                 nodes[count] = DIRECTORY;
@@ -5536,18 +5565,19 @@ class SiteListing {
                 }
             }
             count += 1;
-            piece.push(key);
+            piece.push(same === 0 ? key : key.slice(same));
+            previous = key;
             if (piece.length === NAMES_PER_PIECE) {
                 pieces.push(piece.join(''));
                 piece = [];
-                length = 0;
             }
         };
         visitTree(tree, longNames, visit, { takeApart: true });
         pieces.push(piece.join(''));
         this.#longNames = longNames;
         this.#pieces = pieces;
-        this.#ends = ends.subarray(0, count);
+        this.#shared = shared.subarray(0, count);
+        this.#added = added.subarray(0, count);
         this.#depths = depths.subarray(0, count);
         this.#nodes = nodes.subarray(0, count);
         this.#records = records;
@@ -5572,13 +5602,15 @@ class SiteListing {
     }
     hasFile(path) {
         const parts = path.split('/').map(treeKey);
+        const keys = this.#keys();
         // The entries below a directory follow it: look among them for the next part only.
         let depth = 0;
         for (let i = 0; i < this.#nodes.length; i += 1) {
+            const key = keys.next(i);
             const at = this.#depths[i];
             if (at < depth)
                 return false;
-            if (at === depth && this.#key(i) === parts[depth]) {
+            if (at === depth && key === parts[depth]) {
                 const node = this.#nodes[i];
                 if (depth === parts.length - 1)
                     return node >= 0;
@@ -5589,11 +5621,28 @@ class SiteListing {
         }
         return false;
     }
-    /** The tree key of entry `i`: its name, or a long name's digest. */
-    #key(i) {
-        const piece = this.#pieces[Math.floor(i / NAMES_PER_PIECE)];
-        const start = i % NAMES_PER_PIECE === 0 ? 0 : this.#ends[i - 1];
-        return piece.slice(start, this.#ends[i]);
+    /** Reads the tree keys back in order: `next(i)` for i = 0, 1, 2… gives entry i's key. */
+    #keys() {
+        const pieces = this.#pieces;
+        const shared = this.#shared;
+        const added = this.#added;
+        let piece = '';
+        let offset = 0;
+        let key = '';
+        return {
+            next(i) {
+                if (i % NAMES_PER_PIECE === 0) {
+                    piece = pieces[i / NAMES_PER_PIECE];
+                    offset = 0;
+                }
+                const end = offset + added[i];
+                const rest = piece.slice(offset, end);
+                offset = end;
+                const same = shared[i];
+                key = same === 0 ? rest : key.slice(0, same) + rest;
+                return key;
+            },
+        };
     }
     /**
      * The files or the directories, in order, each as `made` makes it from its path (and a
@@ -5603,14 +5652,16 @@ class SiteListing {
     *#entries(wanted, made) {
         const depths = this.#depths;
         const nodes = this.#nodes;
+        const keys = this.#keys();
         const directories = [];
         /** The long names of the directory at each depth, read when one is first needed. */
         const longNames = [];
         for (let i = 0; i < nodes.length; i += 1) {
+            // Every key is read, in order: each is spelled from the one before it.
+            const key = keys.next(i);
             const node = nodes[i];
             if (node < 0 && node !== DIRECTORY)
                 continue;
-            const key = this.#key(i);
             const depth = depths[i];
             const directory = depth === 0 ? '' : directories[depth - 1];
             const name = isDigest(key)
@@ -5628,11 +5679,19 @@ class SiteListing {
         }
     }
 }
+/** How many characters `b` starts with of `a`: at most MAX_KEY_LENGTH, as keys are. */
+function sharedPrefix(a, b) {
+    const most = Math.min(a.length, b.length, MAX_KEY_LENGTH);
+    let i = 0;
+    while (i < most && a.charCodeAt(i) === b.charCodeAt(i))
+        i += 1;
+    return i;
+}
 function pathOnly(path) {
     return path;
 }
 function grown(array) {
-    const larger = new array.constructor(array.length * 2);
+    const larger = new array.constructor(Math.max(1024, array.length * 2));
     larger.set(array);
     return larger;
 }
@@ -5670,8 +5729,12 @@ class SiteWriter {
     #records = new FileRecords();
     /** Symlink targets by slot: the links are made by `finish`. */
     #linkTargets = new Map();
-    /** Long names of symlinks by tree key: not on disk until `finish` makes the links. */
-    #linkNames = new Map();
+    /**
+     * Long names, by tree key, that the disk does not hold as the archive spells them: those
+     * of symlinks, not made until `finish`, and of directories the filesystem took for one
+     * it already had under another spelling (case, Unicode normalization).
+     */
+    #keptNames = new Map();
     /**
      * Whether every name is on disk as the archive spells it. Not on macOS and Windows,
      * whose filesystems may fold case, normalize Unicode or drop a trailing dot, nor once
@@ -5786,12 +5849,9 @@ class SiteWriter {
     symlink(entry) {
         this.#parents(entry);
         this.#linkTargets.set(entry.slot, entry.linkTarget);
-        const name = entry.parts[entry.parts.length - 1];
-        const key = treeKey(name);
-        if (isDigest(key))
-            this.#linkNames.set(key, detached(name));
+        this.#keepLongName(entry.parts[entry.parts.length - 1]);
     }
-    /** A directory's long names, read from the disk, and those of links not made yet. */
+    /** A directory's long names, read from the disk, and those it does not hold as spelled. */
     #longNames = (directory) => {
         let names = [];
         try {
@@ -5802,8 +5862,13 @@ class SiteWriter {
                 throw err;
         }
         const onDisk = longNamesOf(names);
-        return (key) => onDisk.get(key) ?? this.#linkNames.get(key);
+        return (key) => onDisk.get(key) ?? this.#keptNames.get(key);
     };
+    #keepLongName(name) {
+        const key = treeKey(name);
+        if (isDigest(key))
+            this.#keptNames.set(key, detached(name));
+    }
     /** A hard link shares its source's bytes, so it shares its record too. */
     hardlink(entry) {
         this.#parents(entry);
@@ -5898,6 +5963,8 @@ class SiteWriter {
             // The same directory under another spelling (case, normalization) is still a directory.
             if (err.code === 'EEXIST' && external_node_fs_.lstatSync(dir).isDirectory()) {
                 this.#namesAsWritten = false;
+                // On disk under the other spelling only: the listing cannot read this one back.
+                this.#keepLongName(external_node_path_.basename(dir));
                 return;
             }
             throw collisionOr(err, entry);
