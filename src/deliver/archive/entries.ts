@@ -120,6 +120,8 @@ function kindOf(node: TreeDir | number): 'directory' | 'file' | 'symlink' {
  */
 export class EntryGuard {
   readonly tree = new TreeDir();
+  /** The root and a separator: an entry's absolute path is this and its parts. */
+  readonly #prefix: string;
   #entries = 0;
   #bytes = 0;
   #slots = 0;
@@ -130,7 +132,9 @@ export class EntryGuard {
     readonly root: string,
     readonly limits: ExtractLimits,
     readonly archiveBytes: () => number = () => 0,
-  ) {}
+  ) {
+    this.#prefix = path.join(root, path.sep);
+  }
 
   get entryCount(): number {
     return this.#entries;
@@ -198,13 +202,13 @@ export class EntryGuard {
     const planned: PlannedEntry = {
       kind,
       relative,
-      absolute: path.join(this.root, ...parts),
+      absolute: this.#absolute(parts, relative),
       parts,
       firstNewParent,
-      ...(existing !== undefined ? { replaces: existing } : {}),
       size: entry.size,
       mode: kind === 'directory' ? 0o755 : (entry.mode ?? 0o644) & 0o111 ? 0o755 : 0o644,
     };
+    if (existing !== undefined) planned.replaces = existing;
     if (kind === 'symlink') {
       const target = entry.linkTarget ?? '';
       if (target === '' || target.includes('\0')) refuse('is a symlink without a usable target');
@@ -237,7 +241,7 @@ export class EntryGuard {
       const targetRelative = targetParts.join('/');
       // A link to itself (GNU tar writes these for a file listed twice) keeps the file.
       if (targetRelative === relative) return undefined;
-      planned.linkSource = path.join(this.root, ...targetParts);
+      planned.linkSource = this.#absolute(targetParts, targetRelative);
       planned.linkSourceRelative = targetRelative;
       planned.linkSourceSlot = source;
     }
@@ -258,6 +262,11 @@ export class EntryGuard {
   addBytes(count: number): void {
     this.#bytes += count;
     checkExpansion(this.limits, this.#bytes, this.archiveBytes());
+  }
+
+  /** The absolute path of normalized `parts` (`relative` is them joined by `/`). */
+  #absolute(parts: readonly string[], relative: string): string {
+    return this.#prefix + (path.sep === '/' ? relative : parts.join(path.sep));
   }
 
   #countEntry(): void {

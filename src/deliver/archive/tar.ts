@@ -270,13 +270,14 @@ async function extractEntry(
     typeflag === 'D' || (header.type === 'file' && header.name.endsWith('/'))
       ? 'directory'
       : (KIND[header.type ?? 'file'] ?? 'unknown');
-  const planned = guard.plan({
+  const described: ArchiveEntry = {
     name: sparse?.name ?? header.name,
     kind,
     size: sparse?.realSize ?? header.size ?? 0,
-    ...(header.linkname ? { linkTarget: header.linkname } : {}),
-    ...(header.mode !== undefined ? { mode: header.mode } : {}),
-  });
+  };
+  if (header.linkname) described.linkTarget = header.linkname;
+  if (header.mode !== undefined) described.mode = header.mode;
+  const planned = guard.plan(described);
   // tar-stream never feeds a directory's size field as data (GNU tar ignores it too), so
   // reading its content would wait forever.
   if (header.type === 'directory') {
