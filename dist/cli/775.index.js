@@ -4700,6 +4700,8 @@ class EntryGuard {
     limits;
     archiveBytes;
     tree = new TreeDir();
+    /** The root and a separator: an entry's absolute path is this and its parts. */
+    #prefix;
     #entries = 0;
     #bytes = 0;
     #slots = 0;
@@ -4709,6 +4711,7 @@ class EntryGuard {
         this.root = root;
         this.limits = limits;
         this.archiveBytes = archiveBytes;
+        this.#prefix = external_node_path_.join(root, external_node_path_.sep);
     }
     get entryCount() {
         return this.#entries;
@@ -4774,13 +4777,14 @@ class EntryGuard {
         const planned = {
             kind,
             relative,
-            absolute: external_node_path_.join(this.root, ...parts),
+            absolute: this.#absolute(parts, relative),
             parts,
             firstNewParent,
-            ...(existing !== undefined ? { replaces: existing } : {}),
             size: entry.size,
             mode: kind === 'directory' ? 0o755 : (entry.mode ?? 0o644) & 0o111 ? 0o755 : 0o644,
         };
+        if (existing !== undefined)
+            planned.replaces = existing;
         if (kind === 'symlink') {
             const target = entry.linkTarget ?? '';
             if (target === '' || target.includes('\0'))
@@ -4809,7 +4813,7 @@ class EntryGuard {
             // A link to itself (GNU tar writes these for a file listed twice) keeps the file.
             if (targetRelative === relative)
                 return undefined;
-            planned.linkSource = external_node_path_.join(this.root, ...targetParts);
+            planned.linkSource = this.#absolute(targetParts, targetRelative);
             planned.linkSourceRelative = targetRelative;
             planned.linkSourceSlot = source;
         }
@@ -4832,6 +4836,10 @@ class EntryGuard {
     addBytes(count) {
         this.#bytes += count;
         checkExpansion(this.limits, this.#bytes, this.archiveBytes());
+    }
+    /** The absolute path of normalized `parts` (`relative` is them joined by `/`). */
+    #absolute(parts, relative) {
+        return this.#prefix + (external_node_path_.sep === '/' ? relative : parts.join(external_node_path_.sep));
     }
     #countEntry() {
         this.#entries += 1;
@@ -6235,13 +6243,16 @@ async function extractEntry(guard, writer, header, content) {
     const kind = typeflag === 'D' || (header.type === 'file' && header.name.endsWith('/'))
         ? 'directory'
         : (KIND[header.type ?? 'file'] ?? 'unknown');
-    const planned = guard.plan({
+    const described = {
         name: sparse?.name ?? header.name,
         kind,
         size: sparse?.realSize ?? header.size ?? 0,
-        ...(header.linkname ? { linkTarget: header.linkname } : {}),
-        ...(header.mode !== undefined ? { mode: header.mode } : {}),
-    });
+    };
+    if (header.linkname)
+        described.linkTarget = header.linkname;
+    if (header.mode !== undefined)
+        described.mode = header.mode;
+    const planned = guard.plan(described);
     // tar-stream never feeds a directory's size field as data (GNU tar ignores it too), so
     // reading its content would wait forever.
     if (header.type === 'directory') {
