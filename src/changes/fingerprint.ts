@@ -192,8 +192,9 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
   const layout = earlier.layout;
   if (layout === undefined) return markupDigest(bytes).digest === earlier.markup;
   const headEnd = indexOfTag(bytes, HEAD_END, 0);
-  const layoutHead = layout.charCodeAt(0) === DASH ? -1 : readHex(layout, 0);
-  let at = layoutHead === -1 ? 1 : hexEnd(layout, 0);
+  const dash = layout.charCodeAt(0) === DASH;
+  let at = dash ? 1 : hexEnd(layout, 0);
+  const layoutHead = dash ? -1 : hexValue(layout, 0, at);
   if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined) return false;
   if ((layoutHead === -1) !== (headEnd === -1)) return false;
   let headFound = headEnd === -1;
@@ -201,10 +202,10 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
   let kept = 0;
   let from = 0;
   for (;;) {
-    at += 1;
-    const length = readHex(layout, at);
+    const digits = hexEnd(layout, at + 1);
+    const length = hexValue(layout, at + 1, digits);
     if (length === undefined) return false;
-    at = hexEnd(layout, at);
+    at = digits;
     const start = from + length;
     if (!(start <= bytes.length)) return false;
     if (!headFound && layoutHead < kept + length) {
@@ -227,10 +228,9 @@ const DASH = 45;
 const SEMICOLON = 59;
 const COMMA = 44;
 
-/** The lowercase hex number at `at` in `text` (a layout's), or undefined where none is. */
-function readHex(text: string, at: number): number | undefined {
+/** The lowercase hex number in `text` (a layout's) from `at` to `end`, or undefined where none is. */
+function hexValue(text: string, at: number, end: number): number | undefined {
   let value = 0;
-  const end = hexEnd(text, at);
   if (end === at || end - at > 12) return undefined;
   for (let i = at; i < end; i += 1) {
     const c = text.charCodeAt(i);

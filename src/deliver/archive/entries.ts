@@ -403,10 +403,15 @@ export function visitTree(
     const node = children.nodes[index] as TreeDir | number;
     visit(frame.path, name, node, stack.length - 1, children.keys[index] as string);
     if (typeof node !== 'number') {
-      const path = frame.path === '' ? name : `${frame.path}/${name}`;
+      const path = pathIn(frame.path, name);
       stack.push({ path, children: read(node, path), next: 0 });
     }
   }
+}
+
+/** The `/`-separated path of `name` in `directory` ('' for the root). */
+export function pathIn(directory: string, name: string): string {
+  return directory === '' ? name : `${directory}/${name}`;
 }
 
 /** A directory's entries in parallel arrays, and the order to visit them in. */

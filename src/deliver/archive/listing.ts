@@ -3,6 +3,7 @@ import {
   longName,
   type LongNames,
   MAX_KEY_LENGTH,
+  pathIn,
   type TreeDir,
   treeKey,
   visitTree,
@@ -210,8 +211,10 @@ export class SiteListing implements SiteContents {
           fileCount += 1;
           fileBytes += records.size(node);
         } else {
-          const path = directory === '' ? name : `${directory}/${name}`;
-          symlinks.push({ path, target: linkTargets.get(~node) as string });
+          symlinks.push({
+            path: pathIn(directory, name),
+            target: linkTargets.get(~node) as string,
+          });
         }
       }
       count += 1;
@@ -318,7 +321,7 @@ export class SiteListing implements SiteContents {
       const name = isDigest(key)
         ? longName((longNames[depth] ??= this.#longNames(directory)), key, directory)
         : key;
-      const path = depth === 0 ? name : `${directory}/${name}`;
+      const path = pathIn(directory, name);
       if (node === DIRECTORY) {
         directories[depth] = path;
         longNames[depth + 1] = undefined;

@@ -5,6 +5,7 @@ import { UnsafeArchiveError } from '../../errors.js';
 import {
   detached,
   isDigest,
+  pathIn,
   type LongNames,
   longNamesOf,
   type PlannedEntry,
@@ -231,7 +232,7 @@ export class SiteWriter {
       this.#longNames,
       (directory, name, node) => {
         if (typeof node !== 'number' || node >= 0) return;
-        const relative = directory === '' ? name : `${directory}/${name}`;
+        const relative = pathIn(directory, name);
         links.push(relative);
         const absolute = path.join(this.root, relative);
         try {
