@@ -2009,8 +2009,9 @@ function sameMarkup(bytes, earlier) {
     if (layout === undefined)
         return markupDigest(bytes).digest === earlier.markup;
     const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const layoutHead = layout.charCodeAt(0) === DASH ? -1 : readHex(layout, 0);
-    let at = layoutHead === -1 ? 1 : hexEnd(layout, 0);
+    const dash = layout.charCodeAt(0) === DASH;
+    let at = dash ? 1 : hexEnd(layout, 0);
+    const layoutHead = dash ? -1 : hexValue(layout, 0, at);
     if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined)
         return false;
     if ((layoutHead === -1) !== (headEnd === -1))
@@ -2020,11 +2021,11 @@ function sameMarkup(bytes, earlier) {
     let kept = 0;
     let from = 0;
     for (;;) {
-        at += 1;
-        const length = readHex(layout, at);
+        const digits = hexEnd(layout, at + 1);
+        const length = hexValue(layout, at + 1, digits);
         if (length === undefined)
             return false;
-        at = hexEnd(layout, at);
+        at = digits;
         const start = from + length;
         if (!(start <= bytes.length))
             return false;
@@ -2049,10 +2050,9 @@ function sameMarkup(bytes, earlier) {
 const DASH = 45;
 const SEMICOLON = 59;
 const COMMA = 44;
-/** The lowercase hex number at `at` in `text` (a layout's), or undefined where none is. */
-function readHex(text, at) {
+/** The lowercase hex number in `text` (a layout's) from `at` to `end`, or undefined where none is. */
+function hexValue(text, at, end) {
     let value = 0;
-    const end = hexEnd(text, at);
     if (end === at || end - at > 12)
         return undefined;
     for (let i = at; i < end; i += 1) {
@@ -4952,10 +4952,14 @@ function visitTree(root, longNames, visit, { sorted = true, takeApart = false } 
         const node = children.nodes[index];
         visit(frame.path, name, node, stack.length - 1, children.keys[index]);
         if (typeof node !== 'number') {
-            const path = frame.path === '' ? name : `${frame.path}/${name}`;
+            const path = pathIn(frame.path, name);
             stack.push({ path, children: read(node, path), next: 0 });
         }
     }
+}
+/** The `/`-separated path of `name` in `directory` ('' for the root). */
+function pathIn(directory, name) {
+    return directory === '' ? name : `${directory}/${name}`;
 }
 /** A directory's entries by name, long names read back through `longNames`. */
 function childrenOf(dir, directory, longNames, sorted) {
@@ -5568,8 +5572,10 @@ class SiteListing {
                     fileBytes += records.size(node);
                 }
                 else {
-                    const path = directory === '' ? name : `${directory}/${name}`;
-                    symlinks.push({ path, target: linkTargets.get(~node) });
+                    symlinks.push({
+                        path: pathIn(directory, name),
+                        target: linkTargets.get(~node),
+                    });
                 }
             }
             count += 1;
@@ -5675,7 +5681,7 @@ class SiteListing {
             const name = isDigest(key)
                 ? longName((longNames[depth] ??= this.#longNames(directory)), key, directory)
                 : key;
-            const path = depth === 0 ? name : `${directory}/${name}`;
+            const path = pathIn(directory, name);
             if (node === DIRECTORY) {
                 directories[depth] = path;
                 longNames[depth + 1] = undefined;
@@ -5907,7 +5913,7 @@ class SiteWriter {
         visitTree(tree, this.#longNames, (directory, name, node) => {
             if (typeof node !== 'number' || node >= 0)
                 return;
-            const relative = directory === '' ? name : `${directory}/${name}`;
+            const relative = pathIn(directory, name);
             links.push(relative);
             const absolute = external_node_path_.join(this.root, relative);
             try {
