@@ -113,6 +113,7 @@ describe('a case-insensitive, normalizing filesystem is judged by its own name r
   for (const [what, first, second] of [
     ['case', 'Index.html', 'index.HTML'],
     ['Unicode normalization', 'caf\u00e9.html', 'cafe\u0301.html'],
+    ['a trailing dot (Windows drops it)', 'notes', 'notes.'],
   ] as const) {
     it(`two files whose names differ only in ${what} are refused, not written through`, async (context) => {
       const result = await extractFolding([
@@ -150,6 +151,30 @@ describe('a case-insensitive, normalizing filesystem is judged by its own name r
       `${upper}/Nested-Long-Directory-Name-Number-2/c.html`,
       `${upper}/a.html`,
       `${upper}/b.html`,
+    ]);
+    await fs.rm(path.join(backing, result.name), { recursive: true, force: true });
+  });
+
+  it('long names that lose a trailing dot or space on disk are listed as the archive spells them', async (context) => {
+    // Windows stores `…version.` as `…version`: read back from the disk to list the site,
+    // such a long name would no longer match its digest.
+    const directory = 'Reference-Documentation-Section-02 ';
+    const file = 'release-notes-for-the-latest-version.';
+    const result = await extractFolding([
+      { name: `${directory}/${file}`, content: 'notes' },
+      { name: `${directory}/index.html`, content: 'index' },
+    ]);
+    if (!result) return context.skip(unavailable);
+    if (!result.outcome.ok) throw result.outcome.error;
+    expect([...result.outcome.site.contents.filePaths].sort()).toEqual([
+      `${directory}/index.html`,
+      `${directory}/${file}`,
+    ]);
+    const onDisk = directory.trimEnd();
+    expect(await treeOf(result.root)).toEqual([
+      `${onDisk}/`,
+      `${onDisk}/index.html`,
+      `${onDisk}/release-notes-for-the-latest-version`,
     ]);
     await fs.rm(path.join(backing, result.name), { recursive: true, force: true });
   });

@@ -2,7 +2,9 @@
 
 Names are matched as macOS (APFS) and Windows (NTFS) match them by default: `Index.HTML`
 and `index.html`, `café` in NFC and in NFD are one entry, stored under the spelling it
-was created with. Everything else passes through to a backing directory.
+was created with. As Windows does, a name loses its trailing dots and spaces: `notes.`
+is created as `notes`, and both names open it. Everything else passes through to a
+backing directory.
 
 Usage: casefold-fs.py BACKING MOUNTPOINT (runs in the foreground until unmounted).
 """
@@ -15,8 +17,13 @@ import unicodedata
 from fusepy import FUSE, FuseOSError, Operations
 
 
+def stored(name):
+    """The name a new entry gets: Windows drops trailing dots and spaces (not from `.` or `..`)."""
+    return name.rstrip(". ") or name
+
+
 def key(name):
-    return unicodedata.normalize("NFC", name).casefold()
+    return unicodedata.normalize("NFC", stored(name)).casefold()
 
 
 class Casefold(Operations):
@@ -27,7 +34,7 @@ class Casefold(Operations):
         """The backing path of `path`, each component matched regardless of case and form."""
         current = self.backing
         for part in [p for p in path.split("/") if p]:
-            match = part
+            match = stored(part)
             if os.path.isdir(current) and not os.path.islink(current):
                 wanted = key(part)
                 for existing in os.listdir(current):

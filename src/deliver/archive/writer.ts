@@ -54,9 +54,10 @@ export class SiteWriter {
   /** Symlink targets by slot: the links are made by `finish`. */
   readonly #linkTargets = new Map<number, string>();
   /**
-   * Long names, by tree key, that the disk does not hold as the archive spells them: those
-   * of symlinks, not made until `finish`, and of directories the filesystem took for one
-   * it already had under another spelling (case, Unicode normalization).
+   * Long names, by tree key, that the disk may not hold as the archive spells them: those
+   * of symlinks, not made until `finish`, of directories the filesystem took for one it
+   * already had under another spelling (case, Unicode normalization), and names ending in
+   * a dot or a space, which Windows drops.
    */
   readonly #keptNames = new Map<string, string>();
   /**
@@ -200,6 +201,12 @@ export class SiteWriter {
     if (isDigest(key)) this.#keptNames.set(key, detached(name));
   }
 
+  /** Keeps the long name of what was made at `made` when it ends in a dot or a space. */
+  #keepIfRenamed(made: string): void {
+    const last = made.charCodeAt(made.length - 1);
+    if (last === DOT || last === SPACE) this.#keepLongName(path.basename(made));
+  }
+
   /** A hard link shares its source's bytes, so it shares its record too. */
   hardlink(entry: PlannedEntry): void {
     this.#parents(entry);
@@ -215,6 +222,7 @@ export class SiteWriter {
     } catch (err) {
       throw collisionOr(err, entry);
     }
+    this.#keepIfRenamed(entry.absolute);
     this.#files += 1;
     this.#records.copy(source, entry.slot as number);
     this.onWritten?.(this.#records.get(entry.slot as number, entry.relative));
@@ -267,11 +275,14 @@ export class SiteWriter {
     // As GNU tar does: a later entry of the same name is a new file, so a hard link made
     // to the earlier one keeps the earlier bytes.
     if (entry.replaces !== undefined) fs.unlinkSync(entry.absolute);
+    let fd: number;
     try {
-      return fs.openSync(entry.absolute, CREATE_FLAGS, entry.mode);
+      fd = fs.openSync(entry.absolute, CREATE_FLAGS, entry.mode);
     } catch (err) {
       throw collisionOr(err, entry);
     }
+    this.#keepIfRenamed(entry.absolute);
+    return fd;
   }
 
   #record(entry: PlannedEntry, size: number, sha256: Buffer, bytes?: Buffer): void {
@@ -295,6 +306,7 @@ export class SiteWriter {
   #mkdir(dir: string, entry: PlannedEntry): void {
     try {
       fs.mkdirSync(dir, 0o755);
+      this.#keepIfRenamed(dir);
     } catch (err) {
       // The same directory under another spelling (case, normalization) is still a directory.
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && fs.lstatSync(dir).isDirectory()) {
@@ -308,6 +320,8 @@ export class SiteWriter {
   }
 }
 
+const DOT = 46;
+const SPACE = 32;
 const ZEROS = Buffer.alloc(1024 * 1024);
 
 /** Hashes `count` zero bytes: the holes of a sparse file. */
