@@ -5744,9 +5744,10 @@ class SiteWriter {
     /** Symlink targets by slot: the links are made by `finish`. */
     #linkTargets = new Map();
     /**
-     * Long names, by tree key, that the disk does not hold as the archive spells them: those
-     * of symlinks, not made until `finish`, and of directories the filesystem took for one
-     * it already had under another spelling (case, Unicode normalization).
+     * Long names, by tree key, that the disk may not hold as the archive spells them: those
+     * of symlinks, not made until `finish`, of directories the filesystem took for one it
+     * already had under another spelling (case, Unicode normalization), and names ending in
+     * a dot or a space, which Windows drops.
      */
     #keptNames = new Map();
     /**
@@ -5883,6 +5884,12 @@ class SiteWriter {
         if (isDigest(key))
             this.#keptNames.set(key, detached(name));
     }
+    /** Keeps the long name of what was made at `made` when it ends in a dot or a space. */
+    #keepIfRenamed(made) {
+        const last = made.charCodeAt(made.length - 1);
+        if (last === DOT || last === SPACE)
+            this.#keepLongName(external_node_path_.basename(made));
+    }
     /** A hard link shares its source's bytes, so it shares its record too. */
     hardlink(entry) {
         this.#parents(entry);
@@ -5898,6 +5905,7 @@ class SiteWriter {
         catch (err) {
             throw collisionOr(err, entry);
         }
+        this.#keepIfRenamed(entry.absolute);
         this.#files += 1;
         this.#records.copy(source, entry.slot);
         this.onWritten?.(this.#records.get(entry.slot, entry.relative));
@@ -5945,12 +5953,15 @@ class SiteWriter {
         // to the earlier one keeps the earlier bytes.
         if (entry.replaces !== undefined)
             external_node_fs_.unlinkSync(entry.absolute);
+        let fd;
         try {
-            return external_node_fs_.openSync(entry.absolute, CREATE_FLAGS, entry.mode);
+            fd = external_node_fs_.openSync(entry.absolute, CREATE_FLAGS, entry.mode);
         }
         catch (err) {
             throw collisionOr(err, entry);
         }
+        this.#keepIfRenamed(entry.absolute);
+        return fd;
     }
     #record(entry, size, sha256, bytes) {
         this.#files += 1;
@@ -5972,6 +5983,7 @@ class SiteWriter {
     #mkdir(dir, entry) {
         try {
             external_node_fs_.mkdirSync(dir, 0o755);
+            this.#keepIfRenamed(dir);
         }
         catch (err) {
             // The same directory under another spelling (case, normalization) is still a directory.
@@ -5985,6 +5997,8 @@ class SiteWriter {
         }
     }
 }
+const DOT = 46;
+const SPACE = 32;
 const ZEROS = Buffer.alloc(1024 * 1024);
 /** Hashes `count` zero bytes: the holes of a sparse file. */
 function hashZeros(hash, count) {
