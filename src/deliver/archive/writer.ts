@@ -201,10 +201,21 @@ export class SiteWriter {
     if (isDigest(key)) this.#keptNames.set(key, detached(name));
   }
 
-  /** Keeps the long name of what was made at `made` when it ends in a dot or a space. */
+  /**
+   * Keeps the long name of what was just made at `made` when the disk holds it without its
+   * trailing dots and spaces, as Windows does (`notes.` is stored as `notes`). Elsewhere
+   * such a name is on disk as spelled, and kept nowhere: memory does not grow with names.
+   */
   #keepIfRenamed(made: string): void {
     const last = made.charCodeAt(made.length - 1);
-    if (last === DOT || last === SPACE) this.#keepLongName(path.basename(made));
+    if (last !== DOT && last !== SPACE) return;
+    const name = path.basename(made);
+    const stripped = name.replace(/[. ]+$/, '');
+    if (stripped === '' || !isDigest(treeKey(name))) return;
+    const other = fs.lstatSync(path.join(path.dirname(made), stripped), { throwIfNoEntry: false });
+    if (other === undefined) return;
+    const self = fs.lstatSync(made);
+    if (other.ino === self.ino && other.dev === self.dev) this.#keepLongName(name);
   }
 
   /** A hard link shares its source's bytes, so it shares its record too. */
