@@ -5884,11 +5884,25 @@ class SiteWriter {
         if (isDigest(key))
             this.#keptNames.set(key, detached(name));
     }
-    /** Keeps the long name of what was made at `made` when it ends in a dot or a space. */
+    /**
+     * Keeps the long name of what was just made at `made` when the disk holds it without its
+     * trailing dots and spaces, as Windows does (`notes.` is stored as `notes`). Elsewhere
+     * such a name is on disk as spelled, and kept nowhere: memory does not grow with names.
+     */
     #keepIfRenamed(made) {
         const last = made.charCodeAt(made.length - 1);
-        if (last === DOT || last === SPACE)
-            this.#keepLongName(external_node_path_.basename(made));
+        if (last !== DOT && last !== SPACE)
+            return;
+        const name = external_node_path_.basename(made);
+        const stripped = name.replace(/[. ]+$/, '');
+        if (stripped === '' || !isDigest(treeKey(name)))
+            return;
+        const other = external_node_fs_.lstatSync(external_node_path_.join(external_node_path_.dirname(made), stripped), { throwIfNoEntry: false });
+        if (other === undefined)
+            return;
+        const self = external_node_fs_.lstatSync(made);
+        if (other.ino === self.ino && other.dev === self.dev)
+            this.#keepLongName(name);
     }
     /** A hard link shares its source's bytes, so it shares its record too. */
     hardlink(entry) {
