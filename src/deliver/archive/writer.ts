@@ -317,7 +317,6 @@ export class SiteWriter {
   #mkdir(dir: string, entry: PlannedEntry): void {
     try {
       fs.mkdirSync(dir, 0o755);
-      this.#keepIfRenamed(dir);
     } catch (err) {
       // The same directory under another spelling (case, normalization) is still a directory.
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && fs.lstatSync(dir).isDirectory()) {
@@ -328,6 +327,7 @@ export class SiteWriter {
       }
       throw collisionOr(err, entry);
     }
+    this.#keepIfRenamed(dir);
   }
 }
 
