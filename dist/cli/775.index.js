@@ -5997,7 +5997,6 @@ class SiteWriter {
     #mkdir(dir, entry) {
         try {
             external_node_fs_.mkdirSync(dir, 0o755);
-            this.#keepIfRenamed(dir);
         }
         catch (err) {
             // The same directory under another spelling (case, normalization) is still a directory.
@@ -6009,6 +6008,7 @@ class SiteWriter {
             }
             throw collisionOr(err, entry);
         }
+        this.#keepIfRenamed(dir);
     }
 }
 const DOT = 46;
