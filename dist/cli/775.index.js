@@ -3568,34 +3568,38 @@ function assetKey(file) {
  */
 const CHANGES_FORMAT = 'static-export-changes';
 const CHANGES_VERSION = 1;
+/**
+ * Sorts an export's files, once: the earlier export's as soon as it is known (its pages
+ * are looked up while the new export is extracted), the new one's as its pages are.
+ */
+function exportFiles(files) {
+    const pages = new Map();
+    // One pass: a manifest being made lists its files anew on each one.
+    const others = [];
+    for (const file of files) {
+        if (isPage(file.path))
+            pages.set(file.path, file);
+        else
+            others.push(file);
+    }
+    return { pages, assets: others.filter((file) => roleOf(file.path, pages) === 'asset') };
+}
 function refOf(manifest) {
     return { domain: manifest.domain, jobId: manifest.jobId, exportedAt: manifest.exportedAt };
 }
 function byPath(a, b) {
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
-/** Compares two export manifests; `source` says where `previous` came from. */
-function compareExports(previous, current, source) {
+/**
+ * Compares two export manifests; `source` says where `previous` came from. `files` are
+ * the manifests' files as `exportFiles` sorts them, when that is done already.
+ */
+function compareExports(previous, current, source, files = {}) {
     const domain = current.domain;
-    const pagesBefore = new Map();
-    const pagesAfter = new Map();
-    const assetsBefore = [];
-    const assetsAfter = [];
-    const sort = (manifest, pages, assets) => {
-        // One pass: a manifest being made lists its files anew on each one.
-        const others = [];
-        for (const file of manifest.files) {
-            if (isPage(file.path))
-                pages.set(file.path, file);
-            else
-                others.push(file);
-        }
-        for (const file of others)
-            if (roleOf(file.path, pages) === 'asset')
-                assets.push(file);
-    };
-    sort(previous, pagesBefore, assetsBefore);
-    sort(current, pagesAfter, assetsAfter);
+    const earlier = files.previous ?? exportFiles(previous.files);
+    const now = files.current ?? exportFiles(current.files);
+    const pagesBefore = earlier.pages;
+    const pagesAfter = now.pages;
     const sameScheme = previous.pageFingerprints !== undefined &&
         previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
     const change = (file) => ({
@@ -3636,9 +3640,12 @@ function compareExports(previous, current, source) {
         else
             pages.changed.push(change(after));
     }
-    for (const [file, before] of pagesBefore) {
-        if (!pagesAfter.has(file))
-            pages.removed.push(change(before));
+    // Every earlier page was found among the new ones unless some were removed.
+    if (compared < pagesBefore.size) {
+        for (const [file, before] of pagesBefore) {
+            if (!pagesAfter.has(file))
+                pages.removed.push(change(before));
+        }
     }
     for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
         list.sort(byPath);
@@ -3651,7 +3658,7 @@ function compareExports(previous, current, source) {
         current: refOf(current),
         comparedBy: !sameScheme || (compared > 0 && pages.comparedByBytes === compared) ? 'bytes' : 'content',
         pages,
-        assets: compareAssets(assetsBefore, assetsAfter),
+        assets: compareAssets(earlier.assets, now.assets),
         size: { before: previous.totals.bytes, after: current.totals.bytes },
     };
 }
@@ -3785,7 +3792,7 @@ class PageFingerprintJob {
         if (!isPage(file.path))
             return undefined;
         const previous = this.earlier?.get(file.path);
-        if (previous === undefined)
+        if (previous?.page === undefined)
             return file;
         if (previous.sha256 !== file.sha256) {
             if (bytes === undefined)
@@ -3800,10 +3807,15 @@ class PageFingerprintJob {
     partition(files) {
         const rest = [];
         const byPath = new Map();
+        const pageFiles = [];
+        const otherFiles = [];
         let carriedOver = 0;
         for (const file of files) {
-            if (!isPage(file.path))
+            if (!isPage(file.path)) {
+                otherFiles.push(file);
                 continue;
+            }
+            pageFiles.push(file);
             const outcome = this.#outcomes.get(file.path);
             if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
                 rest.push(file);
@@ -3813,16 +3825,22 @@ class PageFingerprintJob {
             if (outcome.carriedOver)
                 carriedOver += 1;
         }
-        return { done: { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] }, rest };
+        const done = { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] };
+        return { done: { ...done, pageFiles, otherFiles }, rest };
     }
     /** Fingerprints of every page among `files` (the site as extracted, in full). */
     finish(files) {
         const byPath = new Map();
         const unreadable = [];
+        const pageFiles = [];
+        const otherFiles = [];
         let carriedOver = 0;
         for (const file of files) {
-            if (!isPage(file.path))
+            if (!isPage(file.path)) {
+                otherFiles.push(file);
                 continue;
+            }
+            pageFiles.push(file);
             let outcome = this.#outcomes.get(file.path);
             if (outcome?.sha256 !== file.sha256 || 'unreadable' in outcome)
                 outcome = this.#look(file);
@@ -3834,11 +3852,11 @@ class PageFingerprintJob {
             if (outcome.carriedOver)
                 carriedOver += 1;
         }
-        return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable };
+        return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable, pageFiles, otherFiles };
     }
     #look(file, written) {
         const previous = this.earlier?.get(file.path);
-        if (previous?.sha256 === file.sha256) {
+        if (previous?.page !== undefined && previous.sha256 === file.sha256) {
             return { sha256: file.sha256, page: previous.page, carriedOver: true };
         }
         let bytes = written;
@@ -4039,6 +4057,10 @@ class ChangeReview {
     config;
     deps;
     #baseline;
+    /** The earlier export's files, sorted once it is known, before the new export is extracted. */
+    #earlier;
+    /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
+    #current;
     constructor(config, target, deps) {
         this.config = config;
         this.deps = deps;
@@ -4049,8 +4071,10 @@ class ChangeReview {
             requestTimeoutMs: config.requestTimeoutMs,
             ...(deps.signal ? { signal: deps.signal } : {}),
         });
+        this.#earlier = this.#baseline.then((baseline) => baseline.kind === 'found' ? exportFiles(baseline.baseline.manifest.files) : undefined);
         // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
         this.#baseline.catch(() => undefined);
+        this.#earlier.catch(() => undefined);
     }
     /**
      * Page fingerprints for the manifest, made as the pages are written (in a worker thread
@@ -4063,10 +4087,10 @@ class ChangeReview {
         let stopped = false;
         // Pages written before the earlier export is known wait here (a URL is still loading).
         let waiting = [];
-        const ready = this.#baseline.then((baseline) => {
+        const ready = Promise.all([this.#baseline, this.#earlier]).then(([baseline, earlier]) => {
             if (stopped)
                 return undefined;
-            fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline), {
+            fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline, earlier), {
                 debug: (line) => reporter.debug(line),
             });
             for (const file of waiting)
@@ -4089,6 +4113,7 @@ class ChangeReview {
                 if (running === undefined)
                     throw new Error('the page fingerprints were stopped');
                 const pages = await running.finish(contents.files);
+                this.#current = currentFiles(pages);
                 reporter.debug(`Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${(0,duration/* formatDuration */.a3)(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`);
                 if (pages.unreadable.length > 0) {
                     reporter.warning(`${pages.unreadable.length} extracted pages could not be read to fingerprint them (${pages.unreadable.slice(0, 3).join('; ')}${pages.unreadable.length > 3 ? '; …' : ''}): the change report compares them by their bytes.`);
@@ -4116,7 +4141,14 @@ class ChangeReview {
             }
             return;
         }
-        const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source);
+        // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
+        const previous = await this.#earlier;
+        const current = this.#current;
+        this.#current = undefined;
+        const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
+            ...(previous ? { previous } : {}),
+            ...(current ? { current } : {}),
+        });
         if (baseline.baseline.manifest.domain !== manifest.domain) {
             reporter.warning(`The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`);
         }
@@ -4161,19 +4193,31 @@ class ChangeReview {
         }
     }
 }
-/** The earlier export's page fingerprints, when they were made the way this version makes them. */
-function earlierPages(baseline) {
-    if (baseline.kind !== 'found')
+/** The earlier export's pages, when their fingerprints were made the way this version makes them. */
+function earlierPages(baseline, earlier) {
+    if (baseline.kind !== 'found' || earlier === undefined)
         return undefined;
     const { manifest } = baseline.baseline;
     if (manifest.pageFingerprints?.scheme !== FINGERPRINT_SCHEME)
         return undefined;
-    const byPath = new Map();
-    for (const file of manifest.files) {
-        if (file.page)
-            byPath.set(file.path, { sha256: file.sha256, page: file.page });
+    return earlier.pages;
+}
+/** The new export's files as the report compares them, from its pages' fingerprinting. */
+function currentFiles(fingerprints) {
+    const pages = new Map();
+    for (const file of fingerprints.pageFiles) {
+        const page = fingerprints.byPath.get(file.path);
+        pages.set(file.path, {
+            path: file.path,
+            size: file.size,
+            sha256: file.sha256,
+            ...(page ? { page } : {}),
+        });
     }
-    return byPath;
+    return {
+        pages,
+        assets: fingerprints.otherFiles.filter((file) => roleOf(file.path, pages) === 'asset'),
+    };
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/format.js

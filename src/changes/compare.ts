@@ -68,6 +68,27 @@ export interface ChangeReport {
 
 type FileEntry = ManifestFile;
 
+/** The files of one export as the report compares them: its pages by path, and its assets. */
+export interface ExportFiles {
+  pages: ReadonlyMap<string, FileEntry>;
+  assets: readonly FileEntry[];
+}
+
+/**
+ * Sorts an export's files, once: the earlier export's as soon as it is known (its pages
+ * are looked up while the new export is extracted), the new one's as its pages are.
+ */
+export function exportFiles(files: Iterable<FileEntry>): ExportFiles {
+  const pages = new Map<string, FileEntry>();
+  // One pass: a manifest being made lists its files anew on each one.
+  const others: FileEntry[] = [];
+  for (const file of files) {
+    if (isPage(file.path)) pages.set(file.path, file);
+    else others.push(file);
+  }
+  return { pages, assets: others.filter((file) => roleOf(file.path, pages) === 'asset') };
+}
+
 function refOf(manifest: ExportManifest): ExportRef {
   return { domain: manifest.domain, jobId: manifest.jobId, exportedAt: manifest.exportedAt };
 }
@@ -76,28 +97,21 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-/** Compares two export manifests; `source` says where `previous` came from. */
+/**
+ * Compares two export manifests; `source` says where `previous` came from. `files` are
+ * the manifests' files as `exportFiles` sorts them, when that is done already.
+ */
 export function compareExports(
   previous: ExportManifest,
   current: ExportManifest,
   source: string,
+  files: { previous?: ExportFiles; current?: ExportFiles } = {},
 ): ChangeReport {
   const domain = current.domain;
-  const pagesBefore = new Map<string, FileEntry>();
-  const pagesAfter = new Map<string, FileEntry>();
-  const assetsBefore: FileEntry[] = [];
-  const assetsAfter: FileEntry[] = [];
-  const sort = (manifest: ExportManifest, pages: Map<string, FileEntry>, assets: FileEntry[]) => {
-    // One pass: a manifest being made lists its files anew on each one.
-    const others: FileEntry[] = [];
-    for (const file of manifest.files) {
-      if (isPage(file.path)) pages.set(file.path, file);
-      else others.push(file);
-    }
-    for (const file of others) if (roleOf(file.path, pages) === 'asset') assets.push(file);
-  };
-  sort(previous, pagesBefore, assetsBefore);
-  sort(current, pagesAfter, assetsAfter);
+  const earlier = files.previous ?? exportFiles(previous.files);
+  const now = files.current ?? exportFiles(current.files);
+  const pagesBefore = earlier.pages;
+  const pagesAfter = now.pages;
 
   const sameScheme =
     previous.pageFingerprints !== undefined &&
@@ -137,8 +151,11 @@ export function compareExports(
     if (before.sha256 === after.sha256) pages.unchanged += 1;
     else pages.changed.push(change(after));
   }
-  for (const [file, before] of pagesBefore) {
-    if (!pagesAfter.has(file)) pages.removed.push(change(before));
+  // Every earlier page was found among the new ones unless some were removed.
+  if (compared < pagesBefore.size) {
+    for (const [file, before] of pagesBefore) {
+      if (!pagesAfter.has(file)) pages.removed.push(change(before));
+    }
   }
   for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
     list.sort(byPath);
@@ -153,7 +170,7 @@ export function compareExports(
     comparedBy:
       !sameScheme || (compared > 0 && pages.comparedByBytes === compared) ? 'bytes' : 'content',
     pages,
-    assets: compareAssets(assetsBefore, assetsAfter),
+    assets: compareAssets(earlier.assets, now.assets),
     size: { before: previous.totals.bytes, after: current.totals.bytes },
   };
 }
@@ -163,7 +180,10 @@ export function compareExports(
  * content: within a name, equal bytes are unchanged, and what is left pairs up as changed
  * (`style.3f9a.css` → `style.a1b2.css`), the rest added or removed.
  */
-function compareAssets(before: FileEntry[], after: FileEntry[]): ChangeReport['assets'] {
+function compareAssets(
+  before: readonly FileEntry[],
+  after: readonly FileEntry[],
+): ChangeReport['assets'] {
   const groups = new Map<string, { before: FileEntry[]; after: FileEntry[] }>();
   const group = (key: string) => {
     let found = groups.get(key);

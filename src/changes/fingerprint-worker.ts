@@ -23,6 +23,7 @@ port?.on('message', (message: ToFingerprintWorker) => {
     for (const page of message.pages) job.add(page);
     return;
   }
-  port.postMessage(job.finish(message.files));
+  // The files themselves are the main thread's already: only the fingerprints go back.
+  port.postMessage({ ...job.finish(message.files), pageFiles: [], otherFiles: [] });
   port.close();
 });

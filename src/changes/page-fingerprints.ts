@@ -10,10 +10,10 @@ import {
 } from './fingerprint.js';
 import { isPage } from './site-files.js';
 
-/** A page of the earlier export, as its manifest lists it. */
+/** A page of the earlier export, as its manifest lists it (a page it could not read has no record). */
 export interface EarlierPage {
   sha256: string;
-  page: PageRecord;
+  page?: PageRecord;
 }
 
 /** A file as the extraction wrote it: its path in the site, size and SHA-256. */
@@ -32,6 +32,9 @@ export interface PageFingerprints {
   carriedOver: number;
   /** Pages that could not be read, with why (`guides/a.html: ENOENT`): they have no fingerprint. */
   unreadable: string[];
+  /** Every page of the site, fingerprinted or not, and every other file: what the report compares. */
+  pageFiles: WrittenPage[];
+  otherFiles: WrittenPage[];
 }
 
 /** What one look at a page gave, and for which bytes (by their SHA-256). */
@@ -73,7 +76,7 @@ export class PageFingerprintJob {
   triage(file: WrittenPage, bytes?: Buffer): WrittenPage | undefined {
     if (!isPage(file.path)) return undefined;
     const previous = this.earlier?.get(file.path);
-    if (previous === undefined) return file;
+    if (previous?.page === undefined) return file;
     if (previous.sha256 !== file.sha256) {
       if (bytes === undefined) return file;
       if (!sameMarkup(bytes, previous.page)) return { ...file, markup: markupDigest(bytes) };
@@ -86,9 +89,15 @@ export class PageFingerprintJob {
   partition(files: Iterable<WrittenPage>): { done: PageFingerprints; rest: WrittenPage[] } {
     const rest: WrittenPage[] = [];
     const byPath = new Map<string, PageRecord>();
+    const pageFiles: WrittenPage[] = [];
+    const otherFiles: WrittenPage[] = [];
     let carriedOver = 0;
     for (const file of files) {
-      if (!isPage(file.path)) continue;
+      if (!isPage(file.path)) {
+        otherFiles.push(file);
+        continue;
+      }
+      pageFiles.push(file);
       const outcome = this.#outcomes.get(file.path);
       if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
         rest.push(file);
@@ -97,16 +106,23 @@ export class PageFingerprintJob {
       byPath.set(file.path, outcome.page);
       if (outcome.carriedOver) carriedOver += 1;
     }
-    return { done: { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] }, rest };
+    const done = { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] };
+    return { done: { ...done, pageFiles, otherFiles }, rest };
   }
 
   /** Fingerprints of every page among `files` (the site as extracted, in full). */
   finish(files: Iterable<WrittenPage>): PageFingerprints {
     const byPath = new Map<string, PageRecord>();
     const unreadable: string[] = [];
+    const pageFiles: WrittenPage[] = [];
+    const otherFiles: WrittenPage[] = [];
     let carriedOver = 0;
     for (const file of files) {
-      if (!isPage(file.path)) continue;
+      if (!isPage(file.path)) {
+        otherFiles.push(file);
+        continue;
+      }
+      pageFiles.push(file);
       let outcome = this.#outcomes.get(file.path);
       if (outcome?.sha256 !== file.sha256 || 'unreadable' in outcome) outcome = this.#look(file);
       if ('unreadable' in outcome) {
@@ -116,12 +132,12 @@ export class PageFingerprintJob {
       byPath.set(file.path, outcome.page);
       if (outcome.carriedOver) carriedOver += 1;
     }
-    return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable };
+    return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable, pageFiles, otherFiles };
   }
 
   #look(file: WrittenPage, written?: Buffer): Outcome {
     const previous = this.earlier?.get(file.path);
-    if (previous?.sha256 === file.sha256) {
+    if (previous?.page !== undefined && previous.sha256 === file.sha256) {
       return { sha256: file.sha256, page: previous.page, carriedOver: true };
     }
     let bytes = written;

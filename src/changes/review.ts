@@ -4,18 +4,24 @@ import type { Clock } from '../clock.js';
 import type { ExportConfig } from '../config.js';
 import type { WrittenFile } from '../deliver/archive/listing.js';
 import type { PageDescription } from '../deliver/deliver.js';
-import type { ExportManifest } from '../deliver/manifest.js';
+import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
 import { writeFileAtomic } from '../deliver/place.js';
 import type { TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
 import { ActionError } from '../errors.js';
 import type { ExportRecord, Reporter } from '../report.js';
 import { type BaselineResult, loadBaseline } from './baseline.js';
-import { type ChangeReport, compareExports, exceedsRemovalLimit } from './compare.js';
+import {
+  type ChangeReport,
+  compareExports,
+  exceedsRemovalLimit,
+  type ExportFiles,
+  exportFiles,
+} from './compare.js';
 import { FINGERPRINT_SCHEME } from './fingerprint.js';
 import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.js';
-import type { EarlierPage } from './page-fingerprints.js';
-import { isPage } from './site-files.js';
+import type { EarlierPage, PageFingerprints } from './page-fingerprints.js';
+import { isPage, roleOf } from './site-files.js';
 
 /** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 export class RemovalLimitError extends ActionError {
@@ -40,6 +46,10 @@ export interface ChangeReviewDeps {
  */
 export class ChangeReview {
   readonly #baseline: Promise<BaselineResult>;
+  /** The earlier export's files, sorted once it is known, before the new export is extracted. */
+  readonly #earlier: Promise<ExportFiles | undefined>;
+  /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
+  #current: ExportFiles | undefined;
 
   constructor(
     private readonly config: ExportConfig,
@@ -53,8 +63,12 @@ export class ChangeReview {
       requestTimeoutMs: config.requestTimeoutMs,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
+    this.#earlier = this.#baseline.then((baseline) =>
+      baseline.kind === 'found' ? exportFiles(baseline.baseline.manifest.files) : undefined,
+    );
     // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
     this.#baseline.catch(() => undefined);
+    this.#earlier.catch(() => undefined);
   }
 
   /**
@@ -68,9 +82,9 @@ export class ChangeReview {
     let stopped = false;
     // Pages written before the earlier export is known wait here (a URL is still loading).
     let waiting: WrittenFile[] = [];
-    const ready = this.#baseline.then((baseline) => {
+    const ready = Promise.all([this.#baseline, this.#earlier]).then(([baseline, earlier]) => {
       if (stopped) return undefined;
-      fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline), {
+      fingerprinter = startPageFingerprinter(stagingDir, earlierPages(baseline, earlier), {
         debug: (line) => reporter.debug(line),
       });
       for (const file of waiting) fingerprinter.written(file);
@@ -89,6 +103,7 @@ export class ChangeReview {
         const running = await ready;
         if (running === undefined) throw new Error('the page fingerprints were stopped');
         const pages = await running.finish(contents.files);
+        this.#current = currentFiles(pages);
         reporter.debug(
           `Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${formatDuration(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`,
         );
@@ -121,7 +136,14 @@ export class ChangeReview {
       }
       return;
     }
-    const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source);
+    // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
+    const previous = await this.#earlier;
+    const current = this.#current;
+    this.#current = undefined;
+    const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
+      ...(previous ? { previous } : {}),
+      ...(current ? { current } : {}),
+    });
     if (baseline.baseline.manifest.domain !== manifest.domain) {
       reporter.warning(
         `The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`,
@@ -182,14 +204,31 @@ export class ChangeReview {
   }
 }
 
-/** The earlier export's page fingerprints, when they were made the way this version makes them. */
-function earlierPages(baseline: BaselineResult): Map<string, EarlierPage> | undefined {
-  if (baseline.kind !== 'found') return undefined;
+/** The earlier export's pages, when their fingerprints were made the way this version makes them. */
+function earlierPages(
+  baseline: BaselineResult,
+  earlier: ExportFiles | undefined,
+): ReadonlyMap<string, EarlierPage> | undefined {
+  if (baseline.kind !== 'found' || earlier === undefined) return undefined;
   const { manifest } = baseline.baseline;
   if (manifest.pageFingerprints?.scheme !== FINGERPRINT_SCHEME) return undefined;
-  const byPath = new Map<string, EarlierPage>();
-  for (const file of manifest.files) {
-    if (file.page) byPath.set(file.path, { sha256: file.sha256, page: file.page });
+  return earlier.pages;
+}
+
+/** The new export's files as the report compares them, from its pages' fingerprinting. */
+function currentFiles(fingerprints: PageFingerprints): ExportFiles {
+  const pages = new Map<string, ManifestFile>();
+  for (const file of fingerprints.pageFiles) {
+    const page = fingerprints.byPath.get(file.path);
+    pages.set(file.path, {
+      path: file.path,
+      size: file.size,
+      sha256: file.sha256,
+      ...(page ? { page } : {}),
+    });
   }
-  return byPath;
+  return {
+    pages,
+    assets: fingerprints.otherFiles.filter((file) => roleOf(file.path, pages) === 'asset'),
+  };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { compareExports, exceedsRemovalLimit } from '../../src/changes/compare.js';
+import { compareExports, exceedsRemovalLimit, exportFiles } from '../../src/changes/compare.js';
 import { pageRoute, roleOf } from '../../src/changes/site-files.js';
 import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
 import { listed, siteContents } from '../support/site-contents.js';
@@ -129,6 +129,46 @@ describe('compareExports', () => {
     expect(report.comparedBy).toBe('bytes');
     expect(report.pages.changed.map((p) => p.path)).toEqual(['b.html']);
     expect(report.pages.unchanged).toBe(1);
+  });
+
+  it('gives the same report from files sorted ahead of time (the earlier ones before the extraction)', () => {
+    const before = manifest({
+      'index.html': page('home'),
+      'index.txt': 'rsc 1',
+      'guides/a.html': page('a'),
+      'guides/gone.html': page('gone'),
+      '_next/static/chunks/main-app-a1b2c3d4e5f6a7b8.js': 'main v1',
+      'images/old.png': 'old image',
+    });
+    const after = manifest(
+      {
+        'index.html': page('home', 'nav 2'),
+        'index.txt': 'rsc 2',
+        'guides/a.html': page('a edited'),
+        'guides/new.html': page('new'),
+        '_next/static/chunks/main-app-ffffeeee00001111.js': 'main v2',
+        'images/new.png': 'new image',
+      },
+      { jobId: 'se_2' },
+    );
+    const sorted = exportFiles(after.files);
+    expect([...sorted.pages.keys()].sort()).toEqual([
+      'guides/a.html',
+      'guides/new.html',
+      'index.html',
+    ]);
+    expect(sorted.assets.map((f) => f.path).sort()).toEqual([
+      '_next/static/chunks/main-app-ffffeeee00001111.js',
+      'images/new.png',
+    ]);
+    const report = compareExports(before, after, 'the test', {
+      previous: exportFiles(before.files),
+      current: sorted,
+    });
+    expect(report).toEqual(compareExports(before, after, 'the test'));
+    expect(report.pages.removed.map((p) => p.path)).toEqual(['guides/gone.html']);
+    expect(report.pages.added.map((p) => p.path)).toEqual(['guides/new.html']);
+    expect(report.assets.added).toEqual([{ path: 'images/new.png' }]);
   });
 
   it('counts the size of both exports', () => {

@@ -112,6 +112,31 @@ describe('PageFingerprintJob', () => {
     );
   });
 
+  it('fingerprints anew a page the earlier export listed without a fingerprint, and lists every file', async () => {
+    const files = await writeSite(root, site('a'));
+    await fs.writeFile(path.join(root, 'logo.svg'), '<svg/>');
+    const all = [...files, { path: 'logo.svg', size: 6, sha256: sha256('<svg/>') }];
+    // The earlier export could not read this page: same bytes, but no record to carry over.
+    const earlier = new Map<string, EarlierPage>([
+      ['index.html', { sha256: files.find((f) => f.path === 'index.html')?.sha256 ?? '' }],
+    ]);
+    const job = new PageFingerprintJob(root, earlier);
+    for (const file of all) {
+      const rest = job.triage(file);
+      if (rest) job.add(rest);
+    }
+    const result = job.finish(all);
+    expect(result.byPath).toEqual(await expected(root, files));
+    expect(result.carriedOver).toBe(0);
+    expect(result.pageFiles.map((f) => f.path)).toEqual(
+      files.filter((f) => f.path.endsWith('.html')).map((f) => f.path),
+    );
+    expect(result.otherFiles.map((f) => f.path)).toEqual([
+      ...files.filter((f) => !f.path.endsWith('.html')).map((f) => f.path),
+      'logo.svg',
+    ]);
+  });
+
   it('looks again at a page replaced after it was added', async () => {
     const files = await writeSite(root, site('a'));
     const job = new PageFingerprintJob(root);
