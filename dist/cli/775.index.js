@@ -4118,7 +4118,8 @@ class ChangeReview {
                 if (pages.unreadable.length > 0) {
                     reporter.warning(`${pages.unreadable.length} extracted pages could not be read to fingerprint them (${pages.unreadable.slice(0, 3).join('; ')}${pages.unreadable.length > 3 ? '; …' : ''}): the change report compares them by their bytes.`);
                 }
-                return pages;
+                // Only the fingerprints go into the manifest: the lists of files die with the report.
+                return { scheme: pages.scheme, byPath: pages.byPath };
             },
             stop: async () => {
                 stopped = true;
