@@ -3582,6 +3582,10 @@ function exportFiles(files) {
         else
             others.push(file);
     }
+    return sortedFiles(pages, others);
+}
+/** An export's files from its pages and the rest, which are assets unless page data. */
+function sortedFiles(pages, others) {
     return { pages, assets: others.filter((file) => roleOf(file.path, pages) === 'asset') };
 }
 function refOf(manifest) {
@@ -3825,8 +3829,15 @@ class PageFingerprintJob {
             if (outcome.carriedOver)
                 carriedOver += 1;
         }
-        const done = { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] };
-        return { done: { ...done, pageFiles, otherFiles }, rest };
+        const done = {
+            scheme: FINGERPRINT_SCHEME,
+            byPath,
+            carriedOver,
+            unreadable: [],
+            pageFiles,
+            otherFiles,
+        };
+        return { done, rest };
     }
     /** Fingerprints of every page among `files` (the site as extracted, in full). */
     finish(files) {
@@ -4215,10 +4226,7 @@ function currentFiles(fingerprints) {
             ...(page ? { page } : {}),
         });
     }
-    return {
-        pages,
-        assets: fingerprints.otherFiles.filter((file) => roleOf(file.path, pages) === 'asset'),
-    };
+    return sortedFiles(pages, fingerprints.otherFiles);
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/format.js

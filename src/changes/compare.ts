@@ -86,6 +86,14 @@ export function exportFiles(files: Iterable<FileEntry>): ExportFiles {
     if (isPage(file.path)) pages.set(file.path, file);
     else others.push(file);
   }
+  return sortedFiles(pages, others);
+}
+
+/** An export's files from its pages and the rest, which are assets unless page data. */
+export function sortedFiles(
+  pages: ReadonlyMap<string, FileEntry>,
+  others: readonly FileEntry[],
+): ExportFiles {
   return { pages, assets: others.filter((file) => roleOf(file.path, pages) === 'asset') };
 }
 

@@ -106,8 +106,15 @@ export class PageFingerprintJob {
       byPath.set(file.path, outcome.page);
       if (outcome.carriedOver) carriedOver += 1;
     }
-    const done = { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable: [] };
-    return { done: { ...done, pageFiles, otherFiles }, rest };
+    const done = {
+      scheme: FINGERPRINT_SCHEME,
+      byPath,
+      carriedOver,
+      unreadable: [],
+      pageFiles,
+      otherFiles,
+    };
+    return { done, rest };
   }
 
   /** Fingerprints of every page among `files` (the site as extracted, in full). */

@@ -17,11 +17,12 @@ import {
   exceedsRemovalLimit,
   type ExportFiles,
   exportFiles,
+  sortedFiles,
 } from './compare.js';
 import { FINGERPRINT_SCHEME } from './fingerprint.js';
 import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.js';
 import type { EarlierPage, PageFingerprints } from './page-fingerprints.js';
-import { isPage, roleOf } from './site-files.js';
+import { isPage } from './site-files.js';
 
 /** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 export class RemovalLimitError extends ActionError {
@@ -228,8 +229,5 @@ function currentFiles(fingerprints: PageFingerprints): ExportFiles {
       ...(page ? { page } : {}),
     });
   }
-  return {
-    pages,
-    assets: fingerprints.otherFiles.filter((file) => roleOf(file.path, pages) === 'asset'),
-  };
+  return sortedFiles(pages, fingerprints.otherFiles);
 }
