@@ -350,6 +350,23 @@ describe('markup check along the earlier layout', () => {
       expect(sameMarkup(now, { markup, layout: guess }), guess).toBe(false);
     expect(sameMarkup(now, { markup, layout: layout as string })).toBe(true);
   });
+
+  it('carries a page over only when both the CRC and the length of the digest are its own', () => {
+    const now = page('<main>x</main><script>build 2</script>');
+    const { digest: markup, layout } = markupDigest(page('<main>x</main><script>build 1</script>'));
+    const [crc, length] = markup.split('-') as [string, string];
+    const flipped = (Number.parseInt(crc, 16) ^ 1).toString(16).padStart(8, '0');
+    const others = [
+      `${flipped}-${length}`,
+      `${crc}-${(Number.parseInt(length, 16) + 1).toString(16)}`,
+      `${crc}-${(Number.parseInt(length, 16) - 1).toString(16)}`,
+      `${crc}${length}`,
+    ];
+    for (const other of others) {
+      expect(sameMarkup(now, { markup: other, layout: layout as string }), other).toBe(false);
+    }
+    expect(sameMarkup(now, { markup, layout: layout as string })).toBe(true);
+  });
 });
 
 describe('fingerprintPage', () => {
