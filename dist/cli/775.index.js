@@ -7291,8 +7291,8 @@ async function deliverBundle(options) {
                 contents: site.contents,
                 ...(described ? { pages: described } : {}),
             });
-            await options.review?.(manifest);
-            await writeManifest(staging, manifest);
+            // The review's file is written while the manifest is: either failing stops the step.
+            await Promise.all([options.review?.(manifest), writeManifest(staging, manifest)]);
             const previous = await recheckTarget(() => inspectTarget(options.target, options.targetRules, options.targetGiven));
             const { replaced, leftBehind } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
             if (leftBehind)

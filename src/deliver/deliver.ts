@@ -69,7 +69,10 @@ export interface DeliverOptions {
   export: Pick<ManifestFacts, 'domain' | 'jobId' | 'pageCount'>;
   /** Page fingerprints of the extracted site, recorded in its manifest; begun as files are written. */
   describePages?: (stagingDir: string) => PageDescription;
-  /** Runs on the new manifest before the site is put in place; throwing keeps `target` untouched. */
+  /**
+   * Runs on the new manifest before the site is put in place, while the manifest is written
+   * into the staging directory; throwing keeps `target` untouched.
+   */
   review?: (manifest: ExportManifest) => Promise<void>;
 }
 
@@ -154,8 +157,8 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         contents: site.contents,
         ...(described ? { pages: described } : {}),
       });
-      await options.review?.(manifest);
-      await writeManifest(staging, manifest);
+      // The review's file is written while the manifest is: either failing stops the step.
+      await Promise.all([options.review?.(manifest), writeManifest(staging, manifest)]);
       const previous = await recheckTarget(() =>
         inspectTarget(options.target, options.targetRules, options.targetGiven),
       );
