@@ -157,8 +157,14 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         contents: site.contents,
         ...(described ? { pages: described } : {}),
       });
-      // The review's file is written while the manifest is: either failing stops the step.
-      await Promise.all([options.review?.(manifest), writeManifest(staging, manifest)]);
+      // The review's file is written while the manifest is. Either failing stops the step,
+      // once both are done: nothing may still be writing into the staging directory when
+      // it is removed.
+      const settled = await Promise.allSettled([
+        options.review?.(manifest),
+        writeManifest(staging, manifest),
+      ]);
+      for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
       const previous = await recheckTarget(() =>
         inspectTarget(options.target, options.targetRules, options.targetGiven),
       );
