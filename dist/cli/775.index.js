@@ -1920,6 +1920,7 @@ const LAYOUT_MAX_RUNS = 4096;
 class Checksum {
     #crc = 0;
     #length = 0;
+    /** Adds `bytes` from `from` to `to`, which callers keep within the page (no clamping here). */
     add(bytes, from, to) {
         if (to <= from)
             return;
@@ -1936,9 +1937,13 @@ class Checksum {
     hex() {
         return `${(this.#crc >>> 0).toString(16).padStart(8, '0')}-${this.#length.toString(16)}`;
     }
-    /** Whether `digest` (as `hex` writes it) is this sum's, read without making a string. */
+    /**
+     * Whether `digest` is this sum's as `hex` writes it (the length without leading zeros),
+     * read without making a string.
+     */
     matches(digest) {
         return (digest.charCodeAt(8) === DASH &&
+            (digest.length === 10 || digest.charCodeAt(9) !== ZERO) &&
             hexValue(digest, 0, 8) === this.#crc >>> 0 &&
             hexValue(digest, 9, digest.length) === this.#length);
     }
@@ -2055,6 +2060,7 @@ function sameMarkup(bytes, earlier) {
     }
 }
 const DASH = 45;
+const ZERO = 48;
 const SEMICOLON = 59;
 const COMMA = 44;
 /** The lowercase hex number in `text` (a layout's) from `at` to `end`, or undefined where none is. */

@@ -104,6 +104,7 @@ class Checksum {
   #crc = 0;
   #length = 0;
 
+  /** Adds `bytes` from `from` to `to`, which callers keep within the page (no clamping here). */
   add(bytes: Buffer, from: number, to: number): void {
     if (to <= from) return;
     // A plain view: `subarray` goes through Buffer's constructor, a cost on every run.
@@ -122,10 +123,14 @@ class Checksum {
     return `${(this.#crc >>> 0).toString(16).padStart(8, '0')}-${this.#length.toString(16)}`;
   }
 
-  /** Whether `digest` (as `hex` writes it) is this sum's, read without making a string. */
+  /**
+   * Whether `digest` is this sum's as `hex` writes it (the length without leading zeros),
+   * read without making a string.
+   */
   matches(digest: string): boolean {
     return (
       digest.charCodeAt(8) === DASH &&
+      (digest.length === 10 || digest.charCodeAt(9) !== ZERO) &&
       hexValue(digest, 0, 8) === this.#crc >>> 0 &&
       hexValue(digest, 9, digest.length) === this.#length
     );
@@ -235,6 +240,7 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
 }
 
 const DASH = 45;
+const ZERO = 48;
 const SEMICOLON = 59;
 const COMMA = 44;
 
