@@ -52,7 +52,14 @@ export function sourcesDigest(root = ROOT): string {
   // Only the build command of package.json: other scripts do not change the bundle.
   return digest(
     root,
-    [...filesUnder(root, 'src'), 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'],
+    [
+      ...filesUnder(root, 'src'),
+      // The fixes applied to dependencies at install (patch-package), bundled with them.
+      ...filesUnder(root, 'patches'),
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.build.json',
+    ],
     manifest.scripts?.build ?? '',
   );
 }

@@ -2492,6 +2492,20 @@ function parse256 (buf) {
 }
 
 function decodeOct (val, offset, length) {
+  // Fast path: octal digits after leading spaces and NULs, read in place. Every header
+  // has eight numeric fields; two buffer views and a string for each cost more than the
+  // rest of the header. Anything else (base-256, a sign, no digits) is read as before,
+  // and the digits read here are the ones parseInt reads there.
+  if (!(val[offset] & 0x80)) {
+    const stop = offset + length
+    let i = offset
+    while (i < stop && val[i] === 32) i++
+    while (i < stop && val[i] === 0) i++
+    const first = i
+    let n = 0
+    while (i < stop && val[i] >= 48 && val[i] <= 55) n = n * 8 + (val[i++] - 48)
+    if (i > first) return n
+  }
   val = val.subarray(offset, offset + length)
   offset = 0
 

@@ -403,6 +403,33 @@ describe('7. legitimate archives are accepted', () => {
     });
   }
 
+  it('size and mode fields are read however tar writers spell their numbers', async () => {
+    const text = 'twenty bytes of text';
+    const base256 = Buffer.alloc(12);
+    base256[0] = 0x80;
+    base256[11] = text.length;
+    const sizes: [string, Buffer][] = [
+      ['zero-padded, NUL-terminated', Buffer.from('00000000024\0', 'latin1')],
+      ['left-aligned, NUL-padded', Buffer.from('24'.padEnd(12, '\0'), 'latin1')],
+      ['space-padded, space-terminated', Buffer.from('24 '.padStart(12, ' '), 'latin1')],
+      ['after NULs', Buffer.from('024'.padStart(12, '\0'), 'latin1')],
+      ['base-256', base256],
+    ];
+    for (const [spelling, field] of sizes) {
+      await fs.rm(root, { recursive: true, force: true });
+      const archive = rawTar([
+        { name: 'a.txt', data: text, edit: (header) => field.copy(header, 124) },
+        { name: 'run.sh', data: '#!/bin/sh\n', edit: (header) => header.write('  755 \0\0', 100) },
+        { name: 'b.txt', data: 'next' },
+      ]);
+      await extracted(archive);
+      expect(await fs.readFile(path.join(root, 'a.txt'), 'utf8'), spelling).toBe(text);
+      expect(await fs.readFile(path.join(root, 'b.txt'), 'utf8'), spelling).toBe('next');
+      const mode = (await fs.stat(path.join(root, 'run.sh'))).mode;
+      expect(mode & 0o111, spelling).not.toBe(0);
+    }
+  });
+
   it('bytes after the end-of-archive blocks are ignored', async () => {
     const archive = Buffer.concat([
       await tarOf([{ name: 'a.html', content: 'a' }], false),
