@@ -3,8 +3,9 @@ import tar from 'tar-stream';
 /**
  * tar-stream (pinned to 3.2.2, whose internals this class relies on) parses headers,
  * long names and pax records; patches/tar-stream+3.2.2.patch (applied by `npm ci`) has it
- * read each header's numbers in place instead of through two views and a string each. What it lacks, this narrow subclass adds, without reading
- * a header field of its own beyond the GNU sparse map:
+ * read each header's numbers in place instead of through two views and a string each.
+ * What it lacks, this narrow subclass adds, without reading a header field of its own
+ * beyond the GNU sparse map:
  *
  * - the end of the archive: GNU tar and Python stop at the first zero block, so bytes
  *   after it (`cat a.tar b.tar`, padding, junk) are never read as entries;
