@@ -70,7 +70,19 @@ function readable(...texts: string[]): string {
 /** The API the action talks to, with the write key, as a workflow would pass them. */
 const api = () => ({ 'api-key': emulator.keys.write, 'base-url': emulator.baseUrl });
 
-/** Runs dist/cli/index.js (or another command line) from a shell-like environment. */
+/**
+ * The PATH of a user's shell: `npm test` puts the project's `node_modules/.bin` first,
+ * where a command installed by npx would find tools it never installed itself.
+ */
+const SHELL_PATH = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .filter((dir) => !dir.split(path.sep).includes('node_modules'))
+  .join(path.delimiter);
+
+/**
+ * Runs dist/cli/index.js (or another command line) from a shell-like environment. Its
+ * temp directory is the test run's, so report files never land in the machine's.
+ */
 function runCommand(
   command: string[],
   options: { cwd: string; env?: Record<string, string>; stdin?: string },
@@ -78,7 +90,7 @@ function runCommand(
   const [program, ...args] = command;
   const child = spawn(program as string, args, {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+    env: { PATH: SHELL_PATH, HOME: options.cwd, TMPDIR: os.tmpdir(), ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin.end(options.stdin ?? '');
@@ -344,7 +356,7 @@ describe.concurrent('smoke', () => {
             cwd: work,
             env: {
               // npx and the tool's `#!/usr/bin/env node` both take this runtime's node.
-              PATH: `${path.dirname(runtime.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+              PATH: `${path.dirname(runtime.node)}${path.delimiter}${SHELL_PATH}`,
               ADMIN_API_KEY: emulator.keys.write,
               npm_config_cache: path.join(work, 'npm-cache'),
               npm_config_update_notifier: 'false',
@@ -451,7 +463,7 @@ describe.concurrent('smoke: the readiness scan on worker threads', () => {
         'none',
         '--verbose',
       ],
-      { cwd, env: { ADMIN_API_KEY: leaky.keys.write } },
+      { cwd, env: { ADMIN_API_KEY: leaky.keys.write, TMPDIR: cwd } },
     );
     const output = run.stdout + run.stderr;
     expect(run.code, output).toBe(1);
@@ -459,5 +471,11 @@ describe.concurrent('smoke: the readiness scan on worker threads', () => {
       /Readiness scan: \d+ file\(s\) read on 2 threads \(\d+ on the main one\)\./,
     );
     expect(output).toContain('cdn.leaky.example');
+    // The reports are left in the system's temp directory, for the user to read.
+    const reports = (await fs.readdir(cwd)).filter((name) => name.includes('-readiness.'));
+    expect(reports.sort()).toEqual([
+      `static-export-${DOMAIN}-readiness.json`,
+      `static-export-${DOMAIN}-readiness.sarif`,
+    ]);
   });
 });
