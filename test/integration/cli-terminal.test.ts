@@ -55,6 +55,8 @@ async function inTerminal(
     ...Object.entries({
       PATH: process.env.PATH ?? '',
       HOME: cwd,
+      // Whatever the CLI leaves in its temp directory stays in this test's.
+      TMPDIR: cwd,
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
       ...env,
