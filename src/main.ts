@@ -169,6 +169,9 @@ async function executeConfigured(
         record,
         ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
       });
+      // A signal after the export was put in place stopped nothing, but the run still ends
+      // as cancelled, saying so: a script's next command must not take it for done.
+      if (options.signal?.aborted) throw abortReason(options.signal);
     }
     return { config, record };
   } catch (err) {

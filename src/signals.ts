@@ -23,7 +23,12 @@ export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> 
     const handler = () => {
       if (!controller.signal.aborted) {
         controller.abort(new CancelledError(`Cancelled (${name}).`, name));
-      } else if (source === process) process.exit(signalExitCode(name));
+      } else if (source === process) {
+        process.stderr.write(
+          `${name} again: stopping at once, without waiting for the run to end.\n`,
+        );
+        process.exit(signalExitCode(name));
+      }
     };
     source.on(name, handler);
     return [name, handler] as const;

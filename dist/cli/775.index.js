@@ -7291,6 +7291,8 @@ async function deliverBundle(options) {
                 throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
             }
             await options.inspect?.(staging, site.contents);
+            // A signal that came while a step went on unaware (the check, the listing) stops here.
+            (0,errors/* throwIfAborted */.Te)(options.signal);
             const described = await pages?.finish(site.contents);
             const manifest = buildManifest({
                 ...facts(site.format),
@@ -7308,6 +7310,8 @@ async function deliverBundle(options) {
                 if (outcome.status === 'rejected')
                     throw outcome.reason;
             const previous = await recheckTarget(() => inspectTarget(options.target, options.targetRules, options.targetGiven));
+            // The last moment a cancellation or the timeout can leave path as it was.
+            (0,errors/* throwIfAborted */.Te)(options.signal);
             const { replaced, leftBehind } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
             if (leftBehind)
                 reporter.warning(leftBehind);
@@ -7324,6 +7328,7 @@ async function deliverBundle(options) {
         const format = await sniffFile(file);
         const name = `${options.archiveName}${EXTENSION[format]}`;
         await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven));
+        (0,errors/* throwIfAborted */.Te)(options.signal);
         const archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
         const manifestPath = external_node_path_.join(options.target, archiveManifestName(name));
         await (0,place/* writeFileAtomic */.Zf)(manifestPath, serializeManifest(buildManifest({ ...facts(format), archive: { ...facts(format).archive, file: name } })));
@@ -7984,6 +7989,10 @@ async function executeConfigured(raw, environment, reporter, options) {
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
             });
+            // A signal after the export was put in place stopped nothing, but the run still ends
+            // as cancelled, saying so: a script's next command must not take it for done.
+            if (options.signal?.aborted)
+                throw (0,errors/* abortReason */.Js)(options.signal);
         }
         return { config, record };
     }

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock, Random } from '../clock.js';
 import type { ExtractLimits } from '../config.js';
 import { formatBytes } from '../duration.js';
-import { ActionError, UnsafeArchiveError } from '../errors.js';
+import { ActionError, throwIfAborted, UnsafeArchiveError } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
 import type { SiteContents } from './archive/listing.js';
@@ -151,6 +151,8 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         );
       }
       await options.inspect?.(staging, site.contents);
+      // A signal that came while a step went on unaware (the check, the listing) stops here.
+      throwIfAborted(options.signal);
       const described = await pages?.finish(site.contents);
       const manifest = buildManifest({
         ...facts(site.format),
@@ -168,6 +170,8 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       const previous = await recheckTarget(() =>
         inspectTarget(options.target, options.targetRules, options.targetGiven),
       );
+      // The last moment a cancellation or the timeout can leave path as it was.
+      throwIfAborted(options.signal);
       const { replaced, leftBehind } = await replaceDirectory(staging, options.target);
       if (leftBehind) reporter.warning(leftBehind);
       return {
@@ -185,6 +189,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     await recheckTarget(() =>
       inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven),
     );
+    throwIfAborted(options.signal);
     const archivePath = await moveFileInto(file, options.target, name);
     const manifestPath = path.join(options.target, archiveManifestName(name));
     await writeFileAtomic(

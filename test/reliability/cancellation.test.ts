@@ -1,4 +1,6 @@
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, FaultRule } from '../../emulator/index.js';
 import { cancelWhen, errorLines } from '../support/in-process.js';
@@ -11,6 +13,7 @@ import {
   runCase,
   workspaceWithSite,
 } from './support.js';
+import { listTree } from '../support/files.js';
 
 /**
  * SIGINT and SIGTERM (what a CI system sends to cancel a job) in each phase of a run. The
@@ -153,4 +156,71 @@ describe.concurrent('cancellation', () => {
       );
     }
   }
+});
+
+/**
+ * Signals that come when nothing the run does next would notice them: the readiness check
+ * is over, and what is left before the swap (fingerprints, manifest, the last look at
+ * path) waits on no request or timer. Each is sent as a line of the log is written, so it
+ * lands at that exact point.
+ */
+describe.concurrent('cancellation around the swap', () => {
+  const inputs = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
+  const sendOn = (marker: RegExp, signal: NodeJS.Signals) => {
+    const signals = new EventEmitter();
+    let sent = false;
+    const onLine = (line: string) => {
+      if (sent || !marker.test(line)) return;
+      sent = true;
+      signals.emit(signal);
+    };
+    return { signals, onLine, sent: () => sent };
+  };
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(
+      `${signal} once the readiness check is done, before the site is put in place`,
+      row('exit 1, one "Cancelled" line, temp removed, path untouched'),
+      async (context) => {
+        const harness = await caseHarness(context, QUICK);
+        const { workspace } = await workspaceWithSite();
+        const cancel = sendOn(/cloud check: read /, signal);
+        const run = await runCase(harness, inputs, {
+          workspace,
+          signals: cancel.signals,
+          onLine: cancel.onLine,
+        });
+        expect(cancel.sent(), run.stdout).toBe(true);
+        expect(run.code).toBe(1);
+        expect(errorLines(run)).toEqual([
+          expect.stringMatching(new RegExp(`^::error::Cancelled \\(${signal}\\)\\. `)),
+        ]);
+        await expectUntouched(run, workspace);
+      },
+    );
+  }
+
+  it(
+    'SIGINT once the site is in place: it stays, and the run ends as cancelled, saying so',
+    row('exit 1, "Cancelled … already in place", the new export whole'),
+    async (context) => {
+      const harness = await caseHarness(context, QUICK);
+      const { workspace, site } = await workspaceWithSite();
+      const cancel = sendOn(/^Replaced the earlier export in /, 'SIGINT');
+      const run = await runCase(harness, inputs, {
+        workspace,
+        signals: cancel.signals,
+        onLine: cancel.onLine,
+      });
+      expect(cancel.sent(), run.stdout).toBe(true);
+      expect(run.code).toBe(1);
+      expect(errorLines(run)).toEqual([
+        `::error::Cancelled (SIGINT). The export was already in place in ${site}; temporary files were removed.`,
+      ]);
+      const tree = await listTree(site);
+      expect(tree).not.toContain('previous.html');
+      expect(tree).toContain('index.html');
+      expect(await fs.readdir(workspace)).toEqual([path.basename(site)]);
+    },
+  );
 });

@@ -118,6 +118,36 @@ describe('clean exits', () => {
     await expectNothingTemporary(m);
   });
 
+  it('ends at once on a second signal, and says why', async () => {
+    // The first signal cancels the run; this one never ends, as a cleanup that hangs would not.
+    const script = `
+      import { cancelOnSignals } from ${JSON.stringify(path.join(ROOT, 'src', 'signals.ts'))};
+      const { signal } = cancelOnSignals();
+      signal.addEventListener('abort', () => {
+        process.stdout.write('cancelled\\n');
+        setTimeout(() => process.kill(process.pid, 'SIGINT'), 20);
+      });
+      setInterval(() => undefined, 1000);
+      process.kill(process.pid, 'SIGINT');
+    `;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(output).toBe(
+      'cancelled\nSIGINT again: stopping at once, without waiting for the run to end.\n',
+    );
+    expect(code).toBe(130);
+  });
+
   it('removes what a run registered even when the process dies of an uncaught exception', async () => {
     const m = await machine();
     const staging = path.join(m.workspace, '.site.partial-crash');
