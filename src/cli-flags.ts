@@ -153,16 +153,19 @@ export function asCommandLine(message: string): string {
   return message.replace(
     /`([a-z][a-z0-9-]*)(?:: ([^`]*))?`/g,
     (whole, name: string, value: string | undefined) => {
-      if (name === 'api-key') return value === undefined ? '`ADMIN_API_KEY`' : whole;
+      // The key is best given in the environment, never on a command line.
+      if (name === 'api-key') return '`ADMIN_API_KEY`';
       if (!flags.has(name)) return whole;
       return value === undefined ? `\`--${name}\`` : `\`--${name} ${value}\``;
     },
   );
 }
 
+const ENVIRONMENT_PREFIX = 'STATIC_EXPORT_';
+
 /** `STATIC_EXPORT_DOMAIN` for `--domain`. */
 export function environmentName(flag: string): string {
-  return `STATIC_EXPORT_${flag.toUpperCase().replace(/-/g, '_')}`;
+  return `${ENVIRONMENT_PREFIX}${flag.toUpperCase().replace(/-/g, '_')}`;
 }
 
 /** What the command line asks for. */
@@ -190,6 +193,8 @@ export interface RunRequest {
   verbose: boolean;
   /** Outputs to print one per line instead of the usual result. */
   print: OutputName[];
+  /** STATIC_EXPORT_* variables that set nothing (`STATIC_EXPORT_DOMIAN`), with a guess. */
+  unknownVariables: string[];
 }
 
 class UsageError extends Error {}
@@ -238,9 +243,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       switchValues.add(at + 1);
     }
   }
-  const positionals = tokens.flatMap((token, at) =>
-    token.kind === 'positional' && !switchValues.has(at) ? [token.value] : [],
+  const positionalAts = tokens.flatMap((token, at) =>
+    token.kind === 'positional' && !switchValues.has(at) ? [at] : [],
   );
+  const positionals = positionalAts.map((at) => positionalAt(tokens, at) as string);
   const jsonRequested =
     tokens.some(
       (t) => t.kind === 'option' && t.name === 'json' && !t.rawName.startsWith('--no-'),
@@ -308,6 +314,21 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (command === undefined) throw new UsageError(unknownCommand(first));
     if (switches.get('help')) return { kind: 'help', command };
     if (rest.length > 0) {
+      // `--download maybe`: a word right after a switch was meant as its value.
+      const at = positionalAts[1] as number;
+      const before = tokens[at - 1];
+      const flag = before?.kind === 'option' ? byName.get(before.name) : undefined;
+      if (
+        before?.kind === 'option' &&
+        flag !== undefined &&
+        flag.value === undefined &&
+        before.value === undefined &&
+        (tokens[at] as { index: number }).index === before.index + 1
+      ) {
+        throw new UsageError(
+          `${before.rawName} takes true or false, got "${rest[0]}" (or write --${flag.name} / --no-${flag.name})`,
+        );
+      }
       throw new UsageError(
         `unexpected argument "${rest[0]}": values are given with a flag, e.g. --domain docs.example.com`,
       );
@@ -377,6 +398,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;
+    const variables = ALL_FLAGS.map((f) => environmentName(f.name));
+    const unknownVariables = Object.keys(env)
+      .filter((name) => name.startsWith(ENVIRONMENT_PREFIX) && !variables.includes(name))
+      .sort()
+      .map((name) => {
+        const guess = closest(
+          name,
+          variables.map((v) => v.toLowerCase()),
+        )?.toUpperCase();
+        return `${name} sets nothing and is ignored${guess ? `: did you mean ${guess}?` : ''}`;
+      });
     return {
       kind: 'run',
       command,
@@ -386,6 +418,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       quiet: switchOf(flag('quiet')),
       verbose: switchOf(flag('verbose')),
       print,
+      unknownVariables,
     };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

@@ -94,9 +94,10 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     quiet: request.quiet,
     now: () => clock.now(),
   });
+  for (const unknown of request.unknownVariables) reporter.warning(unknown);
   if (request.sources['api-key'] === '--api-key') {
     reporter.warning(
-      '--api-key puts the key in the process list and the shell history, where others can read it: set ADMIN_API_KEY (or STATIC_EXPORT_API_KEY) in the environment instead, or pipe it in with --api-key -.',
+      '--api-key puts the key in the process list, the shell history and the logs of what starts the command (npm writes its arguments to its debug log under npx), where others can read it: set ADMIN_API_KEY (or STATIC_EXPORT_API_KEY) in the environment instead, or pipe it in with --api-key -.',
     );
   }
   const cancel = cancelOnSignals(context.signals);

@@ -136,8 +136,9 @@ export const DEFAULTS = {
 } as const satisfies RawInputs;
 
 const MAX_PROMPT_CHARS = 100_000;
+/** Each adapter names its own way (asCommandLine: `ADMIN_API_KEY`). */
 const API_KEY_REQUIRED =
-  'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY';
+  'is required: the admin API key (mint_…), given as `api-key: ${{ secrets.ADMIN_API_KEY }}`';
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 const text = z.string().trim();
@@ -531,7 +532,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     if (why) {
       problems.push({
         input: 'path',
-        message: `"${values.path}" (${outputPath}) is never replaced: ${why}. Choose a directory of its own, such as a new folder in the workspace`,
+        message: `"${values.path}" (${outputPath}) is never replaced: ${why}; choose a directory of its own, such as a new folder in the workspace`,
       });
     }
   }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
 import type { ChangeReport, PageChange } from './changes/compare.js';
-import { formatBytes, formatDuration } from './duration.js';
+import { DEFAULTS } from './config.js';
+import { formatBytes, formatDuration, parseDuration } from './duration.js';
 
 /** The outputs of action-interface.md: names are fixed. */
 export const OUTPUT_NAMES = [
@@ -207,7 +208,11 @@ function inputDuration(ms: number): string {
 /** What was going on when the run's timeout passed, and what the user can do. */
 export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const limit = `the ${formatDuration(timeoutMs)} timeout passed${record.lastRetry ? ` (last refusal: ${record.lastRetry})` : ''}`;
-  const longer = setting('timeout', inputDuration(timeoutMs * 2));
+  // Twice the limit, and never less than the default: a job of minutes outlasts 2 s too.
+  const longer = setting(
+    'timeout',
+    inputDuration(Math.max(timeoutMs * 2, parseDuration(DEFAULTS.timeout) ?? 0)),
+  );
   if (record.command === 'agent') {
     if (record.status !== undefined) {
       return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting('agent-job-id', record.jobId ?? '')}.`;

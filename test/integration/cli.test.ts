@@ -123,7 +123,11 @@ describe('static-export CLI', () => {
       /--prompt is a flag of `agent`, not of `export`/,
     ],
     [['export', '--domain'], /--domain needs a value/],
-    [['export', '--domain', 'x', '--download', 'maybe'], /unexpected argument "maybe"/],
+    [
+      ['export', '--domain', 'x', '--download', 'maybe'],
+      /--download takes true or false, got "maybe" \(or write --download \/ --no-download\)/,
+    ],
+    [['export', '--domain', 'x', 'extra'], /unexpected argument "extra": values are given/],
     [
       ['export', '--domain', 'x', '--download=maybe'],
       /--download takes true or false, got "maybe"/,
@@ -211,6 +215,13 @@ describe('static-export CLI', () => {
     });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/^error: --api-key \(from stdin\): /m);
+    // No key at all: the command line's way to give it, not a workflow's.
+    const none = await runCli(['export', '--domain', 'docs.example.com']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^error: --api-key: is required: the admin API key \(mint_…\), given as `ADMIN_API_KEY`$/m,
+    );
+    expect(none.stderr).not.toContain('secrets.');
   });
 
   it('shows the options of each command with --help', async () => {
@@ -288,6 +299,14 @@ describe('static-export CLI basics', () => {
     const invalid = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_TIMEOUT: 'soon' }) });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/^error: --timeout \(from STATIC_EXPORT_TIMEOUT\): must be/m);
+    // A misspelt variable sets nothing: said before what it leaves missing.
+    const misspelt = await runCli(['export'], {
+      env: env({ STATIC_EXPORT_DOMIAN: 'docs.example.com' }),
+    });
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(
+      /^warning: STATIC_EXPORT_DOMIAN sets nothing and is ignored: did you mean STATIC_EXPORT_DOMAIN\?\n(.*\n)*error: --domain/m,
+    );
     const json = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_JSON: 'maybe' }) });
     expect(json.code).toBe(2);
     expect(json.stderr).toContain('STATIC_EXPORT_JSON must be true or false, got "maybe"');
@@ -424,7 +443,7 @@ describe('static-export CLI basics', () => {
       const { error } = JSON.parse(run.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('timeout');
       expect(error.message).toMatch(
-        /^Export job (se_\w+) was still queued when the 1\.0s timeout passed\. It keeps running on the server: rerun with `--job-id \1` to pick it up without exporting again, or raise the limit \(`--timeout 2s`\)\.$/,
+        /^Export job (se_\w+) was still queued when the 1\.0s timeout passed\. It keeps running on the server: rerun with `--job-id \1` to pick it up without exporting again, or raise the limit \(`--timeout 30m`\)\.$/,
       );
     } finally {
       emulator.faults.clear();

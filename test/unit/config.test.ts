@@ -143,7 +143,8 @@ describe('parseConfig', () => {
   it('requires api-key and never echoes a malformed one', () => {
     expect(problemsOf({ 'api-key': '' })[0]).toMatchObject({
       input: 'api-key',
-      message: /required/,
+      message:
+        'is required: the admin API key (mint_…), given as `api-key: ${{ secrets.ADMIN_API_KEY }}`',
     });
     const problems = problemsOf({ 'api-key': 'not a key with spaces' });
     expect(problems[0]?.input).toBe('api-key');

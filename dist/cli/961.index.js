@@ -1,5 +1,5 @@
-export const id = 775;
-export const ids = [775];
+export const id = 961;
+export const ids = [961];
 export const modules = {
 
 /***/ 4271:
@@ -252,21 +252,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 143:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   f: () => (/* binding */ isHtmlWhitespace)
-/* harmony export */ });
-/** Space, tab, line feed, form feed, carriage return: HTML's (ASCII) whitespace, by char code. */
-function isHtmlWhitespace(c) {
-    return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
-}
-
-
-/***/ }),
-
-/***/ 4775:
+/***/ 1961:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -884,61 +870,8 @@ function hostOf(url) {
     return url.port !== '' ? url.host : `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
 }
 
-;// CONCATENATED MODULE: ./.build/net.js
-
-/** localhost, 127.0.0.0/8 and ::1: the only hosts that may be reached over plain http. */
-function isLoopbackHost(hostname) {
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    if (host === 'localhost' || host.endsWith('.localhost'))
-        return true;
-    if ((0,external_node_net_.isIP)(host) === 4)
-        return host.startsWith('127.');
-    if ((0,external_node_net_.isIP)(host) === 6)
-        return host === '::1' || host === '0:0:0:0:0:0:0:1';
-    return false;
-}
-/**
- * Parses a URL the action will send requests to: https, or http to loopback only, and
- * no credentials in it. Returns a reason when the URL is not acceptable.
- */
-function parseServiceUrl(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { reason: 'is not a URL' };
-    }
-    if (url.username || url.password)
-        return { reason: 'must not carry credentials' };
-    if (url.protocol === 'https:')
-        return url;
-    if (url.protocol === 'http:') {
-        return isLoopbackHost(url.hostname)
-            ? url
-            : { reason: 'uses http: only https is allowed, except for localhost, 127.0.0.0/8 and [::1]' };
-    }
-    return { reason: `uses ${url.protocol.replace(/:$/, '')}: only https is allowed` };
-}
-/**
- * The URL without its user name, password, query string and fragment: safe to print for
- * a presigned link, or an address a server redirected to.
- */
-function withoutQuery(url) {
-    try {
-        const copy = new URL(url);
-        const hadQuery = copy.search !== '';
-        copy.username = '';
-        copy.password = '';
-        copy.search = '';
-        copy.hash = '';
-        return hadQuery ? `${copy.toString()}?…` : copy.toString();
-    }
-    catch {
-        return '(invalid URL)';
-    }
-}
-
+// EXTERNAL MODULE: ./.build/net.js
+var net = __webpack_require__(8213);
 // EXTERNAL MODULE: ./.build/redact.js
 var redact = __webpack_require__(7437);
 ;// CONCATENATED MODULE: ./.build/retry.js
@@ -1213,7 +1146,7 @@ class AdminApi {
     /** The operation of a call sent at most once whose request is out without an answer. */
     #unanswered;
     constructor(options) {
-        const checked = parseServiceUrl(options.baseUrl.href);
+        const checked = (0,net/* parseServiceUrl */.iO)(options.baseUrl.href);
         if (!(checked instanceof URL))
             throw new errors/* ActionError */.lZ(`base-url ${checked.reason}.`);
         const redactor = options.redactor ?? new redact/* Redactor */.p();
@@ -1453,7 +1386,7 @@ class AdminApi {
             const target = location === undefined
                 ? 'nowhere'
                 : URL.canParse(location, url.href)
-                    ? withoutQuery(new URL(location, url))
+                    ? (0,net/* withoutQuery */.j$)(new URL(location, url))
                     : 'an address that is not a URL';
             throw new api_errors/* ApiError */.hD(redactor.redact(`Could not ${call.operation}: the API answered HTTP ${statusCode}, a redirect to ${target}. The key is never sent to another address: set \`base-url\` to the address the API really answers on.`), { kind: 'redirect', status: statusCode });
         }
@@ -1833,1544 +1766,16 @@ async function createJob(config, deps) {
     });
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./node_modules/zod/v4/core/core.js
-var core = __webpack_require__(8532);
+// EXTERNAL MODULE: ./.build/config.js
+var _build_config = __webpack_require__(4638);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
-var iso = __webpack_require__(4377);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: ./.build/html-whitespace.js
-var html_whitespace = __webpack_require__(143);
-;// CONCATENATED MODULE: ./.build/changes/fingerprint.js
-
-
-
-/**
- * What a reader sees on a page, reduced to short hashes, so that two exports can be
- * compared page by page even though every build rewrites the bytes (Next.js build ids
- * and flight data, VitePress hash maps, content-hashed asset names).
- *
- * Two levels, both computed from the page's bytes without decoding them:
- * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
- *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
- *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over. CRC-32
- *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
- *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
- *   goes the page's `layout`, where its kept runs are: the next export checks the page
- *   along them instead of searching it.
- * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
- *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
- *   asset URLs; split between the page's own content and the navigation around it
- *   (nav, banner header and footer, sidebar, table of contents, pagination).
- * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
- */
-/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
-const FINGERPRINT_SCHEME = 1;
-/** Hex characters kept of each SHA-256: 128 bits tell pages apart. */
-const DIGEST_CHARS = 32;
-/** Characters that end a tag name. */
-const isNameEnd = (c) => c === 62 || c === 47 || (0,html_whitespace/* isHtmlWhitespace */.f)(c) || Number.isNaN(c);
-/** Elements whose content is never shown as text. */
-const isHidden = (name) => name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
-/** Elements that hold navigation, when they are not inside the page's main content. */
-const LANDMARKS = new Set(['header', 'footer', 'aside']);
-/** Ids documented by docs platforms for their navigation chrome (Mintlify's custom CSS ids). */
-const NAVIGATION_IDS = new Set([
-    'navbar',
-    'sidebar',
-    'sidebar-content',
-    'mobile-nav',
-    'table-of-contents',
-    'pagination',
-    'footer',
-    'banner',
-]);
-const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
-/**
- * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
- * tags only in the head, where generators put them: searching the body for tags it
- * rarely holds would scan every page twice more, and one left in only costs that page
- * a scan.
- */
-const LEFT_OUT = [
-    { opening: Buffer.from('<script'), closing: Buffer.from('</script'), headOnly: false },
-    { opening: Buffer.from('<style'), closing: Buffer.from('</style'), headOnly: true },
-    { opening: Buffer.from('<link'), headOnly: true },
-];
-const HEAD_END = Buffer.from('</head');
-const GREATER_THAN = 62;
-/**
- * CRC-32 (zlib's polynomial) of each byte value, for the separator, a zero byte that
- * never occurs in text and stands where a left-out element was.
- */
-const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k += 1)
-        c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c;
-});
-/** Beyond this many left-out elements, a page's layout is not recorded: the next export searches it. */
-const LAYOUT_MAX_RUNS = 4096;
-/** CRC-32 and length of the bytes added, with a separator where a left-out element was. */
-class Checksum {
-    #crc = 0;
-    #length = 0;
-    /** Adds `bytes` from `from` to `to`, which callers keep within the page (no clamping here). */
-    add(bytes, from, to) {
-        if (to <= from)
-            return;
-        // A plain view: `subarray` goes through Buffer's constructor, a cost on every run.
-        this.#crc = (0,external_node_zlib_.crc32)(new Uint8Array(bytes.buffer, bytes.byteOffset + from, to - from), this.#crc);
-        this.#length += to - from;
-    }
-    /** The separator's one byte, summed here: a page has dozens, each a call into zlib otherwise. */
-    separator() {
-        const c = ~this.#crc >>> 0;
-        this.#crc = ~(CRC_TABLE[c & 0xff] ^ (c >>> 8)) >>> 0;
-        this.#length += 1;
-    }
-    hex() {
-        return `${(this.#crc >>> 0).toString(16).padStart(8, '0')}-${this.#length.toString(16)}`;
-    }
-    /**
-     * Whether `digest` is this sum's as `hex` writes it (the length without leading zeros),
-     * read without making a string.
-     */
-    matches(digest) {
-        return (digest.charCodeAt(8) === DASH &&
-            (digest.length === 10 || digest.charCodeAt(9) !== ZERO) &&
-            hexValue(digest, 0, 8) === this.#crc >>> 0 &&
-            hexValue(digest, 9, digest.length) === this.#length);
-    }
-}
-/** Where the markup resumes after the left-out element that starts at `start`. */
-function resumeAfter(bytes, element, start) {
-    if (!('closing' in element)) {
-        const end = bytes.indexOf(GREATER_THAN, start);
-        return end === -1 ? bytes.length : end + 1;
-    }
-    const closing = bytes.indexOf(element.closing, start);
-    if (closing === -1)
-        return bytes.length;
-    // `</script>`: the `>` is nearly always next, found without another search.
-    const next = closing + element.closing.length;
-    if (bytes[next] === GREATER_THAN)
-        return next + 1;
-    const end = bytes.indexOf(GREATER_THAN, next);
-    return end === -1 ? bytes.length : end + 1;
-}
-/** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
-function markupDigest(bytes) {
-    const sum = new Checksum();
-    const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
-    const runs = [];
-    /** Bytes of the runs before the end of the head; undefined while it is not reached. */
-    let headKept = headEnd === -1 ? -1 : undefined;
-    let kept = 0;
-    const run = (from, to) => {
-        if (headKept === undefined && from <= headEnd && headEnd < to)
-            headKept = kept + headEnd - from;
-        runs.push(to - from);
-        kept += to - from;
-        sum.add(bytes, from, to);
-    };
-    // Where each kind of left-out element occurs next; each is searched for once per page.
-    const next = LEFT_OUT.map(() => -2);
-    let from = 0;
-    for (;;) {
-        let kind = -1;
-        for (let k = 0; k < LEFT_OUT.length; k += 1) {
-            if (next[k] !== -1 && next[k] < from) {
-                const element = LEFT_OUT[k];
-                next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
-            }
-            const at = next[k];
-            if (at !== -1 && (kind === -1 || at < next[kind]))
-                kind = k;
-        }
-        if (kind === -1)
-            break;
-        const start = next[kind];
-        run(from, start);
-        sum.separator();
-        from = resumeAfter(bytes, LEFT_OUT[kind], start);
-    }
-    run(from, bytes.length);
-    const layout = headKept !== undefined && runs.length <= LAYOUT_MAX_RUNS
-        ? `${headKept === -1 ? '-' : headKept.toString(16)};${runs.map((n) => n.toString(16)).join(',')}`
-        : undefined;
-    return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
-}
-/**
- * Whether the page has the markup digest of the earlier page whose digest and layout are
- * given. With a layout, the page is not searched: each run of the earlier page is taken
- * at its length and must be followed by a left-out element (the last by the end of the
- * page), and the head must end at the same place in the runs. An equal digest then means
- * equal runs, so that no left-out element can start inside one and `markupDigest` would
- * find the same elements; anything else is reported as a change, which only costs the
- * page a scan.
- */
-function sameMarkup(bytes, earlier) {
-    const layout = earlier.layout;
-    if (layout === undefined)
-        return markupDigest(bytes).digest === earlier.markup;
-    const headEnd = indexOfTag(bytes, HEAD_END, 0);
-    const dash = layout.charCodeAt(0) === DASH;
-    let at = dash ? 1 : hexEnd(layout, 0);
-    const layoutHead = dash ? -1 : hexValue(layout, 0, at);
-    if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined)
-        return false;
-    if ((layoutHead === -1) !== (headEnd === -1))
-        return false;
-    let headFound = headEnd === -1;
-    const sum = new Checksum();
-    let kept = 0;
-    let from = 0;
-    for (;;) {
-        const digits = hexEnd(layout, at + 1);
-        const length = hexValue(layout, at + 1, digits);
-        if (length === undefined)
-            return false;
-        at = digits;
-        const start = from + length;
-        if (!(start <= bytes.length))
-            return false;
-        if (!headFound && layoutHead < kept + length) {
-            if (headEnd !== from + layoutHead - kept)
-                return false;
-            headFound = true;
-        }
-        sum.add(bytes, from, start);
-        kept += length;
-        if (at === layout.length)
-            return start === bytes.length && headFound && sum.matches(earlier.markup);
-        if (layout.charCodeAt(at) !== COMMA)
-            return false;
-        const element = leftOutAt(bytes, start, headEnd);
-        if (element === undefined)
-            return false;
-        sum.separator();
-        from = resumeAfter(bytes, element, start);
-    }
-}
-const DASH = 45;
-const ZERO = 48;
-const SEMICOLON = 59;
-const COMMA = 44;
-/** The lowercase hex number in `text` (a layout's) from `at` to `end`, or undefined where none is. */
-function hexValue(text, at, end) {
-    let value = 0;
-    if (end === at || end - at > 12)
-        return undefined;
-    for (let i = at; i < end; i += 1) {
-        const c = text.charCodeAt(i);
-        value = value * 16 + (c <= 57 ? c - 48 : c - 87);
-    }
-    return value;
-}
-/** Where the lowercase hex digits that start at `at` end. */
-function hexEnd(text, at) {
-    let i = at;
-    for (; i < text.length; i += 1) {
-        const c = text.charCodeAt(i);
-        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102)))
-            break;
-    }
-    return i;
-}
-/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
-function indexOfTag(bytes, opening, from) {
-    for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
-        const after = bytes[at + opening.length];
-        if (after === undefined || isNameEnd(after))
-            return at;
-    }
-    return -1;
-}
-/** The left-out element that starts at `at`, if one does (a style or link tag only in the head). */
-function leftOutAt(bytes, at, headEnd) {
-    for (const element of LEFT_OUT) {
-        if (element.headOnly && headEnd !== -1 && at >= headEnd)
-            continue;
-        if (isTagAt(bytes, element.opening, at))
-            return element;
-    }
-    return undefined;
-}
-/** Whether a tag opened by `opening` starts at `at`: a few bytes, compared here. */
-function isTagAt(bytes, opening, at) {
-    for (let i = 0; i < opening.length; i += 1) {
-        if (bytes[at + i] !== opening[i])
-            return false;
-    }
-    const after = bytes[at + opening.length];
-    return after === undefined || isNameEnd(after);
-}
-/** Index just past `needle` from `from`, or the end of the text. */
-function after(html, needle, from) {
-    const at = html.indexOf(needle, from);
-    return at === -1 ? html.length : at + needle.length;
-}
-/** Where `</name` starts (any letter case), or the end of the text. */
-function indexOfClosing(html, name, from) {
-    const lower = html.indexOf(`</${name}`, from);
-    if (lower !== -1)
-        return lower;
-    const pattern = new RegExp(`</${name}`, 'ig');
-    pattern.lastIndex = from;
-    return pattern.exec(html)?.index ?? html.length;
-}
-/** Collects visible bytes with whitespace collapsed, then hashes them. */
-class VisibleText {
-    scratch;
-    #length = 0;
-    #spaced = true;
-    #hash = (0,external_node_crypto_.createHash)('sha256');
-    /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
-    constructor(scratch) {
-        this.scratch = scratch;
-    }
-    get #buffer() {
-        return this.scratch.buffer;
-    }
-    /** Appends bytes[from, to), each run of whitespace as one space. */
-    text(bytes, from, to) {
-        this.#reserve(to - from + 1);
-        const out = this.#buffer;
-        let length = this.#length;
-        let spaced = this.#spaced;
-        for (let i = from; i < to; i += 1) {
-            const c = bytes[i];
-            if ((0,html_whitespace/* isHtmlWhitespace */.f)(c)) {
-                if (!spaced) {
-                    out[length] = 32;
-                    length += 1;
-                    spaced = true;
-                }
-            }
-            else {
-                out[length] = c;
-                length += 1;
-                spaced = false;
-            }
-        }
-        this.#length = length;
-        this.#spaced = spaced;
-    }
-    /** Appends a word as it is (an attribute value), set apart by spaces. */
-    word(value) {
-        this.separate();
-        this.#reserve(value.length + 1);
-        this.#length += this.#buffer.write(value, this.#length, 'latin1');
-        this.#spaced = false;
-        this.separate();
-    }
-    /** Appends bytes[from, to) as one word, as they are. */
-    rawWord(bytes, from, to) {
-        this.separate();
-        this.#reserve(to - from + 1);
-        bytes.copy(this.#buffer, this.#length, from, to);
-        this.#length += to - from;
-        this.#spaced = false;
-        this.separate();
-    }
-    separate() {
-        if (this.#spaced)
-            return;
-        this.#reserve(1);
-        this.#buffer[this.#length] = 32;
-        this.#length += 1;
-        this.#spaced = true;
-    }
-    /** Hex digest of everything appended. */
-    digest() {
-        if (this.#length > 0)
-            this.#hash.update(this.#buffer.subarray(0, this.#length));
-        this.#length = 0;
-        return this.#hash.digest('hex').slice(0, DIGEST_CHARS);
-    }
-    #reserve(extra) {
-        if (this.#length + extra <= this.#buffer.length)
-            return;
-        const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + extra));
-        this.#buffer.copy(grown, 0, 0, this.#length);
-        this.scratch.buffer = grown;
-    }
-}
-/**
- * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
- * a page-wide search for an attribute most tags lack runs through scripts and flight data.
- */
-function tagHolds(html, from, to, needle) {
-    return html.slice(from, to).includes(needle);
-}
-/**
- * The fingerprint of one HTML page. `earlier` is the fingerprint the same page had in
- * the earlier export: when the markup is unchanged its visible hashes are carried over
- * and the page is not scanned again.
- */
-function fingerprintPage(bytes, earlier, 
-/** The page's markup digest, when worked out already. */
-markup = markupDigest(bytes)) {
-    if (earlier?.markup === markup.digest)
-        return earlier;
-    const { title, content, navigation } = readVisible(bytes);
-    return {
-        ...(title !== undefined ? { title } : {}),
-        markup: markup.digest,
-        ...(markup.layout !== undefined ? { layout: markup.layout } : {}),
-        content,
-        navigation,
-    };
-}
-/** Buffers the visible text is gathered in, reused from page to page. */
-const SCRATCH = {
-    content: { buffer: Buffer.allocUnsafe(64 * 1024) },
-    navigation: { buffer: Buffer.allocUnsafe(64 * 1024) },
-};
-/** Scans the page once for what a reader sees; see the module comment. */
-function readVisible(bytes) {
-    const html = bytes.toString('latin1');
-    const n = html.length;
-    const content = new VisibleText(SCRATCH.content);
-    const navigation = new VisibleText(SCRATCH.navigation);
-    let title;
-    /** The element that opened the navigation region, and how many of its kind are open. */
-    let region;
-    let regionDepth = 0;
-    /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
-    let mainDepth = 0;
-    let out = content;
-    let at = 0;
-    const opensNavigation = (name, lt, gt) => {
-        if (name === 'nav')
-            return true;
-        if (mainDepth > 0)
-            return false;
-        if (LANDMARKS.has(name))
-            return true;
-        if (tagHolds(html, lt, gt, ' id=')) {
-            const id = fingerprint_valueOf(html, 'id', lt, gt);
-            if (id !== undefined && NAVIGATION_IDS.has(id))
-                return true;
-        }
-        if (tagHolds(html, lt, gt, ' role=')) {
-            const role = fingerprint_valueOf(html, 'role', lt, gt);
-            if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase()))
-                return true;
-        }
-        return false;
-    };
-    while (at < n) {
-        const lt = html.indexOf('<', at);
-        const textEnd = lt === -1 ? n : lt;
-        if (textEnd > at)
-            out.text(bytes, at, textEnd);
-        if (lt === -1)
-            break;
-        const next = html.charCodeAt(lt + 1);
-        if (next === 33 /* ! */) {
-            at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
-            out.separate();
-            continue;
-        }
-        const gt = html.indexOf('>', lt);
-        if (gt === -1)
-            break;
-        at = gt + 1;
-        out.separate();
-        const closing = next === 47; /* / */
-        const nameStart = lt + (closing ? 2 : 1);
-        let nameEnd = nameStart;
-        while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd)))
-            nameEnd += 1;
-        const name = html.slice(nameStart, nameEnd).toLowerCase();
-        if (closing) {
-            if (name === region && --regionDepth === 0) {
-                region = undefined;
-                out = content;
-            }
-            else if ((name === 'main' || name === 'article') && mainDepth > 0)
-                mainDepth -= 1;
-            continue;
-        }
-        if (isHidden(name)) {
-            at = after(html, '>', indexOfClosing(html, name, at));
-            continue;
-        }
-        if (name === 'link')
-            continue;
-        if (name === 'title' && title === undefined) {
-            const end = indexOfClosing(html, 'title', at);
-            title = html.slice(at, end);
-            content.text(bytes, at, end);
-            content.separate();
-            at = after(html, '>', end);
-            continue;
-        }
-        if (name === 'main' || name === 'article')
-            mainDepth += 1;
-        if (region !== undefined) {
-            if (name === region)
-                regionDepth += 1;
-        }
-        else if (opensNavigation(name, lt, gt)) {
-            region = name;
-            regionDepth = 1;
-            out = navigation;
-        }
-        if (name === 'a' || name === 'area') {
-            const href = fingerprint_valueOf(html, 'href', nameEnd, gt);
-            if (href !== undefined) {
-                const normalized = normalizeUrl(href);
-                // Most links lead to pages and stay as written: their bytes are copied as they are.
-                if (normalized === href)
-                    out.rawWord(bytes, valueStart, valueStart + href.length);
-                else
-                    out.word(normalized);
-            }
-        }
-        else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
-            const src = fingerprint_valueOf(html, 'src', nameEnd, gt);
-            if (src !== undefined)
-                out.word(normalizeUrl(src));
-            const label = fingerprint_valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
-            if (label !== undefined)
-                out.word(label);
-        }
-        else if (name === 'meta' &&
-            fingerprint_valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description') {
-            content.word(fingerprint_valueOf(html, 'content', nameEnd, gt) ?? '');
-        }
-    }
-    return {
-        ...(title !== undefined ? { title: readableTitle(title) } : {}),
-        content: content.digest(),
-        navigation: navigation.digest(),
-    };
-}
-/** Where the value valueOf returned last starts in the page. */
-let valueStart = 0;
-/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
-function fingerprint_valueOf(html, name, from, to) {
-    let at = from;
-    for (;;) {
-        const found = html.indexOf(name, at);
-        if (found === -1 || found >= to)
-            return undefined;
-        at = found + name.length;
-        if (!(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(found - 1)))
-            continue;
-        let i = at;
-        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
-            i += 1;
-        if (html.charCodeAt(i) !== 61 /* = */)
-            continue;
-        i += 1;
-        while ((0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(i)))
-            i += 1;
-        const quote = html.charCodeAt(i);
-        if (quote === 34 || quote === 39) {
-            const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
-            valueStart = i + 1;
-            return html.slice(i + 1, close === -1 || close > to ? to : close);
-        }
-        let end = i;
-        while (end < to && !(0,html_whitespace/* isHtmlWhitespace */.f)(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
-            end += 1;
-        valueStart = i;
-        return html.slice(i, end);
-    }
-}
-/** Characters of a title kept, and the most a manifest's page title may hold. */
-const TITLE_CHARS = 1000;
-/**
- * The title as UTF-8 text, entities of markup decoded, whitespace collapsed, control
- * characters dropped and at most TITLE_CHARS long: as the next run's manifest check
- * accepts it.
- */
-function readableTitle(raw) {
-    const entities = {
-        amp: '&',
-        lt: '<',
-        gt: '>',
-        quot: '"',
-        apos: "'",
-        '#39': "'",
-        '#x27': "'",
-        nbsp: ' ',
-    };
-    const title = Buffer.from(raw, 'latin1')
-        .toString('utf8')
-        .replace(/&(#?[a-z0-9]+);/gi, (whole, entity) => entities[entity.toLowerCase()] ?? whole)
-        .replace(/\s+/g, ' ')
-        .replace(/[\u0000-\u001f\u007f]/g, '')
-        .trim();
-    if (title.length <= TITLE_CHARS)
-        return title;
-    // Never half a surrogate pair at the cut.
-    return `${title.slice(0, TITLE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, '')}…`;
-}
-/**
- * A link target as a reader would tell it apart: asset URLs lose their query, build ids
- * and content hashes (`/_next/static/media/logo.3f9a2c1b.png` → `/_next/static/media/logo.*.png`);
- * links to pages are kept as written.
- */
-function normalizeUrl(url) {
-    // Most links lead to pages (`/guides/intro`): no dot in the last segment, nothing to do.
-    // `_next` first: a short needle is a plain scan, a long one sets up a search table per call.
-    if (!lastSegmentHasDot(url) && !(url.includes('_next') && url.includes('_next/image'))) {
-        return url;
-    }
-    // The same assets recur on every page (icons, images): each is worked out once.
-    let normalized = NORMALIZED.get(url);
-    if (normalized === undefined) {
-        if (NORMALIZED.size >= MAX_NORMALIZED)
-            NORMALIZED.clear();
-        normalized = normalizeOnce(url);
-        NORMALIZED.set(url, normalized);
-    }
-    return normalized;
-}
-/** Whether a dot follows the URL's last slash; scanned from the end, as most links are short. */
-function lastSegmentHasDot(url) {
-    for (let i = url.length - 1; i >= 0; i -= 1) {
-        const c = url.charCodeAt(i);
-        if (c === 46 /* . */)
-            return true;
-        if (c === 47 /* / */)
-            return false;
-    }
-    return false;
-}
-/** normalizeUrl's answers, bounded so that a site of unique links cannot grow it forever. */
-const NORMALIZED = new Map();
-const MAX_NORMALIZED = 100_000;
-function normalizeOnce(url) {
-    const cut = url.search(/[?#]/);
-    const path = cut === -1 ? url : url.slice(0, cut);
-    // Next.js image optimizer links carry the image as a query parameter.
-    if (/(?:^|\/)_next\/image$/.test(path)) {
-        const inner = /[?&]url=([^&#]*)/.exec(url)?.[1];
-        return inner === undefined ? path : `${path}?url=${normalizeUrl(safeDecode(inner))}`;
-    }
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name))
-        return url;
-    return normalizeAssetPath(path);
-}
-function safeDecode(text) {
-    try {
-        return decodeURIComponent(text);
-    }
-    catch {
-        return text;
-    }
-}
-/** Directories whose file names generators always give a content hash. */
-const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
-/** Folders Next.js puts under `_next/static/` that are not a build id. */
-const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
-/**
- * An asset's path with what changes from build to build replaced by `*`: the build id
- * folder of `_next/static/<buildId>/` and content hashes in file names
- * (`logo.3f9a2c1b.png`, `main-app-a1b2c3d4.js`, `0a1b2c3d4e5f.js`, `index.BCVqSRsC.css`).
- */
-function normalizeAssetPath(path) {
-    const segments = path.split('/');
-    const hashedDirectory = HASHED_DIRECTORY.test(path);
-    const last = segments.length - 1;
-    for (let i = 0; i < last; i += 1) {
-        const isBuildId = i >= 2 &&
-            segments[i - 1] === 'static' &&
-            segments[i - 2] === '_next' &&
-            !NEXT_STATIC_FOLDERS.has(segments[i]);
-        if (isBuildId)
-            segments[i] = '*';
-    }
-    segments[last] = withoutHashes(segments[last], hashedDirectory);
-    return segments.join('/');
-}
-function withoutHashes(name, hashedDirectory) {
-    const parts = name.split('.');
-    if (parts.length < 2)
-        return name;
-    const extension = parts.pop();
-    // Outside the folders generators hash into, a hash mixes letters and digits: a date
-    // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
-    const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
-    const kept = parts.map((part, index) => {
-        const dash = part.lastIndexOf('-');
-        if (dash > 0 && isHash(part.slice(dash + 1))) {
-            const prefix = part.slice(0, dash);
-            // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
-            return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
-        }
-        // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
-        // swapping it is a change), unless it stands alone in a generator's folder
-        // (`chunks/079h_c3rnr5lh.js`).
-        if (index === 0 && !(hashedDirectory && parts.length === 1))
-            return part;
-        // Outside hashed folders a dash reads as words: `step-1-install`.
-        return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
-    });
-    return [...kept, extension].join('.');
-}
-/** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */
-function looksLikeMixedHash(token) {
-    return looksLikeHash(token) && /\d/.test(token) && /[A-Za-z]/.test(token);
-}
-/**
- * A content hash as generators write them: 8+ characters of base64url or base36 with a
- * digit (`3f9a2c1b`, `079h_c3rnr5lh`), or Vite's 8 characters in mixed case (`DlQ8ZhpE`,
- * `BCVqSRsC`); a word in mixed case such as `_buildManifest` is not one.
- */
-function looksLikeHash(token) {
-    if (token.length < 8 || !/^[A-Za-z0-9_-]+$/.test(token))
-        return false;
-    if (/\d/.test(token))
-        return true;
-    return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
-}
-
-// EXTERNAL MODULE: ./.build/version.js
-var version = __webpack_require__(5922);
-;// CONCATENATED MODULE: ./.build/deliver/manifest.js
-
-
-
-
-
-/**
- * The export manifest: a small JSON file at the root of every extracted export (or
- * beside a kept archive) that proves the directory is one this action wrote, and
- * describes it: which export, from which archive, and every file with its size and
- * SHA-256. It holds no secret (no bundle link, no key). It lives inside the tree so that
- * it moves with the site in the same rename and can never describe another tree.
- */
-const MANIFEST_NAME = '.static-export.json';
-const MANIFEST_FORMAT = 'static-export-manifest';
-const MANIFEST_VERSION = 1;
-const sha256Hex = schemas/* string */.YjP().regex(/^[0-9a-f]{64}$/);
-/** Half of a UTF-16 surrogate pair without its other half: no URL or file name can hold it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** A `/`-separated relative path that stays inside the tree. */
-const relativePath = schemas/* string */.YjP()
-    .min(1)
-    .refine((p) => !p.startsWith('/') &&
-    !p.includes('\\') &&
-    !p.split('/').some((s) => s === '..' || s === '') &&
-    !LONE_SURROGATE.test(p), 'is not a relative path inside the export');
-/**
- * Text the log and the job summary show (a job id, a domain, a page title): one line
- * without control characters, so that a manifest written by someone else cannot start a
- * workflow command (`::error::…`) on a line of its own.
- */
-const manifest_oneLine = (max) => schemas/* string */.YjP()
-    .max(max)
-    .regex(/^[^\u0000-\u001f\u007f]*$/, 'holds a control character or a line break');
-const hex128 = schemas/* string */.YjP().regex(/^[0-9a-f]{32}$/);
-/**
- * What a reader sees on an HTML page (src/changes/fingerprint.ts). Optional within
- * manifest version 1: readers that predate it ignore it, and a manifest without it is
- * compared by file bytes only.
- */
-const pageSchema = schemas/* object */.Ikc({
-    title: manifest_oneLine(TITLE_CHARS).optional(),
-    /** CRC-32 and length, in hex, of the page without scripts, nor its head's styles and links. */
-    markup: schemas/* string */.YjP().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
-    /**
-     * Where the markup's runs are (the head's end, the runs' lengths, in hex): a guide for
-     * the next check only, so one in another form is dropped, never a reason to refuse.
-     */
-    layout: schemas/* string */.YjP()
-        .max(60_000)
-        .regex(/^(?:-|[0-9a-f]{1,12});[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
-        .optional()
-        .catch(undefined),
-    content: hex128,
-    navigation: hex128,
-});
-const manifestSchema = schemas/* object */.Ikc({
-    format: schemas/* literal */.euz(MANIFEST_FORMAT),
-    version: schemas/* literal */.euz(MANIFEST_VERSION),
-    generator: manifest_oneLine(200),
-    domain: manifest_oneLine(253),
-    jobId: manifest_oneLine(1024),
-    exportedAt: iso/* datetime */.w$(),
-    pageCount: schemas/* number */.aig().int().nonnegative().optional(),
-    archive: schemas/* object */.Ikc({
-        /** Set when the archive itself is kept: its file name beside the manifest. */
-        file: schemas/* string */.YjP().optional(),
-        format: schemas/* enum */.k5n(['tar.gz', 'tar', 'zip']),
-        sha256: sha256Hex,
-        sizeBytes: schemas/* number */.aig().int().nonnegative(),
-    }),
-    totals: schemas/* object */.Ikc({
-        files: schemas/* number */.aig().int().nonnegative(),
-        bytes: schemas/* number */.aig().int().nonnegative(),
-    }),
-    files: schemas/* array */.YOg(schemas/* object */.Ikc({
-        path: relativePath,
-        size: schemas/* number */.aig().int().nonnegative(),
-        sha256: sha256Hex,
-        executable: schemas/* literal */.euz(true).optional(),
-        page: pageSchema.optional(),
-    })),
-    /** The normalization the page fingerprints were made with; absent without fingerprints. */
-    pageFingerprints: schemas/* object */.Ikc({ scheme: schemas/* number */.aig().int().positive() }).optional(),
-    symlinks: schemas/* array */.YOg(schemas/* object */.Ikc({ path: relativePath, target: schemas/* string */.YjP() })),
-});
-function buildManifest(facts) {
-    const { contents, pages } = facts;
-    function* entries() {
-        for (const file of contents?.files ?? []) {
-            const entry = { path: file.path, size: file.size, sha256: file.sha256 };
-            if (file.executable)
-                entry.executable = true;
-            const page = pages?.byPath.get(file.path);
-            if (page !== undefined)
-                entry.page = page;
-            yield entry;
-        }
-    }
-    return {
-        format: MANIFEST_FORMAT,
-        version: MANIFEST_VERSION,
-        generator: `static-export-action ${version/* VERSION */.x}`,
-        domain: facts.domain,
-        jobId: facts.jobId,
-        exportedAt: facts.exportedAt.toISOString(),
-        ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
-        archive: facts.archive,
-        totals: { files: contents?.fileCount ?? 0, bytes: contents?.fileBytes ?? 0 },
-        files: { [Symbol.iterator]: entries },
-        ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
-        symlinks: contents?.symlinks ?? [],
-    };
-}
-/** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
-function serializeManifest(manifest) {
-    return [...manifestText(manifest)].join('');
-}
-/** Entries of a list serialized together: a piece of the text is a few hundred KB at most. */
-const ENTRIES_PER_PIECE = 512;
-/**
- * The manifest's text in pieces, in order: the head, then the file list a few hundred
- * entries at a time, then the rest. Written piece by piece, a manifest of 500,000 files
- * never exists as one string, nor as an object per file.
- */
-function* manifestText(manifest) {
-    const { files, symlinks, pageFingerprints, ...head } = manifest;
-    yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
-    yield* listText(files);
-    if (pageFingerprints)
-        yield `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`;
-    yield ',\n  "symlinks": ';
-    yield* listText(symlinks);
-    yield '\n}\n';
-}
-function* listText(items) {
-    let lines = [];
-    let first = true;
-    const piece = () => {
-        const text = `${first ? '[\n' : ',\n'}${lines.join(',\n')}`;
-        first = false;
-        lines = [];
-        return text;
-    };
-    for (const item of items) {
-        lines.push(`    ${JSON.stringify(item)}`);
-        if (lines.length === ENTRIES_PER_PIECE)
-            yield piece();
-    }
-    if (lines.length > 0)
-        yield piece();
-    yield first ? '[]' : '\n  ]';
-}
-/** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
-async function readManifest(file) {
-    let text;
-    try {
-        const stat = await promises_.lstat(file);
-        if (!stat.isFile())
-            return { kind: 'invalid', reason: 'it is not a regular file' };
-        // A manifest lists at most max-extract-files entries; far larger is not ours.
-        if (stat.size > 256 * 1024 * 1024)
-            return { kind: 'invalid', reason: 'it is too large' };
-        text = await promises_.readFile(file, 'utf8');
-    }
-    catch (err) {
-        if (err.code === 'ENOENT')
-            return { kind: 'absent' };
-        throw err;
-    }
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return { kind: 'invalid', reason: 'it is not JSON' };
-    }
-    const parsed = manifestSchema.safeParse(json);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return {
-            kind: 'invalid',
-            reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
-        };
-    }
-    return { kind: 'valid', manifest: parsed.data };
-}
-/** Writes the manifest into `dir` (a staging directory about to be put in place). */
-async function writeManifest(dir, manifest, name = MANIFEST_NAME) {
-    const file = external_node_path_.join(dir, name);
-    const handle = await promises_.open(file, 'wx', 0o644);
-    try {
-        // writeFile writes each piece in full at the current position (write may stop short
-        // when the disk fills, which nothing after the last piece would notice).
-        for (const piece of manifestText(manifest))
-            await handle.writeFile(piece);
-    }
-    finally {
-        await handle.close();
-    }
-    return file;
-}
-
-;// CONCATENATED MODULE: ./.build/deliver/protected.js
-
-/** Whole trees that belong to the operating system. */
-const POSIX_SYSTEM_TREES = [
-    '/bin',
-    '/sbin',
-    '/lib',
-    '/lib32',
-    '/lib64',
-    '/libx32',
-    '/boot',
-    '/dev',
-    '/proc',
-    '/sys',
-    '/etc',
-    '/usr/bin',
-    '/usr/sbin',
-    '/usr/lib',
-    '/usr/lib32',
-    '/usr/lib64',
-    '/usr/libexec',
-    '/usr/include',
-    '/usr/local/bin',
-    '/usr/local/sbin',
-    '/usr/local/lib',
-];
-/** Inside a system tree but ordinary scratch space (a tmpfs): judged like /tmp. */
-const POSIX_SCRATCH_INSIDE_SYSTEM = ['/dev/shm'];
-const MACOS_SYSTEM_TREES = [
-    '/System',
-    '/Library',
-    '/Applications',
-    '/private/etc',
-    '/private/var/db',
-];
-/** Directories that hold other people's data: replacing one wipes everything under it. */
-const POSIX_SHARED_DIRS = [
-    '/usr',
-    '/usr/share',
-    '/usr/local',
-    '/var',
-    '/var/lib',
-    '/var/log',
-    '/var/cache',
-    '/var/tmp',
-    '/var/www',
-    '/opt',
-    '/tmp',
-    '/srv',
-    '/home',
-    '/mnt',
-    '/media',
-    '/root',
-    '/run',
-    '/snap',
-];
-const MACOS_SHARED_DIRS = ['/Users', '/Volumes', '/private', '/private/var', '/private/tmp'];
-const WINDOWS_SYSTEM_TREES = ['\\Windows', '\\Program Files', '\\Program Files (x86)'];
-const WINDOWS_SHARED_DIRS = ['\\Users', '\\ProgramData'];
-/**
- * Why `target` (absolute) must never be replaced, or undefined when it may be (subject
- * to the rules on what it holds). `system` trees are refused at any depth; the other
- * protected directories only themselves, and every directory that contains one of them.
- */
-function protectedReason(target, context) {
-    const { platform } = context;
-    const windows = platform === 'win32';
-    const paths = windows ? external_node_path_.win32 : external_node_path_.posix;
-    const t = paths.resolve(target);
-    const same = (dir) => contains(dir, t, platform) && contains(t, dir, platform);
-    /** `t` is `dir` or contains it: replacing `t` would remove `dir`. */
-    const covers = (dir) => contains(t, dir, platform);
-    if (paths.parse(t).root === t)
-        return 'it is the root of a filesystem';
-    if (covers(context.workspace)) {
-        return same(context.workspace) ? 'it is the workspace itself' : 'it contains the workspace';
-    }
-    if (contains(paths.join(context.workspace, '.git'), t, platform)) {
-        return "it is inside the checkout's .git directory";
-    }
-    if (context.home && covers(context.home)) {
-        return same(context.home) ? 'it is the home directory' : 'it contains the home directory';
-    }
-    const runnerDir = context.runnerDirs.find(covers);
-    if (runnerDir) {
-        return `it ${same(runnerDir) ? 'is' : 'contains'} the temporary or tool-cache directory ${runnerDir}`;
-    }
-    const system = systemTreeOf(t, platform);
-    if (system)
-        return `it is inside ${system}, a system directory`;
-    const drive = windows ? paths.parse(t).root.replace(/\\$/, '') : '';
-    const sharedDirs = windows
-        ? WINDOWS_SHARED_DIRS.map((d) => drive + d)
-        : [...POSIX_SHARED_DIRS, ...(platform === 'darwin' ? MACOS_SHARED_DIRS : [])];
-    const shared = sharedDirs.find(covers);
-    if (shared)
-        return `it ${same(shared) ? 'is' : 'contains'} ${shared}, a system directory`;
-    return undefined;
-}
-/** The operating system's tree that `target` lies in, if any: nothing is written there. */
-function systemTreeOf(target, platform) {
-    const paths = platform === 'win32' ? external_node_path_.win32 : external_node_path_.posix;
-    const t = paths.resolve(target);
-    const drive = platform === 'win32' ? paths.parse(t).root.replace(/\\$/, '') : '';
-    const trees = platform === 'win32'
-        ? WINDOWS_SYSTEM_TREES.map((d) => drive + d)
-        : [...POSIX_SYSTEM_TREES, ...(platform === 'darwin' ? MACOS_SYSTEM_TREES : [])];
-    const scratch = platform === 'win32'
-        ? undefined
-        : POSIX_SCRATCH_INSIDE_SYSTEM.find((dir) => contains(dir, t, platform));
-    // Below a scratch directory is ordinary space; the directory itself stays refused.
-    if (scratch && !contains(t, scratch, platform))
-        return undefined;
-    return trees.find((dir) => contains(dir, t, platform));
-}
-/**
- * Whether `inner` is `outer` or lies inside it, compared as the platform compares names
- * (macOS and Windows ignore case by default).
- */
-function contains(outer, inner, platform) {
-    const paths = platform === 'win32' ? external_node_path_.win32 : external_node_path_.posix;
-    const fold = (p) => platform === 'win32' || platform === 'darwin'
-        ? paths.resolve(p).toLowerCase()
-        : paths.resolve(p);
-    const rel = paths.relative(fold(outer), fold(inner));
-    return (rel === '' || (rel !== '..' && !rel.startsWith(`..${paths.sep}`) && !paths.isAbsolute(rel)));
-}
-/**
- * Why `target` must never be replaced when paths cannot tell: it is one of the protected
- * directories, or one of their parents, reached by another path. Undefined otherwise.
- */
-function protectedReasonByIdentity(target, lineages) {
-    // Some filesystems report no inode numbers (0): nothing can be told from them.
-    if (target.ino === 0n)
-        return undefined;
-    for (const { name, identities } of lineages) {
-        const at = identities.findIndex((id) => id?.dev === target.dev && id.ino === target.ino);
-        if (at < 0)
-            continue;
-        return `it ${at === 0 ? 'is' : 'contains'} ${name}, reached by another path (the same device and inode: a bind mount or another mount of it)`;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./.build/config.js
-
-
-
-
-
-
-
-const DEFAULTS = {
-    'base-url': 'https://api.mintlify.com',
-    command: 'export',
-    download: 'true',
-    path: 'static-export',
-    extract: 'true',
-    overwrite: 'false',
-    timeout: '30m',
-    'poll-interval': 'auto',
-    'request-timeout': '30s',
-    'deployment-type': 'cloud',
-    'mask-bundle-url': 'false',
-    'show-bundle-url': 'false',
-    wait: 'true',
-    'max-extract-size': '20GB',
-    'max-extract-files': '500000',
-    'max-extract-ratio': '100',
-    'browser-check': 'auto',
-    'broken-links': 'warn',
-};
-const MAX_PROMPT_CHARS = 100_000;
-const API_KEY_REQUIRED = 'is required: the admin API key (mint_…); in a workflow pass it from a secret (${{ secrets.ADMIN_API_KEY }}), on a command line use --api-key or ADMIN_API_KEY';
-const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-const config_text = schemas/* string */.YjP().trim();
-const config_boolean = config_text.transform((value, ctx) => {
-    if (['true', 'True', 'TRUE'].includes(value))
-        return true;
-    if (['false', 'False', 'FALSE'].includes(value))
-        return false;
-    ctx.addIssue({ code: 'custom', message: `must be true or false, got "${value}"` });
-    return core/* NEVER */.tm;
-});
-function config_duration(min, max, form, allowAuto = false) {
-    return config_text.transform((value, ctx) => {
-        if (allowAuto && value === 'auto')
-            return 'auto';
-        const ms = (0,duration/* parseDuration */.E9)(value);
-        if (ms === undefined || ms < min || ms > max) {
-            ctx.addIssue({ code: 'custom', message: `must be ${form}, got "${value}"` });
-            return core/* NEVER */.tm;
-        }
-        return ms;
-    });
-}
-function enumOf(values) {
-    return config_text.transform((value, ctx) => {
-        if (values.includes(value))
-            return value;
-        ctx.addIssue({
-            code: 'custom',
-            message: `must be one of ${values.join(', ')}, got "${value}"`,
-        });
-        return core/* NEVER */.tm;
-    });
-}
-function positiveInteger(form, parse) {
-    return config_text.transform((value, ctx) => {
-        const n = parse(value);
-        if (n === undefined || !Number.isSafeInteger(n) || n <= 0) {
-            ctx.addIssue({ code: 'custom', message: `must be ${form}, got "${value}"` });
-            return core/* NEVER */.tm;
-        }
-        return n;
-    });
-}
-/** A bare hostname: no scheme, port, path, spaces or trailing dot. */
-const domain = config_text.transform((value, ctx) => {
-    const fail = (why) => {
-        ctx.addIssue({
-            code: 'custom',
-            message: `must be a bare hostname such as docs.example.com (${why})`,
-        });
-        return core/* NEVER */.tm;
-    };
-    if (value === '')
-        return fail('it is empty');
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-        return fail(`remove the scheme: "${value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/, '')}"`);
-    }
-    if (/\s/.test(value))
-        return fail('it contains whitespace');
-    if (value.includes('/'))
-        return fail('it contains a path or a slash');
-    if (value.includes(':'))
-        return fail('it contains a port or a colon');
-    if (value.endsWith('.'))
-        return fail('it ends with a dot');
-    const host = value.toLowerCase();
-    if (host.length > 253)
-        return fail('it is longer than 253 characters');
-    if (!host.split('.').every((label) => HOST_LABEL.test(label))) {
-        return fail('labels may hold only letters, digits and inner hyphens');
-    }
-    return host;
-});
-const baseUrl = config_text.transform((value, ctx) => {
-    // `api.example.com` or `localhost:4010`: a host without a scheme, which URL misreads.
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && /^[a-z0-9.[\]:-]+(\/\S*)?$/i.test(value)) {
-        const host = value.replace(/[/:].*$/, '');
-        const scheme = isLoopbackHost(host) || host.startsWith('[') ? 'http' : 'https';
-        ctx.addIssue({
-            code: 'custom',
-            message: `has no scheme: write ${scheme}://${value} (got "${value}")`,
-        });
-        return core/* NEVER */.tm;
-    }
-    const parsed = parseServiceUrl(value);
-    if (parsed instanceof URL) {
-        if (parsed.search || parsed.hash) {
-            ctx.addIssue({ code: 'custom', message: 'must not have a query string or fragment' });
-            return core/* NEVER */.tm;
-        }
-        parsed.pathname = parsed.pathname.replace(/\/+$/, '');
-        return parsed;
-    }
-    ctx.addIssue({ code: 'custom', message: `${parsed.reason} (got "${value}")` });
-    return core/* NEVER */.tm;
-});
-/** The prefix of the platform's admin API keys. */
-const KEY_PREFIX = 'mint_';
-/** Never echo the value: it is a secret, even when malformed. */
-const apiKey = config_text.transform((value, ctx) => {
-    const refuse = (message) => {
-        ctx.addIssue({ code: 'custom', message: `${message} (value not shown)` });
-        return core/* NEVER */.tm;
-    };
-    if (value === '') {
-        ctx.addIssue({ code: 'custom', message: API_KEY_REQUIRED });
-        return core/* NEVER */.tm;
-    }
-    if (/^(authorization:\s*)?bearer\s/i.test(value)) {
-        return refuse(`starts with "${/^authorization:/i.test(value) ? 'Authorization: Bearer' : 'Bearer'}": drop it and give the key alone (${KEY_PREFIX}…); the Authorization header is added for you`);
-    }
-    if (!/^[A-Za-z0-9]+_[A-Za-z0-9_.~+/=-]+$/.test(value) && !value.startsWith(KEY_PREFIX)) {
-        return refuse(`is not an admin API key: expected ${KEY_PREFIX}<secret>, from the dashboard's API keys page`);
-    }
-    if (!value.startsWith(KEY_PREFIX)) {
-        const prefix = /^[A-Za-z0-9]+_(?:(?:live|test)_)?/.exec(value)?.[0] ?? '';
-        return refuse(`starts with "${prefix}", not "${KEY_PREFIX}": it is a key of another service, not an admin API key of the docs platform; it was not sent anywhere. Create one on the dashboard's API keys page`);
-    }
-    if (!/^[A-Za-z0-9_.~+/=-]+$/.test(value)) {
-        return refuse(`is not an admin API key: expected ${KEY_PREFIX}<secret> with no spaces or line breaks`);
-    }
-    return value;
-});
-const projectId = config_text.transform((value, ctx) => {
-    if (value === '' || value.length > 200 || /[\s/\\?#%]/.test(value)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `must be the project identifier from the dashboard's API keys page (no slashes or whitespace), got "${value}"`,
-        });
-        return core/* NEVER */.tm;
-    }
-    return value;
-});
-const config_prompt = schemas/* string */.YjP().transform((value, ctx) => {
-    if (value.trim() === '') {
-        ctx.addIssue({
-            code: 'custom',
-            message: 'must hold an instruction for the agent (at least 1 character)',
-        });
-        return core/* NEVER */.tm;
-    }
-    if (value.length > MAX_PROMPT_CHARS) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `is ${value.length} characters long; the limit is ${MAX_PROMPT_CHARS}`,
-        });
-        return core/* NEVER */.tm;
-    }
-    return value.trim();
-});
-/** Newline- or comma-separated. */
-const list = schemas/* string */.YjP().transform((value) => value
-    .split(/[\n,]/)
-    .map((item) => item.trim())
-    .filter((item) => item !== ''));
-const exportPaths = list.transform((items, ctx) => {
-    const bad = items.find((item) => /[\s\u0000-\u001f]/.test(item));
-    if (bad !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `entries must not contain whitespace, got "${bad}"` });
-        return core/* NEVER */.tm;
-    }
-    return items;
-});
-const allowedHosts = list.transform((items, ctx) => {
-    const bad = items.find((item) => !/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(item));
-    if (bad !== undefined) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `entries must be hostnames such as cdn.example.com or *.example.com, got "${bad}"`,
-        });
-        return core/* NEVER */.tm;
-    }
-    return items.map((item) => item.toLowerCase());
-});
-const artifactName = config_text.transform((value, ctx) => {
-    if (/["*:<>?|\\/\r\n]/.test(value)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `must not contain any of " : < > | * ? \\ / or newlines, got "${value}"`,
-        });
-        return core/* NEVER */.tm;
-    }
-    return value;
-});
-const releaseVersion = config_text.transform((value, ctx) => {
-    if (/[\u0000-\u001f]/.test(value) || value.length > 200) {
-        ctx.addIssue({ code: 'custom', message: 'must be one line of at most 200 characters' });
-        return core/* NEVER */.tm;
-    }
-    return value;
-});
-const docsVersion = releaseVersion;
-/** An id that ends up in a URL path: letters, digits, `.`, `_`, `-`. */
-function config_identifier(example) {
-    return config_text.transform((value, ctx) => {
-        if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
-            ctx.addIssue({ code: 'custom', message: `must be ${example}, got "${value}"` });
-            return core/* NEVER */.tm;
-        }
-        return value;
-    });
-}
-/** `none`, an https URL (of a manifest, or of a site serving one), or a path (resolved later). */
-const compareWith = config_text.transform((value, ctx) => {
-    if (value === 'none')
-        return { kind: 'none' };
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
-        return value;
-    const parsed = parseServiceUrl(value);
-    if (!(parsed instanceof URL)) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `must be none, a path, or the https address of the live site or of its ${MANIFEST_NAME} (${parsed.reason}, got "${value}")`,
-        });
-        return core/* NEVER */.tm;
-    }
-    if (!parsed.pathname.endsWith('.json')) {
-        parsed.pathname = `${parsed.pathname.replace(/\/?$/, '/')}${MANIFEST_NAME}`;
-    }
-    return { kind: 'url', url: parsed };
-});
-const maxRemovedPages = config_text.transform((value, ctx) => {
-    const count = /^\d+$/.exec(value);
-    if (count && Number.isSafeInteger(Number(value)))
-        return { pages: Number(value) };
-    const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(value);
-    if (percent && Number(percent[1]) <= 100)
-        return { percent: Number(percent[1]) };
-    ctx.addIssue({
-        code: 'custom',
-        message: `must be a number of pages such as 10, or a share such as 5%, got "${value}"`,
-    });
-    return core/* NEVER */.tm;
-});
-/** The inputs, each with its schema; the key is the input name of action.yml. */
-const config_schemas = {
-    'api-key': apiKey,
-    'base-url': baseUrl,
-    command: enumOf(['export', 'agent']),
-    domain,
-    'docs-version': docsVersion,
-    'export-paths': exportPaths,
-    download: config_boolean,
-    path: config_text.min(1, 'must name a directory'),
-    extract: config_boolean,
-    overwrite: config_boolean,
-    'artifact-name': artifactName,
-    timeout: config_duration(1000, 72 * 3_600_000, 'a duration from 1s to 72h such as 90s, 15m, 1h or plain seconds'),
-    'poll-interval': config_duration(500, 15 * 60_000, '"auto" or a duration from 0.5s to 15m such as 5s', true),
-    'request-timeout': config_duration(100, 10 * 60_000, 'a duration from 0.1s to 10m such as 30s'),
-    'helm-values-file': config_text,
-    'release-version': releaseVersion,
-    'deployment-type': enumOf(['cloud', 'client-hosted', 'air-gapped']),
-    'mask-bundle-url': config_boolean,
-    'show-bundle-url': config_boolean,
-    'project-id': projectId,
-    'job-id': config_identifier('an export job id such as se_3f9a2c1b8e7d4a06 (the job-id output of an earlier run)'),
-    'agent-job-id': config_identifier('an agent job id (the agent-job-id output of an earlier run)'),
-    prompt: config_prompt,
-    wait: config_boolean,
-    'max-extract-size': positiveInteger('a size such as 20GB, 512MB or a byte count', duration/* parseByteSize */.nS),
-    'max-extract-files': positiveInteger('a whole number of files such as 500000', (v) => /^\d+$/.test(v) ? Number(v) : undefined),
-    'max-extract-ratio': config_text.transform((value, ctx) => {
-        const n = /^\d{1,6}$/.test(value) ? Number(value) : undefined;
-        if (n === undefined) {
-            ctx.addIssue({
-                code: 'custom',
-                message: `must be a whole number such as 100 (0 turns the ratio ceiling off), got "${value}"`,
-            });
-            return core/* NEVER */.tm;
-        }
-        return n;
-    }),
-    'allowed-hosts': allowedHosts,
-    'browser-check': enumOf(['auto', 'true', 'false']),
-    'broken-links': enumOf(['warn', 'fail', 'off']),
-    'compare-with': compareWith,
-    'max-removed-pages': maxRemovedPages,
-    'changes-file': config_text,
-};
-const INPUT_NAMES = Object.keys(config_schemas);
-/**
- * Turns raw inputs into a typed Config, or throws one InputError naming every bad input
- * and the form it accepts. Makes no network call.
- */
-function parseConfig(raw, context) {
-    const problems = [];
-    const values = {};
-    // A blank input counts as absent, except a prompt of only whitespace, which is refused.
-    const given = (name) => {
-        const value = raw[name];
-        if (value === undefined || value === '')
-            return undefined;
-        return name === 'prompt' || value.trim() !== '' ? value : undefined;
-    };
-    for (const name of INPUT_NAMES) {
-        const value = given(name) ?? DEFAULTS[name];
-        if (value === undefined)
-            continue;
-        const result = config_schemas[name].safeParse(value);
-        if (result.success)
-            values[name] = result.data;
-        else
-            problems.push({ input: name, message: result.error.issues[0]?.message ?? 'is invalid' });
-    }
-    const require = (name, message) => {
-        if (given(name) === undefined && !problems.some((p) => p.input === name)) {
-            problems.push({ input: name, message });
-        }
-    };
-    require('api-key', API_KEY_REQUIRED);
-    if (values.command === 'agent') {
-        require('project-id', 'is required for command "agent" (the project identifier from the dashboard)');
-        if (given('agent-job-id') === undefined) {
-            require('prompt', 'is required for command "agent": the instruction for the agent (or set `agent-job-id` to follow an existing job)');
-        }
-    }
-    else if (values.command === 'export') {
-        require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
-    }
-    const platform = context.platform ?? process.platform;
-    const paths = platform === 'win32' ? external_node_path_.win32 : external_node_path_.posix;
-    const workspace = paths.resolve(context.workspace);
-    const protection = {
-        platform,
-        workspace,
-        ...(context.home ? { home: paths.resolve(context.home) } : {}),
-        runnerDirs: (context.runnerDirs ?? []).map((dir) => paths.resolve(dir)),
-    };
-    /** Relative to the workspace; `~` and `~/…` to the home directory; never a literal `~`. */
-    const resolvePath = (name, value) => {
-        const tilde = /^~(?=$|[/\\])/.exec(value);
-        if (value.startsWith('~') && !tilde) {
-            problems.push({
-                input: name,
-                message: `"${value}" starts with ~ followed by a user name, which this action does not expand: write the full path`,
-            });
-            return undefined;
-        }
-        if (tilde && !protection.home) {
-            problems.push({
-                input: name,
-                message: `"${value}" starts with ~, but the home directory is unknown here: write the full path`,
-            });
-            return undefined;
-        }
-        return tilde
-            ? paths.resolve(protection.home, `.${value.slice(1)}`)
-            : paths.resolve(workspace, value);
-    };
-    const outputPath = values.path !== undefined ? resolvePath('path', values.path) : undefined;
-    // Keeping the archive as a file writes into `path` without replacing it.
-    const replacesPath = values.download !== false && values.extract !== false;
-    if (outputPath !== undefined && values.command !== 'agent') {
-        const why = replacesPath ? protectedReason(outputPath, protection) : undefined;
-        if (why) {
-            problems.push({
-                input: 'path',
-                message: `"${values.path}" (${outputPath}) is never replaced: ${why}. Choose a directory of its own, such as a new folder in the workspace`,
-            });
-        }
-    }
-    /** A file the action writes: resolved like path, and never inside a system directory. */
-    const fileToWrite = (name) => {
-        const given = values[name];
-        if (given === undefined || given === '')
-            return undefined;
-        const file = resolvePath(name, given);
-        const system = file === undefined ? undefined : systemTreeOf(file, platform);
-        if (system) {
-            problems.push({
-                input: name,
-                message: `"${given}" (${file}) is inside ${system}, a system directory: choose a file in the workspace`,
-            });
-        }
-        else if (file !== undefined &&
-            outputPath !== undefined &&
-            replacesPath &&
-            contains(outputPath, file, platform)) {
-            problems.push({
-                input: name,
-                message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
-            });
-        }
-        return file;
-    };
-    const helmValuesFile = fileToWrite('helm-values-file');
-    const changesFile = fileToWrite('changes-file');
-    const compareGiven = values['compare-with'];
-    let compareWithValue = { kind: 'path' };
-    if (typeof compareGiven === 'string') {
-        const resolved = resolvePath('compare-with', compareGiven);
-        if (resolved !== undefined)
-            compareWithValue = { kind: 'file', path: resolved, given: compareGiven };
-    }
-    else if (compareGiven !== undefined)
-        compareWithValue = compareGiven;
-    if (problems.length > 0)
-        throw new errors/* InputError */.dz(problems);
-    const connection = {
-        apiKey: values['api-key'],
-        baseUrl: values['base-url'],
-        timeoutMs: values.timeout,
-        pollInterval: values['poll-interval'],
-        requestTimeoutMs: values['request-timeout'],
-    };
-    if (values.command === 'agent') {
-        return {
-            command: 'agent',
-            ...connection,
-            projectId: values['project-id'],
-            ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
-            ...(values['agent-job-id'] ? { jobId: values['agent-job-id'] } : {}),
-            wait: values.wait,
-        };
-    }
-    const releaseVersionValue = values['release-version'] || context.defaultReleaseVersion;
-    return {
-        command: 'export',
-        ...connection,
-        domain: values.domain,
-        ...(values['docs-version'] ? { docsVersion: values['docs-version'] } : {}),
-        ...(values['export-paths']?.length ? { exportPaths: values['export-paths'] } : {}),
-        ...(values['project-id'] ? { projectId: values['project-id'] } : {}),
-        ...(values['job-id'] ? { jobId: values['job-id'] } : {}),
-        download: values.download,
-        extract: values.extract,
-        path: outputPath,
-        pathGiven: values.path,
-        overwrite: values.overwrite,
-        protection,
-        ...(values['artifact-name'] ? { artifactName: values['artifact-name'] } : {}),
-        ...(helmValuesFile ? { helmValuesFile } : {}),
-        ...(releaseVersionValue ? { releaseVersion: releaseVersionValue } : {}),
-        deploymentType: values['deployment-type'],
-        maskBundleUrl: values['mask-bundle-url'],
-        showBundleUrl: values['show-bundle-url'],
-        limits: {
-            maxBytes: values['max-extract-size'],
-            maxEntries: values['max-extract-files'],
-            maxRatio: values['max-extract-ratio'],
-        },
-        allowedHosts: values['allowed-hosts'] ?? [],
-        browserCheck: values['browser-check'],
-        brokenLinks: values['broken-links'],
-        compareWith: compareWithValue,
-        ...(values['max-removed-pages'] ? { maxRemovedPages: values['max-removed-pages'] } : {}),
-        ...(changesFile ? { changesFile } : {}),
-    };
-}
-
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./.build/deliver/place.js
 var place = __webpack_require__(4271);
+// EXTERNAL MODULE: ./.build/deliver/manifest.js + 1 modules
+var deliver_manifest = __webpack_require__(8317);
 ;// CONCATENATED MODULE: ./.build/changes/baseline.js
 
 
@@ -3431,12 +1836,12 @@ async function readManifestAt(file, given) {
     if (stat === undefined) {
         return { kind: 'unusable', reason: `compare-with ${shown} does not exist` };
     }
-    const manifestFile = stat.isDirectory() ? external_node_path_.join(file, MANIFEST_NAME) : file;
-    const read = await readManifest(manifestFile);
+    const manifestFile = stat.isDirectory() ? external_node_path_.join(file, deliver_manifest/* MANIFEST_NAME */.ir) : file;
+    const read = await (0,deliver_manifest/* readManifest */.WI)(manifestFile);
     if (read.kind === 'absent') {
         return {
             kind: 'unusable',
-            reason: `compare-with ${shown} is a directory without an export manifest (${MANIFEST_NAME})`,
+            reason: `compare-with ${shown} is a directory without an export manifest (${deliver_manifest/* MANIFEST_NAME */.ir})`,
         };
     }
     if (read.kind === 'invalid') {
@@ -3453,7 +1858,7 @@ async function readManifestAt(file, given) {
  * never trips a timeout between chunks, and the report is not worth holding the export).
  */
 async function fetchManifest(url, context) {
-    const shown = withoutQuery(url);
+    const shown = (0,net/* withoutQuery */.j$)(url);
     const deadline = AbortSignal.timeout(context.requestTimeoutMs);
     const signal = context.signal ? AbortSignal.any([context.signal, deadline]) : deadline;
     const failed = (err) => {
@@ -3494,7 +1899,7 @@ async function fetchManifest(url, context) {
         const why = statusCode === 404
             ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
             : statusCode >= 300 && statusCode < 400 && location
-                ? `it redirects to ${withoutQuery(new URL(location, url))}: give that address`
+                ? `it redirects to ${(0,net/* withoutQuery */.j$)(new URL(location, url))}: give that address`
                 : 'it is not served';
         return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
     }
@@ -3516,7 +1921,7 @@ async function fetchManifest(url, context) {
     catch {
         return { kind: 'unusable', reason: `${shown} is not JSON` };
     }
-    const parsed = manifestSchema.safeParse(json);
+    const parsed = deliver_manifest/* manifestSchema */.rc.safeParse(json);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
         return {
@@ -3527,6 +1932,8 @@ async function fetchManifest(url, context) {
     return usable(parsed.data, `the manifest served at ${shown}`);
 }
 
+// EXTERNAL MODULE: ./.build/changes/fingerprint.js
+var fingerprint = __webpack_require__(5992);
 ;// CONCATENATED MODULE: ./.build/changes/site-files.js
 
 /** An HTML file is a page. */
@@ -3569,7 +1976,7 @@ function pageUrl(domain, file) {
 }
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 function assetKey(file) {
-    return normalizeAssetPath(file);
+    return (0,fingerprint/* normalizeAssetPath */.RL)(file);
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/compare.js
@@ -3814,8 +2221,8 @@ class PageFingerprintJob {
         if (previous.sha256 !== file.sha256) {
             if (bytes === undefined)
                 return file;
-            if (!sameMarkup(bytes, previous.page))
-                return { ...file, markup: markupDigest(bytes) };
+            if (!(0,fingerprint/* sameMarkup */.fw)(bytes, previous.page))
+                return { ...file, markup: (0,fingerprint/* markupDigest */.lU)(bytes) };
         }
         this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
         return undefined;
@@ -3843,7 +2250,7 @@ class PageFingerprintJob {
                 carriedOver += 1;
         }
         const done = {
-            scheme: FINGERPRINT_SCHEME,
+            scheme: fingerprint/* FINGERPRINT_SCHEME */.xh,
             byPath,
             carriedOver,
             unreadable: [],
@@ -3876,7 +2283,7 @@ class PageFingerprintJob {
             if (outcome.carriedOver)
                 carriedOver += 1;
         }
-        return { scheme: FINGERPRINT_SCHEME, byPath, carriedOver, unreadable, pageFiles, otherFiles };
+        return { scheme: fingerprint/* FINGERPRINT_SCHEME */.xh, byPath, carriedOver, unreadable, pageFiles, otherFiles };
     }
     #look(file, written) {
         const previous = this.earlier?.get(file.path);
@@ -3895,7 +2302,7 @@ class PageFingerprintJob {
                 return { sha256: file.sha256, unreadable: code ?? String(err) };
             }
         }
-        const page = fingerprintPage(bytes, previous?.page, file.markup);
+        const page = (0,fingerprint/* fingerprintPage */.y8)(bytes, previous?.page, file.markup);
         return { sha256: file.sha256, page, carriedOver: page === previous?.page };
     }
 }
@@ -4223,7 +2630,7 @@ function earlierPages(baseline, earlier) {
     if (baseline.kind !== 'found' || earlier === undefined)
         return undefined;
     const { manifest } = baseline.baseline;
-    if (manifest.pageFingerprints?.scheme !== FINGERPRINT_SCHEME)
+    if (manifest.pageFingerprints?.scheme !== fingerprint/* FINGERPRINT_SCHEME */.xh)
         return undefined;
     return earlier.pages;
 }
@@ -4307,6 +2714,8 @@ function describeNonArchive(head) {
     return `${head.length >= SNIFF_BYTES ? 'data' : `${head.length} bytes`} that match no known archive format (first bytes ${head.subarray(0, 8).toString('hex')})`;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./.build/deliver/download.js
 
 
@@ -4430,7 +2839,7 @@ async function downloadBundle(options) {
                     ...(proxy ? { proxy } : {}),
                 });
                 if (!failure.transient) {
-                    throw new errors/* DownloadError */.nV(`Could not download the bundle from ${withoutQuery(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
+                    throw new errors/* DownloadError */.nV(`Could not download the bundle from ${(0,net/* withoutQuery */.j$)(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
                 }
                 await retryLater(`The storage did not answer (${failure.summary})`);
                 continue;
@@ -4438,7 +2847,7 @@ async function downloadBundle(options) {
             const { response, url } = opened;
             const { statusCode, headers } = response;
             storeTime.observe(headers);
-            options.debug?.(`GET ${withoutQuery(url)}${resuming ? ` (from byte ${received})` : ''} → ${statusCode}`);
+            options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)}${resuming ? ` (from byte ${received})` : ''} → ${statusCode}`);
             if (statusCode !== 200 && statusCode !== 206) {
                 const { text: body } = await readDecodedText(response.body, headers, MAX_ERROR_BODY).catch(() => ({ text: '' }));
                 const detail = (0,api_errors/* summarizeBody */.GV)(body, header(headers, 'content-type'));
@@ -4611,16 +3020,16 @@ async function openFollowingRedirects(link, headers, options) {
             return { response, url };
         discard(response.body);
         const next = new URL(location, url);
-        options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
+        options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)} → ${response.statusCode}, to ${(0,net/* withoutQuery */.j$)(next)}`);
         if (hop + 1 > MAX_REDIRECTS) {
-            throw new errors/* DownloadError */.nV(`The bundle link redirected more than ${MAX_REDIRECTS} times (last to ${withoutQuery(next)}): refusing to follow further.`);
+            throw new errors/* DownloadError */.nV(`The bundle link redirected more than ${MAX_REDIRECTS} times (last to ${(0,net/* withoutQuery */.j$)(next)}): refusing to follow further.`);
         }
         if (url.protocol === 'https:' && next.protocol !== 'https:') {
-            throw new errors/* DownloadError */.nV(`The bundle link redirected from https to ${withoutQuery(next)}: refusing to leave https.`);
+            throw new errors/* DownloadError */.nV(`The bundle link redirected from https to ${(0,net/* withoutQuery */.j$)(next)}: refusing to leave https.`);
         }
-        const checked = parseServiceUrl(next.href);
+        const checked = (0,net/* parseServiceUrl */.iO)(next.href);
         if (!(checked instanceof URL)) {
-            throw new errors/* DownloadError */.nV(`The bundle link redirected to ${withoutQuery(next)}, which this action will not fetch: it ${checked.reason}.`);
+            throw new errors/* DownloadError */.nV(`The bundle link redirected to ${(0,net/* withoutQuery */.j$)(next)}, which this action will not fetch: it ${checked.reason}.`);
         }
         url = checked;
     }
@@ -6849,6 +5258,8 @@ async function sniffFile(file) {
     }
 }
 
+// EXTERNAL MODULE: ./.build/deliver/protected.js
+var deliver_protected = __webpack_require__(6346);
 // EXTERNAL MODULE: external "node:timers/promises"
 var external_node_timers_promises_ = __webpack_require__(8500);
 ;// CONCATENATED MODULE: ./.build/deliver/unchanged.js
@@ -6878,7 +5289,7 @@ const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.con
  * not a change (nothing of the user's is there to lose).
  */
 async function changedSinceExport(dir, manifest) {
-    const written = await promises_.lstat(external_node_path_.join(dir, MANIFEST_NAME));
+    const written = await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir));
     const changed = [];
     const toHash = [];
     // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
@@ -7024,7 +5435,7 @@ async function inspectTarget(target, rules, given) {
 async function inspectArchiveTarget(dir, names, rules, given) {
     const shown = describePath(dir, given);
     // Writing one file into the workspace is fine; replacing the workspace is not.
-    if (!(contains(dir, rules.workspace, rules.platform) && contains(rules.workspace, dir, rules.platform))) {
+    if (!((0,deliver_protected/* contains */.gR)(dir, rules.workspace, rules.platform) && (0,deliver_protected/* contains */.gR)(rules.workspace, dir, rules.platform))) {
         const why = await protectedReasonThroughLinks(dir, rules);
         if (why)
             throw new TargetRefusal(`${shown} is not written into: ${why}. Choose a directory of its own.`);
@@ -7046,7 +5457,7 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (!existing.isFile()) {
             throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another path.`);
         }
-        const read = await readManifest(external_node_path_.join(dir, archiveManifestName(name)));
+        const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, archiveManifestName(name)));
         const ours = read.kind === 'valid' &&
             read.manifest.archive.file === name &&
             read.manifest.archive.sizeBytes === existing.size;
@@ -7075,7 +5486,7 @@ async function target_lstatOrUndefined(file) {
  * symlink on the way must not lead into a directory that may not be replaced.
  */
 async function protectedReasonThroughLinks(target, rules) {
-    const lexical = protectedReason(target, rules);
+    const lexical = (0,deliver_protected/* protectedReason */.zN)(target, rules);
     if (lexical)
         return lexical;
     const real = await realPathOfPlanned(target);
@@ -7087,7 +5498,7 @@ async function protectedReasonThroughLinks(target, rules) {
         ...(rules.home ? { home: await realPathOfPlanned(rules.home) } : {}),
         runnerDirs: await Promise.all(rules.runnerDirs.map(realPathOfPlanned)),
     };
-    const why = protectedReason(real, realRules);
+    const why = (0,deliver_protected/* protectedReason */.zN)(real, realRules);
     return why ? `${why} (it resolves to ${real})` : undefined;
 }
 /**
@@ -7099,7 +5510,7 @@ async function realPathOutsideWorkspace(target, rules) {
         realPathOfPlanned(target),
         realPathOfPlanned(rules.workspace),
     ]);
-    return contains(workspace, real, rules.platform) ? undefined : real;
+    return (0,deliver_protected/* contains */.gR)(workspace, real, rules.platform) ? undefined : real;
 }
 /**
  * The protected rules applied by device and inode: a bind mount (or any second mount)
@@ -7118,7 +5529,7 @@ async function protectedReasonThroughMounts(target, rules) {
         })),
     ];
     const lineages = await Promise.all(named.map(async ({ name, dir }) => ({ name, identities: await lineageOf(dir) })));
-    return protectedReasonByIdentity(identity, lineages);
+    return (0,deliver_protected/* protectedReasonByIdentity */._R)(identity, lineages);
 }
 /** The identities of `dir` (when it exists) and of each of its parents, up to the root. */
 async function lineageOf(dir) {
@@ -7192,10 +5603,10 @@ async function describeDirectory(dir) {
         .map((entry) => entry.path);
     if (items.length === 0)
         return { kind: 'empty' };
-    const read = await readManifest(external_node_path_.join(dir, MANIFEST_NAME));
+    const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir));
     if (read.kind === 'valid') {
         const listed = new Set([
-            MANIFEST_NAME,
+            deliver_manifest/* MANIFEST_NAME */.ir,
             ...read.manifest.files.map((f) => f.path),
             ...read.manifest.symlinks.map((s) => s.path),
         ]);
@@ -7216,8 +5627,8 @@ async function describeDirectory(dir) {
     }
     const sorted = items.sort();
     const why = read.kind === 'invalid'
-        ? `its ${MANIFEST_NAME} is not a valid export manifest (${read.reason})`
-        : `no export manifest (${MANIFEST_NAME}) says this action wrote it`;
+        ? `its ${deliver_manifest/* MANIFEST_NAME */.ir} is not a valid export manifest (${read.reason})`
+        : `no export manifest (${deliver_manifest/* MANIFEST_NAME */.ir}) says this action wrote it`;
     return {
         kind: 'foreign',
         description: `holds ${count(sorted.length, 'file')} (${sample(sorted)}) and ${why}`,
@@ -7287,14 +5698,14 @@ async function deliverBundle(options) {
         if (sink && staging) {
             const site = await sink.finish(file);
             reporter.info(`Extracted ${site.files} files (${(0,duration/* formatBytes */.z3)(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`);
-            if (site.contents.hasFile(MANIFEST_NAME)) {
-                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`);
+            if (site.contents.hasFile(deliver_manifest/* MANIFEST_NAME */.ir)) {
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${deliver_manifest/* MANIFEST_NAME */.ir} at its root, the name of the manifest this action writes.`);
             }
             await options.inspect?.(staging, site.contents);
             // A signal that came while a step went on unaware (the check, the listing) stops here.
             (0,errors/* throwIfAborted */.Te)(options.signal);
             const described = await pages?.finish(site.contents);
-            const manifest = buildManifest({
+            const manifest = (0,deliver_manifest/* buildManifest */.u1)({
                 ...facts(site.format),
                 contents: site.contents,
                 ...(described ? { pages: described } : {}),
@@ -7304,7 +5715,7 @@ async function deliverBundle(options) {
             // it is removed.
             const settled = await Promise.allSettled([
                 options.review?.(manifest),
-                writeManifest(staging, manifest),
+                (0,deliver_manifest/* writeManifest */.HN)(staging, manifest),
             ]);
             for (const outcome of settled)
                 if (outcome.status === 'rejected')
@@ -7321,7 +5732,7 @@ async function deliverBundle(options) {
                 site,
                 format: site.format,
                 ...(replaced ? { replaced: previous } : {}),
-                manifestPath: external_node_path_.join(options.target, MANIFEST_NAME),
+                manifestPath: external_node_path_.join(options.target, deliver_manifest/* MANIFEST_NAME */.ir),
             };
         }
         releaseYoungGeneration();
@@ -7331,7 +5742,7 @@ async function deliverBundle(options) {
         (0,errors/* throwIfAborted */.Te)(options.signal);
         const archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
         const manifestPath = external_node_path_.join(options.target, archiveManifestName(name));
-        await (0,place/* writeFileAtomic */.Zf)(manifestPath, serializeManifest(buildManifest({ ...facts(format), archive: { ...facts(format).archive, file: name } })));
+        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...facts(format), archive: { ...facts(format).archive, file: name } })));
         return { download, directory: options.target, archivePath, format, manifestPath };
     }
     finally {
@@ -7466,7 +5877,7 @@ async function requestBundle(jobId, options) {
 }
 function toSource(link) {
     const url = link.bundleUrl;
-    const parsed = parseServiceUrl(url);
+    const parsed = (0,net/* parseServiceUrl */.iO)(url);
     if (!(parsed instanceof URL)) {
         throw new api_errors/* ApiError */.hD(`The API returned a bundle link that this action will not fetch: it ${parsed.reason}.`, { kind: 'invalid-response' });
     }
@@ -7662,7 +6073,7 @@ async function runExport(config, deps) {
             }
         }
         publishLink(link);
-        reporter.info(`Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${(0,duration/* formatBytes */.z3)(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
+        reporter.info(`Bundle link ${(0,net/* withoutQuery */.j$)(link.url)}${link.sizeBytes !== undefined ? `, ${(0,duration/* formatBytes */.z3)(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
         return link;
     });
     if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
@@ -7910,7 +6321,7 @@ async function executeConfigured(raw, environment, reporter, options) {
     const givenKey = raw['api-key']?.trim();
     redactor.add(givenKey);
     const needsReleaseVersion = (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
-    const config = parseConfig(raw, {
+    const config = (0,_build_config/* parseConfig */.o4)(raw, {
         workspace: environment.workspace,
         ...(environment.home !== undefined ? { home: environment.home } : {}),
         runnerDirs: environment.runnerDirs ?? [environment.tempDir],
