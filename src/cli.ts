@@ -111,6 +111,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
       home: os.homedir(),
       runnerDirs: [os.tmpdir()],
       invokedAs: 'cli',
+      promptGiven: request.sources.prompt !== undefined,
     },
     reporter,
     { signal: cancel.signal, redactor, clock, random: context.random },

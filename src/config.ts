@@ -112,6 +112,11 @@ export interface ConfigContext {
   platform?: NodeJS.Platform;
   /** `release-version` when the input is empty (the commit SHA in a workflow). */
   defaultReleaseVersion?: string;
+  /**
+   * `prompt` was given on purpose (a command line flag), so an empty one is refused: a
+   * workflow passes '' for every input it leaves unset, which counts as absent.
+   */
+  promptGiven?: boolean;
 }
 
 export const DEFAULTS = {
@@ -464,10 +469,12 @@ type Parsed = { [K in InputName]?: z.output<(typeof schemas)[K]> };
 export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
   const problems: { input: string; message: string }[] = [];
   const values: Parsed = {};
-  // A blank input counts as absent, except a prompt of only whitespace, which is refused.
+  // A blank input counts as absent, except a prompt of only whitespace (or an empty one
+  // given on purpose), which is refused.
   const given = (name: InputName) => {
     const value = raw[name];
-    if (value === undefined || value === '') return undefined;
+    if (value === undefined) return undefined;
+    if (value === '') return name === 'prompt' && context.promptGiven ? value : undefined;
     return name === 'prompt' || value.trim() !== '' ? value : undefined;
   };
 

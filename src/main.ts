@@ -32,6 +32,8 @@ export interface Environment {
   uploadArtifact?: ArtifactUploader;
   /** The adapter: messages name inputs as `job-id: …` (action) or `--job-id …` (cli). */
   invokedAs?: InvokedAs;
+  /** `prompt` was given on purpose (a flag), so an empty one is refused, not absent. */
+  promptGiven?: boolean;
 }
 
 export interface RunOptions {
@@ -90,6 +92,7 @@ async function executeConfigured(
     ...(environment.home !== undefined ? { home: environment.home } : {}),
     runnerDirs: environment.runnerDirs ?? [environment.tempDir],
     ...(environment.platform !== undefined ? { platform: environment.platform } : {}),
+    ...(environment.promptGiven ? { promptGiven: true } : {}),
     ...(needsReleaseVersion && environment.defaultReleaseVersion
       ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
       : {}),

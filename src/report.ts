@@ -215,7 +215,10 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   );
   if (record.command === 'agent') {
     if (record.status !== undefined) {
-      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and may still open a pull request: follow it with ${setting('agent-job-id', record.jobId ?? '')}.`;
+      const pullRequest = record.prLink
+        ? `may still update its pull request (${record.prLink})`
+        : 'may still open a pull request';
+      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and ${pullRequest}: follow it with ${setting('agent-job-id', record.jobId ?? '')}.`;
     }
     if (record.unanswered)
       return unansweredCall(record, `was sent but not answered before ${limit}`);

@@ -1097,8 +1097,7 @@ const bundleLinkSchema = schemas/* object */.Ikc({
 });
 const agentJobSchema = schemas/* object */.Ikc({
     id: identifier,
-    // The create answer is documented without `status`: a new job is active.
-    status: schemas_status.optional().transform((s) => s ?? 'active'),
+    status: schemas_status.optional(),
     source: schemas/* object */.Ikc({ repository: optionalText, ref: optionalText })
         .partial()
         .nullish()
@@ -1114,7 +1113,14 @@ const agentJobSchema = schemas/* object */.Ikc({
     error: optionalText,
     createdAt: timestamp,
     archivedAt: timestamp,
-});
+})
+    // The create and follow-up answers are documented without `status`: the job is taken
+    // as active, and `statusStated` says the status is a guess until the job is read.
+    .transform(({ status: stated, ...job }) => ({
+    ...job,
+    status: stated ?? 'active',
+    statusStated: stated !== undefined,
+}));
 const errorBodySchema = schemas/* object */.Ikc({ error: schemas/* string */.YjP() });
 const EXPORT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['completed', 'failed']));
 const AGENT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['completed', 'archived', 'failed']));
@@ -1556,7 +1562,7 @@ var report = __webpack_require__(5794);
 
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
-const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the action waits longer.';
+const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited per project per rolling hour (the documented limit is 100 creations; follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the run waits longer.';
 /** The same API error with advice for this call appended. */
 function withAdvice(error, advice) {
     return error.withMessage(`${error.message} ${advice}`);
@@ -1666,6 +1672,9 @@ async function runAgent(config, deps) {
         publish('agent-repository', record.repository);
         publish('agent-branch', record.ref);
         publish('agent-model', record.model);
+        // As soon as it is known: a run that times out still names the pull request.
+        if (job.prLink)
+            publish('pr-link', job.prLink);
     };
     const started = config.jobId === undefined
         ? await createJob(config, deps)
@@ -1685,18 +1694,26 @@ async function runAgent(config, deps) {
             });
     remember(started);
     if (!config.wait) {
-        publish('agent-status', started.status);
-        if (started.prLink)
-            publish('pr-link', started.prLink);
-        // Not waiting does not hide a job that has already failed.
-        if (started.status === 'failed')
-            throw failedError(started, record, ' right away');
-        reporter.info('wait is false: not following the job.');
+        // The create and follow-up answers are documented without a status: read it once, so
+        // that agent-status is the job's own and a job that has already failed fails the step.
+        const job = started.statusStated
+            ? started
+            : await api.getAgentJob(config.projectId, started.id, signal);
+        remember(job);
+        publish('agent-status', job.status);
+        if (job.prLink)
+            publish('pr-link', job.prLink);
+        if (job.status === 'failed') {
+            throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
+        }
+        reporter.info(`wait is false: not following the job (${job.status}).`);
         return record;
     }
     const followUp = record.mode === 'follow-up';
     const waitStarted = clock.now();
-    let seenActive = !followUp || started.status === 'active';
+    // A follow-up's answer without a status proves nothing: the job may read as settled
+    // from its earlier run until it is seen active again.
+    let seenActive = !followUp || (started.statusStated && started.status === 'active');
     let lastStatus = '';
     const finished = await reporter.group(`Waiting for agent job ${started.id}`, () => pollUntilSettled({
         read: (s) => api.getAgentJob(config.projectId, started.id, s),
@@ -1738,7 +1755,7 @@ function onRepository(job) {
 /** The API documents no reason on a failed job; a server that sends one has it shown. */
 function failedError(job, record, when = '') {
     record.error = job.error;
-    return new errors/* JobFailedError */.dk(`Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`);
+    return new errors/* JobFailedError */.dk(`Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${(0,report/* setting */.Pe)('agent-job-id', job.id)} and a \`prompt\` saying what to change), or start a new job.`);
 }
 /** A job creation, sent at most once: a second job would open a second pull request. */
 const CREATE = { subject: 'The job', done: 'created', check: report/* CHECK_BEFORE_CREATING */.Rb };
@@ -6326,6 +6343,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         ...(environment.home !== undefined ? { home: environment.home } : {}),
         runnerDirs: environment.runnerDirs ?? [environment.tempDir],
         ...(environment.platform !== undefined ? { platform: environment.platform } : {}),
+        ...(environment.promptGiven ? { promptGiven: true } : {}),
         ...(needsReleaseVersion && environment.defaultReleaseVersion
             ? { defaultReleaseVersion: await environment.defaultReleaseVersion() }
             : {}),

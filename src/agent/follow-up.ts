@@ -6,7 +6,7 @@ import type { AgentDeps } from './run.js';
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
 export const AGENT_RATE_LIMIT_ADVICE =
-  'Agent jobs are limited to 100 creations per project per rolling hour (follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the action waits longer.';
+  'Agent jobs are limited per project per rolling hour (the documented limit is 100 creations; follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the run waits longer.';
 
 /** The same API error with advice for this call appended. */
 export function withAdvice(error: ApiError, advice: string): ApiError {

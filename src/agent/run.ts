@@ -13,6 +13,7 @@ import {
   type OutputName,
   promptHeadline,
   type Reporter,
+  setting,
 } from '../report.js';
 import {
   AGENT_RATE_LIMIT_ADVICE,
@@ -70,6 +71,8 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     publish('agent-repository', record.repository);
     publish('agent-branch', record.ref);
     publish('agent-model', record.model);
+    // As soon as it is known: a run that times out still names the pull request.
+    if (job.prLink) publish('pr-link', job.prLink);
   };
 
   const started =
@@ -94,17 +97,26 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   remember(started);
 
   if (!config.wait) {
-    publish('agent-status', started.status);
-    if (started.prLink) publish('pr-link', started.prLink);
-    // Not waiting does not hide a job that has already failed.
-    if (started.status === 'failed') throw failedError(started, record, ' right away');
-    reporter.info('wait is false: not following the job.');
+    // The create and follow-up answers are documented without a status: read it once, so
+    // that agent-status is the job's own and a job that has already failed fails the step.
+    const job = started.statusStated
+      ? started
+      : await api.getAgentJob(config.projectId, started.id, signal);
+    remember(job);
+    publish('agent-status', job.status);
+    if (job.prLink) publish('pr-link', job.prLink);
+    if (job.status === 'failed') {
+      throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
+    }
+    reporter.info(`wait is false: not following the job (${job.status}).`);
     return record;
   }
 
   const followUp = record.mode === 'follow-up';
   const waitStarted = clock.now();
-  let seenActive = !followUp || started.status === 'active';
+  // A follow-up's answer without a status proves nothing: the job may read as settled
+  // from its earlier run until it is seen active again.
+  let seenActive = !followUp || (started.statusStated && started.status === 'active');
   let lastStatus = '';
   const finished = await reporter.group(`Waiting for agent job ${started.id}`, () =>
     pollUntilSettled({
@@ -150,7 +162,7 @@ function onRepository(job: AgentJob): string {
 function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedError {
   record.error = job.error;
   return new JobFailedError(
-    `Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}` : ''}`,
+    `Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${setting('agent-job-id', job.id)} and a \`prompt\` saying what to change), or start a new job.`,
   );
 }
 

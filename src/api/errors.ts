@@ -92,7 +92,7 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   'not-found': `${CHECK_BASE_URL} and that the job exists there; jobs are not shared across organizations.`,
   conflict:
     'The job is not in a state that allows this yet (still running, or another export is active): wait for it to finish and run again.',
-  'rate-limited': 'The service is rate limiting this key; try again later.',
+  'rate-limited': 'The service is rate limiting these requests; try again later.',
   server: 'The service or a proxy in front of it is failing; try again later.',
 };
 

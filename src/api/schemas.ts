@@ -120,27 +120,34 @@ export const bundleLinkSchema = z.object({
 
 export type BundleLink = z.output<typeof bundleLinkSchema>;
 
-export const agentJobSchema = z.object({
-  id: identifier,
-  // The create answer is documented without `status`: a new job is active.
-  status: status.optional().transform((s) => s ?? 'active'),
-  source: z
-    .object({ repository: optionalText, ref: optionalText })
-    .partial()
-    .nullish()
-    .catch(undefined)
-    .transform((s) => s ?? {}),
-  model: optionalText,
-  // As the URL parses: markup the server put in it is percent-encoded.
-  prLink: httpUrl
-    .transform((value) => new URL(value).href)
-    .nullish()
-    .catch(undefined)
-    .transform((v) => v ?? undefined),
-  error: optionalText,
-  createdAt: timestamp,
-  archivedAt: timestamp,
-});
+export const agentJobSchema = z
+  .object({
+    id: identifier,
+    status: status.optional(),
+    source: z
+      .object({ repository: optionalText, ref: optionalText })
+      .partial()
+      .nullish()
+      .catch(undefined)
+      .transform((s) => s ?? {}),
+    model: optionalText,
+    // As the URL parses: markup the server put in it is percent-encoded.
+    prLink: httpUrl
+      .transform((value) => new URL(value).href)
+      .nullish()
+      .catch(undefined)
+      .transform((v) => v ?? undefined),
+    error: optionalText,
+    createdAt: timestamp,
+    archivedAt: timestamp,
+  })
+  // The create and follow-up answers are documented without `status`: the job is taken
+  // as active, and `statusStated` says the status is a guess until the job is read.
+  .transform(({ status: stated, ...job }) => ({
+    ...job,
+    status: stated ?? ('active' as const),
+    statusStated: stated !== undefined,
+  }));
 
 export type AgentJob = z.output<typeof agentJobSchema>;
 

@@ -182,12 +182,16 @@ describe('agent job answers', () => {
       ...documentedAgentJob,
       createdAt: new Date('2026-01-15T12:00:00Z'),
       archivedAt: undefined,
+      statusStated: true,
     });
   });
 
-  it('a create answer without status reads as an active job', () => {
+  it('a create answer without status reads as an active job, marked as a guess', () => {
     const { status: _status, ...created } = documentedAgentJob;
-    expect(agentJobSchema.parse({ ...created, prLink: null }).status).toBe('active');
+    expect(agentJobSchema.parse({ ...created, prLink: null })).toMatchObject({
+      status: 'active',
+      statusStated: false,
+    });
   });
 
   it.each([

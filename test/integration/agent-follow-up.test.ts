@@ -165,7 +165,7 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     const pr = harness.emulator.agentJobs.get(id)?.prLink as string;
     const run = await agent({ 'agent-job-id': id, prompt: 'Rewrite everything [fail]' });
     expect(failure(run)).toBe(
-      `Agent job ${id} failed: the API gave no reason. Its pull request: ${pr}`,
+      `Agent job ${id} failed: the API gave no reason. Its pull request: ${pr}. To try again, send it a follow-up (\`agent-job-id: ${id}\` and a \`prompt\` saying what to change), or start a new job.`,
     );
     expect(run.outputs).toMatchObject({ 'agent-status': 'failed', 'pr-link': pr });
   });
@@ -234,7 +234,7 @@ describe('the hourly limit, shared by creations and follow-ups', () => {
       const id = await createdElsewhere('uses the budget', limited);
       const run = await agent({ 'agent-job-id': id, prompt: 'more', timeout: '2s' }, limited);
       expect(failure(run)).toMatch(
-        /HTTP 429.*follow-up messages count too.*raise `timeout` so the action waits longer\.$/,
+        /HTTP 429.*follow-up messages count too.*raise `timeout` so the run waits longer\.$/,
       );
       expect(limited.emulator.agentJobs.get(id)?.prompts).toEqual(['uses the budget']);
     });
@@ -252,15 +252,26 @@ describe('wait: false', () => {
   it('fails when the create answer already says failed', async () => {
     const run = await instantFailure();
     const id = run.outputs['agent-job-id'] as string;
-    expect(failure(run)).toBe(`Agent job ${id} failed right away: the API gave no reason.`);
+    expect(failure(run)).toBe(
+      `Agent job ${id} failed right away: the API gave no reason. To try again, send it a follow-up (\`agent-job-id: ${id}\` and a \`prompt\` saying what to change), or start a new job.`,
+    );
     expect(run.outputs['agent-status']).toBe('failed');
     expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
+  });
+
+  it('reads the job once when the create answer gives no status, as documented, and fails if it has', async () => {
+    const run = await withHarness({ agentDurationMs: 0 }, (own) =>
+      agent({ prompt: 'Impossible [fail]', wait: 'false' }, own),
+    );
+    const id = run.outputs['agent-job-id'] as string;
+    expect(failure(run)).toMatch(new RegExp(`^Agent job ${id} failed right away: `));
+    expect(run.outputs['agent-status']).toBe('failed');
   });
 
   it('shows the reason when the server sends one (a variant the vendor does not document)', async () => {
     const run = await instantFailure({ agentFailureReason: true });
     expect(failure(run)).toMatch(
-      /failed right away: Agent failed: the requested changes could not be applied\.$/,
+      /failed right away: Agent failed: the requested changes could not be applied\. To try again, send it a follow-up/,
     );
   });
 });

@@ -97,10 +97,11 @@ describe('agent, end to end against the emulator', () => {
     const id = run.outputs['agent-job-id'] as string;
     expect(run.outputs['agent-status']).toBe('failed');
     expect(run.outputs).toHaveProperty('pr-link', '');
-    expect(errorLines(run)).toEqual([`::error::Agent job ${id} failed: ${AGENT_FAILURE}.`]);
+    const retry = ` To try again, send it a follow-up (\`agent-job-id: ${id}\` and a \`prompt\` saying what to change), or start a new job.`;
+    expect(errorLines(run)).toEqual([`::error::Agent job ${id} failed: ${AGENT_FAILURE}.${retry}`]);
     expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
     expect(run.summary).toContain('| Status | failed |');
-    expect(run.summary).toContain(`**Error:** Agent job ${id} failed: ${AGENT_FAILURE}.`);
+    expect(run.summary).toContain(`**Error:** Agent job ${id} failed: ${AGENT_FAILURE}.${retry}`);
   });
 
   it('succeeds on an archived job and shows the archived time in the summary', async () => {
@@ -144,8 +145,9 @@ describe('agent, end to end against the emulator', () => {
       'agent-model': MODEL,
       'agent-status': 'active',
     });
-    expect(run.stdout).toContain('wait is false: not following the job.');
-    expect(seen().map((r) => r.route)).toEqual(['agent.create']);
+    expect(run.stdout).toContain('wait is false: not following the job (active).');
+    // The create answer has no status, as documented: the job is read once for its own.
+    expect(seen().map((r) => r.route)).toEqual(['agent.create', 'agent.get']);
     expect(run.summary).toContain('| Status | active |');
     expect(run.summary).not.toContain('| Pull request |');
     expect(run.elapsedMs).toBe(0);
@@ -358,7 +360,7 @@ describe('agent creation rate limit (429)', () => {
       expect(run.stdout).toMatch(/trying again in \d+(ms|\.\ds) \(attempt 2\)/);
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/HTTP 429/);
-      expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
+      expect(errorLines(run)[0]).toMatch(/limited per project per rolling hour \(the documented limit is 100 creations/);
       expect(run.elapsedMs).toBeLessThanOrEqual(3000);
       expect(run.outputs).toEqual({});
     } finally {
@@ -375,7 +377,7 @@ describe('agent creation rate limit (429)', () => {
       expect(seen('agent.create')).toHaveLength(1);
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/the server asked to wait 3600s/);
-      expect(errorLines(run)[0]).toMatch(/100 creations per project per rolling hour/);
+      expect(errorLines(run)[0]).toMatch(/limited per project per rolling hour \(the documented limit is 100 creations/);
       expect(run.elapsedMs).toBe(0);
     } finally {
       await exhausted.stop();

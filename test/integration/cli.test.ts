@@ -141,6 +141,11 @@ describe('static-export CLI', () => {
     [[], /no command given/],
     [['export', '--domain', 'https://docs.example.com'], /--domain: must be a bare hostname/],
     [['agent', '--project-id', 'p'], /--prompt: is required/],
+    // Given empty on purpose: not taken for a plain re-attach to the job.
+    [
+      ['agent', '--project-id', 'p', '--agent-job-id', 'j1', '--prompt', ''],
+      /--prompt: must hold an instruction for the agent/,
+    ],
     [
       ['agent', '--project-id', 'p', '--prompt', '-', '--api-key', '-'],
       /--api-key - and --prompt - cannot both read stdin/,

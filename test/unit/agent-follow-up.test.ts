@@ -24,6 +24,7 @@ function instantClock(): Clock & { slept: number[] } {
 const job = (status: string, prLink?: string): AgentJob => ({
   id: 'job1',
   status,
+  statusStated: true,
   source: { repository: 'https://github.com/example/docs', ref: 'agent/job1' },
   model: 'm',
   prLink,
