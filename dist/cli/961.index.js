@@ -1987,9 +1987,9 @@ function pageRoute(file) {
         return `/${withoutExtension.slice(0, -'index'.length)}`;
     return `/${withoutExtension}`;
 }
-/** The page's address on the live site. */
+/** The page's address on the live site (`#` and `?` in a name are part of its path). */
 function pageUrl(domain, file) {
-    return `https://${domain}${encodeURI(pageRoute(file))}`;
+    return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
 }
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 function assetKey(file) {
@@ -2503,15 +2503,20 @@ class RemovalLimitError extends errors/* ActionError */.lZ {
  */
 class ChangeReview {
     config;
+    target;
     deps;
     #baseline;
     /** The earlier export's files, sorted once it is known, before the new export is extracted. */
     #earlier;
     /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
     #current;
+    /** A report is made (false with `compare-with: none`, where only the guard runs). */
+    reports;
     constructor(config, target, deps) {
         this.config = config;
+        this.target = target;
         this.deps = deps;
+        this.reports = config.compareWith.kind !== 'none';
         this.#baseline = loadBaseline(config.compareWith, {
             ...(target ? { target } : {}),
             targetPath: config.path,
@@ -2585,9 +2590,7 @@ class ChangeReview {
                 reporter.warning(`No change report: ${baseline.reason}.`);
             else
                 reporter.info(`No change report: ${baseline.reason}.`);
-            if (this.config.maxRemovedPages !== undefined) {
-                reporter.warning('max-removed-pages was not checked: there is no earlier export to count removed pages against.');
-            }
+            this.#guardAgainstPath(manifest);
             return;
         }
         // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
@@ -2605,14 +2608,36 @@ class ChangeReview {
             external_node_path_.join(this.deps.tempDir, `static-export-changes-${manifest.jobId}.json`);
         await (0,place/* writeFileAtomic */.Zf)(file, `${JSON.stringify(report, null, 2)}\n`);
         record.changes = { kind: 'report', report, file };
-        this.#publish(report, file);
+        this.#publish(report, file, baseline.baseline.manifest.pageFingerprints?.scheme);
         const limit = this.config.maxRemovedPages;
         const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
+            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
         }
     };
-    #publish(report, file) {
+    /**
+     * Without a report, `max-removed-pages` still counts against the earlier export that
+     * `path` holds, which is what the swap would replace: an empty export must not wipe
+     * the docs because the live site's manifest could not be read.
+     */
+    #guardAgainstPath(manifest) {
+        const limit = this.config.maxRemovedPages;
+        if (limit === undefined)
+            return;
+        const { reporter } = this.deps;
+        if (this.target?.kind !== 'export') {
+            reporter.warning('`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.');
+            return;
+        }
+        const source = `the earlier export in path (${this.config.path})`;
+        const report = compareExports(this.target.manifest, manifest, source);
+        const excess = exceedsRemovalLimit(report, limit);
+        if (excess !== undefined) {
+            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}, counted against ${source}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
+        }
+        reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
+    }
+    #publish(report, file, earlierScheme) {
         const { reporter } = this.deps;
         const { pages, assets } = report;
         reporter.setOutput('pages-added', String(pages.added.length));
@@ -2635,7 +2660,10 @@ class ChangeReview {
         }
         reporter.info(`Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`);
         if (report.comparedBy === 'bytes') {
-            reporter.notice('The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.');
+            const why = earlierScheme === undefined || earlierScheme === fingerprint/* FINGERPRINT_SCHEME */.xh
+                ? 'has no page fingerprints (it predates them, or they were turned off)'
+                : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${fingerprint/* FINGERPRINT_SCHEME */.xh}), made by another version of this action`;
+            reporter.notice(`The earlier export ${why}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`);
         }
         else if (pages.comparedByBytes > 0) {
             reporter.notice(`${pages.comparedByBytes} of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.`);
@@ -6121,7 +6149,12 @@ async function runExport(config, deps) {
             clock,
             random: deps.random,
             deadline: deps.deadline,
-            ...(changes ? { describePages: changes.describePages, review: changes.review } : {}),
+            ...(changes
+                ? {
+                    ...(changes.reports ? { describePages: changes.describePages } : {}),
+                    review: changes.review,
+                }
+                : {}),
             idleTimeoutMs: deps.idleTimeoutMs,
             reporter,
             ...withSignal,
@@ -6256,7 +6289,7 @@ function planChangeReview(config, target, deps) {
     // The guard is a safety net: a run that cannot apply it says so rather than pass quietly.
     const unguarded = (why) => {
         if (config.maxRemovedPages !== undefined)
-            deps.reporter.warning(`max-removed-pages was not checked: ${why}.`);
+            deps.reporter.warning(`\`max-removed-pages\` was not checked: ${why}.`);
     };
     if (!(config.download && config.extract)) {
         if (explicit) {
@@ -6265,10 +6298,10 @@ function planChangeReview(config, target, deps) {
         unguarded('the site is not extracted here, so no pages are counted');
         return undefined;
     }
-    if (config.compareWith.kind === 'none') {
-        unguarded('compare-with is none, so there is no earlier export to count removed pages against');
+    // With compare-with: none there is no report, but the guard still counts removed pages
+    // against the earlier export in path (ChangeReview, with nothing to fingerprint).
+    if (config.compareWith.kind === 'none' && config.maxRemovedPages === undefined)
         return undefined;
-    }
     return new ChangeReview(config, target, {
         reporter: deps.reporter,
         record: deps.record,

@@ -51,12 +51,15 @@ export class ChangeReview {
   readonly #earlier: Promise<ExportFiles | undefined>;
   /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
   #current: ExportFiles | undefined;
+  /** A report is made (false with `compare-with: none`, where only the guard runs). */
+  readonly reports: boolean;
 
   constructor(
     private readonly config: ExportConfig,
-    target: TargetState | undefined,
+    private readonly target: TargetState | undefined,
     private readonly deps: ChangeReviewDeps,
   ) {
+    this.reports = config.compareWith.kind !== 'none';
     this.#baseline = loadBaseline(config.compareWith, {
       ...(target ? { target } : {}),
       targetPath: config.path,
@@ -131,11 +134,7 @@ export class ChangeReview {
       record.changes = { kind: 'none', reason: baseline.reason };
       if (baseline.kind === 'unusable') reporter.warning(`No change report: ${baseline.reason}.`);
       else reporter.info(`No change report: ${baseline.reason}.`);
-      if (this.config.maxRemovedPages !== undefined) {
-        reporter.warning(
-          'max-removed-pages was not checked: there is no earlier export to count removed pages against.',
-        );
-      }
+      this.#guardAgainstPath(manifest);
       return;
     }
     // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
@@ -156,18 +155,46 @@ export class ChangeReview {
       path.join(this.deps.tempDir, `static-export-changes-${manifest.jobId}.json`);
     await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
     record.changes = { kind: 'report', report, file };
-    this.#publish(report, file);
+    this.#publish(report, file, baseline.baseline.manifest.pageFingerprints?.scheme);
 
     const limit = this.config.maxRemovedPages;
     const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
       throw new RemovalLimitError(
-        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in the job summary and in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
+        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
       );
     }
   };
 
-  #publish(report: ChangeReport, file: string): void {
+  /**
+   * Without a report, `max-removed-pages` still counts against the earlier export that
+   * `path` holds, which is what the swap would replace: an empty export must not wipe
+   * the docs because the live site's manifest could not be read.
+   */
+  #guardAgainstPath(manifest: ExportManifest): void {
+    const limit = this.config.maxRemovedPages;
+    if (limit === undefined) return;
+    const { reporter } = this.deps;
+    if (this.target?.kind !== 'export') {
+      reporter.warning(
+        '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.',
+      );
+      return;
+    }
+    const source = `the earlier export in path (${this.config.path})`;
+    const report = compareExports(this.target.manifest, manifest, source);
+    const excess = exceedsRemovalLimit(report, limit);
+    if (excess !== undefined) {
+      throw new RemovalLimitError(
+        `The export was not put in place, and path was left as it is: ${excess}, counted against ${source}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
+      );
+    }
+    reporter.info(
+      `\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`,
+    );
+  }
+
+  #publish(report: ChangeReport, file: string, earlierScheme: number | undefined): void {
     const { reporter } = this.deps;
     const { pages, assets } = report;
     reporter.setOutput('pages-added', String(pages.added.length));
@@ -195,8 +222,12 @@ export class ChangeReview {
       `Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`,
     );
     if (report.comparedBy === 'bytes') {
+      const why =
+        earlierScheme === undefined || earlierScheme === FINGERPRINT_SCHEME
+          ? 'has no page fingerprints (it predates them, or they were turned off)'
+          : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${FINGERPRINT_SCHEME}), made by another version of this action`;
       reporter.notice(
-        'The earlier export has no page fingerprints (it predates them, or they were turned off): pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.',
+        `The earlier export ${why}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`,
       );
     } else if (pages.comparedByBytes > 0) {
       reporter.notice(

@@ -38,9 +38,9 @@ export function pageRoute(file: string): string {
   return `/${withoutExtension}`;
 }
 
-/** The page's address on the live site. */
+/** The page's address on the live site (`#` and `?` in a name are part of its path). */
 export function pageUrl(domain: string, file: string): string {
-  return `https://${domain}${encodeURI(pageRoute(file))}`;
+  return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
 }
 
 /** Assets are matched across builds by this key: build ids and content hashes left out. */

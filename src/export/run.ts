@@ -208,7 +208,12 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           clock,
           random: deps.random,
           deadline: deps.deadline,
-          ...(changes ? { describePages: changes.describePages, review: changes.review } : {}),
+          ...(changes
+            ? {
+                ...(changes.reports ? { describePages: changes.describePages } : {}),
+                review: changes.review,
+              }
+            : {}),
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
@@ -366,7 +371,7 @@ function planChangeReview(
   // The guard is a safety net: a run that cannot apply it says so rather than pass quietly.
   const unguarded = (why: string) => {
     if (config.maxRemovedPages !== undefined)
-      deps.reporter.warning(`max-removed-pages was not checked: ${why}.`);
+      deps.reporter.warning(`\`max-removed-pages\` was not checked: ${why}.`);
   };
   if (!(config.download && config.extract)) {
     if (explicit) {
@@ -377,10 +382,9 @@ function planChangeReview(
     unguarded('the site is not extracted here, so no pages are counted');
     return undefined;
   }
-  if (config.compareWith.kind === 'none') {
-    unguarded('compare-with is none, so there is no earlier export to count removed pages against');
-    return undefined;
-  }
+  // With compare-with: none there is no report, but the guard still counts removed pages
+  // against the earlier export in path (ChangeReview, with nothing to fingerprint).
+  if (config.compareWith.kind === 'none' && config.maxRemovedPages === undefined) return undefined;
   return new ChangeReview(config, target, {
     reporter: deps.reporter,
     record: deps.record,

@@ -16,6 +16,7 @@ import {
   samplePages,
 } from '../support/docs-site.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
+import { treeDigest } from '../support/files.js';
 import { type CaseRun, type Harness, noticeLines, startHarness } from '../support/in-process.js';
 
 /**
@@ -235,6 +236,21 @@ describe('change report against the earlier export in path', () => {
     expect(notices(run).join('\n')).toMatch(/no page fingerprints.*compared by their bytes/);
     expect(run.summary).toContain('⚠️ file bytes');
   });
+
+  it('says so when the earlier fingerprints were made by another version of the action', async () => {
+    await exportOnce(PAGES);
+    const file = path.join(workspace, 'site', MANIFEST_NAME);
+    const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as {
+      pageFingerprints: { scheme: number };
+    };
+    manifest.pageFingerprints.scheme = 99;
+    await fs.writeFile(file, JSON.stringify(manifest));
+    const run = await exportOnce(PAGES);
+    expect(run.outcome.error).toBeUndefined();
+    expect(notices(run).join('\n')).toMatch(
+      /page fingerprints of another kind \(scheme 99; this version makes \d+\), made by another version of this action: pages were compared by their bytes/,
+    );
+  });
 });
 
 describe('max-removed-pages', () => {
@@ -270,7 +286,7 @@ describe('max-removed-pages', () => {
     const run = await exportOnce(PAGES, { 'max-removed-pages': '0' });
     expect(run.outcome.error).toBeUndefined();
     expect(warnings(run)).toContain(
-      'max-removed-pages was not checked: there is no earlier export to count removed pages against.',
+      '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.',
     );
   });
 });
@@ -501,16 +517,47 @@ describe('inputs that cannot work together', () => {
     expect(harness.emulator.requests).toEqual([]);
   });
 
-  it('says max-removed-pages was not checked when compare-with is none', async () => {
+  it('with none, still counts removed pages against the earlier export in path', async () => {
     await exportOnce(PAGES);
+    const before = await treeDigest(path.join(workspace, 'site'));
     const run = await exportOnce(PAGES.slice(0, 2), {
       'compare-with': 'none',
       'max-removed-pages': '1',
     });
-    expect(run.outcome.error).toBeUndefined();
-    expect(warnings(run)).toContain(
-      'max-removed-pages was not checked: compare-with is none, so there is no earlier export to count removed pages against.',
+    expect(failure(run)).toMatch(
+      /it removes 10 of the 12 pages \(83\.3%\), more than `max-removed-pages` allows \(1\), counted against the earlier export in path/,
     );
+    expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
+    const within = await exportOnce(PAGES.slice(0, 11), {
+      'compare-with': 'none',
+      'max-removed-pages': '1',
+    });
+    expect(within.outcome.error).toBeUndefined();
+    expect(within.outputs['pages-removed']).toBeUndefined();
+    expect(logLines(within)).toContain(
+      `\`max-removed-pages\` was checked against the earlier export in path (${path.join(workspace, 'site')}): 1 of its 12 pages removed.`,
+    );
+  });
+
+  it('when the live site cannot be read, counts removed pages against the earlier export in path', async () => {
+    await exportOnce(PAGES);
+    const before = await treeDigest(path.join(workspace, 'site'));
+    const site = http.createServer((_req, res) => res.writeHead(404).end('not found'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(PAGES.slice(0, 1), {
+        'compare-with': `${origin}/`,
+        'max-removed-pages': '5%',
+      });
+      expect(warnings(run)[0]).toMatch(/^No change report: .* answered HTTP 404/);
+      expect(failure(run)).toMatch(
+        /it removes 11 of the 12 pages .*counted against the earlier export in path/,
+      );
+      expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { compareExports, exceedsRemovalLimit, exportFiles } from '../../src/changes/compare.js';
-import { pageRoute, roleOf } from '../../src/changes/site-files.js';
+import { pageRoute, pageUrl, roleOf } from '../../src/changes/site-files.js';
 import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
 import { listed, siteContents } from '../support/site-contents.js';
 
@@ -236,6 +236,14 @@ describe('what each file is', () => {
     ['404.html', '/404'],
   ])('%s is reached at %s', (file, route) => {
     expect(pageRoute(file)).toBe(route);
+  });
+
+  it.each([
+    ['guides/c#-sdk.html', 'https://docs.example.com/guides/c%23-sdk'],
+    ['guides/faq?.html', 'https://docs.example.com/guides/faq%3F'],
+    ['guides/café au lait.html', 'https://docs.example.com/guides/caf%C3%A9%20au%20lait'],
+  ])('%s is linked as %s: every character a part of the path', (file, url) => {
+    expect(pageUrl('docs.example.com', file)).toBe(url);
   });
 
   it('tells pages, page data and assets apart', () => {
