@@ -360,7 +360,9 @@ describe('agent creation rate limit (429)', () => {
       expect(run.stdout).toMatch(/trying again in \d+(ms|\.\ds) \(attempt 2\)/);
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/HTTP 429/);
-      expect(errorLines(run)[0]).toMatch(/limited per project per rolling hour \(the documented limit is 100 creations/);
+      expect(errorLines(run)[0]).toMatch(
+        /limited per project per rolling hour \(the documented limit is 100 creations/,
+      );
       expect(run.elapsedMs).toBeLessThanOrEqual(3000);
       expect(run.outputs).toEqual({});
     } finally {
@@ -377,7 +379,9 @@ describe('agent creation rate limit (429)', () => {
       expect(seen('agent.create')).toHaveLength(1);
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/the server asked to wait 3600s/);
-      expect(errorLines(run)[0]).toMatch(/limited per project per rolling hour \(the documented limit is 100 creations/);
+      expect(errorLines(run)[0]).toMatch(
+        /limited per project per rolling hour \(the documented limit is 100 creations/,
+      );
       expect(run.elapsedMs).toBe(0);
     } finally {
       await exhausted.stop();
