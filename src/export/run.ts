@@ -347,13 +347,19 @@ async function checkTargetBeforeRun(
       throw new InputError([{ input: 'path', message: err.message }]);
     }
   }
-  if (config.helmValuesFile !== undefined) {
-    const stat = await fs.lstat(config.helmValuesFile).catch(() => undefined);
+  // Files the run writes at its end are checked now, before any request.
+  const files = [
+    ['helm-values-file', config.helmValuesFile, 'static-export-values.yaml'],
+    ['changes-file', config.changesFile, 'reports/changes.json'],
+  ] as const;
+  for (const [input, file, example] of files) {
+    if (file === undefined) continue;
+    const stat = await fs.lstat(file).catch(() => undefined);
     if (stat && !stat.isFile()) {
       throw new InputError([
         {
-          input: 'helm-values-file',
-          message: `${config.helmValuesFile} exists and is not a regular file: name a file to write, such as static-export-values.yaml`,
+          input,
+          message: `${file} exists and is not a regular file: name a file to write, such as ${example}`,
         },
       ]);
     }

@@ -263,16 +263,19 @@ describe('path safety, end to end', () => {
       expect(result.stdout).toContain(`Removed ${name}, left by an interrupted run.`);
   });
 
-  it('refuses a Helm values file that names a directory before any request', async () => {
-    await fs.mkdir(path.join(workspace, 'values'));
-    const result = await run({ path: 'site', 'helm-values-file': 'values' });
-    expect((result.error as InputError).problems[0]).toMatchObject({
-      input: 'helm-values-file',
-      message: expect.stringMatching(/exists and is not a regular file/),
-    });
-    expect(apiRequests()).toEqual([]);
-    expect(await fs.readdir(workspace)).toEqual(['values']);
-  });
+  it.each(['helm-values-file', 'changes-file'])(
+    'refuses a %s that names a directory before any request',
+    async (input) => {
+      await fs.mkdir(path.join(workspace, 'values'));
+      const result = await run({ path: 'site', [input]: 'values' });
+      expect((result.error as InputError).problems[0]).toMatchObject({
+        input,
+        message: expect.stringMatching(/exists and is not a regular file: name a file to write/),
+      });
+      expect(apiRequests()).toEqual([]);
+      expect(await fs.readdir(workspace)).toEqual(['values']);
+    },
+  );
 
   it('expands ~/ to the home directory instead of creating a directory named ~', async () => {
     const result = await run({ path: '~/exported-site' });
