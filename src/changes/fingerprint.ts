@@ -17,14 +17,14 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
- *   alt texts, with whitespace collapsed and build ids and content hashes taken out of
- *   asset URLs; split between the page's own content and the navigation around it
+ *   alt texts, with whitespace collapsed (but inside `<pre>`, where indentation is
+ *   content: a code sample's) and build ids and content hashes taken out of asset URLs; split between the page's own content and the navigation around it
  *   (nav, banner header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
  */
 
 /** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
-export const FINGERPRINT_SCHEME = 1;
+export const FINGERPRINT_SCHEME = 2;
 
 export interface PageFingerprint {
   /** The page's `<title>`, as a person reads it. */
@@ -348,6 +348,14 @@ class VisibleText {
     this.#spaced = spaced;
   }
 
+  /** Appends bytes[from, to) as they are, whitespace included (the text of a `<pre>`). */
+  verbatim(bytes: Buffer, from: number, to: number): void {
+    this.#reserve(to - from);
+    bytes.copy(this.#buffer, this.#length, from, to);
+    this.#length += to - from;
+    this.#spaced = false;
+  }
+
   /** Appends a word as it is (an attribute value), set apart by spaces. */
   word(value: string): void {
     this.separate();
@@ -441,6 +449,8 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   let regionDepth = 0;
   /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
   let mainDepth = 0;
+  /** Inside `<pre>`, whitespace is kept as it is: a code sample's indentation is content. */
+  let preDepth = 0;
   let out = content;
   let at = 0;
 
@@ -462,7 +472,10 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   while (at < n) {
     const lt = html.indexOf('<', at);
     const textEnd = lt === -1 ? n : lt;
-    if (textEnd > at) out.text(bytes, at, textEnd);
+    if (textEnd > at) {
+      if (preDepth > 0) out.verbatim(bytes, at, textEnd);
+      else out.text(bytes, at, textEnd);
+    }
     if (lt === -1) break;
     const next = html.charCodeAt(lt + 1);
     if (next === 33 /* ! */) {
@@ -485,6 +498,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
         region = undefined;
         out = content;
       } else if ((name === 'main' || name === 'article') && mainDepth > 0) mainDepth -= 1;
+      else if (name === 'pre' && preDepth > 0) preDepth -= 1;
       continue;
     }
     if (isHidden(name)) {
@@ -501,6 +515,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       continue;
     }
     if (name === 'main' || name === 'article') mainDepth += 1;
+    else if (name === 'pre') preDepth += 1;
     if (region !== undefined) {
       if (name === region) regionDepth += 1;
     } else if (opensNavigation(name, lt, gt)) {

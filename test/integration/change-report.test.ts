@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeReport } from '../../src/changes/compare.js';
+import { FINGERPRINT_SCHEME } from '../../src/changes/fingerprint.js';
 import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
 import { errorMessage } from '../../src/errors.js';
 import {
@@ -105,7 +106,7 @@ describe('change report against the earlier export in path', () => {
     expect(run.summary).toContain('holds no earlier export to compare with');
     const read = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
     if (read.kind !== 'valid') throw new Error(`manifest ${read.kind}`);
-    expect(read.manifest.pageFingerprints).toEqual({ scheme: 1 });
+    expect(read.manifest.pageFingerprints).toEqual({ scheme: FINGERPRINT_SCHEME });
     const pages = read.manifest.files.filter((f) => f.path.endsWith('.html'));
     expect(pages).toHaveLength(PAGES.length);
     expect(pages.every((f) => f.page?.title?.endsWith(' - Example Docs'))).toBe(true);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { compareExports, exceedsRemovalLimit, exportFiles } from '../../src/changes/compare.js';
+import { FINGERPRINT_SCHEME } from '../../src/changes/fingerprint.js';
 import { pageRoute, pageUrl, roleOf } from '../../src/changes/site-files.js';
 import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
 import { listed, siteContents } from '../support/site-contents.js';
@@ -35,7 +36,9 @@ function manifest(
           return { path, size: text.length, sha256: sha(text), executable: false };
         }),
       ),
-      ...(options.fingerprints === false ? {} : { pages: { scheme: 1, byPath: pages } }),
+      ...(options.fingerprints === false
+        ? {}
+        : { pages: { scheme: FINGERPRINT_SCHEME, byPath: pages } }),
     }),
   );
 }

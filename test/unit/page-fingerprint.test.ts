@@ -35,6 +35,22 @@ describe('what a reader sees of a page', () => {
     ).toBe(visible('<main>\n  <p>Hello\nreader</p>\n</main>').content);
   });
 
+  it('keeps whitespace inside pre as it is: a code sample indented otherwise has changed', () => {
+    const sample = (code: string) =>
+      visible(`<main><p>Example:</p><pre><code>${code}</code></pre><p>Done.</p></main>`).content;
+    const before = sample('if x:\n    y = 1\nreturn 2');
+    expect(sample('if x:\n    y = 1\n    return 2')).not.toBe(before);
+    expect(sample('if x:\n    y = 1\nreturn 2')).toBe(before);
+    // Highlighting spans inside it change nothing either, as long as the text is the same.
+    expect(sample('<span class="k">if</span> x:\n    y = <span class="n">1</span>\nreturn 2')).toBe(
+      sample('<span>if</span> x:\n    y = <span>1</span>\nreturn 2'),
+    );
+    // Outside pre, whitespace runs still collapse.
+    expect(visible('<main><p>a  b</p><pre>x</pre></main>').content).toBe(
+      visible('<main><p>a b</p><pre>x</pre></main>').content,
+    );
+  });
+
   it('sees text, the title, link targets, image sources and alt text', () => {
     const base = visible(
       '<main><p>Hello <a href="/guides/a">guide</a></p><img src="/x.png" alt="Chart"></main>',
