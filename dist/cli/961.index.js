@@ -1917,7 +1917,9 @@ async function fetchManifest(url, context) {
             ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
             : statusCode >= 300 && statusCode < 400 && location
                 ? `it redirects to ${(0,net/* withoutQuery */.j$)(new URL(location, url))}: give that address`
-                : 'it is not served';
+                : statusCode >= 500
+                    ? 'the site failed to serve it; the next run tries again'
+                    : 'it is not served there';
         return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
     }
     let read;
@@ -1929,14 +1931,24 @@ async function fetchManifest(url, context) {
     }
     const { text, truncated } = read;
     if (truncated) {
-        return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
+        return {
+            kind: 'unusable',
+            reason: `${shown} is larger than ${(0,duration/* formatBytes */.z3)(MAX_MANIFEST_BYTES)}: not an export manifest`,
+        };
     }
     let json;
     try {
         json = JSON.parse(text);
     }
     catch {
-        return { kind: 'unusable', reason: `${shown} is not JSON` };
+        // A site that answers every path with a page (an app's fallback, a login page).
+        const html = /^\s*</.test(text) || /html/i.test(header(response.headers, 'content-type') ?? '');
+        return {
+            kind: 'unusable',
+            reason: html
+                ? `${shown} answered with an HTML page, not the manifest: the site serves a page for paths it does not have (a fallback or a login page), so ${deliver_manifest/* MANIFEST_NAME */.ir} is not published with it`
+                : `${shown} is not JSON`,
+        };
     }
     const parsed = deliver_manifest/* manifestSchema */.rc.safeParse(json);
     if (!parsed.success) {

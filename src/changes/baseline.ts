@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Dispatcher, request } from 'undici';
 import type { CompareWith } from '../config.js';
-import { formatDuration } from '../duration.js';
+import { formatBytes, formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
 import { header, readText } from '../http.js';
 import { MANIFEST_NAME, type Manifest, manifestSchema, readManifest } from '../deliver/manifest.js';
@@ -148,7 +148,9 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
         ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
         : statusCode >= 300 && statusCode < 400 && location
           ? `it redirects to ${withoutQuery(new URL(location, url))}: give that address`
-          : 'it is not served';
+          : statusCode >= 500
+            ? 'the site failed to serve it; the next run tries again'
+            : 'it is not served there';
     return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
   }
   let read: { text: string; truncated: boolean };
@@ -159,13 +161,23 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
   }
   const { text, truncated } = read;
   if (truncated) {
-    return { kind: 'unusable', reason: `${shown} is larger than ${MAX_MANIFEST_BYTES} bytes` };
+    return {
+      kind: 'unusable',
+      reason: `${shown} is larger than ${formatBytes(MAX_MANIFEST_BYTES)}: not an export manifest`,
+    };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return { kind: 'unusable', reason: `${shown} is not JSON` };
+    // A site that answers every path with a page (an app's fallback, a login page).
+    const html = /^\s*</.test(text) || /html/i.test(header(response.headers, 'content-type') ?? '');
+    return {
+      kind: 'unusable',
+      reason: html
+        ? `${shown} answered with an HTML page, not the manifest: the site serves a page for paths it does not have (a fallback or a login page), so ${MANIFEST_NAME} is not published with it`
+        : `${shown} is not JSON`,
+    };
   }
   const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {

@@ -353,6 +353,28 @@ describe('compare-with', () => {
     }
   });
 
+  it('says so when the live site answers with a page instead of the manifest, or fails', async () => {
+    const site = http.createServer((req, res) => {
+      if (req.url?.startsWith('/app/'))
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><p>Sign in</p>');
+      else res.writeHead(503).end('busy');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const page = await exportOnce(PAGES, { 'compare-with': `${origin}/app/` });
+      expect(warnings(page)).toEqual([
+        `No change report: ${origin}/app/.static-export.json answered with an HTML page, not the manifest: the site serves a page for paths it does not have (a fallback or a login page), so .static-export.json is not published with it.`,
+      ]);
+      const failing = await exportOnce(PAGES, { 'compare-with': `${origin}/` });
+      expect(warnings(failing)).toEqual([
+        `No change report: ${origin}/.static-export.json answered HTTP 503: the site failed to serve it; the next run tries again.`,
+      ]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('none: no report and no page fingerprints in the manifest', async () => {
     await exportOnce(PAGES);
     const run = await exportOnce(PAGES, { 'compare-with': 'none' });
