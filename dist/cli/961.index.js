@@ -2503,6 +2503,7 @@ class WorkerFingerprinter {
 
 
 
+
 /** The export removes more pages than `max-removed-pages` allows; `path` was left as it was. */
 class RemovalLimitError extends errors/* ActionError */.lZ {
     name = 'RemovalLimitError';
@@ -2603,6 +2604,7 @@ class ChangeReview {
             else
                 reporter.info(`No change report: ${baseline.reason}.`);
             this.#guardAgainstPath(manifest);
+            await this.#removeStaleReport();
             return;
         }
         // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
@@ -2648,6 +2650,29 @@ class ChangeReview {
             throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}, counted against ${source}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
+    }
+    /**
+     * A run without a report leaves no earlier run's report at the fixed `changes-file`,
+     * where a script would read it as this run's: removed when it is one of ours.
+     */
+    async #removeStaleReport() {
+        const file = this.config.changesFile;
+        if (file === undefined)
+            return;
+        const text = await promises_.readFile(file, 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return;
+        let format;
+        try {
+            format = JSON.parse(text).format;
+        }
+        catch {
+            return;
+        }
+        if (format !== CHANGES_FORMAT)
+            return;
+        await promises_.rm(file, { force: true });
+        this.deps.reporter.info(`Removed ${file}, the change report of an earlier run: this run has none.`);
     }
     #publish(report, file, earlierScheme) {
         const { reporter } = this.deps;

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
@@ -12,6 +13,7 @@ import { ActionError } from '../errors.js';
 import type { ExportRecord, Reporter } from '../report.js';
 import { type BaselineResult, loadBaseline } from './baseline.js';
 import {
+  CHANGES_FORMAT,
   type ChangeReport,
   compareExports,
   exceedsRemovalLimit,
@@ -135,6 +137,7 @@ export class ChangeReview {
       if (baseline.kind === 'unusable') reporter.warning(`No change report: ${baseline.reason}.`);
       else reporter.info(`No change report: ${baseline.reason}.`);
       this.#guardAgainstPath(manifest);
+      await this.#removeStaleReport();
       return;
     }
     // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
@@ -191,6 +194,28 @@ export class ChangeReview {
     }
     reporter.info(
       `\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`,
+    );
+  }
+
+  /**
+   * A run without a report leaves no earlier run's report at the fixed `changes-file`,
+   * where a script would read it as this run's: removed when it is one of ours.
+   */
+  async #removeStaleReport(): Promise<void> {
+    const file = this.config.changesFile;
+    if (file === undefined) return;
+    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) return;
+    let format: unknown;
+    try {
+      format = (JSON.parse(text) as { format?: unknown }).format;
+    } catch {
+      return;
+    }
+    if (format !== CHANGES_FORMAT) return;
+    await fs.rm(file, { force: true });
+    this.deps.reporter.info(
+      `Removed ${file}, the change report of an earlier run: this run has none.`,
     );
   }
 

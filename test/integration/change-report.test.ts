@@ -353,6 +353,27 @@ describe('compare-with', () => {
     }
   });
 
+  it("leaves no earlier run's report at a fixed changes-file when this run has none", async () => {
+    await exportOnce(PAGES);
+    const file = path.join(workspace, 'reports', 'changes.json');
+    const reported = await exportOnce(PAGES, { 'changes-file': 'reports/changes.json' });
+    expect(reported.outputs['changes-file']).toBe(file);
+    const first = await exportOnce(PAGES, {
+      'changes-file': 'reports/changes.json',
+      path: 'other',
+    });
+    expect(first.outcome.error).toBeUndefined();
+    expect(first.outputs['changes-file']).toBeUndefined();
+    await expect(fs.access(file)).rejects.toThrow();
+    expect(logLines(first)).toContain(
+      `Removed ${file}, the change report of an earlier run: this run has none.`,
+    );
+    // A file that is not a change report is not this action's to remove.
+    await fs.writeFile(file, '{"notes": "mine"}');
+    await exportOnce(PAGES, { 'changes-file': 'reports/changes.json', path: 'third' });
+    expect(await fs.readFile(file, 'utf8')).toBe('{"notes": "mine"}');
+  });
+
   it('says so when the live site answers with a page instead of the manifest, or fails', async () => {
     const site = http.createServer((req, res) => {
       if (req.url?.startsWith('/app/'))
