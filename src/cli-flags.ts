@@ -162,6 +162,8 @@ export function asCommandLine(message: string): string {
 }
 
 const ENVIRONMENT_PREFIX = 'STATIC_EXPORT_';
+/** Variables of the prefix that are no flag: the browser of the readiness check. */
+const OTHER_VARIABLES = ['STATIC_EXPORT_BROWSER'];
 
 /** `STATIC_EXPORT_DOMAIN` for `--domain`. */
 export function environmentName(flag: string): string {
@@ -326,7 +328,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         (tokens[at] as { index: number }).index === before.index + 1
       ) {
         throw new UsageError(
-          `${before.rawName} takes true or false, got "${rest[0]}" (or write --${flag.name} / --no-${flag.name})`,
+          before.rawName.startsWith('--no-')
+            ? `${before.rawName} takes no value, got "${rest[0]}"`
+            : `${before.rawName} takes true or false, got "${rest[0]}" (or write --${flag.name} / --no-${flag.name})`,
         );
       }
       throw new UsageError(
@@ -398,7 +402,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;
-    const variables = ALL_FLAGS.map((f) => environmentName(f.name));
+    const variables = [...ALL_FLAGS.map((f) => environmentName(f.name)), ...OTHER_VARIABLES];
     const unknownVariables = Object.keys(env)
       .filter((name) => name.startsWith(ENVIRONMENT_PREFIX) && !variables.includes(name))
       .sort()

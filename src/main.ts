@@ -147,6 +147,11 @@ async function executeConfigured(
   const noteUnanswered = () => {
     if (record.command === 'agent' && api.unanswered !== undefined) record.unanswered = true;
   };
+  /** The error of a run a signal or the timeout stopped: a cancellation says what it left. */
+  const stopped = (reason: Error): Error =>
+    reason instanceof CancelledError
+      ? new CancelledError(`${reason.message} ${describeCancellation(record)}`, reason.signal)
+      : reason;
   const cancelTimeout = clock.after(config.timeoutMs, () => {
     noteUnanswered();
     timeout.abort(new TimeoutError(describeTimeout(record, config.timeoutMs)));
@@ -174,22 +179,17 @@ async function executeConfigured(
       });
       // A signal after the export was put in place stopped nothing, but the run still ends
       // as cancelled, saying so: a script's next command must not take it for done.
-      if (options.signal?.aborted) throw abortReason(options.signal);
+      const placed = record.sitePath ?? record.archivePath;
+      if (placed !== undefined && options.signal?.aborted) {
+        return { config, record, error: stopped(abortReason(options.signal)) };
+      }
     }
     return { config, record };
   } catch (err) {
     // An abort surfaces as whatever the aborted call threw: report the reason instead.
     if (!signal.aborted) return { config, record, error: err };
-    const reason = abortReason(signal);
     noteUnanswered();
-    return {
-      config,
-      record,
-      error:
-        reason instanceof CancelledError
-          ? new CancelledError(`${reason.message} ${describeCancellation(record)}`, reason.signal)
-          : reason,
-    };
+    return { config, record, error: stopped(abortReason(signal)) };
   } finally {
     if (record.command === 'export' && record.status === 'completed') {
       record.pageUrl = `https://${record.domain}/`;

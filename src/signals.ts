@@ -25,7 +25,7 @@ export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> 
         controller.abort(new CancelledError(`Cancelled (${name}).`, name));
       } else if (source === process) {
         process.stderr.write(
-          `${name} again: stopping at once, without waiting for the run to end.\n`,
+          `${name} while stopping: ending at once, without waiting for the run to end.\n`,
         );
         process.exit(signalExitCode(name));
       }

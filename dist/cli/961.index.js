@@ -1694,16 +1694,13 @@ async function runAgent(config, deps) {
             });
     remember(started);
     if (!config.wait) {
-        // The create and follow-up answers are documented without a status: read it once, so
-        // that agent-status is the job's own and a job that has already failed fails the step.
-        const job = started.statusStated
-            ? started
-            : await api.getAgentJob(config.projectId, started.id, signal);
+        const job = await statusOf(started, config, deps);
         remember(job);
         publish('agent-status', job.status);
         if (job.prLink)
             publish('pr-link', job.prLink);
-        if (job.status === 'failed') {
+        // Right after a follow-up, a settled status may still be the earlier run's.
+        if (job.status === 'failed' && record.mode !== 'follow-up') {
             throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
         }
         reporter.info(`wait is false: not following the job (${job.status}).`);
@@ -1746,6 +1743,26 @@ async function runAgent(config, deps) {
     else
         reporter.notice(`Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`);
     return record;
+}
+/**
+ * A created job's own status, for wait: false: the create answer is documented without
+ * one, so the job is read once. The read is a courtesy: the job exists either way, so a
+ * read that fails is a warning (re-running the step would create a second job). A
+ * follow-up is not read: right after it, the job may still show its earlier run.
+ */
+async function statusOf(started, config, deps) {
+    const { api, reporter, record, signal } = deps;
+    if (started.statusStated || record.mode === 'follow-up')
+        return started;
+    try {
+        return await api.getAgentJob(config.projectId, started.id, signal);
+    }
+    catch (err) {
+        if (signal?.aborted)
+            throw err;
+        reporter.warning(`Agent job ${started.id} was created, but reading its status failed (${(0,errors/* errorMessage */.gJ)(err)}): it is taken as active. Follow it with ${(0,report/* setting */.Pe)('agent-job-id', started.id)}; running this step again would create a second job.`);
+        return started;
+    }
 }
 function onRepository(job) {
     if (!job.source.repository)
@@ -2603,8 +2620,9 @@ class ChangeReview {
                 reporter.warning(`No change report: ${baseline.reason}.`);
             else
                 reporter.info(`No change report: ${baseline.reason}.`);
-            this.#guardAgainstPath(manifest);
+            // Before the guard, which may refuse the export: no earlier run's report stays.
             await this.#removeStaleReport();
+            this.#guardAgainstPath(manifest);
             return;
         }
         // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.
@@ -6310,7 +6328,14 @@ async function checkTargetBeforeRun(config, rules, deps) {
     // Files the run writes at its end are checked now, before any request.
     const files = [
         ['helm-values-file', config.helmValuesFile, 'static-export-values.yaml'],
-        ['changes-file', config.changesFile, 'reports/changes.json'],
+        // Only a run that can make a report writes it.
+        [
+            'changes-file',
+            config.download && config.extract && config.compareWith.kind !== 'none'
+                ? config.changesFile
+                : undefined,
+            'reports/changes.json',
+        ],
     ];
     for (const [input, file, example] of files) {
         if (file === undefined)
@@ -6472,6 +6497,10 @@ async function executeConfigured(raw, environment, reporter, options) {
         if (record.command === 'agent' && api.unanswered !== undefined)
             record.unanswered = true;
     };
+    /** The error of a run a signal or the timeout stopped: a cancellation says what it left. */
+    const stopped = (reason) => reason instanceof errors/* CancelledError */.cc
+        ? new errors/* CancelledError */.cc(`${reason.message} ${(0,report/* describeCancellation */.vk)(record)}`, reason.signal)
+        : reason;
     const cancelTimeout = clock.after(config.timeoutMs, () => {
         noteUnanswered();
         timeout.abort(new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)));
@@ -6497,8 +6526,10 @@ async function executeConfigured(raw, environment, reporter, options) {
             });
             // A signal after the export was put in place stopped nothing, but the run still ends
             // as cancelled, saying so: a script's next command must not take it for done.
-            if (options.signal?.aborted)
-                throw (0,errors/* abortReason */.Js)(options.signal);
+            const placed = record.sitePath ?? record.archivePath;
+            if (placed !== undefined && options.signal?.aborted) {
+                return { config, record, error: stopped((0,errors/* abortReason */.Js)(options.signal)) };
+            }
         }
         return { config, record };
     }
@@ -6506,15 +6537,8 @@ async function executeConfigured(raw, environment, reporter, options) {
         // An abort surfaces as whatever the aborted call threw: report the reason instead.
         if (!signal.aborted)
             return { config, record, error: err };
-        const reason = (0,errors/* abortReason */.Js)(signal);
         noteUnanswered();
-        return {
-            config,
-            record,
-            error: reason instanceof errors/* CancelledError */.cc
-                ? new errors/* CancelledError */.cc(`${reason.message} ${(0,report/* describeCancellation */.vk)(record)}`, reason.signal)
-                : reason,
-        };
+        return { config, record, error: stopped((0,errors/* abortReason */.Js)(signal)) };
     }
     finally {
         if (record.command === 'export' && record.status === 'completed') {

@@ -4,7 +4,7 @@ import type { AgentJob } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import type { AgentConfig } from '../config.js';
 import { formatDuration } from '../duration.js';
-import { JobFailedError, TimeoutError } from '../errors.js';
+import { errorMessage, JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
 import {
   type AgentRecord,
@@ -97,15 +97,12 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   remember(started);
 
   if (!config.wait) {
-    // The create and follow-up answers are documented without a status: read it once, so
-    // that agent-status is the job's own and a job that has already failed fails the step.
-    const job = started.statusStated
-      ? started
-      : await api.getAgentJob(config.projectId, started.id, signal);
+    const job = await statusOf(started, config, deps);
     remember(job);
     publish('agent-status', job.status);
     if (job.prLink) publish('pr-link', job.prLink);
-    if (job.status === 'failed') {
+    // Right after a follow-up, a settled status may still be the earlier run's.
+    if (job.status === 'failed' && record.mode !== 'follow-up') {
       throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
     }
     reporter.info(`wait is false: not following the job (${job.status}).`);
@@ -151,6 +148,30 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
       `Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`,
     );
   return record;
+}
+
+/**
+ * A created job's own status, for wait: false: the create answer is documented without
+ * one, so the job is read once. The read is a courtesy: the job exists either way, so a
+ * read that fails is a warning (re-running the step would create a second job). A
+ * follow-up is not read: right after it, the job may still show its earlier run.
+ */
+async function statusOf(
+  started: AgentJob,
+  config: AgentConfig,
+  deps: AgentDeps,
+): Promise<AgentJob> {
+  const { api, reporter, record, signal } = deps;
+  if (started.statusStated || record.mode === 'follow-up') return started;
+  try {
+    return await api.getAgentJob(config.projectId, started.id, signal);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    reporter.warning(
+      `Agent job ${started.id} was created, but reading its status failed (${errorMessage(err)}): it is taken as active. Follow it with ${setting('agent-job-id', started.id)}; running this step again would create a second job.`,
+    );
+    return started;
+  }
 }
 
 function onRepository(job: AgentJob): string {

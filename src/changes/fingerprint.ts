@@ -494,11 +494,11 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     const name = html.slice(nameStart, nameEnd).toLowerCase();
 
     if (closing) {
+      if (name === 'pre' && preDepth > 0) preDepth -= 1;
       if (name === region && --regionDepth === 0) {
         region = undefined;
         out = content;
       } else if ((name === 'main' || name === 'article') && mainDepth > 0) mainDepth -= 1;
-      else if (name === 'pre' && preDepth > 0) preDepth -= 1;
       continue;
     }
     if (isHidden(name)) {

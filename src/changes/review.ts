@@ -136,8 +136,9 @@ export class ChangeReview {
       record.changes = { kind: 'none', reason: baseline.reason };
       if (baseline.kind === 'unusable') reporter.warning(`No change report: ${baseline.reason}.`);
       else reporter.info(`No change report: ${baseline.reason}.`);
-      this.#guardAgainstPath(manifest);
+      // Before the guard, which may refuse the export: no earlier run's report stays.
       await this.#removeStaleReport();
+      this.#guardAgainstPath(manifest);
       return;
     }
     // Both sides are sorted already: the earlier one before the extraction, the new one with its pages.

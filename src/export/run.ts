@@ -350,7 +350,14 @@ async function checkTargetBeforeRun(
   // Files the run writes at its end are checked now, before any request.
   const files = [
     ['helm-values-file', config.helmValuesFile, 'static-export-values.yaml'],
-    ['changes-file', config.changesFile, 'reports/changes.json'],
+    // Only a run that can make a report writes it.
+    [
+      'changes-file',
+      config.download && config.extract && config.compareWith.kind !== 'none'
+        ? config.changesFile
+        : undefined,
+      'reports/changes.json',
+    ],
   ] as const;
   for (const [input, file, example] of files) {
     if (file === undefined) continue;

@@ -268,6 +268,46 @@ describe('wait: false', () => {
     expect(run.outputs['agent-status']).toBe('failed');
   });
 
+  it('does not take a follow-up for failed on the status its earlier run left', async () => {
+    const id = await createdElsewhere('Impossible [fail]');
+    settle(id);
+    // The follow-up's answer has no status, as documented, and the job still reads as its
+    // earlier run ended.
+    harness.emulator.faults.add({
+      route: 'agent.message',
+      status: 200,
+      body: JSON.stringify({ id }),
+    });
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 200,
+      body: JSON.stringify({ id, status: 'failed', source: {} }),
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'Try it the other way', wait: 'false' });
+    harness.emulator.faults.clear();
+    expect(failure(run)).toBeUndefined();
+    expect(run.outputs['agent-status']).toBe('active');
+  });
+
+  it('keeps a created job when reading its status fails, and says not to run the step again', async () => {
+    await withHarness({}, async (own) => {
+      own.emulator.faults.add({
+        route: 'agent.get',
+        status: 404,
+        body: '{"error":"Job not found"}',
+      });
+      const run = await agent({ prompt: 'Add a FAQ page', wait: 'false' }, own);
+      const id = run.outputs['agent-job-id'] as string;
+      expect(failure(run)).toBeUndefined();
+      expect(run.outputs['agent-status']).toBe('active');
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `::warning::Agent job ${id} was created, but reading its status failed \\(.*HTTP 404.*\\): it is taken as active\\. Follow it with \`agent-job-id: ${id}\`; running this step again would create a second job\\.`,
+        ),
+      );
+    });
+  });
+
   it('shows the reason when the server sends one (a variant the vendor does not document)', async () => {
     const run = await instantFailure({ agentFailureReason: true });
     expect(failure(run)).toMatch(

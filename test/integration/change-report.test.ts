@@ -368,6 +368,15 @@ describe('compare-with', () => {
     expect(logLines(first)).toContain(
       `Removed ${file}, the change report of an earlier run: this run has none.`,
     );
+    // Nor when the guard refuses the export, counting against the earlier export in path.
+    await exportOnce(PAGES, { 'changes-file': 'reports/changes.json' });
+    const refused = await exportOnce(PAGES.slice(0, 2), {
+      'changes-file': 'reports/changes.json',
+      'compare-with': 'none',
+      'max-removed-pages': '1',
+    });
+    expect(failure(refused)).toMatch(/counted against the earlier export in path/);
+    await expect(fs.access(file)).rejects.toThrow();
     // A file that is not a change report is not this action's to remove.
     await fs.writeFile(file, '{"notes": "mine"}');
     await exportOnce(PAGES, { 'changes-file': 'reports/changes.json', path: 'third' });

@@ -129,6 +129,10 @@ describe('static-export CLI', () => {
     ],
     [['export', '--domain', 'x', 'extra'], /unexpected argument "extra": values are given/],
     [
+      ['export', '--domain', 'x', '--no-download', 'maybe'],
+      /--no-download takes no value, got "maybe"/,
+    ],
+    [
       ['export', '--domain', 'x', '--download=maybe'],
       /--download takes true or false, got "maybe"/,
     ],
@@ -306,8 +310,10 @@ describe('static-export CLI basics', () => {
     expect(invalid.stderr).toMatch(/^error: --timeout \(from STATIC_EXPORT_TIMEOUT\): must be/m);
     // A misspelt variable sets nothing: said before what it leaves missing.
     const misspelt = await runCli(['export'], {
-      env: env({ STATIC_EXPORT_DOMIAN: 'docs.example.com' }),
+      env: env({ STATIC_EXPORT_DOMIAN: 'docs.example.com', STATIC_EXPORT_BROWSER: '/opt/chrome' }),
     });
+    // The browser's variable is no flag, yet it is read.
+    expect(misspelt.stderr).not.toContain('STATIC_EXPORT_BROWSER');
     expect(misspelt.code).toBe(2);
     expect(misspelt.stderr).toMatch(
       /^warning: STATIC_EXPORT_DOMIAN sets nothing and is ignored: did you mean STATIC_EXPORT_DOMAIN\?\n(.*\n)*error: --domain/m,

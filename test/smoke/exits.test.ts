@@ -143,7 +143,7 @@ describe('clean exits', () => {
     child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(output).toBe(
-      'cancelled\nSIGINT again: stopping at once, without waiting for the run to end.\n',
+      'cancelled\nSIGINT while stopping: ending at once, without waiting for the run to end.\n',
     );
     expect(code).toBe(130);
   });
