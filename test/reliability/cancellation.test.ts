@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import type { EmulatorOptions, FaultRule } from '../../emulator/index.js';
 import { cancelWhen, errorLines } from '../support/in-process.js';
 import { rawZip } from '../support/raw-zip.js';
@@ -166,7 +166,10 @@ describe.concurrent('cancellation', () => {
  */
 describe.concurrent('cancellation around the swap', () => {
   const inputs = { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' };
-  const sendOn = (marker: RegExp, signal: NodeJS.Signals) => {
+  /** A run that gets `signal` as the log line `marker` matches is written; it must come. */
+  const runSignalledOn = async (context: TestContext, marker: RegExp, signal: NodeJS.Signals) => {
+    const harness = await caseHarness(context, QUICK);
+    const { workspace, site } = await workspaceWithSite();
     const signals = new EventEmitter();
     let sent = false;
     const onLine = (line: string) => {
@@ -174,7 +177,9 @@ describe.concurrent('cancellation around the swap', () => {
       sent = true;
       signals.emit(signal);
     };
-    return { signals, onLine, sent: () => sent };
+    const run = await runCase(harness, inputs, { workspace, signals, onLine });
+    expect(sent, run.stdout).toBe(true);
+    return { run, workspace, site };
   };
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -182,15 +187,7 @@ describe.concurrent('cancellation around the swap', () => {
       `${signal} once the readiness check is done, before the site is put in place`,
       row('exit 1, one "Cancelled" line, temp removed, path untouched'),
       async (context) => {
-        const harness = await caseHarness(context, QUICK);
-        const { workspace } = await workspaceWithSite();
-        const cancel = sendOn(/cloud check: read /, signal);
-        const run = await runCase(harness, inputs, {
-          workspace,
-          signals: cancel.signals,
-          onLine: cancel.onLine,
-        });
-        expect(cancel.sent(), run.stdout).toBe(true);
+        const { run, workspace } = await runSignalledOn(context, /cloud check: read /, signal);
         expect(run.code).toBe(1);
         expect(errorLines(run)).toEqual([
           expect.stringMatching(new RegExp(`^::error::Cancelled \\(${signal}\\)\\. `)),
@@ -204,15 +201,8 @@ describe.concurrent('cancellation around the swap', () => {
     'SIGINT once the site is in place: it stays, and the run ends as cancelled, saying so',
     row('exit 1, "Cancelled … already in place", the new export whole'),
     async (context) => {
-      const harness = await caseHarness(context, QUICK);
-      const { workspace, site } = await workspaceWithSite();
-      const cancel = sendOn(/^Replaced the earlier export in /, 'SIGINT');
-      const run = await runCase(harness, inputs, {
-        workspace,
-        signals: cancel.signals,
-        onLine: cancel.onLine,
-      });
-      expect(cancel.sent(), run.stdout).toBe(true);
+      const marker = /^Replaced the earlier export in /;
+      const { run, workspace, site } = await runSignalledOn(context, marker, 'SIGINT');
       expect(run.code).toBe(1);
       expect(errorLines(run)).toEqual([
         `::error::Cancelled (SIGINT). The export was already in place in ${site}; temporary files were removed.`,

@@ -72,6 +72,22 @@ function startCli(m: Machine, args: string[]) {
   return { child, exited, output: () => stdout + stderr, stderr: () => stderr };
 }
 
+/** Runs a module given as text (tsx loads the sources), from the project root. */
+async function runScript(
+  script: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
 async function expectNothingTemporary(m: Machine): Promise<void> {
   expect(await fs.readdir(m.workspace)).toEqual(['site']);
   expect(await strayFiles(m.tmp)).toEqual([]);
@@ -130,19 +146,8 @@ describe('clean exits', () => {
       setInterval(() => undefined, 1000);
       process.kill(process.pid, 'SIGINT');
     `;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (output += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(output).toBe(
+    const { code, stdout, stderr } = await runScript(script);
+    expect(stdout + stderr).toBe(
       'cancelled\nSIGINT while stopping: ending at once, without waiting for the run to end.\n',
     );
     expect(code).toBe(130);
@@ -159,17 +164,7 @@ describe('clean exits', () => {
       trackTemporary(${JSON.stringify(staging)});
       setTimeout(() => { throw new Error('a bug'); }, 10);
     `;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, stderr } = await runScript(script);
     expect(code, stderr).not.toBe(0);
     expect(stderr).toMatch(/a bug/);
     await expectNothingTemporary(m);
