@@ -231,7 +231,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     tokens: true,
   });
   const byName = new Map(ALL_FLAGS.map((flag) => [flag.name, flag]));
+  /** Words right after a switch: its value when true or false (`--download false`). */
   const switchValues = new Set<number>();
+  /** Any other word right after a known switch (`--download maybe`), with the switch. */
+  const afterSwitch = new Map<number, { name: string; rawName: string }>();
   for (const [at, token] of tokens.entries()) {
     const next = tokens[at + 1];
     if (
@@ -239,10 +242,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       byName.get(token.name)?.value === undefined &&
       token.value === undefined &&
       next?.kind === 'positional' &&
-      next.index === token.index + 1 &&
-      booleanWord(next.value) !== undefined
+      next.index === token.index + 1
     ) {
-      switchValues.add(at + 1);
+      if (booleanWord(next.value) !== undefined) switchValues.add(at + 1);
+      else if (byName.has(token.name)) afterSwitch.set(at + 1, token);
     }
   }
   const positionalAts = tokens.flatMap((token, at) =>
@@ -317,20 +320,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (switches.get('help')) return { kind: 'help', command };
     if (rest.length > 0) {
       // `--download maybe`: a word right after a switch was meant as its value.
-      const at = positionalAts[1] as number;
-      const before = tokens[at - 1];
-      const flag = before?.kind === 'option' ? byName.get(before.name) : undefined;
-      if (
-        before?.kind === 'option' &&
-        flag !== undefined &&
-        flag.value === undefined &&
-        before.value === undefined &&
-        (tokens[at] as { index: number }).index === before.index + 1
-      ) {
+      const owner = afterSwitch.get(positionalAts[1] as number);
+      if (owner !== undefined) {
         throw new UsageError(
-          before.rawName.startsWith('--no-')
-            ? `${before.rawName} takes no value, got "${rest[0]}"`
-            : `${before.rawName} takes true or false, got "${rest[0]}" (or write --${flag.name} / --no-${flag.name})`,
+          owner.rawName.startsWith('--no-')
+            ? `${owner.rawName} takes no value, got "${rest[0]}"`
+            : `${owner.rawName} takes true or false, got "${rest[0]}" (or write --${owner.name} / --no-${owner.name})`,
         );
       }
       throw new UsageError(

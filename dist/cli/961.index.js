@@ -2540,13 +2540,10 @@ class ChangeReview {
     #earlier;
     /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
     #current;
-    /** A report is made (false with `compare-with: none`, where only the guard runs). */
-    reports;
     constructor(config, target, deps) {
         this.config = config;
         this.target = target;
         this.deps = deps;
-        this.reports = config.compareWith.kind !== 'none';
         this.#baseline = loadBaseline(config.compareWith, {
             ...(target ? { target } : {}),
             targetPath: config.path,
@@ -2558,6 +2555,10 @@ class ChangeReview {
         // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
         this.#baseline.catch(() => undefined);
         this.#earlier.catch(() => undefined);
+    }
+    /** A report is made (not with `compare-with: none`, where only the guard runs). */
+    get reports() {
+        return this.config.compareWith.kind !== 'none';
     }
     /**
      * Page fingerprints for the manifest, made as the pages are written (in a worker thread
@@ -2644,7 +2645,7 @@ class ChangeReview {
         const limit = this.config.maxRemovedPages;
         const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
+            throw removalRefused(`${excess}. The removed pages are listed in ${file}`);
         }
     };
     /**
@@ -2665,7 +2666,7 @@ class ChangeReview {
         const report = compareExports(this.target.manifest, manifest, source);
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw new RemovalLimitError(`The export was not put in place, and path was left as it is: ${excess}, counted against ${source}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
+            throw removalRefused(`${excess}, counted against ${source}`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
     }
@@ -2724,6 +2725,10 @@ class ChangeReview {
             reporter.notice(`${pages.comparedByBytes} of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.`);
         }
     }
+}
+/** The guard's refusal: `why` says what the export removes, and where that is listed. */
+function removalRefused(why) {
+    return new RemovalLimitError(`The export was not put in place, and path was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
 }
 /** The earlier export's pages, when their fingerprints were made the way this version makes them. */
 function earlierPages(baseline, earlier) {

@@ -18,8 +18,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
  *   alt texts, with whitespace collapsed (but inside `<pre>`, where indentation is
- *   content: a code sample's) and build ids and content hashes taken out of asset URLs; split between the page's own content and the navigation around it
- *   (nav, banner header and footer, sidebar, table of contents, pagination).
+ *   content: a code sample's) and build ids and content hashes taken out of asset URLs;
+ *   split between the page's own content and the navigation around it (nav, banner
+ *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
  */
 

@@ -53,15 +53,12 @@ export class ChangeReview {
   readonly #earlier: Promise<ExportFiles | undefined>;
   /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
   #current: ExportFiles | undefined;
-  /** A report is made (false with `compare-with: none`, where only the guard runs). */
-  readonly reports: boolean;
 
   constructor(
     private readonly config: ExportConfig,
     private readonly target: TargetState | undefined,
     private readonly deps: ChangeReviewDeps,
   ) {
-    this.reports = config.compareWith.kind !== 'none';
     this.#baseline = loadBaseline(config.compareWith, {
       ...(target ? { target } : {}),
       targetPath: config.path,
@@ -75,6 +72,11 @@ export class ChangeReview {
     // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
     this.#baseline.catch(() => undefined);
     this.#earlier.catch(() => undefined);
+  }
+
+  /** A report is made (not with `compare-with: none`, where only the guard runs). */
+  get reports(): boolean {
+    return this.config.compareWith.kind !== 'none';
   }
 
   /**
@@ -164,9 +166,7 @@ export class ChangeReview {
     const limit = this.config.maxRemovedPages;
     const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
-      throw new RemovalLimitError(
-        `The export was not put in place, and path was left as it is: ${excess}. The removed pages are listed in ${file}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
-      );
+      throw removalRefused(`${excess}. The removed pages are listed in ${file}`);
     }
   };
 
@@ -189,9 +189,7 @@ export class ChangeReview {
     const report = compareExports(this.target.manifest, manifest, source);
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
-      throw new RemovalLimitError(
-        `The export was not put in place, and path was left as it is: ${excess}, counted against ${source}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
-      );
+      throw removalRefused(`${excess}, counted against ${source}`);
     }
     reporter.info(
       `\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`,
@@ -261,6 +259,13 @@ export class ChangeReview {
       );
     }
   }
+}
+
+/** The guard's refusal: `why` says what the export removes, and where that is listed. */
+function removalRefused(why: string): RemovalLimitError {
+  return new RemovalLimitError(
+    `The export was not put in place, and path was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
+  );
 }
 
 /** The earlier export's pages, when their fingerprints were made the way this version makes them. */
