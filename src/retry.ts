@@ -43,7 +43,15 @@ export interface RetryableFailure {
   retryAfterMs?: number;
   /** Keep trying until the deadline, past the outage budget (a rate limit is not an outage). */
   untilDeadline?: boolean;
+  /**
+   * Added to the backoff (which a Retry-After may still lengthen): a rate limit counted
+   * per hour is not lifted in the 50 ms that full jitter may draw.
+   */
+  minDelayMs?: number;
 }
+
+/** The least wait after a 429 that asked for none, or for none longer. */
+export const RATE_LIMIT_MIN_DELAY_MS = 1000;
 
 /** Why a run of failures ended without another try. */
 export interface GiveUp {
@@ -98,9 +106,14 @@ export class RetrySchedule {
     this.#firstFailureAt = undefined;
   }
 
+  #backoff(failure: RetryableFailure): number {
+    const { budget, random } = this.#options;
+    return (failure.minDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
+  }
+
   /** Waits before the next try; returns why not instead when the budget or deadline is spent. */
   async failed(failure: RetryableFailure): Promise<GiveUp | undefined> {
-    const { clock, budget, random } = this.#options;
+    const { clock, budget } = this.#options;
     const now = clock.now();
     this.#failures += 1;
     this.#firstFailureAt ??= now;
@@ -124,11 +137,11 @@ export class RetrySchedule {
       if (failure.retryAfterMs > outageLeft) return stop('outage');
       // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
       // already past) again and again would otherwise be asked in a tight loop.
-      const backoff = room < MIN_TRY_MS ? 0 : backoffDelay(this.#failures, budget, random);
+      const backoff = room < MIN_TRY_MS ? 0 : this.#backoff(failure);
       delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
     } else {
       if (room < MIN_TRY_MS) return stop(left <= outageLeft ? 'deadline' : 'outage');
-      delayMs = Math.min(backoffDelay(this.#failures, budget, random), room);
+      delayMs = Math.min(this.#backoff(failure), room);
     }
     this.#options.onRetry?.({ attempt: this.#failures + 1, delayMs, reason: failure.reason });
     await clock.sleep(delayMs, this.#options.signal);

@@ -16,7 +16,12 @@ import {
 import { parseServiceUrl, withoutQuery } from '../net.js';
 import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
-import { describeGiveUp, type RetryBudget, RetrySchedule } from '../retry.js';
+import {
+  describeGiveUp,
+  RATE_LIMIT_MIN_DELAY_MS,
+  type RetryBudget,
+  RetrySchedule,
+} from '../retry.js';
 import {
   ApiError,
   type ApiErrorKind,
@@ -316,7 +321,9 @@ export class AdminApi {
             : (failure.detail ?? failure.kind),
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
         // A rate limit is not an outage: it is waited out until the deadline.
-        untilDeadline: failure.status === 429,
+        ...(failure.status === 429
+          ? { untilDeadline: true, minDelayMs: RATE_LIMIT_MIN_DELAY_MS }
+          : {}),
       });
       if (stop) throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);
     }

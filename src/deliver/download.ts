@@ -26,7 +26,7 @@ import {
   ServerTime,
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
-import { type GiveUp, type RetryBudget, RetrySchedule } from '../retry.js';
+import { type GiveUp, RATE_LIMIT_MIN_DELAY_MS, type RetryBudget, RetrySchedule } from '../retry.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
 export interface BundleSource {
@@ -172,10 +172,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     stop.why === 'deadline'
       ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
       : ` over ${formatDuration(stop.elapsedMs)}`;
-  const retryLater = async (what: string, waitMs?: number) => {
+  const retryLater = async (what: string, waitMs?: number, minDelayMs?: number) => {
     const stop = await schedule.failed({
       reason: what,
       ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+      ...(minDelayMs !== undefined ? { minDelayMs } : {}),
     });
     if (stop) {
       throw new DownloadError(
@@ -265,6 +266,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           await retryLater(
             `The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`,
             retryAfterMs(headers, clock),
+            statusCode === 429 ? RATE_LIMIT_MIN_DELAY_MS : undefined,
           );
           continue;
         }

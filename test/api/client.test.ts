@@ -649,10 +649,12 @@ describe('retries', () => {
       (err: unknown) => err,
     );
     if (retried) {
+      // A rate limit waits a second more than the backoff: it is not lifted in a moment.
+      const waitMs = fault === '429' ? 1250 : 250;
       expect(outcome).toBe('ok');
       expect(sent(call)).toBe(2);
-      expect(sleeps).toEqual([250]);
-      expect(retries).toEqual([expect.objectContaining({ attempt: 2, delayMs: 250 })]);
+      expect(sleeps).toEqual([waitMs]);
+      expect(retries).toEqual([expect.objectContaining({ attempt: 2, delayMs: waitMs })]);
     } else {
       expect(outcome).toBeInstanceOf(ApiError);
       expect(sent(call)).toBe(1);
@@ -705,6 +707,17 @@ describe('retries', () => {
     expect(sleeps).toEqual([50, 199, 75]);
   });
 
+  it('a 429 without Retry-After waits at least a second, with the jitter above it', async () => {
+    emulator.faults.add({ route: 'agent.get', status: 429, times: 3 });
+    const draws = [0, 0.999, 0.25];
+    const { api, sleeps } = client({
+      random: () => draws.shift() ?? 0,
+      budget: { outageMs: 60_000, baseDelayMs: 100, maxDelayMs: 300 },
+    });
+    await api.getAgentJob('demo-project', agentJobId);
+    expect(sleeps).toEqual([1050, 1199, 1075]);
+  });
+
   it('backoff never grows past maxDelayMs, however many attempts came before', () => {
     const backoff = { baseDelayMs: 1000, maxDelayMs: 30_000 };
     expect(backoffDelay(40, backoff, () => 0.999_999)).toBe(29_999);
@@ -753,7 +766,7 @@ describe('retries', () => {
       });
       const { api, sleeps } = client({ deadline: T0 + 60_000 });
       await api.createAgentJob('demo-project', 'Fix it');
-      expect(sleeps).toEqual([250, 500, 1000, 2000, 4000]);
+      expect(sleeps).toEqual([1250, 1500, 2000, 3000, 5000]);
       expect(sent('agent.create')).toBe(6);
     },
   );
@@ -797,12 +810,12 @@ describe('retries', () => {
     const agentsBefore = emulator.agentJobs.list().length;
     const { api, sleeps } = client({ deadline: T0 + 60_000 });
     const error = await failure(api.createAgentJob('demo-project', 'Fix it'));
-    // 250 + … + 4000 + 6 × 7500 = 52.75 s; the next wait is shortened to end 250 ms before
-    // the deadline, which then leaves no room for another.
-    expect(sleeps).toEqual([250, 500, 1000, 2000, 4000, ...Array(6).fill(7500), 7000]);
-    expect(sent('agent.create')).toBe(13);
+    // Each wait is a second more than the backoff: 1250 + … + 5000 + 5 × 8500 = 55.25 s;
+    // the next is shortened to end 250 ms before the deadline, which leaves no room after.
+    expect(sleeps).toEqual([1250, 1500, 2000, 3000, 5000, ...Array(5).fill(8500), 4500]);
+    expect(sent('agent.create')).toBe(12);
     expect(error.kind).toBe('rate-limited');
-    expect(error.message).toMatch(/leaves no time to try again; gave up after 13 attempts\.$/);
+    expect(error.message).toMatch(/leaves no time to try again; gave up after 12 attempts\.$/);
     expect(emulator.agentJobs.list().length).toBe(agentsBefore);
   });
 

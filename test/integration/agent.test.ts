@@ -328,24 +328,25 @@ describe('agent creation rate limit (429)', () => {
     }
   });
 
-  it('without Retry-After, backs off with jitter and logs when it tries next', async () => {
+  it('without Retry-After, waits a second and a jittered backoff, and logs when it tries next', async () => {
     const seen = requestsFrom(harness);
     harness.emulator.faults.add({ route: 'agent.create', status: 429, body: 'json' });
     const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' });
     expect(run.code, run.stdout).toBe(0);
     const retry =
-      /HTTP 429 \(Too Many Requests \(emulated fault\)\)\): trying again in (\d+)ms \(attempt 2\)\./.exec(
+      /HTTP 429 \(Too Many Requests \(emulated fault\)\)\): trying again in (\d\.\d)s \(attempt 2\)\./.exec(
         run.stdout,
       );
     expect(retry, run.stdout).not.toBeNull();
-    const delayMs = Number(retry?.[1]);
-    // Full jitter within the first ceiling (1 s), never zero.
-    expect(delayMs).toBeGreaterThanOrEqual(50);
-    expect(delayMs).toBeLessThan(1000);
+    const delayMs = Number(retry?.[1]) * 1000;
+    // A second, then full jitter within the first ceiling (1 s), never zero: a rate limit
+    // is not lifted at once.
+    expect(delayMs).toBeGreaterThanOrEqual(1000);
+    expect(delayMs).toBeLessThanOrEqual(2000);
     const creates = seen('agent.create');
     expect(creates.map((r) => r.status)).toEqual([429, 201]);
-    // The wait logged is the wait taken (the log rounds to whole milliseconds).
-    expect(Math.abs((gaps(creates)[0] as number) - delayMs)).toBeLessThanOrEqual(1);
+    // The wait logged is the wait taken (the log rounds to tenths of a second).
+    expect(Math.abs((gaps(creates)[0] as number) - delayMs)).toBeLessThanOrEqual(60);
     expect(run.outputs['agent-status']).toBe('completed');
   });
 
