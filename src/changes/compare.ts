@@ -105,6 +105,11 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
+/** Pages in the order of their addresses: `/` first, `/guides/` before `/guides/setup`. */
+function byUrl(a: PageChange, b: PageChange): number {
+  return a.url < b.url ? -1 : a.url > b.url ? 1 : byPath(a, b);
+}
+
 /**
  * Compares two export manifests; `source` says where `previous` came from. `files` are
  * the manifests' files as `exportFiles` sorts them, when that is done already.
@@ -166,7 +171,7 @@ export function compareExports(
     }
   }
   for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
-    list.sort(byPath);
+    list.sort(byUrl);
   }
 
   return {

@@ -73,6 +73,27 @@ describe('compareExports', () => {
     expect(report.current.jobId).toBe('se_2');
   });
 
+  it('lists pages in the order of their addresses, the home page first', () => {
+    const before = manifest({ 'zebra.html': page('z') });
+    const after = manifest(
+      {
+        'reference/api.html': page('api'),
+        'index.html': page('home'),
+        'guides/setup.html': page('setup'),
+        'guides/index.html': page('guides'),
+        'zebra.html': page('z'),
+      },
+      { jobId: 'se_2' },
+    );
+    const report = compareExports(before, after, 'the test');
+    expect(report.pages.added.map((p) => p.url.replace('https://docs.example.com', ''))).toEqual([
+      '/',
+      '/guides/',
+      '/guides/setup',
+      '/reference/api',
+    ]);
+  });
+
   it('matches assets by name without build ids and hashes, then by content', () => {
     const before = manifest({
       '_next/static/OLDBUILDID0000000000a/_buildManifest.js': 'manifest',
