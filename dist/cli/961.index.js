@@ -890,6 +890,8 @@ function backoffDelay(failure, budget, random) {
     // Never zero: two callers that both drew 0 would retry in lockstep.
     return Math.max(50, Math.floor(random() * ceiling));
 }
+/** The least wait after a 429 that asked for none, or for none longer. */
+const RATE_LIMIT_MIN_DELAY_MS = 1000;
 /**
  * The one retry schedule of the action, for the API client, the download and the bundle
  * wait alike: each caller judges its own failures, calls `failed` for those worth another
@@ -911,9 +913,13 @@ class RetrySchedule {
         this.#failures = 0;
         this.#firstFailureAt = undefined;
     }
+    #backoff(failure) {
+        const { budget, random } = this.#options;
+        return (failure.minDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
+    }
     /** Waits before the next try; returns why not instead when the budget or deadline is spent. */
     async failed(failure) {
-        const { clock, budget, random } = this.#options;
+        const { clock, budget } = this.#options;
         const now = clock.now();
         this.#failures += 1;
         this.#firstFailureAt ??= now;
@@ -939,13 +945,13 @@ class RetrySchedule {
                 return stop('outage');
             // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
             // already past) again and again would otherwise be asked in a tight loop.
-            const backoff = room < MIN_TRY_MS ? 0 : backoffDelay(this.#failures, budget, random);
+            const backoff = room < MIN_TRY_MS ? 0 : this.#backoff(failure);
             delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
         }
         else {
             if (room < MIN_TRY_MS)
                 return stop(left <= outageLeft ? 'deadline' : 'outage');
-            delayMs = Math.min(backoffDelay(this.#failures, budget, random), room);
+            delayMs = Math.min(this.#backoff(failure), room);
         }
         this.#options.onRetry?.({ attempt: this.#failures + 1, delayMs, reason: failure.reason });
         await clock.sleep(delayMs, this.#options.signal);
@@ -1323,7 +1329,9 @@ class AdminApi {
                     : (failure.detail ?? failure.kind),
                 ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
                 // A rate limit is not an outage: it is waited out until the deadline.
-                untilDeadline: failure.status === 429,
+                ...(failure.status === 429
+                    ? { untilDeadline: true, minDelayMs: RATE_LIMIT_MIN_DELAY_MS }
+                    : {}),
             });
             if (stop)
                 throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);
@@ -2060,6 +2068,10 @@ function refOf(manifest) {
 function byPath(a, b) {
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
+/** Pages in the order of their addresses: `/` first, `/guides/` before `/guides/setup`. */
+function byUrl(a, b) {
+    return a.url < b.url ? -1 : a.url > b.url ? 1 : byPath(a, b);
+}
 /**
  * Compares two export manifests; `source` says where `previous` came from. `files` are
  * the manifests' files as `exportFiles` sorts them, when that is done already.
@@ -2118,7 +2130,7 @@ function compareExports(previous, current, source, files = {}) {
         }
     }
     for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
-        list.sort(byPath);
+        list.sort(byUrl);
     }
     return {
         format: CHANGES_FORMAT,
@@ -2898,10 +2910,11 @@ async function downloadBundle(options) {
     const describeStop = (stop) => stop.why === 'deadline'
         ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
         : ` over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}`;
-    const retryLater = async (what, waitMs) => {
+    const retryLater = async (what, waitMs, minDelayMs) => {
         const stop = await schedule.failed({
             reason: what,
             ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
+            ...(minDelayMs !== undefined ? { minDelayMs } : {}),
         });
         if (stop) {
             throw new errors/* DownloadError */.nV(`The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`);
@@ -2974,7 +2987,7 @@ async function downloadBundle(options) {
                     continue;
                 }
                 if (statusCode === 408 || statusCode === 429 || statusCode >= 500) {
-                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock));
+                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock), statusCode === 429 ? RATE_LIMIT_MIN_DELAY_MS : undefined);
                     continue;
                 }
                 throw new errors/* DownloadError */.nV(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403
