@@ -235,9 +235,6 @@ function summarize(
     `CPU time (user + system, medians): baseline ${seconds(baselineCpu)} (${bench.format === 'zip' ? 'curl and unzip' : 'curl, tar and gzip'}), ours ${seconds(oursCpu)} (the whole process, from its start): the ${machine.cpus} cores are shared with the emulator serving the archive, so CPU time spent anywhere shows in the wall time.`,
     `Files extracted: baseline ${baselineFiles}, ours ${oursFiles}${oursFiles === baselineFiles ? ' (same)' : ' (DIFFERENT: counts as a miss)'}.`,
   ];
-  if (bench.rssReference === undefined && bench.maxRssBytes === undefined) {
-    notes.push('Peak RSS is reported for information; the issue sets no RSS target for zip.');
-  }
   if (quick) notes.push('Quick run: smaller archive than the benchmark name says.');
   return {
     name: bench.name,

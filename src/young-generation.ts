@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import vm from 'node:vm';
 
 /** V8's own default: each scavenge that finds the young generation full may double it. */
 const DEFAULT_GROWTH_FACTOR = 2;
@@ -26,4 +27,33 @@ export function holdYoungGeneration(): () => void {
     holders -= 1;
     if (holders === 0) v8.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_GROWTH_FACTOR}`);
   };
+}
+
+type Collect = (options: { type: 'minor' }) => void;
+let collect: Collect | null | undefined;
+
+/**
+ * Collects the young generation now. A network chunk dies as soon as it is copied, but
+ * its memory (outside V8's heap) is only freed when the young generation is next
+ * collected, and a download allocates too few objects to fill it often: on a 1 GiB
+ * tar.gz of large files, or while a zip is saved whole, about 4,000 dead chunks (50 MB)
+ * piled up between two collections. V8 offers a collection only to code run with
+ * `--expose-gc`, so the flag is set just long enough to take the function from a fresh
+ * context; without it this does nothing.
+ */
+export function collectYoungGeneration(): void {
+  if (collect === undefined) collect = exposedGc();
+  collect?.({ type: 'minor' });
+}
+
+function exposedGc(): Collect | null {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as Collect) : null;
+  } catch {
+    return null;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
 }

@@ -27,6 +27,7 @@ import {
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
 import { type GiveUp, RATE_LIMIT_MIN_DELAY_MS, type RetryBudget, RetrySchedule } from '../retry.js';
+import { collectYoungGeneration } from '../young-generation.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
 export interface BundleSource {
@@ -94,6 +95,15 @@ export interface DownloadResult {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
+/**
+ * The young generation is collected each time this much has been downloaded, so dead
+ * chunks never hold much more. A collection takes about half a millisecond; measured, a
+ * 256 MB tar.gz got 84 collections in all instead of 70 (57 ms instead of 63 ms of them),
+ * and the peak of the whole step on a 1 GiB tar.gz of large files went from 157 MB to
+ * 131 MB, of a 256 MB zip from 154 MB to 129 MB. Every 1 MB cut those peaks by a few MB
+ * more, for 60 ms more of collections.
+ */
+const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
 const KEPT_CHANGING =
   'The bundle kept changing on the storage while it downloaded, also with fresh links: run again once the export is stable.';
 const MAX_REDIRECTS = 5;
@@ -370,6 +380,13 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
             await sink?.write(chunk);
           } catch (err) {
             throw asLocalFileError(err, options.file, 'write the extracted files to') ?? err;
+          }
+          // The chunks just copied are garbage: free them every few megabytes, not 50.
+          if (
+            Math.floor(received / COLLECT_EVERY_BYTES) !==
+            Math.floor((received + chunk.length) / COLLECT_EVERY_BYTES)
+          ) {
+            collectYoungGeneration();
           }
           received += chunk.length;
           if (!progressed) {
