@@ -44,14 +44,14 @@ export interface RetryableFailure {
   /** Keep trying until the deadline, past the outage budget (a rate limit is not an outage). */
   untilDeadline?: boolean;
   /**
-   * Added to the backoff (which a Retry-After may still lengthen): a rate limit counted
-   * per hour is not lifted in the 50 ms that full jitter may draw.
+   * Added to the backoff (which a Retry-After may still lengthen): a rate limit is not
+   * lifted in the 50 ms that full jitter may draw.
    */
-  minDelayMs?: number;
+  extraDelayMs?: number;
 }
 
-/** The least wait after a 429 that asked for none, or for none longer. */
-export const RATE_LIMIT_MIN_DELAY_MS = 1000;
+/** Added to the backoff after a 429, so that no wait is shorter (as the deadline allows). */
+export const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
 
 /** Why a run of failures ended without another try. */
 export interface GiveUp {
@@ -108,7 +108,7 @@ export class RetrySchedule {
 
   #backoff(failure: RetryableFailure): number {
     const { budget, random } = this.#options;
-    return (failure.minDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
+    return (failure.extraDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
   }
 
   /** Waits before the next try; returns why not instead when the budget or deadline is spent. */

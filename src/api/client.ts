@@ -18,7 +18,7 @@ import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
 import {
   describeGiveUp,
-  RATE_LIMIT_MIN_DELAY_MS,
+  RATE_LIMIT_EXTRA_DELAY_MS,
   type RetryBudget,
   RetrySchedule,
 } from '../retry.js';
@@ -322,7 +322,7 @@ export class AdminApi {
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
         // A rate limit is not an outage: it is waited out until the deadline.
         ...(failure.status === 429
-          ? { untilDeadline: true, minDelayMs: RATE_LIMIT_MIN_DELAY_MS }
+          ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS }
           : {}),
       });
       if (stop) throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);

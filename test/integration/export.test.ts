@@ -217,6 +217,19 @@ describe('export, end to end against the emulator', () => {
     expect(jobBundleCalls).toHaveLength(2);
   });
 
+  it('waits out a storage that rate-limits past the outage budget, a second or more each time', async () => {
+    harness.emulator.faults.add({ route: 'store.get', status: 429, times: 45 });
+    const run = await harness.run({ domain: DOMAIN, path: 'site', timeout: '30m' });
+    expect(run.code, run.stdout).toBe(0);
+    const waits = [...run.stdout.matchAll(/HTTP 429.*: retrying in (\d+\.\d)s\./g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(waits).toHaveLength(45);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(1);
+    // Longer in all than the five minutes after which an outage is given up.
+    expect(waits.reduce((sum, s) => sum + s, 0)).toBeGreaterThan(300);
+  });
+
   it('resumes a cut download with Range and gets identical files', async () => {
     const reference = await harness.run({ domain: DOMAIN, path: 'site' });
     harness.emulator.faults.add({ route: 'store.get', cutAfterBytes: 3000 });
