@@ -1,5 +1,5 @@
 import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
-import { assetKey, isPage, pageUrl, roleOf } from './site-files.js';
+import { assetKey, isPage, pageRoute, pageUrl, roleOf } from './site-files.js';
 
 /**
  * The change report: what a reader will notice between the export that is live (or was
@@ -105,9 +105,17 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-/** Pages in the order of their addresses: `/` first, `/guides/` before `/guides/setup`. */
-function byUrl(a: PageChange, b: PageChange): number {
-  return a.url < b.url ? -1 : a.url > b.url ? 1 : byPath(a, b);
+/**
+ * Sorts pages in the order of their addresses as a reader spells them, before any
+ * encoding: `/` first, `/guides/` before `/guides/setup`, `/café` just after `/cafe`.
+ */
+function sortByRoute(list: PageChange[]): void {
+  const routes = new Map(list.map((page) => [page, pageRoute(page.path)]));
+  list.sort((a, b) => {
+    const x = routes.get(a) as string;
+    const y = routes.get(b) as string;
+    return x < y ? -1 : x > y ? 1 : byPath(a, b);
+  });
 }
 
 /**
@@ -171,7 +179,7 @@ export function compareExports(
     }
   }
   for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
-    list.sort(byUrl);
+    sortByRoute(list);
   }
 
   return {

@@ -81,16 +81,23 @@ describe('compareExports', () => {
         'index.html': page('home'),
         'guides/setup.html': page('setup'),
         'guides/index.html': page('guides'),
+        'guides/café.html': page('café'),
+        'guides/cafe.html': page('cafe'),
+        'guides/d.html': page('d'),
         'zebra.html': page('z'),
       },
       { jobId: 'se_2' },
     );
     const report = compareExports(before, after, 'the test');
-    expect(report.pages.added.map((p) => p.url.replace('https://docs.example.com', ''))).toEqual([
-      '/',
-      '/guides/',
-      '/guides/setup',
-      '/reference/api',
+    // As a reader spells them: encoded, café (caf%C3%A9) would come before cafe.
+    expect(report.pages.added.map((p) => p.path)).toEqual([
+      'index.html',
+      'guides/index.html',
+      'guides/cafe.html',
+      'guides/café.html',
+      'guides/d.html',
+      'guides/setup.html',
+      'reference/api.html',
     ]);
   });
 
