@@ -890,8 +890,8 @@ function backoffDelay(failure, budget, random) {
     // Never zero: two callers that both drew 0 would retry in lockstep.
     return Math.max(50, Math.floor(random() * ceiling));
 }
-/** The least wait after a 429 that asked for none, or for none longer. */
-const RATE_LIMIT_MIN_DELAY_MS = 1000;
+/** Added to the backoff after a 429, so that no wait is shorter (as the deadline allows). */
+const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
 /**
  * The one retry schedule of the action, for the API client, the download and the bundle
  * wait alike: each caller judges its own failures, calls `failed` for those worth another
@@ -915,7 +915,7 @@ class RetrySchedule {
     }
     #backoff(failure) {
         const { budget, random } = this.#options;
-        return (failure.minDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
+        return (failure.extraDelayMs ?? 0) + backoffDelay(this.#failures, budget, random);
     }
     /** Waits before the next try; returns why not instead when the budget or deadline is spent. */
     async failed(failure) {
@@ -1330,7 +1330,7 @@ class AdminApi {
                 ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
                 // A rate limit is not an outage: it is waited out until the deadline.
                 ...(failure.status === 429
-                    ? { untilDeadline: true, minDelayMs: RATE_LIMIT_MIN_DELAY_MS }
+                    ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS }
                     : {}),
             });
             if (stop)
@@ -2068,9 +2068,17 @@ function refOf(manifest) {
 function byPath(a, b) {
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
-/** Pages in the order of their addresses: `/` first, `/guides/` before `/guides/setup`. */
-function byUrl(a, b) {
-    return a.url < b.url ? -1 : a.url > b.url ? 1 : byPath(a, b);
+/**
+ * Sorts pages in the order of their addresses as a reader spells them, before any
+ * encoding: `/` first, `/guides/` before `/guides/setup`, `/café` just after `/cafe`.
+ */
+function sortByRoute(list) {
+    const routes = new Map(list.map((page) => [page, pageRoute(page.path)]));
+    list.sort((a, b) => {
+        const x = routes.get(a);
+        const y = routes.get(b);
+        return x < y ? -1 : x > y ? 1 : byPath(a, b);
+    });
 }
 /**
  * Compares two export manifests; `source` says where `previous` came from. `files` are
@@ -2130,7 +2138,7 @@ function compareExports(previous, current, source, files = {}) {
         }
     }
     for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
-        list.sort(byUrl);
+        sortByRoute(list);
     }
     return {
         format: CHANGES_FORMAT,
@@ -2840,6 +2848,7 @@ var external_node_vm_ = __webpack_require__(714);
 ;// CONCATENATED MODULE: ./.build/young-generation.js
 
 
+
 /** V8's own default: each scavenge that finds the young generation full may double it. */
 const DEFAULT_GROWTH_FACTOR = 2;
 let holders = 0;
@@ -2853,9 +2862,12 @@ let holders = 0;
  * considers growing, so changing it at run time takes effect (unlike the semi-space
  * size, which is fixed at start-up); it is process-wide, so worker threads started
  * meanwhile keep their young generation too (no slower in the change-report and
- * readiness benchmarks). The default is put back when the last holder releases.
+ * readiness benchmarks). The default is put back when the last holder releases. The
+ * first hold on the main thread also takes V8's collector for `collectYoungGeneration`.
  */
 function holdYoungGeneration() {
+    if (collect === undefined && external_node_worker_threads_.isMainThread)
+        collect = takeCollector();
     if (holders === 0)
         external_node_v8_.setFlagsFromString('--semi-space-growth-factor=1');
     holders += 1;
@@ -2869,22 +2881,30 @@ function holdYoungGeneration() {
             external_node_v8_.setFlagsFromString(`--semi-space-growth-factor=${DEFAULT_GROWTH_FACTOR}`);
     };
 }
+/** V8's collector, once taken (null: not offered); see `collectYoungGeneration`. */
 let collect;
 /**
- * Collects the young generation now. A network chunk dies as soon as it is copied, but
- * its memory (outside V8's heap) is only freed when the young generation is next
- * collected, and a download allocates too few objects to fill it often: on a 1 GiB
+ * Collects the young generation now, when `holdYoungGeneration` has been called once on
+ * the main thread (otherwise this does nothing). A network chunk dies as soon as it is
+ * copied, but its memory (outside V8's heap) is only freed when the young generation is
+ * next collected, and a download allocates too few objects to fill it often: on a 1 GiB
  * tar.gz of large files, or while a zip is saved whole, about 4,000 dead chunks (50 MB)
- * piled up between two collections. V8 offers a collection only to code run with
- * `--expose-gc`, so the flag is set just long enough to take the function from a fresh
- * context; without it this does nothing.
+ * piled up between two collections.
  */
 function collectYoungGeneration() {
-    if (collect === undefined)
-        collect = exposedGc();
     collect?.({ type: 'minor' });
 }
-function exposedGc() {
+/**
+ * V8 offers its collector only to code run with `--expose-gc`. Unless the process was
+ * started with it (then its own `gc` is used and the flag left alone), the flag is set
+ * just long enough to take the function from a fresh context. Taken once, on the main
+ * thread, before the download starts any worker: a context made meanwhile would get
+ * `gc` too.
+ */
+function takeCollector() {
+    const own = globalThis.gc;
+    if (typeof own === 'function')
+        return own;
     try {
         external_node_v8_.setFlagsFromString('--expose-gc');
         const gc = external_node_vm_.runInNewContext('gc');
@@ -2914,8 +2934,8 @@ const MAX_ERROR_BODY = 64 * 1024;
  * The young generation is collected each time this much has been downloaded, so dead
  * chunks never hold much more. A collection takes about half a millisecond; measured, a
  * 256 MB tar.gz got 84 collections in all instead of 70 (57 ms instead of 63 ms of them),
- * and the peak of the whole step on a 1 GiB tar.gz of large files went from 157 MB to
- * 131 MB, of a 256 MB zip from 154 MB to 129 MB. Every 1 MB cut those peaks by a few MB
+ * and the peak of the whole step on a 1 GiB tar.gz of large files went from 155 MB to
+ * 129 MB, of a 256 MB zip from 156 MB to 129 MB. Every 1 MB cut those peaks by a few MB
  * more, for 60 ms more of collections.
  */
 const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
@@ -2985,11 +3005,12 @@ async function downloadBundle(options) {
     const describeStop = (stop) => stop.why === 'deadline'
         ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
         : ` over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}`;
-    const retryLater = async (what, waitMs, minDelayMs) => {
+    const retryLater = async (what, waitMs, rateLimited = false) => {
         const stop = await schedule.failed({
             reason: what,
             ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-            ...(minDelayMs !== undefined ? { minDelayMs } : {}),
+            // As for the API: a rate limit is waited out until the deadline, never in a moment.
+            ...(rateLimited ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS } : {}),
         });
         if (stop) {
             throw new errors/* DownloadError */.nV(`The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`);
@@ -3062,7 +3083,7 @@ async function downloadBundle(options) {
                     continue;
                 }
                 if (statusCode === 408 || statusCode === 429 || statusCode >= 500) {
-                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock), statusCode === 429 ? RATE_LIMIT_MIN_DELAY_MS : undefined);
+                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock), statusCode === 429);
                     continue;
                 }
                 throw new errors/* DownloadError */.nV(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403
