@@ -1,32 +1,6 @@
-import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { forcedMinorCollections } from '../support/collections.js';
 import { startHarness } from '../support/in-process.js';
-
-/** Counts the young-generation collections asked for (forced), not those V8 makes itself. */
-async function forcedMinorCollections<T>(work: () => Promise<T>): Promise<[T, number]> {
-  let count = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const { kind, flags } = (entry as unknown as { detail: { kind: number; flags: number } })
-        .detail;
-      if (
-        kind === constants.NODE_PERFORMANCE_GC_MINOR &&
-        flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED
-      ) {
-        count += 1;
-      }
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  try {
-    const result = await work();
-    await sleep(50); // the entries arrive after the collections
-    return [result, count];
-  } finally {
-    observer.disconnect();
-  }
-}
 
 describe('download memory', () => {
   it.each(['tar.gz', 'zip'] as const)(
