@@ -50,7 +50,10 @@ export interface RetryableFailure {
   extraDelayMs?: number;
 }
 
-/** Added to the backoff after a 429, so that no wait is shorter (as the deadline allows). */
+/**
+ * Added to the backoff after a 429: no wait after one is under a second, as far as the
+ * deadline allows.
+ */
 export const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
 
 /** Why a run of failures ended without another try. */

@@ -890,7 +890,10 @@ function backoffDelay(failure, budget, random) {
     // Never zero: two callers that both drew 0 would retry in lockstep.
     return Math.max(50, Math.floor(random() * ceiling));
 }
-/** Added to the backoff after a 429, so that no wait is shorter (as the deadline allows). */
+/**
+ * Added to the backoff after a 429: no wait after one is under a second, as far as the
+ * deadline allows.
+ */
 const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
 /**
  * The one retry schedule of the action, for the API client, the download and the bundle
