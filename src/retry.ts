@@ -51,10 +51,11 @@ export interface RetryableFailure {
 }
 
 /**
- * Added to the backoff after a 429: no wait after one is under a second, as far as the
- * deadline allows.
+ * How a 429 is tried again, from the API or the storage: until the deadline (a rate limit
+ * is not an outage), and a second more than the backoff, so that no wait after one is
+ * under a second, as far as the deadline allows.
  */
-export const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
+export const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000 } as const;
 
 /** Why a run of failures ended without another try. */
 export interface GiveUp {

@@ -891,10 +891,11 @@ function backoffDelay(failure, budget, random) {
     return Math.max(50, Math.floor(random() * ceiling));
 }
 /**
- * Added to the backoff after a 429: no wait after one is under a second, as far as the
- * deadline allows.
+ * How a 429 is tried again, from the API or the storage: until the deadline (a rate limit
+ * is not an outage), and a second more than the backoff, so that no wait after one is
+ * under a second, as far as the deadline allows.
  */
-const RATE_LIMIT_EXTRA_DELAY_MS = 1000;
+const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000 };
 /**
  * The one retry schedule of the action, for the API client, the download and the bundle
  * wait alike: each caller judges its own failures, calls `failed` for those worth another
@@ -1331,10 +1332,7 @@ class AdminApi {
                     ? `HTTP ${failure.status}${failure.detail ? ` (${failure.detail})` : ''}`
                     : (failure.detail ?? failure.kind),
                 ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-                // A rate limit is not an outage: it is waited out until the deadline.
-                ...(failure.status === 429
-                    ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS }
-                    : {}),
+                ...(failure.status === 429 ? RATE_LIMITED : {}),
             });
             if (stop)
                 throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);
@@ -3012,8 +3010,7 @@ async function downloadBundle(options) {
         const stop = await schedule.failed({
             reason: what,
             ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-            // As for the API: a rate limit is waited out until the deadline, never in a moment.
-            ...(rateLimited ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS } : {}),
+            ...(rateLimited ? RATE_LIMITED : {}),
         });
         if (stop) {
             throw new errors/* DownloadError */.nV(`The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`);

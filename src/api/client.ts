@@ -16,12 +16,7 @@ import {
 import { parseServiceUrl, withoutQuery } from '../net.js';
 import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
-import {
-  describeGiveUp,
-  RATE_LIMIT_EXTRA_DELAY_MS,
-  type RetryBudget,
-  RetrySchedule,
-} from '../retry.js';
+import { describeGiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
 import {
   ApiError,
   type ApiErrorKind,
@@ -320,10 +315,7 @@ export class AdminApi {
             ? `HTTP ${failure.status}${failure.detail ? ` (${failure.detail})` : ''}`
             : (failure.detail ?? failure.kind),
         ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-        // A rate limit is not an outage: it is waited out until the deadline.
-        ...(failure.status === 429
-          ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS }
-          : {}),
+        ...(failure.status === 429 ? RATE_LIMITED : {}),
       });
       if (stop) throw failure.withMessage(`${failure.message} ${describeGiveUp(stop)}`);
     }

@@ -26,12 +26,7 @@ import {
   ServerTime,
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
-import {
-  type GiveUp,
-  RATE_LIMIT_EXTRA_DELAY_MS,
-  type RetryBudget,
-  RetrySchedule,
-} from '../retry.js';
+import { type GiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
 import { collectYoungGeneration } from '../young-generation.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
@@ -191,8 +186,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     const stop = await schedule.failed({
       reason: what,
       ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
-      // As for the API: a rate limit is waited out until the deadline, never in a moment.
-      ...(rateLimited ? { untilDeadline: true, extraDelayMs: RATE_LIMIT_EXTRA_DELAY_MS } : {}),
+      ...(rateLimited ? RATE_LIMITED : {}),
     });
     if (stop) {
       throw new DownloadError(
