@@ -129,6 +129,101 @@ describe('compareExports', () => {
     expect(assets.removed).toEqual([{ path: 'images/old.png' }]);
   });
 
+  it('pairs chunks named by their hash alone with the earlier chunk closest in size', () => {
+    const chunk = (hash: string) => `_next/static/chunks/${hash}.js`;
+    const bytes = (size: number, version: string) => version.padEnd(size, '.');
+    const before = manifest({
+      [chunk('0a1b2c3d4e5f6a7b')]: bytes(5_000, 'framework v1'),
+      [chunk('1b2c3d4e5f6a7b8c')]: bytes(20_000, 'docs search v1'),
+      [chunk('2c3d4e5f6a7b8c9d')]: bytes(100, 'polyfill v1'),
+      [chunk('3d4e5f6a7b8c9d0e')]: bytes(700, 'unchanged'),
+    });
+    const after = manifest({
+      [chunk('9f8e7d6c5b4a3f2e')]: bytes(120, 'polyfill v2'),
+      [chunk('8e7d6c5b4a3f2e1d')]: bytes(19_900, 'docs search v2'),
+      [chunk('3d4e5f6a7b8c9d0e')]: bytes(700, 'unchanged'),
+    });
+    const { assets } = compareExports(before, after, 'the test');
+    expect(assets.unchanged).toBe(1);
+    expect(assets.changed).toEqual([
+      { path: chunk('8e7d6c5b4a3f2e1d'), previous: chunk('1b2c3d4e5f6a7b8c') },
+      { path: chunk('9f8e7d6c5b4a3f2e'), previous: chunk('2c3d4e5f6a7b8c9d') },
+    ]);
+    expect(assets.removed).toEqual([{ path: chunk('0a1b2c3d4e5f6a7b') }]);
+    expect(assets.added).toEqual([]);
+
+    // More new chunks than earlier ones: the one nearest in size to none is added.
+    const grown = compareExports(
+      before,
+      manifest({
+        [chunk('aa11bb22cc33dd44')]: bytes(5_200, 'framework v2'),
+        [chunk('bb22cc33dd44ee55')]: bytes(60_000, 'a new chunk'),
+        [chunk('cc33dd44ee55ff66')]: bytes(90, 'polyfill v2'),
+        [chunk('dd44ee55ff66aa77')]: bytes(21_000, 'docs search v2'),
+        [chunk('3d4e5f6a7b8c9d0e')]: bytes(700, 'unchanged'),
+      }),
+      'the test',
+    ).assets;
+    expect(grown.changed).toEqual([
+      { path: chunk('aa11bb22cc33dd44'), previous: chunk('0a1b2c3d4e5f6a7b') },
+      { path: chunk('cc33dd44ee55ff66'), previous: chunk('2c3d4e5f6a7b8c9d') },
+      { path: chunk('dd44ee55ff66aa77'), previous: chunk('1b2c3d4e5f6a7b8c') },
+    ]);
+    expect(grown.added).toEqual([{ path: chunk('bb22cc33dd44ee55') }]);
+    expect(grown.removed).toEqual([]);
+  });
+
+  it('pairs a group so that the sizes differ the least in all, as a search of every pairing finds', () => {
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    /** The least total size difference of any pairing, found by trying them all. */
+    const best = (fewer: number[], more: number[], used = new Set<number>()): number => {
+      if (fewer.length === 0) return 0;
+      const [size, ...rest] = fewer as [number, ...number[]];
+      let least = Infinity;
+      more.forEach((other, j) => {
+        if (used.has(j)) return;
+        const chosen = new Set(used).add(j);
+        least = Math.min(least, Math.abs(size - other) + best(rest, more, chosen));
+      });
+      return least;
+    };
+    for (let round = 0; round < 200; round += 1) {
+      const sizes = (count: number) =>
+        Array.from({ length: count }, () => 10 + random(400)).map((size, i) => ({ size, i }));
+      const earlier = sizes(1 + random(5));
+      const later = sizes(1 + random(5));
+      const files = (list: typeof earlier, version: string) =>
+        Object.fromEntries(
+          list.map(({ size, i }) => [
+            `_next/static/chunks/${version}${i}c3d4e5f6a7b8c.js`,
+            `${version}${i}`.padEnd(size, '.'),
+          ]),
+        );
+      const before = manifest(files(earlier, '0a'));
+      const after = manifest(files(later, '9f'));
+      const sizeOf = new Map(
+        [...before.files, ...after.files].map((file) => [file.path, file.size]),
+      );
+      const { changed } = compareExports(before, after, 'the test').assets;
+      const total = changed.reduce(
+        (sum, c) => sum + Math.abs((sizeOf.get(c.path) ?? 0) - (sizeOf.get(c.previous ?? '') ?? 0)),
+        0,
+      );
+      const [fewer, more] = earlier.length <= later.length ? [earlier, later] : [later, earlier];
+      expect(changed).toHaveLength(fewer.length);
+      expect(total).toBe(
+        best(
+          fewer.map((f) => f.size),
+          more.map((f) => f.size),
+        ),
+      );
+    }
+  });
+
   it('leaves page data out of both pages and assets', () => {
     const files = {
       'guides/a.html': page('a'),
