@@ -2198,22 +2198,75 @@ function compareAssets(before, after) {
             leftover.splice(twin, 1);
             unmatched.splice(unmatched.indexOf(file), 1);
         }
-        const pairs = Math.min(unmatched.length, leftover.length);
-        for (let i = 0; i < pairs; i += 1) {
-            result.changed.push({
-                path: unmatched[i].path,
-                previous: leftover[i].path,
-            });
+        const paired = new Set();
+        for (const [file, previous] of pairBySize(unmatched, leftover)) {
+            result.changed.push({ path: file.path, previous: previous.path });
+            paired.add(file).add(previous);
         }
-        for (const file of unmatched.slice(pairs))
-            result.added.push({ path: file.path });
-        for (const file of leftover.slice(pairs))
-            result.removed.push({ path: file.path });
+        for (const file of unmatched)
+            if (!paired.has(file))
+                result.added.push({ path: file.path });
+        for (const file of leftover)
+            if (!paired.has(file))
+                result.removed.push({ path: file.path });
     }
     result.added.sort(byPath);
     result.removed.sort(byPath);
     result.changed.sort(byPath);
     return result;
+}
+/** Beyond this many candidate pairs in one group, files are paired in order of size alone. */
+const MAX_PAIRINGS_WEIGHED = 4_000_000;
+/**
+ * Pairs the files left in a group (new ones with earlier ones whose bytes differ) so that
+ * the sizes of each pair are as close as they can be: an edit keeps a file's size close,
+ * and the many chunks a generator names by their hash alone (`chunks/079h_c3rnr5lh.js`),
+ * all in one group, rarely share one. Sizes are matched in order (the best pairing never
+ * crosses), the shorter list each to its own in the longer one, by dynamic programming.
+ */
+function pairBySize(now, before) {
+    const bySize = (a, b) => a.size - b.size || byPath(a, b);
+    const fewer = (now.length <= before.length ? now : before).slice().sort(bySize);
+    const more = (now.length <= before.length ? before : now).slice().sort(bySize);
+    const n = fewer.length;
+    const m = more.length;
+    let matched;
+    if (n === 0)
+        matched = [];
+    else if (n === m || n * m > MAX_PAIRINGS_WEIGHED)
+        matched = fewer.map((_, i) => i);
+    else {
+        // cost[j]: the least total size difference pairing fewer[0..i) within more[0..j).
+        const takes = new Uint8Array((n + 1) * (m + 1));
+        let cost = new Float64Array(m + 1); // i = 0: nothing to pair costs nothing
+        for (let i = 1; i <= n; i += 1) {
+            const next = new Float64Array(m + 1).fill(Infinity);
+            const size = fewer[i - 1].size;
+            for (let j = i; j <= m - (n - i); j += 1) {
+                const skip = next[j - 1];
+                const take = cost[j - 1] + Math.abs(size - more[j - 1].size);
+                if (take <= skip) {
+                    next[j] = take;
+                    takes[i * (m + 1) + j] = 1;
+                }
+                else
+                    next[j] = skip;
+            }
+            cost = next;
+        }
+        matched = new Array(n);
+        for (let i = n, j = m; i > 0; j -= 1) {
+            if (takes[i * (m + 1) + j] === 1) {
+                i -= 1;
+                matched[i] = j - 1;
+            }
+        }
+    }
+    return matched.map((j, i) => {
+        const a = fewer[i];
+        const b = more[j];
+        return now.length <= before.length ? [a, b] : [b, a];
+    });
 }
 /** Why the export removes more pages than `limit` allows, or undefined when it does not. */
 function exceedsRemovalLimit(report, limit) {
