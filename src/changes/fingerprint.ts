@@ -24,7 +24,12 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
  */
 
-/** Bumped whenever the normalization changes: hashes of another scheme are not compared. */
+/**
+ * Bumped whenever the normalization changes what most pages hash to: hashes of another
+ * scheme are not compared, so the next report compares every page by its bytes. Line
+ * breaks inside `<pre>` read as LF came without a bump: only a page with a CR there hashes
+ * differently, and is reported changed once if its markup changed too.
+ */
 export const FINGERPRINT_SCHEME = 2;
 
 export interface PageFingerprint {
@@ -74,6 +79,8 @@ const LEFT_OUT = [
 ] as const;
 const HEAD_END = Buffer.from('</head');
 const GREATER_THAN = 62;
+const CR = 13;
+const LF = 10;
 /**
  * CRC-32 (zlib's polynomial) of each byte value, for the separator, a zero byte that
  * never occurs in text and stands where a left-out element was.
@@ -349,11 +356,22 @@ class VisibleText {
     this.#spaced = spaced;
   }
 
-  /** Appends bytes[from, to) as they are, whitespace included (the text of a `<pre>`). */
+  /**
+   * Appends bytes[from, to) as they are, whitespace included (the text of a `<pre>`), but
+   * for line breaks: a browser reads CR LF and a lone CR as LF before anything else, so a
+   * sample saved with Windows line endings reads the same.
+   */
   verbatim(bytes: Buffer, from: number, to: number): void {
     this.#reserve(to - from);
-    bytes.copy(this.#buffer, this.#length, from, to);
-    this.#length += to - from;
+    const out = this.#buffer;
+    let start = from;
+    for (let cr = bytes.indexOf(CR, from); cr !== -1 && cr < to; cr = bytes.indexOf(CR, start)) {
+      this.#length += bytes.copy(out, this.#length, start, cr);
+      out[this.#length] = LF;
+      this.#length += 1;
+      start = bytes[cr + 1] === LF && cr + 1 < to ? cr + 2 : cr + 1;
+    }
+    this.#length += bytes.copy(out, this.#length, start, to);
     this.#spaced = false;
   }
 

@@ -45,6 +45,11 @@ describe('what a reader sees of a page', () => {
     expect(sample('<span class="k">if</span> x:\n    y = <span class="n">1</span>\nreturn 2')).toBe(
       sample('<span>if</span> x:\n    y = <span>1</span>\nreturn 2'),
     );
+    // Line breaks as a browser reads them: CR LF and a lone CR are LF.
+    expect(sample('if x:\r\n    y = 1\r\nreturn 2')).toBe(before);
+    expect(sample('if x:\r    y = 1\rreturn 2')).toBe(before);
+    expect(sample('if x:\r\n\r\n    y = 1\nreturn 2')).not.toBe(before);
+    expect(sample('if x:\r\r\n    y = 1\r\nreturn 2')).toBe(sample('if x:\n\n    y = 1\nreturn 2'));
     // Outside pre, whitespace runs still collapse.
     expect(visible('<main><p>a  b</p><pre>x</pre></main>').content).toBe(
       visible('<main><p>a b</p><pre>x</pre></main>').content,
