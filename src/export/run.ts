@@ -181,6 +181,12 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     );
   }
   if (config.download) {
+    const checks =
+      config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
+    // Loaded while the archive downloads: compiling the check's code (about 15 ms) would
+    // otherwise come after the extraction, and hold up the step's end by as much.
+    const readinessModule = checks ? import('../airgap/check.js') : undefined;
+    readinessModule?.catch(() => undefined); // a failure is met where it is awaited
     const delivered = await reporter.group(
       `Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`,
       () =>
@@ -217,10 +223,10 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
           idleTimeoutMs: deps.idleTimeoutMs,
           reporter,
           ...withSignal,
-          ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
+          ...(readinessModule
             ? {
                 inspect: async (stagingDir: string, contents: SiteContents) => {
-                  const { checkReadiness } = await import('../airgap/check.js');
+                  const { checkReadiness } = await readinessModule;
                   await checkReadiness(stagingDir, config, reporter, record, {
                     tempDir: deps.tempDir,
                     contents,
