@@ -5,13 +5,15 @@ export const modules = {
 /***/ 32830:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  checkReadiness: () => (/* binding */ checkReadiness)
+  ANNOTATIONS_PER_LEVEL: () => (/* binding */ ANNOTATIONS_PER_LEVEL),
+  checkReadiness: () => (/* binding */ checkReadiness),
+  describe: () => (/* binding */ describe)
 });
-
-// UNUSED EXPORTS: ANNOTATIONS_PER_LEVEL, describe
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);

@@ -6318,6 +6318,11 @@ async function runExport(config, deps) {
         reporter.notice(`deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`);
     }
     if (config.download) {
+        const checks = config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
+        // Loaded while the archive downloads: compiling the check's code (about 15 ms) would
+        // otherwise come after the extraction, and hold up the step's end by as much.
+        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830)) : undefined;
+        readinessModule?.catch(() => undefined); // a failure is met where it is awaited
         const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,
             refresh: async (reason) => {
@@ -6351,10 +6356,10 @@ async function runExport(config, deps) {
             idleTimeoutMs: deps.idleTimeoutMs,
             reporter,
             ...withSignal,
-            ...(config.deploymentType !== 'cloud' || config.brokenLinks !== 'off'
+            ...(readinessModule
                 ? {
                     inspect: async (stagingDir, contents) => {
-                        const { checkReadiness } = await Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830));
+                        const { checkReadiness } = await readinessModule;
                         await checkReadiness(stagingDir, config, reporter, record, {
                             tempDir: deps.tempDir,
                             contents,
