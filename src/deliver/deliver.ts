@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock, Random } from '../clock.js';
 import type { ExtractLimits } from '../config.js';
 import { formatBytes } from '../duration.js';
-import { ActionError, throwIfAborted, UnsafeArchiveError } from '../errors.js';
+import { ActionError, throwIfAborted } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
 import type { SiteContents } from './archive/listing.js';
@@ -145,11 +145,6 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       reporter.info(
         `Extracted ${site.files} files (${formatBytes(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`,
       );
-      if (site.contents.hasFile(MANIFEST_NAME)) {
-        throw new UnsafeArchiveError(
-          `Refusing to extract the archive: it holds a file named ${MANIFEST_NAME} at its root, the name of the manifest this action writes.`,
-        );
-      }
       await options.inspect?.(staging, site.contents);
       // A signal that came while a step went on unaware (the check, the listing) stops here.
       throwIfAborted(options.signal);

@@ -13,7 +13,6 @@ export function siteContents(files: WrittenFile[], symlinks: WrittenSymlink[] = 
     fileCount: files.length,
     fileBytes: files.reduce((sum, file) => sum + file.size, 0),
     symlinks,
-    hasFile: (path) => files.some((file) => file.path === path),
   };
 }
 

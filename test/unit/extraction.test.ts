@@ -557,3 +557,32 @@ describe('the recorded contents of a large site (hashed on a worker thread)', ()
     }
   });
 });
+
+describe("the manifest's name at the site's root", () => {
+  const archives = {
+    tar: (names: string[]) =>
+      tarOf(
+        names.map((name) => ({ name, content: name })),
+        false,
+      ),
+    'tar.gz': (names: string[]) => tarOf(names.map((name) => ({ name, content: name }))),
+    zip: (names: string[]) => zipOf(names.map((name) => ({ name, content: name }))),
+  };
+  for (const [format, archiveOf] of Object.entries(archives)) {
+    it(`${format}: an entry there is refused at once, as a file or as a directory`, async () => {
+      for (const name of ['.static-export.json', '.static-export.json/page.html']) {
+        await fs.rm(root, { recursive: true, force: true });
+        const archive = await archiveOf(['index.html', name, 'later.html']);
+        await refusedWith(archive, /lies at \.static-export\.json in the site's root/);
+        // Nothing after it is written: the archive stops there, not at its end.
+        expect(await fs.readdir(root).catch(() => [])).not.toContain('later.html');
+      }
+    });
+  }
+
+  it('deeper in the site, the name is an ordinary file', async () => {
+    const site = await extracted(await tarOf([{ name: 'api/.static-export.json', content: '{}' }]));
+    expect(site.files).toBe(1);
+    expect(await fs.readFile(path.join(root, 'api/.static-export.json'), 'utf8')).toBe('{}');
+  });
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ExtractLimits } from '../../config.js';
 import { formatBytes } from '../../duration.js';
 import { ActionError, UnsafeArchiveError } from '../../errors.js';
+import { MANIFEST_NAME } from '../manifest.js';
 
 /** What an archive entry asks to create, independent of the archive format. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink';
@@ -163,6 +164,10 @@ export class EntryGuard {
     if (parts.length === 0) {
       if (entry.kind === 'directory') return undefined;
       refuse('has no name');
+    }
+    // Refused at once, not once the whole archive is out: the manifest goes there.
+    if (parts[0] === MANIFEST_NAME) {
+      refuse(`lies at ${MANIFEST_NAME} in the site's root, where this action writes its manifest`);
     }
     const kind = entry.kind as EntryKind;
     const relative = parts.join('/');

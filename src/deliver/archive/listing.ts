@@ -5,7 +5,6 @@ import {
   MAX_KEY_LENGTH,
   pathIn,
   type TreeDir,
-  treeKey,
   visitTree,
 } from './entries.js';
 
@@ -36,8 +35,6 @@ export interface SiteContents {
   /** The files' sizes, added up. */
   readonly fileBytes: number;
   readonly symlinks: readonly WrittenSymlink[];
-  /** Whether a regular file lies at this `/`-separated path. */
-  hasFile(path: string): boolean;
   /**
    * `/`-separated paths of the directories created, empty ones included (not the root):
    * with the files and links, the tree as it is on disk. Absent where the filesystem may
@@ -254,25 +251,6 @@ export class SiteListing implements SiteContents {
   get directories(): Iterable<string> | undefined {
     if (!this.#namesAsWritten) return undefined;
     return { [Symbol.iterator]: () => this.#entries('directories', pathOnly) };
-  }
-
-  hasFile(path: string): boolean {
-    const parts = path.split('/').map(treeKey);
-    const keys = this.#keys();
-    // The entries below a directory follow it: look among them for the next part only.
-    let depth = 0;
-    for (let i = 0; i < this.#nodes.length; i += 1) {
-      const key = keys.next(i);
-      const at = this.#depths[i] as number;
-      if (at < depth) return false;
-      if (at === depth && key === parts[depth]) {
-        const node = this.#nodes[i] as number;
-        if (depth === parts.length - 1) return node >= 0;
-        if (node !== DIRECTORY) return false;
-        depth += 1;
-      }
-    }
-    return false;
   }
 
   /** Reads the tree keys back in order: `next(i)` for i = 0, 1, 2… gives entry i's key. */
