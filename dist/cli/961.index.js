@@ -3343,6 +3343,7 @@ var external_node_stream_promises_ = __webpack_require__(6466);
 
 
 
+
 /**
  * The longest path and name Linux accepts (PATH_MAX, NAME_MAX), in bytes: anything
  * longer cannot be created, so it is refused before any work is spent on it.
@@ -3451,6 +3452,10 @@ class EntryGuard {
             if (entry.kind === 'directory')
                 return undefined;
             refuse('has no name');
+        }
+        // Refused at once, not once the whole archive is out: the manifest goes there.
+        if (parts[0] === deliver_manifest/* MANIFEST_NAME */.ir) {
+            refuse(`lies at ${deliver_manifest/* MANIFEST_NAME */.ir} in the site's root, where this action writes its manifest`);
         }
         const kind = entry.kind;
         const relative = parts.join('/');
@@ -4326,27 +4331,6 @@ class SiteListing {
         if (!this.#namesAsWritten)
             return undefined;
         return { [Symbol.iterator]: () => this.#entries('directories', pathOnly) };
-    }
-    hasFile(path) {
-        const parts = path.split('/').map(treeKey);
-        const keys = this.#keys();
-        // The entries below a directory follow it: look among them for the next part only.
-        let depth = 0;
-        for (let i = 0; i < this.#nodes.length; i += 1) {
-            const key = keys.next(i);
-            const at = this.#depths[i];
-            if (at < depth)
-                return false;
-            if (at === depth && key === parts[depth]) {
-                const node = this.#nodes[i];
-                if (depth === parts.length - 1)
-                    return node >= 0;
-                if (node !== DIRECTORY)
-                    return false;
-                depth += 1;
-            }
-        }
-        return false;
     }
     /** Reads the tree keys back in order: `next(i)` for i = 0, 1, 2… gives entry i's key. */
     #keys() {
@@ -5936,9 +5920,6 @@ async function deliverBundle(options) {
         if (sink && staging) {
             const site = await sink.finish(file);
             reporter.info(`Extracted ${site.files} files (${(0,duration/* formatBytes */.z3)(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`);
-            if (site.contents.hasFile(deliver_manifest/* MANIFEST_NAME */.ir)) {
-                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: it holds a file named ${deliver_manifest/* MANIFEST_NAME */.ir} at its root, the name of the manifest this action writes.`);
-            }
             await options.inspect?.(staging, site.contents);
             // A signal that came while a step went on unaware (the check, the listing) stops here.
             (0,errors/* throwIfAborted */.Te)(options.signal);
