@@ -323,6 +323,8 @@ function indexOfClosing(html: string, name: string, from: number): number {
 class VisibleText {
   #length = 0;
   #spaced = true;
+  /** The next CR `verbatim` found in the page (-1: none after it), or -2 before its first search. */
+  #nextCr = -2;
   readonly #hash: Hash = createHash('sha256');
 
   /** `scratch` is reused from page to page: it is only read up to what this page wrote. */
@@ -365,11 +367,17 @@ class VisibleText {
     this.#reserve(to - from);
     const out = this.#buffer;
     let start = from;
-    for (let cr = bytes.indexOf(CR, from); cr !== -1 && cr < to; cr = bytes.indexOf(CR, start)) {
+    // Where the next CR is is kept from run to run: most pages have none, and a search
+    // from each run to the end of the page would read the page once per run.
+    if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = bytes.indexOf(CR, from);
+    while (this.#nextCr !== -1 && this.#nextCr < to) {
+      const cr = this.#nextCr;
       this.#length += bytes.copy(out, this.#length, start, cr);
       out[this.#length] = LF;
       this.#length += 1;
+      // A run ends at a tag, so a CR LF pair is never split between two runs.
       start = bytes[cr + 1] === LF && cr + 1 < to ? cr + 2 : cr + 1;
+      this.#nextCr = bytes.indexOf(CR, start);
     }
     this.#length += bytes.copy(out, this.#length, start, to);
     this.#spaced = false;

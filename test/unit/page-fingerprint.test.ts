@@ -50,6 +50,14 @@ describe('what a reader sees of a page', () => {
     expect(sample('if x:\r    y = 1\rreturn 2')).toBe(before);
     expect(sample('if x:\r\n\r\n    y = 1\nreturn 2')).not.toBe(before);
     expect(sample('if x:\r\r\n    y = 1\r\nreturn 2')).toBe(sample('if x:\n\n    y = 1\nreturn 2'));
+    // A CR that ends a run before a tag is a line break of its own, as is the LF after it.
+    expect(sample('x\r<span>\n</span>y')).toBe(sample('x\n<span>\n</span>y'));
+    expect(sample('<span>x\r</span>\ny')).toBe(sample('<span>x\n</span>\ny'));
+    expect(sample('x\r<span>\n</span>y')).not.toBe(sample('x\n<span></span>y'));
+    // A page saved with CR LF throughout, before, inside and after its samples.
+    const lf =
+      '<main>\n<p>Example:</p>\n<pre><code>a\n  b\n</code></pre>\n<p>More</p>\n<pre>c\nd</pre>\n</main>';
+    expect(visible(lf.replaceAll('\n', '\r\n')).content).toBe(visible(lf).content);
     // Outside pre, whitespace runs still collapse.
     expect(visible('<main><p>a  b</p><pre>x</pre></main>').content).toBe(
       visible('<main><p>a b</p><pre>x</pre></main>').content,
