@@ -570,7 +570,12 @@ describe("the manifest's name at the site's root", () => {
   };
   for (const [format, archiveOf] of Object.entries(archives)) {
     it(`${format}: an entry there is refused at once, as a file or as a directory`, async () => {
-      for (const name of ['.static-export.json', '.static-export.json/page.html']) {
+      for (const name of [
+        '.static-export.json',
+        '.static-export.json/page.html',
+        './.static-export.json',
+        '.Static-Export.JSON',
+      ]) {
         await fs.rm(root, { recursive: true, force: true });
         const archive = await archiveOf(['index.html', name, 'later.html']);
         await refusedWith(archive, /lies at \.static-export\.json in the site's root/);

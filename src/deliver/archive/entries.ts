@@ -165,8 +165,9 @@ export class EntryGuard {
       if (entry.kind === 'directory') return undefined;
       refuse('has no name');
     }
-    // Refused at once, not once the whole archive is out: the manifest goes there.
-    if (parts[0] === MANIFEST_NAME) {
+    // Refused at once, not once the whole archive is out: the manifest goes there. In any
+    // spelling: on a case-insensitive filesystem (macOS) it names the same file.
+    if ((parts[0] as string).toLowerCase() === MANIFEST_NAME) {
       refuse(`lies at ${MANIFEST_NAME} in the site's root, where this action writes its manifest`);
     }
     const kind = entry.kind as EntryKind;
