@@ -75,6 +75,12 @@ function renderPage(build: DocsBuild, index: number, chunks: string[]): string {
     .map((c) => `<script src="/_next/static/chunks/${c}" async=""></script>`)
     .join('');
   const paragraphs = page.body.map((text) => `<p>${text}</p>`).join('\n');
+  // A code sample as Shiki highlights it: a span per token, whitespace kept.
+  const sample = Array.from(
+    { length: 12 },
+    (_, line) =>
+      `<span class="line"><span style="color:#F97583">const</span><span style="color:#E1E4E8"> option${line} </span><span style="color:#F97583">=</span><span style="color:#9ECBFF"> "${page.title.toLowerCase()}"</span><span style="color:#E1E4E8">;</span></span>`,
+  ).join('\n');
   // Next.js serializes the whole tree, the layout's navigation included, into flight data.
   const tree = JSON.stringify({
     b: build.buildId,
@@ -94,7 +100,7 @@ function renderPage(build: DocsBuild, index: number, chunks: string[]): string {
     '<div id="navbar" class="fixed top-0 z-30"><a href="/">Example Docs</a><a href="https://github.com/example/docs">GitHub</a></div>',
     `<div id="sidebar" class="hidden lg:block"><div id="sidebar-content"><ul>${links}</ul></div></div>`,
     `<main id="content-area"><header id="header"><h1 id="page-title">${page.title}</h1></header>`,
-    `<div class="prose">${paragraphs}</div>`,
+    `<div class="prose">${paragraphs}\n<pre class="shiki"><code>${sample}</code></pre></div>`,
     '<img alt="Diagram" src="/_next/static/media/diagram.3f9a2c1b.png" width="400" height="200"/>',
     '</main><footer id="footer"><a href="https://www.example.com/privacy">Privacy</a></footer>',
     `<script>(self.__next_f=self.__next_f||[]).push([0])</script><script>self.__next_f.push([1,${flight}])</script>`,
