@@ -2215,57 +2215,60 @@ function compareAssets(before, after) {
     result.changed.sort(byPath);
     return result;
 }
-/** Beyond this many candidate pairs in one group, files are paired in order of size alone. */
-const MAX_PAIRINGS_WEIGHED = 4_000_000;
+/** Beyond this many steps, a group is paired in order of size without looking further. */
+const MAX_PAIRING_STEPS = 4_000_000;
 /**
  * Pairs the files left in a group (new ones with earlier ones whose bytes differ) so that
- * the sizes of each pair are as close as they can be: an edit keeps a file's size close,
- * and the many chunks a generator names by their hash alone (`chunks/079h_c3rnr5lh.js`),
- * all in one group, rarely share one. Sizes are matched in order (the best pairing never
- * crosses), the shorter list each to its own in the longer one, by dynamic programming.
+ * their sizes differ the least in all: an edit keeps a file's size close, and the many
+ * chunks a generator names by their hash alone (`chunks/079h_c3rnr5lh.js`), all in one
+ * group, rarely share one. Each of the shorter list pairs with one of the longer; in the
+ * best pairing neither list's size order crosses, so dynamic programming finds it in
+ * (shorter) x (difference + 1) steps.
  */
 function pairBySize(now, before) {
     const bySize = (a, b) => a.size - b.size || byPath(a, b);
-    const fewer = (now.length <= before.length ? now : before).slice().sort(bySize);
-    const more = (now.length <= before.length ? before : now).slice().sort(bySize);
+    const nowFewer = now.length <= before.length;
+    const fewer = (nowFewer ? now : before).slice().sort(bySize);
+    const more = (nowFewer ? before : now).slice().sort(bySize);
     const n = fewer.length;
-    const m = more.length;
-    let matched;
-    if (n === 0)
-        matched = [];
-    else if (n === m || n * m > MAX_PAIRINGS_WEIGHED)
-        matched = fewer.map((_, i) => i);
-    else {
-        // cost[j]: the least total size difference pairing fewer[0..i) within more[0..j).
-        const takes = new Uint8Array((n + 1) * (m + 1));
-        let cost = new Float64Array(m + 1); // i = 0: nothing to pair costs nothing
+    // fewer[i - 1] pairs with more[i - 1 + k], k from 0 to `spare`: the files of `more`
+    // skipped so far.
+    const spare = more.length - n;
+    const width = spare + 1;
+    const matched = fewer.map((_, i) => i);
+    if (n > 0 && spare > 0 && n * width <= MAX_PAIRING_STEPS) {
+        // cost[k]: the least total difference pairing fewer[0..i) with k files of more skipped.
+        const skipped = new Uint8Array((n + 1) * width);
+        let cost = new Float64Array(width);
         for (let i = 1; i <= n; i += 1) {
-            const next = new Float64Array(m + 1).fill(Infinity);
+            const next = new Float64Array(width);
             const size = fewer[i - 1].size;
-            for (let j = i; j <= m - (n - i); j += 1) {
-                const skip = next[j - 1];
-                const take = cost[j - 1] + Math.abs(size - more[j - 1].size);
-                if (take <= skip) {
-                    next[j] = take;
-                    takes[i * (m + 1) + j] = 1;
+            for (let k = 0; k <= spare; k += 1) {
+                const take = cost[k] + Math.abs(size - more[i - 1 + k].size);
+                // Or more[i - 1 + k] is skipped: fewer[i - 1] pairs further back, k - 1 skipped.
+                const skip = k > 0 ? next[k - 1] : Infinity;
+                if (take <= skip)
+                    next[k] = take;
+                else {
+                    next[k] = skip;
+                    skipped[i * width + k] = 1;
                 }
-                else
-                    next[j] = skip;
             }
             cost = next;
         }
-        matched = new Array(n);
-        for (let i = n, j = m; i > 0; j -= 1) {
-            if (takes[i * (m + 1) + j] === 1) {
+        for (let i = n, k = spare; i > 0;) {
+            if (skipped[i * width + k] === 1)
+                k -= 1;
+            else {
+                matched[i - 1] = i - 1 + k;
                 i -= 1;
-                matched[i] = j - 1;
             }
         }
     }
     return matched.map((j, i) => {
         const a = fewer[i];
         const b = more[j];
-        return now.length <= before.length ? [a, b] : [b, a];
+        return nowFewer ? [a, b] : [b, a];
     });
 }
 /** Why the export removes more pages than `limit` allows, or undefined when it does not. */
@@ -3453,8 +3456,9 @@ class EntryGuard {
                 return undefined;
             refuse('has no name');
         }
-        // Refused at once, not once the whole archive is out: the manifest goes there.
-        if (parts[0] === deliver_manifest/* MANIFEST_NAME */.ir) {
+        // Refused at once, not once the whole archive is out: the manifest goes there. In any
+        // spelling: on a case-insensitive filesystem (macOS) it names the same file.
+        if (parts[0].toLowerCase() === deliver_manifest/* MANIFEST_NAME */.ir) {
             refuse(`lies at ${deliver_manifest/* MANIFEST_NAME */.ir} in the site's root, where this action writes its manifest`);
         }
         const kind = entry.kind;
