@@ -166,8 +166,10 @@ export class EntryGuard {
       refuse('has no name');
     }
     // Refused at once, not once the whole archive is out: the manifest goes there. In any
-    // spelling: on a case-insensitive filesystem (macOS) it names the same file.
-    if ((parts[0] as string).toLowerCase() === MANIFEST_NAME) {
+    // spelling: on a case-insensitive filesystem (macOS) it names the same file. The
+    // length first, so that other entries make no lower-case copy of their first part.
+    const first = parts[0] as string;
+    if (first.length === MANIFEST_NAME.length && first.toLowerCase() === MANIFEST_NAME) {
       refuse(`lies at ${MANIFEST_NAME} in the site's root, where this action writes its manifest`);
     }
     const kind = entry.kind as EntryKind;
