@@ -3457,8 +3457,10 @@ class EntryGuard {
             refuse('has no name');
         }
         // Refused at once, not once the whole archive is out: the manifest goes there. In any
-        // spelling: on a case-insensitive filesystem (macOS) it names the same file.
-        if (parts[0].toLowerCase() === deliver_manifest/* MANIFEST_NAME */.ir) {
+        // spelling: on a case-insensitive filesystem (macOS) it names the same file. The
+        // length first, so that other entries make no lower-case copy of their first part.
+        const first = parts[0];
+        if (first.length === deliver_manifest/* MANIFEST_NAME */.ir.length && first.toLowerCase() === deliver_manifest/* MANIFEST_NAME */.ir) {
             refuse(`lies at ${deliver_manifest/* MANIFEST_NAME */.ir} in the site's root, where this action writes its manifest`);
         }
         const kind = entry.kind;
