@@ -1782,20 +1782,34 @@ const WORKER_YOUNG_GENERATION_MB = 8;
 const QUEUED_PER_WORKER = 2;
 /** Files read ahead of the first one not merged yet (bounds what waits to be merged). */
 const MAX_AHEAD = 256;
-function kindOf(file) {
-    const extension = external_node_path_.extname(file).toLowerCase();
-    if (['.html', '.htm', '.xhtml', '.svg'].includes(extension))
-        return 'html';
-    if (extension === '.css')
-        return 'css';
-    if (['.js', '.mjs', '.cjs'].includes(extension))
-        return 'js';
-    if (extension === '.webmanifest' || external_node_path_.basename(file) === 'manifest.json')
-        return 'manifest';
+const KIND_BY_EXTENSION = new Map([
+    ['.html', 'html'],
+    ['.htm', 'html'],
+    ['.xhtml', 'html'],
+    ['.svg', 'html'],
+    ['.css', 'css'],
+    ['.js', 'js'],
+    ['.mjs', 'js'],
+    ['.cjs', 'js'],
+    ['.webmanifest', 'manifest'],
     // Next.js writes the RSC payload of each page as .txt (robots.txt is not one).
-    if (extension === '.txt')
-        return 'flight';
-    return undefined;
+    ['.txt', 'flight'],
+]);
+/**
+ * What a file of the site is read as, by its extension (as `path.extname` finds it, in
+ * any case) or the name `manifest.json`. Asked of every file of the site: found with one
+ * search from the end of the path and one lookup.
+ */
+function kindOf(file) {
+    const slash = file.lastIndexOf('/');
+    const dot = file.lastIndexOf('.');
+    // A name that only starts with a dot (`.txt`) has no extension.
+    if (dot > slash + 1) {
+        const kind = KIND_BY_EXTENSION.get(file.slice(dot).toLowerCase());
+        if (kind !== undefined)
+            return kind;
+    }
+    return file.endsWith('manifest.json') && slash === file.length - 14 ? 'manifest' : undefined;
 }
 /**
  * Reads every page, stylesheet, script, flight payload and manifest of an extracted site
@@ -1815,10 +1829,14 @@ async function scanSite(tree, options) {
         links: { checked: 0, broken: [], brokenCount: 0 },
         rules: emptyRules(),
     };
-    const files = [...tree.files].sort().flatMap((file) => {
+    // Sorted once filtered: most of a large site's files are images and fonts, never read.
+    const files = [];
+    for (const file of tree.files) {
         const kind = kindOf(file);
-        return kind ? [{ file, kind }] : [];
-    });
+        if (kind !== undefined)
+            files.push({ file, kind });
+    }
+    files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const threads = { ...SCAN_THREADS, ...options.threads };
     const entry = threads.count > 0 ? (threads.entry ?? shippedWorker()) : undefined;
     const here = new FileScanner(tree, options);
