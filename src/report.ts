@@ -527,7 +527,7 @@ function signedBytes(delta: number): string {
 /** The change report section of the export summary: counts, then the pages by kind. */
 export function renderChangeSection(changes: ChangeSummary, domain: string): string {
   if (changes.kind === 'none') {
-    return `#### Changes\n\nNo change report: ${cell(changes.reason)}.`;
+    return `#### Changes\n\nNo change report: ${cell(inertProse(changes.reason))}.`;
   }
   const { report, file } = changes;
   const { pages, assets, size } = report;
@@ -548,7 +548,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
       'Size',
       `${formatBytes(size.before)} → ${formatBytes(size.after)} (${signedBytes(size.after - size.before)})`,
     ],
-    ['Compared with', report.source],
+    ['Compared with', inertProse(report.source)],
     [
       'Compared by',
       report.comparedBy === 'content'

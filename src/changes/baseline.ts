@@ -4,8 +4,14 @@ import { type Dispatcher, request } from 'undici';
 import type { CompareWith } from '../config.js';
 import { formatBytes, formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
-import { header, readText } from '../http.js';
-import { MANIFEST_NAME, type Manifest, manifestSchema, readManifest } from '../deliver/manifest.js';
+import { contentEncoding, decoderFor, header, readDecodedText } from '../http.js';
+import {
+  MANIFEST_NAME,
+  type Manifest,
+  manifestSchema,
+  readManifest,
+  withoutByteOrderMark,
+} from '../deliver/manifest.js';
 import type { TargetState } from '../deliver/target.js';
 import { withoutQuery } from '../net.js';
 
@@ -84,7 +90,10 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   if (stat === undefined) {
     return { kind: 'unusable', reason: `compare-with ${shown} does not exist` };
   }
-  const manifestFile = stat.isDirectory() ? path.join(file, MANIFEST_NAME) : file;
+  // A link the user named is followed; readManifest never follows one itself.
+  const manifestFile = stat.isDirectory()
+    ? path.join(file, MANIFEST_NAME)
+    : await fs.realpath(file);
   const read = await readManifest(manifestFile);
   if (read.kind === 'absent') {
     return {
@@ -147,7 +156,7 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
       statusCode === 404
         ? 'the site does not serve its export manifest there yet (a first deploy, or the file is not published)'
         : statusCode >= 300 && statusCode < 400 && location
-          ? `it redirects to ${withoutQuery(new URL(location, url))}: give that address`
+          ? redirection(location, url)
           : statusCode >= 500
             ? 'the site failed to serve it; the next run tries again'
             : 'it is not served there';
@@ -155,7 +164,8 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
   }
   let read: { text: string; truncated: boolean };
   try {
-    read = await readText(response.body, MAX_MANIFEST_BYTES);
+    // Asked for as is, but a store may keep it compressed and say so (S3's Content-Encoding).
+    read = await readDecodedText(response.body, response.headers, MAX_MANIFEST_BYTES);
   } catch (err) {
     return failed(err);
   }
@@ -168,8 +178,15 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(withoutByteOrderMark(text));
   } catch {
+    const encoding = contentEncoding(response.headers);
+    if (encoding !== undefined && decoderFor(encoding) === undefined) {
+      return {
+        kind: 'unusable',
+        reason: `${shown} is served with Content-Encoding ${JSON.stringify(encoding)}, which the action cannot undo: serve it as is or gzip`,
+      };
+    }
     // A site that answers every path with a page (an app's fallback, a login page).
     const html = /^\s*</.test(text) || /html/i.test(header(response.headers, 'content-type') ?? '');
     return {
@@ -188,4 +205,18 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
     };
   }
   return usable(parsed.data, `the manifest served at ${shown}`);
+}
+
+/** Why a redirect is not followed, and where to look instead when it is a web address. */
+function redirection(location: string, from: URL): string {
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return 'it redirects to an address that is not a URL';
+  }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+    return `it redirects to a ${target.protocol} address, not a web address`;
+  }
+  return `it redirects to ${withoutQuery(target)}: give that address`;
 }

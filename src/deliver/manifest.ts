@@ -210,7 +210,7 @@ export async function readManifest(file: string): Promise<ManifestRead> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(withoutByteOrderMark(text));
   } catch {
     return { kind: 'invalid', reason: 'it is not JSON' };
   }
@@ -223,6 +223,11 @@ export async function readManifest(file: string): Promise<ManifestRead> {
     };
   }
   return { kind: 'valid', manifest: parsed.data };
+}
+
+/** A manifest saved again by an editor may start with a byte order mark; JSON has none. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Writes the manifest into `dir` (a staging directory about to be put in place). */

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeReport } from '../../src/changes/compare.js';
 import { FINGERPRINT_SCHEME } from '../../src/changes/fingerprint.js';
@@ -317,6 +318,22 @@ describe('compare-with', () => {
     expect(byDirectory.outputs['pages-changed']).toBe('0');
   });
 
+  it('follows a manifest file given as a link, and reads one saved again with a byte order mark', async () => {
+    const manifest = await earlierManifest();
+    const copy = path.join(workspace, 'saved.json');
+    await fs.writeFile(copy, `\ufeff${await fs.readFile(manifest, 'utf8')}`);
+    await fs.symlink(copy, path.join(workspace, 'latest.json'));
+    const run = await exportOnce(
+      edited(PAGES, 'concepts/topic-3', (p) => ({ ...p, body: ['Rewritten.'] })),
+      { 'compare-with': 'latest.json' },
+    );
+    expect(warnings(run)).toEqual([]);
+    expect(run.outputs['pages-changed']).toBe('1');
+    expect((await reportOf(run.outputs['changes-file'] as string)).source).toBe(
+      `the manifest ${copy}`,
+    );
+  });
+
   it('fetches the manifest the live site serves, with no credentials, and warns when it has none', async () => {
     const manifest = await fs.readFile(await earlierManifest());
     const requests: http.IncomingHttpHeaders[] = [];
@@ -551,6 +568,65 @@ describe('an earlier export written by someone else, or served by a hostile site
       );
       expect(run.stdout).not.toContain('hunter2secret');
       expect(run.stdout).not.toContain('deploy:');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+  it('shows a redirect it cannot follow as text, and says when it leads to no web address', async () => {
+    const site = http.createServer((req, res) => {
+      const location =
+        {
+          '/bad/.static-export.json': 'https://[docs.example.com/',
+          '/other/.static-export.json': 'x:![Approved](https://evil.example/a.png)',
+        }[req.url ?? ''] ?? 'https://cdn.example.com/![Approved](https://evil.example/a.png)<b>';
+      res.writeHead(302, { location }).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const markdown = await exportOnce(PAGES, { 'compare-with': `${origin}/` });
+      const line = markdown.summary.split('\n').find((l) => l.startsWith('No change report'));
+      expect(line).toContain('evil.example');
+      // Every bracket, angle bracket and ! of the server's address is escaped.
+      expect(line).not.toMatch(/(?<!\\)[[\]<>!]/);
+      const other = await exportOnce(PAGES, { 'compare-with': `${origin}/other/` });
+      expect(warnings(other)).toEqual([
+        `No change report: ${origin}/other/.static-export.json answered HTTP 302: it redirects to a x: address, not a web address.`,
+      ]);
+      const unparsable = await exportOnce(PAGES, { 'compare-with': `${origin}/bad/` });
+      expect(warnings(unparsable)).toEqual([
+        `No change report: ${origin}/bad/.static-export.json answered HTTP 302: it redirects to an address that is not a URL.`,
+      ]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
+  it('reads a manifest the store serves compressed, and names an encoding it cannot undo', async () => {
+    await exportOnce(PAGES, { path: 'previous' });
+    const manifest = await fs.readFile(path.join(workspace, 'previous', MANIFEST_NAME));
+    const site = http.createServer((req, res) => {
+      if (req.url === '/zstd/.static-export.json') {
+        res.writeHead(200, { 'content-encoding': 'zstd' }).end(Buffer.from([0x28, 0xb5, 0x2f]));
+      } else {
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          .end(zlib.gzipSync(manifest));
+      }
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(
+        edited(PAGES, 'concepts/topic-3', (p) => ({ ...p, body: ['Rewritten.'] })),
+        { 'compare-with': `${origin}/` },
+      );
+      expect(warnings(run)).toEqual([]);
+      expect(run.outputs['pages-changed']).toBe('1');
+      const zstd = await exportOnce(PAGES, { 'compare-with': `${origin}/zstd/` });
+      expect(warnings(zstd)).toEqual([
+        `No change report: ${origin}/zstd/.static-export.json is served with Content-Encoding "zstd", which the action cannot undo: serve it as is or gzip.`,
+      ]);
     } finally {
       await new Promise((resolve) => site.close(resolve));
     }
