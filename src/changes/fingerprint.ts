@@ -10,7 +10,7 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * Two levels, both computed from the page's bytes without decoding them:
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
- *   live. Cheap (native search and CRC, no decoding): when it equals the earlier
+ *   live (such a tag inside a comment is part of the comment, kept). Cheap (native search and CRC, no decoding): when it equals the earlier
  *   export's, the page is unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
@@ -78,6 +78,8 @@ const LEFT_OUT = [
   { opening: Buffer.from('<link'), headOnly: true },
 ] as const;
 const HEAD_END = Buffer.from('</head');
+const COMMENT_OPEN = Buffer.from('<!--');
+const COMMENT_CLOSE = Buffer.from('-->');
 const GREATER_THAN = 62;
 const CR = 13;
 const LF = 10;
@@ -96,13 +98,21 @@ export interface Markup {
   /** CRC-32 and length, in hex, of the page without scripts, nor the head's styles and links. */
   digest: string;
   /**
-   * Where the digest's runs are, in hex: how many of their bytes come before the end of
-   * the head (`-` without one), then each run's length, comma-separated; each run but the
-   * last is followed by a left-out element. Absent when the head ends inside a left-out
-   * element, or for a page of more than LAYOUT_MAX_RUNS runs.
+   * Where the digest's runs are: `2;`, then in hex how many of their bytes come before the
+   * end of the head (`-` without one), then each run's length, comma-separated; each run
+   * but the last is followed by a left-out element. Absent when the head ends inside a
+   * left-out element, or for a page of more than LAYOUT_MAX_RUNS runs.
    */
   layout?: string;
 }
+
+/**
+ * Layouts made before a tag inside a comment was told from an element had no prefix:
+ * one of them may put an element where a comment holds a `<script`, and a walk along it
+ * would leave out what a reader sees after the comment. Their pages are checked by the
+ * full digest instead, which is the same as it was for every page without such a comment.
+ */
+export const LAYOUT_PREFIX = '2;';
 
 /** Beyond this many left-out elements, a page's layout is not recorded: the next export searches it. */
 const LAYOUT_MAX_RUNS = 4096;
@@ -177,27 +187,38 @@ export function markupDigest(bytes: Buffer): Markup {
   };
   // Where each kind of left-out element occurs next; each is searched for once per page.
   const next = LEFT_OUT.map(() => -2);
+  /** Where the run being summed starts. */
   let from = 0;
+  /** Where the next left-out element is searched for: past a comment, within the run. */
+  let searchFrom = 0;
   for (;;) {
     let kind = -1;
     for (let k = 0; k < LEFT_OUT.length; k += 1) {
-      if ((next[k] as number) !== -1 && (next[k] as number) < from) {
+      if ((next[k] as number) !== -1 && (next[k] as number) < searchFrom) {
         const element = LEFT_OUT[k] as (typeof LEFT_OUT)[number];
-        next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, from);
+        next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, searchFrom);
       }
       const at = next[k] as number;
       if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
     }
     if (kind === -1) break;
     const start = next[kind] as number;
+    // `<!-- <script> -->` is no script: left out up to the next `</script>`, it would hide
+    // the text between the comment and that end, which a reader sees. The run goes on.
+    const commentEnd = endOfCommentAround(bytes, from, start);
+    if (commentEnd !== -1) {
+      searchFrom = commentEnd;
+      continue;
+    }
     run(from, start);
     sum.separator();
     from = resumeAfter(bytes, LEFT_OUT[kind] as (typeof LEFT_OUT)[number], start);
+    searchFrom = from;
   }
   run(from, bytes.length);
   const layout =
     headKept !== undefined && runs.length <= LAYOUT_MAX_RUNS
-      ? `${headKept === -1 ? '-' : headKept.toString(16)};${runs.map((n) => n.toString(16)).join(',')}`
+      ? `${LAYOUT_PREFIX}${headKept === -1 ? '-' : headKept.toString(16)};${runs.map((n) => n.toString(16)).join(',')}`
       : undefined;
   return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
 }
@@ -207,17 +228,20 @@ export function markupDigest(bytes: Buffer): Markup {
  * given. With a layout, the page is not searched: each run of the earlier page is taken
  * at its length and must be followed by a left-out element (the last by the end of the
  * page), and the head must end at the same place in the runs. An equal digest then means
- * equal runs, so that no left-out element can start inside one and `markupDigest` would
- * find the same elements; anything else is reported as a change, which only costs the
- * page a scan.
+ * equal runs, so that no left-out element can start inside one (but in a comment, as
+ * in the earlier page) and `markupDigest` would find the same elements; anything else is
+ * reported as a change, which only costs the page a scan.
  */
 export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: string }): boolean {
   const layout = earlier.layout;
-  if (layout === undefined) return markupDigest(bytes).digest === earlier.markup;
+  if (layout === undefined || !layout.startsWith(LAYOUT_PREFIX)) {
+    return markupDigest(bytes).digest === earlier.markup;
+  }
   const headEnd = indexOfTag(bytes, HEAD_END, 0);
-  const dash = layout.charCodeAt(0) === DASH;
-  let at = dash ? 1 : hexEnd(layout, 0);
-  const layoutHead = dash ? -1 : hexValue(layout, 0, at);
+  const first = LAYOUT_PREFIX.length;
+  const dash = layout.charCodeAt(first) === DASH;
+  let at = dash ? first + 1 : hexEnd(layout, first);
+  const layoutHead = dash ? -1 : hexValue(layout, first, at);
   if (layout.charCodeAt(at) !== SEMICOLON || layoutHead === undefined) return false;
   if ((layoutHead === -1) !== (headEnd === -1)) return false;
   let headFound = headEnd === -1;
@@ -271,6 +295,20 @@ function hexEnd(text: string, at: number): number {
     if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) break;
   }
   return i;
+}
+
+/**
+ * Where the comment that holds `at` ends (past its `-->`, or the end of the page when it
+ * is never closed, as `readVisible` reads it), looking in the run from `from`; -1 when
+ * `at` is in no comment. Comments do not nest, so only the last one opened before `at`
+ * can hold it.
+ */
+function endOfCommentAround(bytes: Buffer, from: number, at: number): number {
+  const open = bytes.subarray(from, at).lastIndexOf(COMMENT_OPEN);
+  if (open === -1) return -1;
+  const close = bytes.indexOf(COMMENT_CLOSE, from + open + 4);
+  const end = close === -1 ? bytes.length : close + COMMENT_CLOSE.length;
+  return end > at ? end : -1;
 }
 
 /** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */

@@ -55,12 +55,13 @@ const pageSchema = z.object({
   markup: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{1,12}$/),
   /**
    * Where the markup's runs are (the head's end, the runs' lengths, in hex): a guide for
-   * the next check only, so one in another form is dropped, never a reason to refuse.
+   * the next check only, so one in another form (an earlier one, without `2;`) is
+   * dropped, never a reason to refuse.
    */
   layout: z
     .string()
     .max(60_000)
-    .regex(/^(?:-|[0-9a-f]{1,12});[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
+    .regex(/^2;(?:-|[0-9a-f]{1,12});[0-9a-f]{1,12}(?:,[0-9a-f]{1,12})*$/)
     .optional()
     .catch(undefined),
   content: hex128,

@@ -176,6 +176,21 @@ describe('change report against the earlier export in path', () => {
     expect(logLines(run)).toContain('  changed: https://docs.example.com/guides/topic-4');
   });
 
+  it('reports an edit after a commented-out script on the page', async () => {
+    const withLimit = (limit: string) =>
+      edited(PAGES, 'guides/topic-4', (p) => ({
+        ...p,
+        body: ['<!-- TODO: the <script> embed, once it ships -->', `At most ${limit}.`],
+      }));
+    await exportOnce(withLimit('100'));
+    const run = await exportOnce(withLimit('5'));
+    expect(run.outputs['pages-changed']).toBe('1');
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.changed.map((page) => page.url)).toEqual([
+      'https://docs.example.com/guides/topic-4',
+    ]);
+  });
+
   it('reports a renamed page as changed and the sidebar change on every other page as navigation', async () => {
     await exportOnce(PAGES);
     const run = await exportOnce(

@@ -99,7 +99,7 @@ describe('the export manifest', () => {
     const page = {
       title: 'Intro - Docs',
       markup: '9f1c04d2-50a1',
-      layout: '4c1;1a,33,7bd9,0,e',
+      layout: '2;4c1;1a,33,7bd9,0,e',
       content: '4'.repeat(32),
       navigation: '0'.repeat(32),
     };
@@ -114,6 +114,9 @@ describe('the export manifest', () => {
       const file = await writeManifest(dir, withPages);
       expect(await readManifest(file)).toEqual({ kind: 'valid', manifest: withPages });
       for (const layout of [
+        // Written before comments were told apart: a walk along it could hide an edit.
+        '4c1;1a,33,7bd9,0,e',
+        '2;4;7bd9,,e',
         '4;7bd9,,e',
         '4;7bd9,0,e,',
         '7bd9,0,e',
