@@ -53,6 +53,12 @@ export class ChangeReview {
   readonly #earlier: Promise<ExportFiles | undefined>;
   /** The new export's files, sorted as its pages are fingerprinted; kept until the report. */
   #current: ExportFiles | undefined;
+  /**
+   * An earlier run's report at the fixed `changes-file`, removed as the run starts (true
+   * when there was one): a run that fails, or makes no report, leaves none there for a
+   * later step to read as its own.
+   */
+  readonly #staleRemoved: Promise<boolean>;
 
   constructor(
     private readonly config: ExportConfig,
@@ -69,9 +75,12 @@ export class ChangeReview {
     this.#earlier = this.#baseline.then((baseline) =>
       baseline.kind === 'found' ? exportFiles(baseline.baseline.manifest.files) : undefined,
     );
-    // Awaited later; a rejection (only a cancellation) must not go unhandled meanwhile.
+    this.#staleRemoved = this.#removeStaleReport();
+    // Awaited later; a rejection (a cancellation, a file that cannot be removed) must not
+    // go unhandled meanwhile.
     this.#baseline.catch(() => undefined);
     this.#earlier.catch(() => undefined);
+    this.#staleRemoved.catch(() => undefined);
   }
 
   /** A report is made (not with `compare-with: none`, where only the guard runs). */
@@ -134,12 +143,17 @@ export class ChangeReview {
   readonly review = async (manifest: ExportManifest): Promise<void> => {
     const { reporter, record } = this.deps;
     const baseline = await this.#baseline;
+    // Removed before this run's report is written there.
+    const staleRemoved = await this.#staleRemoved;
     if (baseline.kind !== 'found') {
       record.changes = { kind: 'none', reason: baseline.reason };
       if (baseline.kind === 'unusable') reporter.warning(`No change report: ${baseline.reason}.`);
       else reporter.info(`No change report: ${baseline.reason}.`);
-      // Before the guard, which may refuse the export: no earlier run's report stays.
-      await this.#removeStaleReport();
+      if (staleRemoved) {
+        reporter.info(
+          `Removed ${this.config.changesFile}, the change report of an earlier run: this run has none.`,
+        );
+      }
       this.#guardAgainstPath(manifest);
       return;
     }
@@ -196,26 +210,22 @@ export class ChangeReview {
     );
   }
 
-  /**
-   * A run without a report leaves no earlier run's report at the fixed `changes-file`,
-   * where a script would read it as this run's: removed when it is one of ours.
-   */
-  async #removeStaleReport(): Promise<void> {
+  /** Removes the report at the fixed `changes-file` when it is one of ours; true when it was. */
+  async #removeStaleReport(): Promise<boolean> {
     const file = this.config.changesFile;
-    if (file === undefined) return;
+    if (file === undefined) return false;
     const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) return;
+    if (text === undefined) return false;
     let format: unknown;
     try {
       format = (JSON.parse(text) as { format?: unknown }).format;
     } catch {
-      return;
+      return false;
     }
-    if (format !== CHANGES_FORMAT) return;
+    if (format !== CHANGES_FORMAT) return false;
     await fs.rm(file, { force: true });
-    this.deps.reporter.info(
-      `Removed ${file}, the change report of an earlier run: this run has none.`,
-    );
+    this.deps.reporter.debug(`Removed ${file}, the change report of an earlier run.`);
+    return true;
   }
 
   #publish(report: ChangeReport, file: string, earlierScheme: number | undefined): void {

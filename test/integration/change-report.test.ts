@@ -409,6 +409,15 @@ describe('compare-with', () => {
     });
     expect(failure(refused)).toMatch(/counted against the earlier export in path/);
     await expect(fs.access(file)).rejects.toThrow();
+    // Nor when the run fails before its report: a step after it must not read the last one.
+    await exportOnce(PAGES, { 'changes-file': 'reports/changes.json' });
+    serving = Buffer.from('not an archive');
+    const failed = await harness.run(exportInputs({ 'changes-file': 'reports/changes.json' }), {
+      workspace,
+      tempDir,
+    });
+    expect(failure(failed)).toMatch(/not an archive/);
+    await expect(fs.access(file)).rejects.toThrow();
     // A file that is not a change report is not this action's to remove.
     await fs.writeFile(file, '{"notes": "mine"}');
     await exportOnce(PAGES, { 'changes-file': 'reports/changes.json', path: 'third' });
