@@ -12,7 +12,7 @@ import {
   readManifest,
   withoutByteOrderMark,
 } from '../deliver/manifest.js';
-import type { TargetState } from '../deliver/target.js';
+import { earlierExportIn, type TargetState } from '../deliver/target.js';
 import { withoutQuery } from '../net.js';
 
 /** The earlier export a new one is compared with, and where its manifest came from. */
@@ -51,11 +51,12 @@ export async function loadBaseline(
     if (source.kind === 'url') return await fetchManifest(source.url, context);
     if (source.kind === 'file') return await readManifestAt(source.path, source.given);
     if (source.kind === 'none') return { kind: 'none', reason: '`compare-with` is none' };
-    if (context.target?.kind === 'export') {
+    const earlier = earlierExportIn(context.target);
+    if (earlier !== undefined) {
       return {
         kind: 'found',
         baseline: {
-          manifest: context.target.manifest,
+          manifest: earlier,
           source: `the earlier export in path (${context.targetPath})`,
         },
       };

@@ -7,7 +7,7 @@ import type { WrittenFile } from '../deliver/archive/listing.js';
 import type { PageDescription } from '../deliver/deliver.js';
 import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
 import { writeFileAtomic } from '../deliver/place.js';
-import type { TargetState } from '../deliver/target.js';
+import { earlierExportIn, type TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
 import { ActionError } from '../errors.js';
 import type { ExportRecord, Reporter } from '../report.js';
@@ -193,14 +193,15 @@ export class ChangeReview {
     const limit = this.config.maxRemovedPages;
     if (limit === undefined) return;
     const { reporter } = this.deps;
-    if (this.target?.kind !== 'export') {
+    const earlier = earlierExportIn(this.target);
+    if (earlier === undefined) {
       reporter.warning(
         '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.',
       );
       return;
     }
     const source = `the earlier export in path (${this.config.path})`;
-    const report = compareExports(this.target.manifest, manifest, source);
+    const report = compareExports(earlier, manifest, source);
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
       throw removalRefused(`${excess}, counted against ${source}`);

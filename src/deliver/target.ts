@@ -39,8 +39,12 @@ export type TargetState =
   | { kind: 'empty' }
   /** An earlier export of this action. */
   | { kind: 'export'; manifest: Manifest }
-  /** A directory this action did not write; replaced only with `overwrite`. */
-  | { kind: 'foreign'; description: string };
+  /**
+   * A directory this action did not write; replaced only with `overwrite`. `manifest` is
+   * the valid manifest of an earlier export it holds beside other files, or changed since:
+   * what the change report and `max-removed-pages` still count against.
+   */
+  | { kind: 'foreign'; description: string; manifest?: Manifest };
 
 /** Why `path` may not be used; the message names the path, what is in it and the way out. */
 export class TargetRefusal extends Error {
@@ -322,6 +326,7 @@ async function describeDirectory(dir: string): Promise<TargetState> {
       return {
         kind: 'foreign',
         description: `holds an earlier export plus ${count(extra.length, 'file')} that it did not contain (${sample(extra)})`,
+        manifest: read.manifest,
       };
     }
     const changed = await changedSinceExport(dir, read.manifest);
@@ -329,6 +334,7 @@ async function describeDirectory(dir: string): Promise<TargetState> {
     return {
       kind: 'foreign',
       description: `holds an earlier export whose files were changed since (${sample(changed)})`,
+      manifest: read.manifest,
     };
   }
   const sorted = items.sort();
@@ -351,4 +357,9 @@ function sample(items: readonly string[]): string {
     .slice(0, SAMPLE)
     .map((item) => (item.length > 80 ? `${item.slice(0, 79)}…` : item));
   return `${shown.join(', ')}${items.length > SAMPLE ? `, … ${items.length - SAMPLE} more` : ''}`;
+}
+
+/** The manifest of the earlier export `path` holds, alone or (with `overwrite`) beside other files. */
+export function earlierExportIn(state: TargetState | undefined): Manifest | undefined {
+  return state?.kind === 'export' || state?.kind === 'foreign' ? state.manifest : undefined;
 }

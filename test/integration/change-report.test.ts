@@ -288,6 +288,26 @@ describe('max-removed-pages', () => {
     expect(run.summary).toContain('**Error:** The export was not put in place');
   });
 
+  it('counts against an earlier export that overwrite replaces with a file of the user beside it', async () => {
+    await exportOnce(PAGES);
+    await fs.writeFile(path.join(workspace, 'site', 'CNAME'), 'docs.example.com\n');
+    const run = await exportOnce(PAGES.slice(0, 6), {
+      overwrite: 'true',
+      'max-removed-pages': '2',
+    });
+    expect(failure(run)).toMatch(/it removes 6 of the 12 pages \(50%\)/);
+    expect(await fs.readFile(path.join(workspace, 'site', 'CNAME'), 'utf8')).toBe(
+      'docs.example.com\n',
+    );
+    expect(run.outputs['pages-removed']).toBe('6');
+    const guardOnly = await exportOnce(PAGES.slice(0, 6), {
+      overwrite: 'true',
+      'compare-with': 'none',
+      'max-removed-pages': '2',
+    });
+    expect(failure(guardOnly)).toMatch(/counted against the earlier export in path/);
+  });
+
   it('takes a share of the earlier pages, and lets an export within it through', async () => {
     await exportOnce(PAGES);
     const within = await exportOnce(PAGES.slice(0, 11), { 'max-removed-pages': '10%' });

@@ -117,9 +117,11 @@ describe('inspectTarget', () => {
     await expect(inspectTarget(site, { ...rules, invokedAs: 'cli' })).rejects.toThrow(
       /or pass --overwrite true to replace it/,
     );
+    // Replaced with overwrite, it is still the earlier export the change report counts from.
     expect(await inspectTarget(site, { ...rules, overwrite: true })).toEqual({
       kind: 'foreign',
       description: 'holds an earlier export whose files were changed since (notes.html)',
+      manifest: expect.objectContaining({ jobId: 'se_0000000000000001' }),
     });
     expect(await treeDigest(site)).toEqual(before);
   });
