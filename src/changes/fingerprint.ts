@@ -16,8 +16,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
- * - `content` and `navigation`: SHA-256 of the visible text, link targets, images and
- *   alt texts, with whitespace collapsed (but inside `<pre>`, where indentation is
+ * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media
+ *   and alt texts, with whitespace collapsed (but inside `<pre>`, where indentation is
  *   content: a code sample's) and build ids and content hashes taken out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
@@ -28,7 +28,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * Bumped whenever the normalization changes what most pages hash to: hashes of another
  * scheme are not compared, so the next report compares every page by its bytes. Line
  * breaks inside `<pre>` read as LF came without a bump: only a page with a CR there hashes
- * differently, and is reported changed once if its markup changed too.
+ * differently, and is reported changed once if its markup changed too. So did the media
+ * of `<source>`, `srcset`, `poster`, `<embed>`, `<object>` and `<track>`, on the pages
+ * that have them.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -599,8 +601,18 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     } else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
       const src = valueOf(html, 'src', nameEnd, gt);
       if (src !== undefined) out.word(normalizeUrl(src));
+      if (name === 'img') readSourceSet(out, valueOf(html, 'srcset', nameEnd, gt));
+      else if (name === 'video') {
+        const poster = valueOf(html, 'poster', nameEnd, gt);
+        if (poster !== undefined) out.word(normalizeUrl(poster));
+      }
       const label = valueOf(html, name === 'img' ? 'alt' : 'title', nameEnd, gt);
       if (label !== undefined) out.word(label);
+    } else if (name === 'source' || name === 'embed' || name === 'track' || name === 'object') {
+      // What a <video>, <audio> or <picture> shows, an embedded document, captions.
+      const src = valueOf(html, name === 'object' ? 'data' : 'src', nameEnd, gt);
+      if (src !== undefined) out.word(normalizeUrl(src));
+      if (name === 'source') readSourceSet(out, valueOf(html, 'srcset', nameEnd, gt));
     } else if (
       name === 'meta' &&
       valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description'
@@ -613,6 +625,20 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     content: content.digest(),
     navigation: navigation.digest(),
   };
+}
+
+/**
+ * The images of a `srcset` (`a.png 1x, a@2x.png 2x`), each URL without its build noise,
+ * with its width or density: a reader on another screen sees another one of them.
+ */
+function readSourceSet(out: VisibleText, srcset: string | undefined): void {
+  if (srcset === undefined) return;
+  for (const candidate of srcset.split(',')) {
+    const [url, ...descriptors] = candidate.trim().split(/\s+/);
+    if (url === undefined || url === '') continue;
+    out.word(normalizeUrl(url));
+    for (const descriptor of descriptors) out.word(descriptor);
+  }
 }
 
 /** Where the value valueOf returned last starts in the page. */

@@ -96,6 +96,48 @@ describe('what a reader sees of a page', () => {
     ).not.toBe(base.content);
   });
 
+  it('sees the media a page shows through source, srcset, poster, embed, object and track', () => {
+    const pairs = [
+      [
+        '<video controls><source src="/videos/setup-v1.mp4"></video>',
+        '<video controls><source src="/videos/setup-v2.mp4"></video>',
+      ],
+      [
+        '<picture><source srcset="/img/dark.png" media="(prefers-color-scheme: dark)"><img src="/img/light.png"></picture>',
+        '<picture><source srcset="/img/dark-2.png" media="(prefers-color-scheme: dark)"><img src="/img/light.png"></picture>',
+      ],
+      [
+        '<img src="/a.png" srcset="/a.png 1x, /a-big.png 2x">',
+        '<img src="/a.png" srcset="/a.png 1x, /b-big.png 2x">',
+      ],
+      [
+        '<img src="/a.png" srcset="/a.png 1x, /a-big.png 2x">',
+        '<img src="/a.png" srcset="/a.png 1x, /a-big.png 3x">',
+      ],
+      [
+        '<video src="/v.mp4" poster="/still-1.png"></video>',
+        '<video src="/v.mp4" poster="/still-2.png"></video>',
+      ],
+      ['<embed src="/spec-v1.pdf">', '<embed src="/spec-v2.pdf">'],
+      ['<object data="/diagram-1.svg"></object>', '<object data="/diagram-2.svg"></object>'],
+      [
+        '<video src="/v.mp4"><track src="/captions-en.vtt"></video>',
+        '<video src="/v.mp4"><track src="/captions-fr.vtt"></video>',
+      ],
+    ];
+    for (const [a, b] of pairs) {
+      expect(visible(`<main>${a}</main>`).content, `${a}\n${b}`).not.toBe(
+        visible(`<main>${b}</main>`).content,
+      );
+    }
+    // The build's hashes stay out of them, as out of every asset link.
+    expect(
+      visible('<main><img srcset="/_astro/a.DlQ8ZhpE.png 1x, /_astro/b.Cx9aB3kQ.png 2x"></main>'),
+    ).toEqual(
+      visible('<main><img srcset="/_astro/a.Bz7kQ1wE.png 1x,/_astro/b.Qw3eR5tY.png   2x"></main>'),
+    );
+  });
+
   it('sees the meta description but no other head element', () => {
     const head =
       '<title>T</title><meta name="description" content="About A"><meta name="generator" content="X 1.0">';
