@@ -760,8 +760,20 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Directories whose file names generators always give a content hash. */
-const HASHED_DIRECTORY = /(?:^|\/)(?:_next\/static|assets|_astro)\//;
+/**
+ * Folders only a generator writes, where a name may be a content hash alone (Turbopack's
+ * `chunks/079h_c3rnr5lh.js`) or hold digits before one (`3e90-54fyc_bw.js`).
+ */
+const GENERATOR_FOLDER = /(?:^|\/)(?:_next\/static|_astro)\//;
+/**
+ * Vite and VitePress hash into `assets/`, after the file's own name (`index-BCVqSRsC.js`,
+ * `style.QLzf_0bl.css`); but a site's own files go there too (`public/assets/`), so a
+ * name there is a writer's (`diagram01.png`, `release-notes-2023.pdf`), and a hash after
+ * it has a letter (a date such as `20231015` is none).
+ */
+const ASSETS_FOLDER = /(?:^|\/)assets\//;
+/** Where a file is, for how its name may hold a hash. */
+type Folder = 'generator' | 'assets' | 'other';
 /** Folders Next.js puts under `_next/static/` that are not a build id. */
 const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'development']);
 
@@ -772,7 +784,11 @@ const NEXT_STATIC_FOLDERS = new Set(['chunks', 'css', 'media', 'webpack', 'devel
  */
 export function normalizeAssetPath(path: string): string {
   const segments = path.split('/');
-  const hashedDirectory = HASHED_DIRECTORY.test(path);
+  const folder: Folder = GENERATOR_FOLDER.test(path)
+    ? 'generator'
+    : ASSETS_FOLDER.test(path)
+      ? 'assets'
+      : 'other';
   const last = segments.length - 1;
   for (let i = 0; i < last; i += 1) {
     const isBuildId =
@@ -782,30 +798,35 @@ export function normalizeAssetPath(path: string): string {
       !NEXT_STATIC_FOLDERS.has(segments[i] as string);
     if (isBuildId) segments[i] = '*';
   }
-  segments[last] = withoutHashes(segments[last] as string, hashedDirectory);
+  segments[last] = withoutHashes(segments[last] as string, folder);
   return segments.join('/');
 }
 
-function withoutHashes(name: string, hashedDirectory: boolean): string {
+function withoutHashes(name: string, folder: Folder): string {
   const parts = name.split('.');
   if (parts.length < 2) return name;
   const extension = parts.pop() as string;
   // Outside the folders generators hash into, a hash mixes letters and digits: a date
   // (`report-20231015`) or a word (`Settings`) is part of a name a writer chose.
-  const isHash = hashedDirectory ? looksLikeHash : looksLikeMixedHash;
+  const isHash =
+    folder === 'generator'
+      ? looksLikeHash
+      : folder === 'assets'
+        ? (token: string) => looksLikeHash(token) && /[A-Za-z]/.test(token)
+        : looksLikeMixedHash;
   const kept = parts.map((part, index) => {
     const dash = part.lastIndexOf('-');
     if (dash > 0 && isHash(part.slice(dash + 1))) {
       const prefix = part.slice(0, dash);
       // `3e90-54fyc_bw` is a hash with a dash in it; `main-app-a1b2c3d4` is a name and a hash.
-      return /\d/.test(prefix) && hashedDirectory ? '*' : `${prefix}-*`;
+      return /\d/.test(prefix) && folder === 'generator' ? '*' : `${prefix}-*`;
     }
     // The leading part is the file's own name (`diagram01.png`, `diagram01.Bx8aK3Qz.png`:
     // swapping it is a change), unless it stands alone in a generator's folder
     // (`chunks/079h_c3rnr5lh.js`).
-    if (index === 0 && !(hashedDirectory && parts.length === 1)) return part;
+    if (index === 0 && !(folder === 'generator' && parts.length === 1)) return part;
     // Outside hashed folders a dash reads as words: `step-1-install`.
-    return isHash(part) && (hashedDirectory || !part.includes('-')) ? '*' : part;
+    return isHash(part) && (folder !== 'other' || !part.includes('-')) ? '*' : part;
   });
   return [...kept, extension].join('.');
 }

@@ -523,6 +523,14 @@ describe('asset names without build noise', () => {
     ['files/report2023.pdf', 'files/report2023.pdf'],
     ['files/report-20231015.pdf', 'files/report-20231015.pdf'],
     ['assets/diagram01.Bx8aK3Qz.png', 'assets/diagram01.*.png'],
+    ['assets/index-BCVqSRsC.js', 'assets/index-*.js'],
+    ['docs/assets/app.BxK3a9Zq.js', 'docs/assets/app.*.js'],
+    // A site's own files in its assets folder (Next.js public/assets/) keep their names.
+    ['assets/diagram01.png', 'assets/diagram01.png'],
+    ['assets/release-notes-2023.pdf', 'assets/release-notes-2023.pdf'],
+    ['assets/images/step-1-install.png', 'assets/images/step-1-install.png'],
+    ['assets/screenshot-20231015.png', 'assets/screenshot-20231015.png'],
+    ['assets/release-2023-BxK3a9Zq.pdf', 'assets/release-2023-*.pdf'],
     ['images/screenshot.png', 'images/screenshot.png'],
     ['logo.png', 'logo.png'],
   ])('%s → %s', (input, expected) => {
