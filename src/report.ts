@@ -154,7 +154,14 @@ export interface ExportRecord {
 }
 
 export type ChangeSummary =
-  { kind: 'report'; report: ChangeReport; file: string } | { kind: 'none'; reason: string };
+  | {
+      kind: 'report';
+      report: ChangeReport;
+      file: string;
+      /** Why pages were compared by their bytes, when they were (`has no page fingerprints`). */
+      byBytesBecause?: string;
+    }
+  | { kind: 'none'; reason: string };
 
 /** What happened during an agent run, for the summary. */
 export interface AgentRecord {
@@ -553,7 +560,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
       'Compared by',
       report.comparedBy === 'content'
         ? 'what a reader sees (build ids and hashed asset names left out)'
-        : '⚠️ file bytes: the earlier manifest has no page fingerprints, so build noise counts as a change',
+        : `⚠️ file bytes: the earlier manifest ${changes.byBytesBecause ?? 'has no page fingerprints'}, so build noise counts as a change`,
     ],
     ['Full report', code(file)],
   ];

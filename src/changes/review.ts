@@ -174,8 +174,14 @@ export class ChangeReview {
       this.config.changesFile ??
       path.join(this.deps.tempDir, `static-export-changes-${manifest.jobId}.json`);
     await writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
-    record.changes = { kind: 'report', report, file };
-    this.#publish(report, file, baseline.baseline.manifest.pageFingerprints?.scheme);
+    const earlierScheme = baseline.baseline.manifest.pageFingerprints?.scheme;
+    record.changes = {
+      kind: 'report',
+      report,
+      file,
+      ...(report.comparedBy === 'bytes' ? { byBytesBecause: whyByBytes(earlierScheme) } : {}),
+    };
+    this.#publish(report, file, earlierScheme);
 
     const limit = this.config.maxRemovedPages;
     const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
@@ -270,6 +276,13 @@ export class ChangeReview {
       );
     }
   }
+}
+
+/** Why pages were compared by their bytes, said of the earlier manifest, for the summary. */
+function whyByBytes(earlierScheme: number | undefined): string {
+  return earlierScheme === undefined || earlierScheme === FINGERPRINT_SCHEME
+    ? 'has no page fingerprints'
+    : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${FINGERPRINT_SCHEME})`;
 }
 
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */

@@ -251,7 +251,9 @@ describe('change report against the earlier export in path', () => {
     expect(report.comparedBy).toBe('bytes');
     expect(report.pages.changed).toHaveLength(PAGES.length);
     expect(notices(run).join('\n')).toMatch(/no page fingerprints.*compared by their bytes/);
-    expect(run.summary).toContain('⚠️ file bytes');
+    expect(run.summary).toContain(
+      '⚠️ file bytes: the earlier manifest has no page fingerprints, so build noise counts as a change',
+    );
   });
 
   it('says so when the earlier fingerprints were made by another version of the action', async () => {
@@ -266,6 +268,9 @@ describe('change report against the earlier export in path', () => {
     expect(run.outcome.error).toBeUndefined();
     expect(notices(run).join('\n')).toMatch(
       /page fingerprints of another kind \(scheme 99; this version makes \d+\), made by another version of this action: pages were compared by their bytes/,
+    );
+    expect(run.summary).toMatch(
+      /\| Compared by \| ⚠️ file bytes: the earlier manifest has page fingerprints of another kind \(scheme 99; this version makes \d+\), so build noise counts as a change \|/,
     );
   });
 });
