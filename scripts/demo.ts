@@ -10,12 +10,14 @@
  *   npm start -- --expand        unfold the log groups
  *   npm start -- --raw           what the runner reads: workflow commands, emulator lines
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../emulator/index.js';
 import { withoutQuery } from '../src/net.js';
+import { ignoreClosedPipe, signalExitCode } from '../src/signals.js';
 import { colorsEnabled } from '../src/terminal.js';
 import { renderGitHubLog, renderSummaryText } from './github-log.js';
 import { ROOT, runAction } from './runner.js';
@@ -74,6 +76,31 @@ const inputs: Record<string, string> =
         'release-version': 'demo',
       };
 
+// `npm start | head`: the rest of the log has no reader, and the run still cleans up.
+ignoreClosedPipe(process.stdout);
+// Ctrl-C reaches the action too, which stops as on a cancelled job; the demo then ends as
+// usual, removing its scratch directory. A signal sent to the demo alone is passed on to
+// the action if it is still running a moment later; a second one ends the demo at once.
+let actionPid: number | undefined;
+let interrupted = false;
+for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(name, () => {
+    if (interrupted || actionPid === undefined) {
+      fsSync.rmSync(scratch, { recursive: true, force: true });
+      process.exit(signalExitCode(name));
+    }
+    interrupted = true;
+    const pid = actionPid;
+    setTimeout(() => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // It has ended already.
+      }
+    }, 1000).unref();
+  });
+}
+
 console.log(
   `${bold('Run your-org/static-export-action@v1')} ${dim(`(${command}; with: ${Object.keys(inputs).join(', ')})`)}\n`,
 );
@@ -81,6 +108,9 @@ try {
   const run = await runAction({
     inputs,
     workspace: ROOT,
+    onSpawn: (pid) => {
+      actionPid = pid;
+    },
     ...(raw ? { onStdout: (text: string) => process.stdout.write(text) } : {}),
   });
   // The longest name sets the column (pages-navigation-changed is 24 characters).

@@ -8,8 +8,18 @@ import { ROOT } from '../../scripts/runner.js';
 
 const EMULATOR_KEY = 'mint_emulatorwritekey0001';
 
+/** What a test does to the running demo once its stdout shows `when`. */
+interface Interruption {
+  when: RegExp;
+  act: (child: ReturnType<typeof spawn>) => void;
+}
+
 /** `npm start`, as a new user runs it (scripts/demo.ts through tsx), with a short job. */
 async function demo(...args: string[]) {
+  return interruptedDemo(undefined, ...args);
+}
+
+async function interruptedDemo(interruption: Interruption | undefined, ...args: string[]) {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-demo-'));
   const child = spawn(
     process.execPath,
@@ -31,18 +41,43 @@ async function demo(...args: string[]) {
   );
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  let acted = false;
+  child.stdout.setEncoding('utf8').on('data', (t: string) => {
+    stdout += t;
+    if (interruption && !acted && interruption.when.test(stdout)) {
+      acted = true;
+      interruption.act(child);
+    }
+  });
   child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-  const [code] = (await once(child, 'close')) as [number | null];
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
   // tsx keeps its compile cache there; anything else would be the demo's.
   const left = (await fs.readdir(tmp)).filter(
     (name) => name !== 'site' && !name.startsWith('tsx-'),
   );
   await fs.rm(tmp, { recursive: true, force: true });
-  return { code, stdout, stderr, left };
+  return { code, signal, stdout, stderr, left };
 }
 
 describe('npm start', () => {
+  it('removes its temporary root when interrupted, or when its reader goes away', async () => {
+    // A signal to the demo alone (Ctrl-C reaches the action as well): passed on to it.
+    const stopped = await interruptedDemo(
+      { when: /Run your-org/, act: (child) => child.kill('SIGINT') },
+      '--job-duration',
+      '20',
+    );
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(130);
+    expect(stopped.left).toEqual([]);
+    // `npm start | head`: the pipe closes after the first lines.
+    const piped = await interruptedDemo({
+      when: /Run your-org/,
+      act: (child) => child.stdout?.destroy(),
+    });
+    expect(piped.signal).toBeNull();
+    expect(piped.left).toEqual([]);
+  }, 60_000);
+
   it('shows the log as GitHub does: no workflow command, no key, groups folded', async () => {
     const run = await demo();
     expect(run.code, run.stdout + run.stderr).toBe(0);
