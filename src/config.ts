@@ -379,7 +379,11 @@ const compareWith = text.transform((value, ctx): CompareWith | string => {
     });
     return z.NEVER;
   }
-  if (!parsed.pathname.endsWith('.json')) {
+  // The site (`https://docs.example.com/`, or its home page `…/index.html`): its manifest
+  // is served beside the pages.
+  if (/\.html?$/i.test(parsed.pathname)) {
+    parsed.pathname = parsed.pathname.replace(/[^/]*$/, MANIFEST_NAME);
+  } else if (!/\.json$/i.test(parsed.pathname)) {
     parsed.pathname = `${parsed.pathname.replace(/\/?$/, '/')}${MANIFEST_NAME}`;
   }
   return { kind: 'url', url: parsed };

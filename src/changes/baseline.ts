@@ -89,7 +89,11 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   });
   const shown = given === file ? file : `"${given}" (${file})`;
   if (stat === undefined) {
-    return { kind: 'unusable', reason: `compare-with ${shown} does not exist` };
+    // `docs.example.com`: a site, written as a path.
+    const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given)
+      ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
+      : '';
+    return { kind: 'unusable', reason: `compare-with ${shown} does not exist${site}` };
   }
   // A link the user named is followed; readManifest never follows one itself.
   const manifestFile = stat.isDirectory()

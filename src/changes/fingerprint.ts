@@ -651,7 +651,10 @@ function valueOf(html: string, name: string, from: number, to: number): string |
     const found = html.indexOf(name, at);
     if (found === -1 || found >= to) return undefined;
     at = found + name.length;
-    if (!isHtmlWhitespace(html.charCodeAt(found - 1))) continue;
+    // After whitespace, or right after the quote that ends the attribute before it
+    // (`alt="x"src="…"`, as minifiers that drop tag whitespace write it).
+    const before = html.charCodeAt(found - 1);
+    if (!isHtmlWhitespace(before) && before !== 34 && before !== 39) continue;
     let i = at;
     while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
     if (html.charCodeAt(i) !== 61 /* = */) continue;

@@ -356,6 +356,11 @@ describe('compare-with', () => {
     expect(report.source).toBe(`the manifest ${manifest}`);
     const byDirectory = await exportOnce(PAGES, { 'compare-with': 'previous', path: 'other' });
     expect(byDirectory.outputs['pages-changed']).toBe('0');
+    // A site's name, written as a path, gets the address to give instead.
+    const named = await exportOnce(PAGES, { 'compare-with': 'docs.example.com', path: 'other' });
+    expect(warnings(named)).toEqual([
+      `No change report: compare-with "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
+    ]);
   });
 
   it('follows a manifest file given as a link, and reads one saved again with a byte order mark', async () => {

@@ -31,6 +31,9 @@ describe('compare-with', () => {
     ['https://example.com/docs', 'https://example.com/docs/.static-export.json'],
     ['https://docs.example.com/site/manifest.json', 'https://docs.example.com/site/manifest.json'],
     ['http://127.0.0.1:8080/', 'http://127.0.0.1:8080/.static-export.json'],
+    ['https://docs.example.com/index.html', 'https://docs.example.com/.static-export.json'],
+    ['https://example.com/docs/Index.HTM', 'https://example.com/docs/.static-export.json'],
+    ['https://docs.example.com/MANIFEST.JSON', 'https://docs.example.com/MANIFEST.JSON'],
   ])('takes the site or its manifest: %s', (value, url) => {
     const config = parse({ 'compare-with': value });
     expect(config.command === 'export' && config.compareWith).toEqual({

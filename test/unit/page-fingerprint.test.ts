@@ -130,6 +130,10 @@ describe('what a reader sees of a page', () => {
         visible(`<main>${b}</main>`).content,
       );
     }
+    // Attributes a minifier wrote without whitespace between them are read too.
+    expect(visible('<main><img alt="Chart"src="/a.png"></main>').content).not.toBe(
+      visible('<main><img alt="Chart"src="/b.png"></main>').content,
+    );
     // The build's hashes stay out of them, as out of every asset link.
     expect(
       visible('<main><img srcset="/_astro/a.DlQ8ZhpE.png 1x, /_astro/b.Cx9aB3kQ.png 2x"></main>'),
