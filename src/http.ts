@@ -1,3 +1,4 @@
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
@@ -72,7 +73,10 @@ export async function readDecodedText(
   if (decoder === undefined) return readText(body, limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const data of body.pipe(decoder)) {
+  // pipeline, not pipe: a body that fails (a timeout, a cancellation) fails the decoder
+  // too, where pipe would leave the loop waiting for bytes that never come.
+  const decoded = pipeline(body, decoder, () => undefined);
+  for await (const data of decoded) {
     const chunk = data as Buffer;
     chunks.push(chunk);
     size += chunk.length;

@@ -580,7 +580,15 @@ describe('an earlier export written by someone else, or served by a hostile site
   });
 
   it('gives up on a site that sends its manifest a byte at a time, after request-timeout', async () => {
-    const site = http.createServer((_req, res) => {
+    const site = http.createServer((req, res) => {
+      if (req.url?.startsWith('/gzip/')) {
+        // Compressed, then silent: the decoder must fail with the body, not wait on.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.write(
+          zlib.gzipSync(Buffer.from(`{"files": "${'x'.repeat(100_000)}"}`)).subarray(0, 100),
+        );
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{');
       const drip = setInterval(() => res.write(' '), 200);
@@ -596,6 +604,13 @@ describe('an earlier export written by someone else, or served by a hostile site
       expect(run.outcome.error).toBeUndefined();
       expect(warnings(run)).toContain(
         `No change report: ${origin}/.static-export.json did not answer in full within 1.0s (\`request-timeout\`).`,
+      );
+      const compressed = await exportOnce(PAGES, {
+        'compare-with': `${origin}/gzip/`,
+        'request-timeout': '1s',
+      });
+      expect(warnings(compressed)).toContain(
+        `No change report: ${origin}/gzip/.static-export.json did not answer in full within 1.0s (\`request-timeout\`).`,
       );
       expect(await fs.stat(path.join(workspace, 'site', MANIFEST_NAME))).toBeTruthy();
     } finally {
