@@ -225,6 +225,25 @@ export function markupDigest(bytes: Buffer): Markup {
   return { digest: sum.hex(), ...(layout !== undefined ? { layout } : {}) };
 }
 
+/** Whether `page` has a layout the markup check can walk (not one of an earlier form). */
+export function hasLayout(page: { layout?: string }): boolean {
+  return page.layout?.startsWith(LAYOUT_PREFIX) === true;
+}
+
+/**
+ * `earlier`, carried over, with the layout of the same markup as the page has now: one
+ * of an earlier form, or none, is replaced, so the next export walks it. The same object
+ * when its layout is that one already.
+ */
+export function withLayout<T extends { layout?: string }>(
+  earlier: T,
+  layout: string | undefined,
+): T {
+  if (earlier.layout === layout) return earlier;
+  const { layout: _, ...rest } = earlier;
+  return (layout === undefined ? rest : { ...rest, layout }) as T;
+}
+
 /**
  * Whether the page has the markup digest of the earlier page whose digest and layout are
  * given. With a layout, the page is not searched: each run of the earlier page is taken
@@ -487,7 +506,7 @@ export function fingerprintPage(
   /** The page's markup digest, when worked out already. */
   markup: Markup = markupDigest(bytes),
 ): PageFingerprint {
-  if (earlier?.markup === markup.digest) return earlier;
+  if (earlier?.markup === markup.digest) return withLayout(earlier, markup.layout);
   const { title, content, navigation } = readVisible(bytes);
   return {
     ...(title !== undefined ? { title } : {}),

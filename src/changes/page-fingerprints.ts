@@ -4,9 +4,11 @@ import type { PageRecord } from '../deliver/manifest.js';
 import {
   FINGERPRINT_SCHEME,
   fingerprintPage,
+  hasLayout,
   type Markup,
   markupDigest,
   sameMarkup,
+  withLayout,
 } from './fingerprint.js';
 import { isPage } from './site-files.js';
 
@@ -77,11 +79,20 @@ export class PageFingerprintJob {
     if (!isPage(file.path)) return undefined;
     const previous = this.earlier?.get(file.path);
     if (previous?.page === undefined) return file;
+    let page = previous.page;
     if (previous.sha256 !== file.sha256) {
       if (bytes === undefined) return file;
-      if (!sameMarkup(bytes, previous.page)) return { ...file, markup: markupDigest(bytes) };
+      if (hasLayout(page)) {
+        if (!sameMarkup(bytes, page)) return { ...file, markup: markupDigest(bytes) };
+      } else {
+        // No layout to walk (an earlier form, or none): the full digest decides, and its
+        // layout goes with the page carried over, for the next export.
+        const markup = markupDigest(bytes);
+        if (markup.digest !== page.markup) return { ...file, markup };
+        page = withLayout(page, markup.layout);
+      }
     }
-    this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
+    this.#outcomes.set(file.path, { sha256: file.sha256, page, carriedOver: true });
     return undefined;
   }
 
@@ -158,7 +169,12 @@ export class PageFingerprintJob {
       }
     }
     const page = fingerprintPage(bytes, previous?.page, file.markup);
-    return { sha256: file.sha256, page, carriedOver: page === previous?.page };
+    const carriedOver =
+      previous?.page !== undefined &&
+      page.content === previous.page.content &&
+      page.markup === previous.page.markup &&
+      page.navigation === previous.page.navigation;
+    return { sha256: file.sha256, page, carriedOver };
   }
 }
 

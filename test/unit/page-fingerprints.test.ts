@@ -112,6 +112,34 @@ describe('PageFingerprintJob', () => {
     );
   });
 
+  it('gives a page carried over without a layout (an earlier form, dropped) the layout it has now', async () => {
+    const pages = samplePages(12, 2);
+    const before = await writeSite(path.join(root, 'before'), site('a', pages));
+    const stored = await expected(path.join(root, 'before'), before);
+    const withoutLayouts = new Map(
+      [...stored].map(([file, { layout: _, ...page }]) => [file, page]),
+    );
+    const afterDir = path.join(root, 'after');
+    const after = await writeSite(afterDir, site('b', pages));
+    const now = await expected(afterDir, after);
+    // As the pages are written (from their bytes), and once the site is complete (from disk).
+    for (const viaTriage of [true, false]) {
+      const job = new PageFingerprintJob(afterDir, earlierOf(before, withoutLayouts));
+      if (viaTriage) {
+        for (const file of after) {
+          const rest = job.triage(file, await fs.readFile(path.join(afterDir, file.path)));
+          expect(rest).toBeUndefined();
+        }
+      }
+      const result = job.finish(after);
+      expect(result.carriedOver).toBe(12);
+      for (const [file, page] of result.byPath) {
+        expect(page.layout, file).toMatch(/^2;/);
+        expect(page).toEqual(now.get(file));
+      }
+    }
+  });
+
   it('fingerprints anew a page the earlier export listed without a fingerprint, and lists every file', async () => {
     const files = await writeSite(root, site('a'));
     await fs.writeFile(path.join(root, 'logo.svg'), '<svg/>');
