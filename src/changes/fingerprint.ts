@@ -83,6 +83,7 @@ const HEAD_END = Buffer.from('</head');
 const COMMENT_OPEN = Buffer.from('<!--');
 const COMMENT_CLOSE = Buffer.from('-->');
 const GREATER_THAN = 62;
+const LESS_THAN = 60;
 const CR = 13;
 const LF = 10;
 /**
@@ -163,7 +164,13 @@ function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: n
     const end = bytes.indexOf(GREATER_THAN, start);
     return end === -1 ? bytes.length : end + 1;
   }
-  const closing = bytes.indexOf(element.closing, start);
+  // Searched from the end of the opening tag, as the visible scan searches it: a
+  // `</script` inside the tag itself closes nothing.
+  const tagEnd = bytes.indexOf(GREATER_THAN, start);
+  if (tagEnd === -1) return bytes.length;
+  let closing = bytes.indexOf(element.closing, tagEnd + 1);
+  // `</SCRIPT>` alone: found in any case, as the visible scan finds it after the same miss.
+  if (closing === -1) closing = indexOfAnyCase(bytes, element.closing, tagEnd + 1);
   if (closing === -1) return bytes.length;
   // `</script>`: the `>` is nearly always next, found without another search.
   const next = closing + element.closing.length;
@@ -198,7 +205,7 @@ export function markupDigest(bytes: Buffer): Markup {
     for (let k = 0; k < LEFT_OUT.length; k += 1) {
       if ((next[k] as number) !== -1 && (next[k] as number) < searchFrom) {
         const element = LEFT_OUT[k] as (typeof LEFT_OUT)[number];
-        next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, searchFrom);
+        next[k] = indexOfTag(element.headOnly ? head : bytes, element.opening, searchFrom, bytes);
       }
       const at = next[k] as number;
       if (at !== -1 && (kind === -1 || at < (next[kind] as number))) kind = k;
@@ -210,6 +217,13 @@ export function markupDigest(bytes: Buffer): Markup {
     const commentEnd = endOfCommentAround(bytes, from, start);
     if (commentEnd !== -1) {
       searchFrom = commentEnd;
+      continue;
+    }
+    // Nor is one inside another tag, such as in an attribute's value. (Inside the text of
+    // a `<title>`, `<textarea>` or a body's `<style>`, where generators escape `<`, one
+    // would still be taken for an element.)
+    if (insideTag(bytes, start)) {
+      searchFrom = start + 1;
       continue;
     }
     run(from, start);
@@ -332,13 +346,36 @@ function endOfCommentAround(bytes: Buffer, from: number, at: number): number {
   return end > at ? end : -1;
 }
 
-/** Where a tag opened by `opening` (`<script`, not `<scripts`) starts, from `from`; or -1. */
-function indexOfTag(bytes: Buffer, opening: Buffer, from: number): number {
-  for (let at = bytes.indexOf(opening, from); at !== -1; at = bytes.indexOf(opening, at + 1)) {
-    const after = bytes[at + opening.length];
+/**
+ * Where a tag opened by `opening` (`<script`, not `<scripts`) starts in `haystack` (the
+ * page, or its head), from `from`; or -1. The byte after it is read in `page`: a search
+ * of the head alone must not take its end for the end of a name (`<style</head>`).
+ */
+function indexOfTag(haystack: Buffer, opening: Buffer, from: number, page = haystack): number {
+  for (
+    let at = haystack.indexOf(opening, from);
+    at !== -1;
+    at = haystack.indexOf(opening, at + 1)
+  ) {
+    const after = page[at + opening.length];
     if (after === undefined || isNameEnd(after)) return at;
   }
   return -1;
+}
+
+/**
+ * Whether `at` is inside a tag, as the visible scan reads tags (from `<` to the first `>`):
+ * `<p title="<script>">` or `<!x <script>` hold no script.
+ */
+function insideTag(bytes: Buffer, at: number): boolean {
+  return at > 0 && bytes.lastIndexOf(LESS_THAN, at - 1) > bytes.lastIndexOf(GREATER_THAN, at - 1);
+}
+
+/** Where `needle` (lowercase ASCII) occurs from `from` in any case; -1 when nowhere. */
+function indexOfAnyCase(bytes: Buffer, needle: Buffer, from: number): number {
+  const text = bytes.toString('latin1', from);
+  const at = text.toLowerCase().indexOf(needle.toString('latin1'));
+  return at === -1 ? -1 : from + at;
 }
 
 /** The left-out element that starts at `at`, if one does (a style or link tag only in the head). */

@@ -301,6 +301,31 @@ describe('markup digest', () => {
     );
   });
 
+  it('reads a tag name inside another tag, or a closing tag in capitals, as the visible scan does', () => {
+    const cases = [
+      // Serializers that follow the spec leave < unescaped in attribute values.
+      (v: string) =>
+        page(
+          `<p>${v}</p>`,
+          `<meta name="description" content="Learn the <script> element"><title>T</title><script src="/a.js"></script>`,
+        ),
+      (v: string) =>
+        page(
+          '<p>a</p>',
+          `<meta name="description" content="the <script> tag"><title>${v}</title><script src="/a.js"></script>`,
+        ),
+      (v: string) => page(`<p title="<script>">a</p><p>${v}</p><script>x</script>`),
+      (v: string) => page(`<!x <script><p>${v}</p><script>x</script>`),
+      (v: string) => page(`<script>x</SCRIPT><p>${v}</p>`),
+      (v: string) => page(`<p>${v}</p>`, '<title>T</title><style</head>'),
+    ];
+    for (const make of cases) {
+      const [a, b] = [make('100'), make('5')];
+      expect(readVisible(a), String(a)).not.toEqual(readVisible(b));
+      expect(digest(a), String(a)).not.toBe(digest(b));
+    }
+  });
+
   it('treats a removed element as a separator, as the visible scan does', () => {
     const separated = page('<p>a<script>x</script>b</p>');
     const joined = page('<p>ab</p>');
@@ -328,6 +353,7 @@ function randomPage(rng: Rng, build: string): string {
     () => `<style>.c-${build}{}</style>`,
     () => `<script src="/_next/static/${build}/_buildManifest.js" async=""></script>`,
     () => '<meta name="description" content="About"/>',
+    () => '<meta name="description" content="the <script> tag"/>',
     () => `<script>window.b="</head>${build}"</script>`,
   ];
   const body = [
@@ -340,6 +366,9 @@ function randomPage(rng: Rng, build: string): string {
     () => '\0',
     () => '<!-- <script> -->',
     () => '<!-- a note -->',
+    () => '<p title="<script>">t</p>',
+    () => `<script>${build}</SCRIPT>`,
+    () => '<!x <style>',
     () => '<!--<link rel="x">-->',
     () => '<!-- <style>',
   ];
