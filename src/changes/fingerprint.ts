@@ -874,6 +874,11 @@ function withoutHashes(name: string, folder: Folder): string {
         ? (token: string) => looksLikeHash(token) && /[A-Za-z]/.test(token)
         : looksLikeMixedHash;
   const kept = parts.map((part, index) => {
+    if (folder === 'assets') {
+      // Vite's `[name]-[hash]`: 8 characters of base64url, with a dash among them at times.
+      const vite = VITE_NAME.exec(part);
+      if (vite && looksLikeViteHash(vite[2] as string)) return `${vite[1]}-*`;
+    }
     const dash = part.lastIndexOf('-');
     if (dash > 0 && isHash(part.slice(dash + 1))) {
       const prefix = part.slice(0, dash);
@@ -884,10 +889,23 @@ function withoutHashes(name: string, folder: Folder): string {
     // swapping it is a change), unless it stands alone in a generator's folder
     // (`chunks/079h_c3rnr5lh.js`).
     if (index === 0 && !(folder === 'generator' && parts.length === 1)) return part;
+    // After the name, in a hashed folder, a hash may be digits alone (`logo.12345678.png`).
     // Outside hashed folders a dash reads as words: `step-1-install`.
-    return isHash(part) && (folder !== 'other' || !part.includes('-')) ? '*' : part;
+    if (folder !== 'other') return looksLikeHash(part) ? '*' : part;
+    return looksLikeMixedHash(part) && !part.includes('-') ? '*' : part;
   });
   return [...kept, extension].join('.');
+}
+
+/** A name and Vite's hash after a dash: 8 characters that may hold a dash themselves. */
+const VITE_NAME = /^(.+)-([A-Za-z0-9_-]{8})$/;
+
+/**
+ * Vite's hash (base64url): a capital among letters or digits nearly always (98% of them);
+ * a writer's names are lower case (`v2-final`, `overview`).
+ */
+function looksLikeViteHash(token: string): boolean {
+  return /[A-Z]/.test(token) && /[a-z0-9]/.test(token);
 }
 
 /** A hash with both letters and digits, as content hashes of 8+ characters nearly always are. */

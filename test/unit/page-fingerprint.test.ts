@@ -564,6 +564,12 @@ describe('asset names without build noise', () => {
     ['assets/images/step-1-install.png', 'assets/images/step-1-install.png'],
     ['assets/screenshot-20231015.png', 'assets/screenshot-20231015.png'],
     ['assets/release-2023-BxK3a9Zq.pdf', 'assets/release-2023-*.pdf'],
+    // Vite 5's hashes may hold a dash; older builds' hex hashes may be digits alone.
+    ['assets/hero-Ab-cD1x9.png', 'assets/hero-*.png'],
+    ['assets/hero-AbcdEf1-.png', 'assets/hero-*.png'],
+    ['assets/img/logo.12345678.png', 'assets/img/logo.*.png'],
+    ['assets/release-notes-v2-final.pdf', 'assets/release-notes-v2-final.pdf'],
+    ['assets/system-overview.png', 'assets/system-overview.png'],
     ['images/screenshot.png', 'images/screenshot.png'],
     ['logo.png', 'logo.png'],
   ])('%s → %s', (input, expected) => {
