@@ -78,26 +78,28 @@ const inputs: Record<string, string> =
 
 // `npm start | head`: the rest of the log has no reader, and the run still cleans up.
 ignoreClosedPipe(process.stdout);
-// Ctrl-C reaches the action too, which stops as on a cancelled job; the demo then ends as
-// usual, removing its scratch directory. A signal sent to the demo alone is passed on to
-// the action if it is still running a moment later; a second one ends the demo at once.
+ignoreClosedPipe(process.stderr);
+// Ctrl-C or a kill: passed on to the action (in a process group of its own, so a
+// terminal's Ctrl-C reaches it once, from here), which stops as on a cancelled job; the
+// demo then ends as usual, removing its scratch directory. A second signal ends both at
+// once.
 let actionPid: number | undefined;
-let interrupted = false;
+let interrupted: NodeJS.Signals | undefined;
 for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(name, () => {
-    if (interrupted || actionPid === undefined) {
-      fsSync.rmSync(scratch, { recursive: true, force: true });
-      process.exit(signalExitCode(name));
-    }
-    interrupted = true;
     const pid = actionPid;
-    setTimeout(() => {
+    if (pid !== undefined) {
       try {
         process.kill(pid, name);
       } catch {
         // It has ended already.
       }
-    }, 1000).unref();
+    }
+    if (interrupted !== undefined || pid === undefined) {
+      fsSync.rmSync(scratch, { recursive: true, force: true });
+      process.exit(signalExitCode(name));
+    }
+    interrupted = name;
   });
 }
 
@@ -108,11 +110,14 @@ try {
   const run = await runAction({
     inputs,
     workspace: ROOT,
+    ownProcessGroup: true,
     onSpawn: (pid) => {
       actionPid = pid;
     },
     ...(raw ? { onStdout: (text: string) => process.stdout.write(text) } : {}),
   });
+  // Ended: a signal from now on is the demo's alone.
+  actionPid = undefined;
   // The longest name sets the column (pages-navigation-changed is 24 characters).
   const nameWidth = Math.max(0, ...Object.keys(run.outputs).map((name) => name.length));
   if (raw) {
@@ -148,7 +153,8 @@ try {
   if (command === 'export' && run.code === 0)
     console.log(`The site is in ${run.outputs.path}; open index.html in a browser.`);
   if (!raw) console.log(dim('npm start -- --raw shows what the runner reads.'));
-  process.exitCode = run.code ?? 1;
+  // Interrupted, the demo ends as a shell expects of one (130 for Ctrl-C).
+  process.exitCode = interrupted !== undefined ? signalExitCode(interrupted) : (run.code ?? 1);
 } finally {
   await emulator.stop();
   await fs.rm(scratch, { recursive: true, force: true });

@@ -57,6 +57,11 @@ export interface RunActionOptions {
   onSpawn?: (pid: number, stdoutSoFar: () => string) => void;
   /** Kill the process after this long (ms). */
   killAfterMs?: number;
+  /**
+   * Start it in a process group of its own: a terminal's Ctrl-C then reaches only the
+   * caller, which passes signals on itself (once, not twice).
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** Parses the GITHUB_OUTPUT file format (`name<<delimiter` blocks, or `name=value`). */
@@ -114,6 +119,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       cwd: workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.ownProcessGroup === true,
     },
   );
   let stdout = '';

@@ -61,14 +61,32 @@ async function interruptedDemo(interruption: Interruption | undefined, ...args: 
 
 describe('npm start', () => {
   it('removes its temporary root when interrupted, or when its reader goes away', async () => {
-    // A signal to the demo alone (Ctrl-C reaches the action as well): passed on to it.
+    // Ctrl-C while the action waits for the job: passed on to it, which stops as on a
+    // cancelled job; the demo ends with it.
     const stopped = await interruptedDemo(
-      { when: /Run your-org/, act: (child) => child.kill('SIGINT') },
+      { when: /::group::Waiting for export job/, act: (child) => child.kill('SIGINT') },
+      '--raw',
       '--job-duration',
       '20',
     );
     expect(stopped.code, stopped.stdout + stopped.stderr).toBe(130);
+    expect(stopped.stdout).toMatch(/Cancelled \(SIGINT\)/);
     expect(stopped.left).toEqual([]);
+    // Twice: both end at once, and the action does not run on.
+    const twice = await interruptedDemo(
+      {
+        when: /::group::Waiting for export job/,
+        act: (child) => {
+          child.kill('SIGTERM');
+          child.kill('SIGTERM');
+        },
+      },
+      '--raw',
+      '--job-duration',
+      '20',
+    );
+    expect(twice.code, twice.stdout + twice.stderr).toBe(143);
+    expect(twice.left).toEqual([]);
     // `npm start | head`: the pipe closes after the first lines.
     const piped = await interruptedDemo({
       when: /Run your-org/,
