@@ -90,9 +90,10 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   const shown = given === file ? file : `"${given}" (${file})`;
   if (stat === undefined) {
     // `docs.example.com`: a site, written as a path.
-    const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given)
-      ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
-      : '';
+    const site =
+      /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
+        ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
+        : '';
     return { kind: 'unusable', reason: `compare-with ${shown} does not exist${site}` };
   }
   // A link the user named is followed; readManifest never follows one itself.

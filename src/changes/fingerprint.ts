@@ -708,9 +708,11 @@ function valueOf(html: string, name: string, from: number, to: number): string |
     if (found === -1 || found >= to) return undefined;
     at = found + name.length;
     // After whitespace, or right after the quote that ends the attribute before it
-    // (`alt="x"src="…"`, as minifiers that drop tag whitespace write it).
+    // (`alt="x"src="…"`, as minifiers that drop tag whitespace write it), not the one
+    // that opens a value (`title="href=x"`).
     const before = html.charCodeAt(found - 1);
-    if (!isHtmlWhitespace(before) && before !== 34 && before !== 39) continue;
+    const afterValue = (before === 34 || before === 39) && html.charCodeAt(found - 2) !== 61;
+    if (!isHtmlWhitespace(before) && !afterValue) continue;
     let i = at;
     while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
     if (html.charCodeAt(i) !== 61 /* = */) continue;

@@ -361,6 +361,10 @@ describe('compare-with', () => {
     expect(warnings(named)).toEqual([
       `No change report: compare-with "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
     ]);
+    const file = await exportOnce(PAGES, { 'compare-with': 'previous.json', path: 'other' });
+    expect(warnings(file)).toEqual([
+      `No change report: compare-with "previous.json" (${path.join(workspace, 'previous.json')}) does not exist.`,
+    ]);
   });
 
   it('follows a manifest file given as a link, and reads one saved again with a byte order mark', async () => {

@@ -134,6 +134,10 @@ describe('what a reader sees of a page', () => {
     expect(visible('<main><img alt="Chart"src="/a.png"></main>').content).not.toBe(
       visible('<main><img alt="Chart"src="/b.png"></main>').content,
     );
+    // Nor is a name at the start of another attribute's value taken for the attribute.
+    expect(visible('<main><a title="href=x" href="/one">a</a></main>').content).not.toBe(
+      visible('<main><a title="href=x" href="/two">a</a></main>').content,
+    );
     // The build's hashes stay out of them, as out of every asset link.
     expect(
       visible('<main><img srcset="/_astro/a.DlQ8ZhpE.png 1x, /_astro/b.Cx9aB3kQ.png 2x"></main>'),
