@@ -1792,7 +1792,8 @@ const KIND_BY_EXTENSION = new Map([
     ['.mjs', 'js'],
     ['.cjs', 'js'],
     ['.webmanifest', 'manifest'],
-    // Next.js writes the RSC payload of each page as .txt (robots.txt is not one).
+    // Next.js writes the RSC payload of each page as .txt; other text files (robots.txt)
+    // are read the same way, and hold nothing it looks for.
     ['.txt', 'flight'],
 ]);
 /**

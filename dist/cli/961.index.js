@@ -267,6 +267,8 @@ var undici = __webpack_require__(6752);
 var _build_clock = __webpack_require__(8104);
 // EXTERNAL MODULE: ./.build/errors.js
 var errors = __webpack_require__(9243);
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __webpack_require__(7075);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
 // EXTERNAL MODULE: ./.build/duration.js
@@ -566,6 +568,7 @@ class ProxyRoutes extends CompositeDispatcher {
 
 
 
+
 /** The first value of a response header. */
 function header(headers, name) {
     const value = headers[name];
@@ -619,7 +622,10 @@ async function readDecodedText(body, headers, limit) {
         return readText(body, limit);
     const chunks = [];
     let size = 0;
-    for await (const data of body.pipe(decoder)) {
+    // pipeline, not pipe: a body that fails (a timeout, a cancellation) fails the decoder
+    // too, where pipe would leave the loop waiting for bytes that never come.
+    const decoded = (0,external_node_stream_.pipeline)(body, decoder, () => undefined);
+    for await (const data of decoded) {
         const chunk = data;
         chunks.push(chunk);
         size += chunk.length;
@@ -2276,7 +2282,7 @@ async function readManifestAt(file, given) {
     const shown = given === file ? file : `"${given}" (${file})`;
     if (stat === undefined) {
         // `docs.example.com`: a site, written as a path.
-        const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given)
+        const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
             ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
             : '';
         return { kind: 'unusable', reason: `compare-with ${shown} does not exist${site}` };
@@ -2766,13 +2772,24 @@ class PageFingerprintJob {
         const previous = this.earlier?.get(file.path);
         if (previous?.page === undefined)
             return file;
+        let page = previous.page;
         if (previous.sha256 !== file.sha256) {
             if (bytes === undefined)
                 return file;
-            if (!(0,fingerprint/* sameMarkup */.fw)(bytes, previous.page))
-                return { ...file, markup: (0,fingerprint/* markupDigest */.lU)(bytes) };
+            if ((0,fingerprint/* hasLayout */.Dn)(page)) {
+                if (!(0,fingerprint/* sameMarkup */.fw)(bytes, page))
+                    return { ...file, markup: (0,fingerprint/* markupDigest */.lU)(bytes) };
+            }
+            else {
+                // No layout to walk (an earlier form, or none): the full digest decides, and its
+                // layout goes with the page carried over, for the next export.
+                const markup = (0,fingerprint/* markupDigest */.lU)(bytes);
+                if (markup.digest !== page.markup)
+                    return { ...file, markup };
+                page = (0,fingerprint/* withLayout */.Vp)(page, markup.layout);
+            }
         }
-        this.#outcomes.set(file.path, { sha256: file.sha256, page: previous.page, carriedOver: true });
+        this.#outcomes.set(file.path, { sha256: file.sha256, page, carriedOver: true });
         return undefined;
     }
     /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
@@ -2851,7 +2868,11 @@ class PageFingerprintJob {
             }
         }
         const page = (0,fingerprint/* fingerprintPage */.y8)(bytes, previous?.page, file.markup);
-        return { sha256: file.sha256, page, carriedOver: page === previous?.page };
+        const carriedOver = previous?.page !== undefined &&
+            page.content === previous.page.content &&
+            page.markup === previous.page.markup &&
+            page.navigation === previous.page.navigation;
+        return { sha256: file.sha256, page, carriedOver };
     }
 }
 /** The file's first `size` bytes, read into `buffer` with three system calls. */
@@ -3784,8 +3805,6 @@ function contentLength(headers) {
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __webpack_require__(8474);
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __webpack_require__(7075);
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(6466);
 ;// CONCATENATED MODULE: ./.build/deliver/archive/entries.js
