@@ -317,7 +317,15 @@ function cell(text: string): string {
  * it reads: Markdown and HTML in it are escaped, never rendered as a link or an image.
  */
 function plainText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#!&~|]/g, '\\$&').replace(/\s+/g, ' ');
+  return noAutolink(text.replace(/[\\`*_{}[\]()<>#!&~|:@]/g, '\\$&')).replace(/\s+/g, ' ');
+}
+
+/**
+ * GitHub links a bare `https://…` or `www.…` in text: with `:` and `@` escaped already,
+ * an escaped dot after `www` keeps the last kind text too.
+ */
+function noAutolink(escaped: string): string {
+  return escaped.replace(/(www)\./gi, '$1\\.');
 }
 
 /**
@@ -325,9 +333,11 @@ function plainText(text: string): string {
  * outside them nothing can open a link, an image or an HTML tag.
  */
 function inertProse(text: string): string {
+  // Only a span between two lone backticks is code: Markdown pairs backtick runs by
+  // length, so in ```[a](b)` the link is no code at all.
   return text
-    .split(/(`[^`\n]*`)/)
-    .map((part, at) => (at % 2 === 1 ? part : part.replace(/[\\[\]<>&!`]/g, '\\$&')))
+    .split(/((?<!`)`[^`\n]+`(?!`))/)
+    .map((part, at) => (at % 2 === 1 ? part : noAutolink(part.replace(/[\\[\]<>&!`:@]/g, '\\$&'))))
     .join('');
 }
 
@@ -611,10 +621,21 @@ export function renderExportSummary(
   ]);
 }
 
-/** `owner/repo#12` for a GitHub pull request link, `pull request` for any other. */
+/**
+ * `owner/repo#12` for a pull request on github.com; on another host, that host too
+ * (`owner/repo#12 on git.example.com`), so a link elsewhere never reads as GitHub's.
+ */
 function pullRequestName(link: string): string {
-  const match = /^https:\/\/[^/]+\/([^/]+\/[^/]+)\/pull\/(\d+)/.exec(link);
-  return match ? `${match[1]}#${match[2]}` : 'pull request';
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return 'pull request';
+  }
+  const match = /^\/([^/]+\/[^/]+)\/pull\/(\d+)/.exec(url.pathname);
+  if (!match) return url.hostname === 'github.com' ? 'pull request' : `pull request on ${url.host}`;
+  const name = `${match[1]}#${match[2]}`;
+  return url.hostname === 'github.com' && url.username === '' ? name : `${name} on ${url.host}`;
 }
 
 function agentHeading(record: AgentRecord, failure: string | undefined): string {
@@ -631,12 +652,16 @@ function agentFacts(record: AgentRecord): string {
   return factsTable([
     [
       'Pull request',
-      record.prLink ??
-        (record.status === 'completed' ? 'none (the agent changed no files)' : undefined),
+      record.prLink
+        ? `[${linkText(record.prLink)}](${linkTarget(record.prLink)})`
+        : record.status === 'completed'
+          ? 'none (the agent changed no files)'
+          : undefined,
     ],
+    // The prompt may be a reviewer's comment: shown as it reads, never rendered.
     [
       record.mode === 'follow-up' ? 'Follow-up' : 'Prompt',
-      record.prompt !== undefined ? promptHeadline(record.prompt) : undefined,
+      record.prompt !== undefined ? plainText(promptHeadline(record.prompt)) : undefined,
     ],
     [
       'Job',

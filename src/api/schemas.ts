@@ -123,7 +123,8 @@ export type BundleLink = z.output<typeof bundleLinkSchema>;
 export const agentJobSchema = z
   .object({
     id: identifier,
-    status: status.optional(),
+    // Absent or null alike: the status is not stated.
+    status: status.nullish().transform((v) => v ?? undefined),
     source: z
       .object({ repository: optionalText, ref: optionalText })
       .partial()

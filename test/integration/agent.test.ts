@@ -70,8 +70,13 @@ describe('agent, end to end against the emulator', () => {
     expect(run.summary).toContain(`| Prompt | ${prompt} |`);
     expect(run.summary).toContain(`| Job | \`${id}\` |`);
     expect(run.summary).toContain('| Status | completed |');
-    expect(run.summary).toContain(`| Pull request | ${run.outputs['pr-link']} |`);
-    expect(run.summary).toContain(`| Repository | ${REPOSITORY} @ agent/${id.slice(0, 8)} |`);
+    expect(run.summary).toContain(
+      `| Pull request | [${run.outputs['pr-link']}](${run.outputs['pr-link']}) |`,
+    );
+    // What the server sent, as text: no address in it is a link of the summary's.
+    expect(run.summary).toContain(
+      `| Repository | ${REPOSITORY.replace(':', '\\:')} \\@ agent/${id.slice(0, 8)} |`,
+    );
     expect(run.summary).toContain(`| Model | ${MODEL} |`);
     expect(run.summary).toContain(`| Created | ${job?.createdAt} |`);
     expect(run.summary).toMatch(/\| Duration \| [\d.]+m?s \|/);
@@ -101,7 +106,11 @@ describe('agent, end to end against the emulator', () => {
     expect(errorLines(run)).toEqual([`::error::Agent job ${id} failed: ${AGENT_FAILURE}.${retry}`]);
     expect(run.summary).toContain(`### ❌ Agent job in ${PROJECT} failed`);
     expect(run.summary).toContain('| Status | failed |');
-    expect(run.summary).toContain(`**Error:** Agent job ${id} failed: ${AGENT_FAILURE}.${retry}`);
+    // Shown as text: its colons escaped, so that no address in it becomes a link.
+    const shown = (text: string) => text.replace(/:/g, '\\:');
+    expect(run.summary).toContain(
+      `**Error:** Agent job ${id} failed\\: ${shown(AGENT_FAILURE)}.${retry}`,
+    );
   });
 
   it('succeeds on an archived job and shows the archived time in the summary', async () => {
@@ -124,7 +133,8 @@ describe('agent, end to end against the emulator', () => {
     // Cut at the last word that fits in 79 characters, never inside a word.
     const headline = `${first.slice(0, first.lastIndexOf(' ', 79))}… (+2 more lines)`;
     expect(run.stdout).toContain(`Prompt: ${headline}\n`);
-    expect(run.summary).toContain(`| Prompt | ${headline} |`);
+    // As text: the parentheses escaped, as anything Markdown could read.
+    expect(run.summary).toContain(`| Prompt | ${headline.replace(/[()]/g, '\\$&')} |`);
     for (const text of [run.stdout, run.summary, ...Object.values(run.outputs)]) {
       expect(text).not.toContain('SECOND-LINE-DETAIL');
       expect(text).not.toContain(first);

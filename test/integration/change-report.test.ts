@@ -551,7 +551,7 @@ describe('an earlier export written by someone else, or served by a hostile site
     const run = await exportOnce(PAGES, { 'compare-with': file });
     expect(run.outputs['pages-removed']).toBe('1');
     const line = run.summary.split('\n').find((l) => l.includes('evil.example')) ?? '';
-    expect(line).toContain('\\[Your token expired: sign in\\]\\(https://evil.example/login\\)');
+    expect(line).toContain('\\[Your token expired\\: sign in\\]\\(https\\://evil.example/login\\)');
     expect(line).toContain('\\<img src=x\\>');
     expect(line).toMatch(/\[\/gone\]\(https:\/\/docs\.example\.com\/gone\)$/);
   });

@@ -95,8 +95,44 @@ describe('the agent summary', () => {
 
   it('headlines the pull request', () => {
     expect(renderAgentSummary(agent)).toMatch(
-      /^### ✅ Agent job in my-docs opened \[acme\/docs#42\]\(https:\/\/github.com\/acme\/docs\/pull\/42\)\n\n\| Pull request \| https:/,
+      /^### ✅ Agent job in my-docs opened \[acme\/docs#42\]\(https:\/\/github.com\/acme\/docs\/pull\/42\)\n\n\| Pull request \| \[https:\/\/github.com\/acme\/docs\/pull\/42\]\(https:/,
     );
+  });
+
+  it('names the host of a pull request that is not on github.com', () => {
+    for (const [prLink, name] of [
+      ['https://evil.example/acme/docs/pull/7', 'acme/docs#7 on evil.example'],
+      ['https://github.com@evil.example/acme/docs/pull/7', 'acme/docs#7 on evil.example'],
+      ['https://git.example.com:8443/acme/docs/pull/7', 'acme/docs#7 on git.example.com:8443'],
+      [
+        'https://gitlab.example.com/acme/docs/-/merge_requests/7',
+        'pull request on gitlab.example.com',
+      ],
+    ] as const) {
+      expect(renderAgentSummary({ ...agent, prLink }).split('\n')[0]).toBe(
+        `### ✅ Agent job in my-docs opened [${name}](${prLink})`,
+      );
+    }
+  });
+
+  it('keeps what the server or a reviewer wrote from linking: backtick runs, bare addresses, the prompt', () => {
+    const summary = renderAgentSummary(
+      {
+        ...agent,
+        status: 'failed',
+        model: 'see https://evil.example/login',
+        repository: 'acme/docs',
+        ref: 'www.evil.example',
+        prompt: '![x](https://tracker.example/p.png) <Tabs> please',
+      },
+      'Agent job job1 failed: ```[Sign in again](https://evil.example/login)`. Follow it with `agent-job-id: job1`.',
+    );
+    expect(summary).not.toMatch(/(?<!\\)\]\(https:\/\/(evil|tracker)/);
+    expect(summary).not.toMatch(/(?<!\\)<Tabs/);
+    expect(summary).toContain('| Model | see https\\://evil.example/login |');
+    expect(summary).toContain('@ www\\.evil.example |');
+    // Nor is an address in an error line a link.
+    expect(summary).not.toMatch(/(?<!\\)https:\/\/evil/);
   });
 
   it('shows what the server sent as text: no link, image or HTML of its own, our code spans kept', () => {
