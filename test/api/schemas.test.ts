@@ -192,6 +192,11 @@ describe('agent job answers', () => {
       status: 'active',
       statusStated: false,
     });
+    // A status of null is none stated either: the job exists, and is followed.
+    expect(agentJobSchema.parse({ ...created, status: null })).toMatchObject({
+      status: 'active',
+      statusStated: false,
+    });
   });
 
   it.each([
