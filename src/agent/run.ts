@@ -58,8 +58,19 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     published.set(name, value);
     reporter.setOutput(name, value);
   };
+  /** The job this run follows: the one it asked for, or the one it created. */
+  let followed: string | undefined = config.jobId;
+  let otherNamed = false;
   const remember = (job: AgentJob) => {
-    record.jobId = job.id;
+    followed ??= job.id;
+    // An answer naming another job is not followed there: said once, as for an export.
+    if (job.id !== followed && !otherNamed) {
+      otherNamed = true;
+      reporter.warning(
+        `An answer about agent job ${followed} names job ${job.id}: following ${followed}, the job this run ${record.mode === 'create' ? 'created' : 'asked for'}.`,
+      );
+    }
+    record.jobId = followed;
     record.status = job.status;
     record.prLink = job.prLink;
     record.repository = job.source.repository ?? record.repository;
@@ -67,7 +78,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     record.model = job.model ?? record.model;
     record.createdAt = job.createdAt ?? record.createdAt;
     record.archivedAt = job.archivedAt ?? record.archivedAt;
-    publish('agent-job-id', job.id);
+    publish('agent-job-id', followed);
     publish('agent-repository', record.repository);
     publish('agent-branch', record.ref);
     publish('agent-model', record.model);
@@ -91,7 +102,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
                 }
                 throw err;
               });
-            reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
+            reporter.info(`Agent job ${config.jobId} is ${job.status}${onRepository(job)}.`);
             return job;
           });
   remember(started);
@@ -115,9 +126,10 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   // from its earlier run until it is seen active again.
   let seenActive = !followUp || (started.statusStated && started.status === 'active');
   let lastStatus = '';
-  const finished = await reporter.group(`Waiting for agent job ${started.id}`, () =>
+  const jobId = followed as string;
+  const finished = await reporter.group(`Waiting for agent job ${jobId}`, () =>
     pollUntilSettled({
-      read: (s) => api.getAgentJob(config.projectId, started.id, s),
+      read: (s) => api.getAgentJob(config.projectId, jobId, s),
       isSettled: (job) =>
         isAgentSettled(job) && (seenActive || clock.now() - waitStarted >= FOLLOW_UP_GRACE_MS),
       onPoll: (job) => {
@@ -145,7 +157,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   if (finished.prLink) reporter.info(`Pull request: ${finished.prLink}`);
   else
     reporter.notice(
-      `Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`,
+      `Agent job ${jobId} ended ${finished.status} without a pull request: the agent changed no files.`,
     );
   return record;
 }
@@ -182,8 +194,10 @@ function onRepository(job: AgentJob): string {
 /** The API documents no reason on a failed job; a server that sends one has it shown. */
 function failedError(job: AgentJob, record: AgentRecord, when = ''): JobFailedError {
   record.error = job.error;
+  // The job the run follows, whatever id the answer names.
+  const id = record.jobId ?? job.id;
   return new JobFailedError(
-    `Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${setting('agent-job-id', job.id)} and a \`prompt\` saying what to change), or start a new job.`,
+    `Agent job ${id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${setting('agent-job-id', id)} and a \`prompt\` saying what to change), or start a new job.`,
   );
 }
 

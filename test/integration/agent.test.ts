@@ -193,6 +193,35 @@ describe('agent, end to end against the emulator', () => {
     expect(seen()).toEqual([]);
   });
 
+  it('keeps following the job it asked for when an answer names another', async () => {
+    const failing = await harness.run({
+      ...AGENT,
+      prompt: '[fail] Rewrite everything',
+      wait: 'false',
+    });
+    const asked = failing.outputs['agent-job-id'] as string;
+    const other = (await harness.run({ ...AGENT, prompt: 'Other', wait: 'false' })).outputs[
+      'agent-job-id'
+    ] as string;
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 200,
+      times: 1,
+      body: JSON.stringify({ id: other, status: 'active', source: {}, prLink: null }),
+    });
+    const run = await harness.run({ ...AGENT, 'agent-job-id': asked });
+    expect(run.code).toBe(1);
+    expect(run.outputs['agent-job-id']).toBe(asked);
+    expect(run.stdout).toContain(
+      `An answer about agent job ${asked} names job ${other}: following ${asked}, the job this run asked for.`,
+    );
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(new RegExp(`^::error::Agent job ${asked} failed`)),
+    ]);
+    expect(seen('agent.get').every((r) => r.path.endsWith(`/job/${asked}`))).toBe(true);
+  });
+
   it("fails with the API's message when the job is not found while polling (404)", async () => {
     const seen = requestsFrom(harness);
     harness.emulator.faults.add({
