@@ -176,6 +176,8 @@ export interface AgentRecord {
   jobId?: string;
   status?: string;
   prLink?: string;
+  /** The API sent a pull request link that is no http(s) address: there may be one. */
+  prLinkUnusable?: boolean;
   error?: string;
   repository?: string;
   ref?: string;
@@ -644,7 +646,9 @@ function agentHeading(record: AgentRecord, failure: string | undefined): string 
   if (record.prLink) {
     return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${linkTarget(record.prLink)})`;
   }
-  if (record.status === 'completed') return `### ✅ ${job}: no changes, no pull request`;
+  if (record.status === 'completed' && !record.prLinkUnusable) {
+    return `### ✅ ${job}: no changes, no pull request`;
+  }
   return `### ✅ ${job}`;
 }
 
@@ -654,9 +658,11 @@ function agentFacts(record: AgentRecord): string {
       'Pull request',
       record.prLink
         ? `[${linkText(record.prLink)}](${linkTarget(record.prLink)})`
-        : record.status === 'completed'
-          ? 'none (the agent changed no files)'
-          : undefined,
+        : record.prLinkUnusable
+          ? 'its link is not an http(s) address (see the log)'
+          : record.status === 'completed'
+            ? 'none (the agent changed no files)'
+            : undefined,
     ],
     // The prompt may be a reviewer's comment: shown as it reads, never rendered.
     [

@@ -73,6 +73,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     record.jobId = followed;
     record.status = job.status;
     record.prLink = job.prLink;
+    record.prLinkUnusable = job.prLink === undefined && job.prLinkUnusable;
     record.repository = job.source.repository ?? record.repository;
     record.ref = job.source.ref ?? record.ref;
     record.model = job.model ?? record.model;
@@ -155,6 +156,10 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   publish('pr-link', finished.prLink ?? '');
   if (finished.status === 'failed') throw failedError(finished, record);
   if (finished.prLink) reporter.info(`Pull request: ${finished.prLink}`);
+  else if (finished.prLinkUnusable)
+    reporter.warning(
+      `Agent job ${jobId} ended ${finished.status} with a pull request link that is not an http(s) address, so pr-link is empty: look for the pull request on the repository${finished.source.repository ? ` (${finished.source.repository})` : ''}.`,
+    );
   else
     reporter.notice(
       `Agent job ${jobId} ended ${finished.status} without a pull request: the agent changed no files.`,

@@ -132,20 +132,26 @@ export const agentJobSchema = z
       .catch(undefined)
       .transform((s) => s ?? {}),
     model: optionalText,
-    // As the URL parses: markup the server put in it is percent-encoded.
-    prLink: httpUrl
-      .transform((value) => new URL(value).href)
-      .nullish()
-      .catch(undefined)
-      .transform((v) => v ?? undefined),
+    // As the URL parses: markup the server put in it is percent-encoded. One that is no
+    // http(s) address is dropped, and `prLinkUnusable` says there was one.
+    prLink: z
+      .unknown()
+      .optional()
+      .transform((value) => {
+        if (value === null || value === undefined || value === '') return {};
+        const parsed = httpUrl.safeParse(value);
+        return parsed.success ? { link: new URL(parsed.data).href } : { unusable: true };
+      }),
     error: optionalText,
     createdAt: timestamp,
     archivedAt: timestamp,
   })
   // The create and follow-up answers are documented without `status`: the job is taken
   // as active, and `statusStated` says the status is a guess until the job is read.
-  .transform(({ status: stated, ...job }) => ({
+  .transform(({ status: stated, prLink, ...job }) => ({
     ...job,
+    prLink: prLink.link,
+    prLinkUnusable: prLink.unusable === true,
     status: stated ?? ('active' as const),
     statusStated: stated !== undefined,
   }));

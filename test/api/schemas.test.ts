@@ -182,8 +182,26 @@ describe('agent job answers', () => {
       ...documentedAgentJob,
       createdAt: new Date('2026-01-15T12:00:00Z'),
       archivedAt: undefined,
+      prLinkUnusable: false,
       statusStated: true,
     });
+  });
+
+  it('drops a pull request link that is no http(s) address, and says there was one', () => {
+    for (const prLink of ['github.com/example/docs/pull/7', 'javascript:alert(1)', 42]) {
+      expect(agentJobSchema.parse({ ...documentedAgentJob, prLink })).toMatchObject({
+        prLink: undefined,
+        prLinkUnusable: true,
+      });
+    }
+    for (const prLink of [null, undefined, '']) {
+      expect(agentJobSchema.parse({ ...documentedAgentJob, prLink })).toMatchObject({
+        prLink: undefined,
+        prLinkUnusable: false,
+      });
+    }
+    const { prLink: _, ...withoutLink } = documentedAgentJob;
+    expect(agentJobSchema.parse(withoutLink)).toMatchObject({ prLinkUnusable: false });
   });
 
   it('a create answer without status reads as an active job, marked as a guess', () => {

@@ -193,6 +193,34 @@ describe('agent, end to end against the emulator', () => {
     expect(seen()).toEqual([]);
   });
 
+  it('says a pull request link it cannot use is one, not that the agent changed nothing', async () => {
+    const created = await harness.run({ ...AGENT, prompt: 'Fix the links', wait: 'false' });
+    const id = created.outputs['agent-job-id'] as string;
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 200,
+      times: 20,
+      body: JSON.stringify({
+        id,
+        status: 'completed',
+        source: { repository: REPOSITORY },
+        prLink: 'github.com/example/docs/pull/7',
+      }),
+    });
+    const run = await harness.run({ ...AGENT, 'agent-job-id': id });
+    harness.emulator.faults.clear();
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs['pr-link'], run.stdout).toBe('');
+    expect(run.stdout).toContain(
+      `Agent job ${id} ended completed with a pull request link that is not an http(s) address, so pr-link is empty: look for the pull request on the repository (${REPOSITORY}).`,
+    );
+    expect(noticeLines(run).join('\n')).not.toContain('changed no files');
+    expect(run.summary).not.toContain('no changes, no pull request');
+    expect(run.summary).toContain(
+      '| Pull request | its link is not an http(s) address (see the log) |',
+    );
+  });
+
   it('keeps following the job it asked for when an answer names another', async () => {
     const failing = await harness.run({
       ...AGENT,

@@ -28,6 +28,7 @@ const job = (status: string, prLink?: string): AgentJob => ({
   source: { repository: 'https://github.com/example/docs', ref: 'agent/job1' },
   model: 'm',
   prLink,
+  prLinkUnusable: false,
 });
 
 const config: AgentConfig = {
