@@ -356,10 +356,13 @@ const releaseVersion = text.transform((value, ctx) => {
 
 const docsVersion = releaseVersion;
 
+/** Ids an input takes: letters, digits, `.`, `_`, `-`, as the API's ids are written. */
+export const INPUT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
 /** An id that ends up in a URL path: letters, digits, `.`, `_`, `-`. */
 function identifier(example: string) {
   return text.transform((value, ctx) => {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value)) {
+    if (!INPUT_ID.test(value)) {
       ctx.addIssue({ code: 'custom', message: `must be ${example}, got "${value}"` });
       return z.NEVER;
     }

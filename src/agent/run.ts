@@ -2,7 +2,7 @@ import type { AdminApi } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
-import type { AgentConfig } from '../config.js';
+import { type AgentConfig, INPUT_ID } from '../config.js';
 import { formatDuration } from '../duration.js';
 import { errorMessage, JobFailedError, TimeoutError } from '../errors.js';
 import { AGENT_SCHEDULE, pollUntilSettled } from '../poll.js';
@@ -227,6 +227,12 @@ async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob
       `Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`,
     );
     if (job.source.ref) reporter.info(`Branch: ${job.source.ref}`);
+    // Said now, while this run can still follow it: a later run could not.
+    if (!INPUT_ID.test(job.id)) {
+      reporter.warning(
+        `The API named the job ${JSON.stringify(job.id)}, which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`,
+      );
+    }
     return job;
   });
 }

@@ -221,6 +221,19 @@ describe('agent, end to end against the emulator', () => {
     );
   });
 
+  it('warns when the API names a job by an id that agent-job-id cannot take back', async () => {
+    harness.emulator.faults.add({
+      route: 'agent.create',
+      status: 201,
+      body: JSON.stringify({ id: 'aj:5e6f+7a8b=', source: {}, prLink: null }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the links', wait: 'false' });
+    expect(run.outputs['agent-job-id']).toBe('aj:5e6f+7a8b=');
+    expect(run.stdout).toContain(
+      'The API named the job "aj:5e6f+7a8b=", which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.',
+    );
+  });
+
   it('keeps following the job it asked for when an answer names another', async () => {
     const failing = await harness.run({
       ...AGENT,
