@@ -642,7 +642,13 @@ function pullRequestName(link: string): string {
 
 function agentHeading(record: AgentRecord, failure: string | undefined): string {
   const job = `Agent job in ${record.projectId}`;
-  if (failure !== undefined) return `### ❌ ${job} failed`;
+  if (failure !== undefined) {
+    // Stopped (a timeout, a cancellation) while the job still runs: it did not fail.
+    const settled = ['completed', 'archived', 'failed'];
+    return record.status !== undefined && !settled.includes(record.status)
+      ? `### ❌ ${job} not followed to its end: still ${plainText(record.status)}`
+      : `### ❌ ${job} failed`;
+  }
   if (record.prLink) {
     return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${linkTarget(record.prLink)})`;
   }

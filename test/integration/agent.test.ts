@@ -500,6 +500,10 @@ describe('agent cancellation and timeout', () => {
       `::error::Cancelled (SIGTERM). Agent job ${id} keeps running on the server: the API has no way to cancel it.`,
     ]);
     expect(run.summary).toContain('| Status | active |');
+    // The job did not fail: the run stopped following it.
+    expect(run.summary).toContain(
+      `### ❌ Agent job in ${PROJECT} not followed to its end: still active`,
+    );
   });
 
   const MAY_EXIST =
