@@ -1113,27 +1113,34 @@ const bundleLinkSchema = schemas/* object */.Ikc({
 });
 const agentJobSchema = schemas/* object */.Ikc({
     id: identifier,
-    status: schemas_status.optional(),
+    // Absent or null alike: the status is not stated.
+    status: schemas_status.nullish().transform((v) => v ?? undefined),
     source: schemas/* object */.Ikc({ repository: optionalText, ref: optionalText })
         .partial()
         .nullish()
         .catch(undefined)
         .transform((s) => s ?? {}),
     model: optionalText,
-    // As the URL parses: markup the server put in it is percent-encoded.
-    prLink: httpUrl
-        .transform((value) => new URL(value).href)
-        .nullish()
-        .catch(undefined)
-        .transform((v) => v ?? undefined),
+    // As the URL parses: markup the server put in it is percent-encoded. One that is no
+    // http(s) address is dropped, and `prLinkUnusable` says there was one.
+    prLink: schemas/* unknown */.L5J()
+        .optional()
+        .transform((value) => {
+        if (value === null || value === undefined || value === '')
+            return {};
+        const parsed = httpUrl.safeParse(value);
+        return parsed.success ? { link: new URL(parsed.data).href } : { unusable: true };
+    }),
     error: optionalText,
     createdAt: timestamp,
     archivedAt: timestamp,
 })
     // The create and follow-up answers are documented without `status`: the job is taken
     // as active, and `statusStated` says the status is a guess until the job is read.
-    .transform(({ status: stated, ...job }) => ({
+    .transform(({ status: stated, prLink, ...job }) => ({
     ...job,
+    prLink: prLink.link,
+    prLinkUnusable: prLink.unusable === true,
     status: stated ?? 'active',
     statusStated: stated !== undefined,
 }));
@@ -1485,6 +1492,8 @@ function networkError(call, err, redactor, host, proxy) {
     });
 }
 
+// EXTERNAL MODULE: ./.build/config.js
+var _build_config = __webpack_require__(4638);
 ;// CONCATENATED MODULE: ./.build/poll.js
 
 const EXPORT_SCHEDULE = {
@@ -1650,6 +1659,7 @@ async function isArchived(config, jobId, { api, signal }) {
 
 
 
+
 function isAgentSettled(job) {
     return job.status === 'completed' || job.status === 'archived' || job.status === 'failed';
 }
@@ -1674,16 +1684,26 @@ async function runAgent(config, deps) {
         published.set(name, value);
         reporter.setOutput(name, value);
     };
+    /** The job this run follows: the one it asked for, or the one it created. */
+    let followed = config.jobId;
+    let otherNamed = false;
     const remember = (job) => {
-        record.jobId = job.id;
+        followed ??= job.id;
+        // An answer naming another job is not followed there: said once, as for an export.
+        if (job.id !== followed && !otherNamed) {
+            otherNamed = true;
+            reporter.warning(`An answer about agent job ${followed} names job ${job.id}: following ${followed}, the job this run ${record.mode === 'create' ? 'created' : 'asked for'}.`);
+        }
+        record.jobId = followed;
         record.status = job.status;
         record.prLink = job.prLink;
+        record.prLinkUnusable = job.prLink === undefined && job.prLinkUnusable;
         record.repository = job.source.repository ?? record.repository;
         record.ref = job.source.ref ?? record.ref;
         record.model = job.model ?? record.model;
         record.createdAt = job.createdAt ?? record.createdAt;
         record.archivedAt = job.archivedAt ?? record.archivedAt;
-        publish('agent-job-id', job.id);
+        publish('agent-job-id', followed);
         publish('agent-repository', record.repository);
         publish('agent-branch', record.ref);
         publish('agent-model', record.model);
@@ -1704,7 +1724,7 @@ async function runAgent(config, deps) {
                     }
                     throw err;
                 });
-                reporter.info(`Agent job ${job.id} is ${job.status}${onRepository(job)}.`);
+                reporter.info(`Agent job ${config.jobId} is ${job.status}${onRepository(job)}.`);
                 return job;
             });
     remember(started);
@@ -1727,8 +1747,9 @@ async function runAgent(config, deps) {
     // from its earlier run until it is seen active again.
     let seenActive = !followUp || (started.statusStated && started.status === 'active');
     let lastStatus = '';
-    const finished = await reporter.group(`Waiting for agent job ${started.id}`, () => pollUntilSettled({
-        read: (s) => api.getAgentJob(config.projectId, started.id, s),
+    const jobId = followed;
+    const finished = await reporter.group(`Waiting for agent job ${jobId}`, () => pollUntilSettled({
+        read: (s) => api.getAgentJob(config.projectId, jobId, s),
         isSettled: (job) => isAgentSettled(job) && (seenActive || clock.now() - waitStarted >= FOLLOW_UP_GRACE_MS),
         onPoll: (job) => {
             remember(job);
@@ -1755,8 +1776,10 @@ async function runAgent(config, deps) {
         throw failedError(finished, record);
     if (finished.prLink)
         reporter.info(`Pull request: ${finished.prLink}`);
+    else if (finished.prLinkUnusable)
+        reporter.warning(`Agent job ${jobId} ended ${finished.status} with a pull request link that is not an http(s) address, so pr-link is empty: look for the pull request on the repository${finished.source.repository ? ` (${finished.source.repository})` : ''}.`);
     else
-        reporter.notice(`Agent job ${finished.id} ended ${finished.status} without a pull request: the agent changed no files.`);
+        reporter.notice(`Agent job ${jobId} ended ${finished.status} without a pull request: the agent changed no files.`);
     return record;
 }
 /**
@@ -1787,7 +1810,9 @@ function onRepository(job) {
 /** The API documents no reason on a failed job; a server that sends one has it shown. */
 function failedError(job, record, when = '') {
     record.error = job.error;
-    return new errors/* JobFailedError */.dk(`Agent job ${job.id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${(0,report/* setting */.Pe)('agent-job-id', job.id)} and a \`prompt\` saying what to change), or start a new job.`);
+    // The job the run follows, whatever id the answer names.
+    const id = record.jobId ?? job.id;
+    return new errors/* JobFailedError */.dk(`Agent job ${id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${(0,report/* setting */.Pe)('agent-job-id', id)} and a \`prompt\` saying what to change), or start a new job.`);
 }
 /** A job creation, sent at most once: a second job would open a second pull request. */
 const CREATE = { subject: 'The job', done: 'created', check: report/* CHECK_BEFORE_CREATING */.Rb };
@@ -1811,12 +1836,14 @@ async function createJob(config, deps) {
         reporter.info(`Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`);
         if (job.source.ref)
             reporter.info(`Branch: ${job.source.ref}`);
+        // Said now, while this run can still follow it: a later run could not.
+        if (!_build_config/* INPUT_ID */.R0.test(job.id)) {
+            reporter.warning(`The API named the job ${JSON.stringify(job.id)}, which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`);
+        }
         return job;
     });
 }
 
-// EXTERNAL MODULE: ./.build/config.js
-var _build_config = __webpack_require__(4638);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
