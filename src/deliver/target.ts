@@ -30,7 +30,7 @@ export interface TargetRules extends ProtectedContext {
 }
 
 /** The way out of a refusal, as the user gives it. */
-function optIn(rules: TargetRules): string {
+export function optIn(rules: Pick<TargetRules, 'invokedAs'>): string {
   return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
 }
 

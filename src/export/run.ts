@@ -19,6 +19,7 @@ import {
   archiveManifestName,
   inspectArchiveTarget,
   inspectTarget,
+  optIn,
   TargetRefusal,
   type TargetRules,
   type TargetState,
@@ -376,8 +377,37 @@ async function checkTargetBeforeRun(
         },
       ]);
     }
+    // A file of the user's (a chart's own values.yaml) is never written over unasked.
+    if (stat && stat.size > 0 && !rules.overwrite && !(await writtenByThisAction(input, file))) {
+      throw new InputError([
+        {
+          input,
+          message: `${file} exists and was not written by this action: name a new file, such as ${example}, or ${optIn(rules)} to replace it`,
+        },
+      ]);
+    }
   }
   return state;
+}
+
+/** What this action's own files start with: its Helm values, its change report. */
+const OWN_FILE_START = {
+  'helm-values-file': /^# Static export \S+ of \S+, written by static-export-action\./,
+  'changes-file': /^\s*\{\s*"format"\s*:\s*"static-export-changes"/,
+} as const;
+
+/** Whether `file` starts as the action writes the file of `input`. */
+async function writtenByThisAction(
+  input: keyof typeof OWN_FILE_START,
+  file: string,
+): Promise<boolean> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return OWN_FILE_START[input].test(buffer.subarray(0, bytesRead).toString('utf8'));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The change report, when the site is extracted here and compare-with is not none. */

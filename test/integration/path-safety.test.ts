@@ -277,6 +277,37 @@ describe('path safety, end to end', () => {
     },
   );
 
+  it.each([
+    ['helm-values-file', 'values.yaml', 'replicaCount: 3\n'],
+    ['changes-file', 'changes.json', '{"notes": "mine"}'],
+  ])(
+    'never writes a %s over a file of the user, unless overwrite says so',
+    async (input, name, mine) => {
+      // An earlier export in path, so that every run below has a change report to write.
+      expect((await run({ path: 'site' })).error).toBeUndefined();
+      const file = path.join(workspace, name);
+      await fs.writeFile(file, mine);
+      const sent = apiRequests().length;
+      const refused = await run({ path: 'site', [input]: name });
+      expect((refused.error as InputError).problems[0]).toMatchObject({
+        input,
+        message: `${file} exists and was not written by this action: name a new file, such as ${input === 'changes-file' ? 'reports/changes.json' : 'static-export-values.yaml'}, or set overwrite to true to replace it`,
+      });
+      expect(apiRequests()).toHaveLength(sent);
+      expect(await fs.readFile(file, 'utf8')).toBe(mine);
+      // An empty file, or one this action wrote, is written again.
+      await fs.writeFile(file, '');
+      expect((await run({ path: 'site', [input]: name })).error).toBeUndefined();
+      const ours = await fs.readFile(file, 'utf8');
+      expect(ours).not.toBe('');
+      expect((await run({ path: 'site', [input]: name })).error).toBeUndefined();
+      // With overwrite, the user's file too.
+      await fs.writeFile(file, mine);
+      expect((await run({ path: 'site', [input]: name, overwrite: 'true' })).error).toBeUndefined();
+      expect(await fs.readFile(file, 'utf8')).not.toBe(mine);
+    },
+  );
+
   it('expands ~/ to the home directory instead of creating a directory named ~', async () => {
     const result = await run({ path: '~/exported-site' });
     expect(result.error).toBeUndefined();
