@@ -17,8 +17,11 @@ import { MANIFEST_NAME, type Manifest } from './manifest.js';
  * Whether the files an earlier export lists are still the ones it wrote. A manifest only
  * proves a directory is ours while its files are: an export edited by hand, or a user's
  * own files under a manifest copied from elsewhere, would otherwise be deleted as ours.
- * An untouched export costs one lstat per file; only a file modified after the manifest
- * was written is read, to compare its SHA-256 with the manifest's.
+ * An untouched export costs one lstat per file; a file changed since the manifest was
+ * written is read, to compare its SHA-256 with the manifest's. Changed is judged by the
+ * inode's change time too, which no copy or extraction can set back as it can the
+ * modification time (`cp -p`, `tar`, `rsync -t`); a file stamped as late as the manifest,
+ * or a manifest stamped in the future (a clock ahead), counts as changed.
  */
 
 /** Read at once, into one buffer reused for every file. */
@@ -36,6 +39,8 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export async function changedSinceExport(dir: string, manifest: Manifest): Promise<string[]> {
   const written = await fs.lstat(path.join(dir, MANIFEST_NAME));
+  // A manifest from the future proves nothing by its time: every file is read.
+  const since = written.mtimeMs > Date.now() ? -Infinity : written.mtimeMs;
   const changed: string[] = [];
   const toHash: Manifest['files'] = [];
   // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
@@ -44,8 +49,8 @@ export async function changedSinceExport(dir: string, manifest: Manifest): Promi
     const stat = lstatOrUndefined(path.join(dir, file.path));
     if (stat === undefined) continue;
     if (!stat.isFile() || stat.size !== file.size) changed.push(file.path);
-    // Written before its manifest, an untouched file is never newer than it.
-    else if (stat.mtimeMs > written.mtimeMs) toHash.push(file);
+    // Written before its manifest, an untouched file is older than it, in both times.
+    else if (stat.mtimeMs >= since || stat.ctimeMs >= since) toHash.push(file);
   }
   // Synchronous reads into one buffer: a stream per file allocated a megabyte for each,
   // and collecting them cost more than the reading (6,000 files, 150 MB: 0.6 s against

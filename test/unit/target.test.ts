@@ -181,12 +181,26 @@ describe('inspectTarget', () => {
     await expect(inspectTarget(site, rules)).rejects.toThrow(/changed since \(video\.bin\)/);
   });
 
-  it('reads no file that is no newer than the manifest: an untouched export costs an lstat', async () => {
+  it('sees an edit whose time was set back (cp -p, tar, rsync -t): the change time tells', async () => {
     const site = path.join(workspace, 'site');
-    await writeEarlierExport(site, { 'index.html': 'exported' });
-    // Other bytes that the size and the time cannot tell apart: only a read would see them.
+    await writeEarlierExport(site, { 'index.html': 'exported', 'about.html': 'about' });
+    // Other bytes of the same size, stamped older than the manifest.
     await write(path.join(site, 'index.html'), 'EXPORTED');
     await age(site, ['index.html'], -60);
+    await expect(inspectTarget(site, rules)).rejects.toThrow(
+      /holds an earlier export whose files were changed since \(index\.html\)/,
+    );
+  });
+
+  it('reads every file under a manifest stamped in the future (a clock ahead)', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'exported' });
+    await write(path.join(site, 'index.html'), 'EXPORTED');
+    const ahead = new Date(Date.now() + 86_400_000);
+    await fs.utimes(path.join(site, MANIFEST_NAME), ahead, ahead);
+    await expect(inspectTarget(site, rules)).rejects.toThrow(/changed since \(index\.html\)/);
+    // Untouched, the same export is still one.
+    await write(path.join(site, 'index.html'), 'exported');
     expect(await inspectTarget(site, rules)).toMatchObject({ kind: 'export' });
   });
 
