@@ -1871,8 +1871,11 @@ var external_node_timers_promises_ = __webpack_require__(8500);
  * Whether the files an earlier export lists are still the ones it wrote. A manifest only
  * proves a directory is ours while its files are: an export edited by hand, or a user's
  * own files under a manifest copied from elsewhere, would otherwise be deleted as ours.
- * An untouched export costs one lstat per file; only a file modified after the manifest
- * was written is read, to compare its SHA-256 with the manifest's.
+ * An untouched export costs one lstat per file; a file changed since the manifest was
+ * written is read, to compare its SHA-256 with the manifest's. Changed is judged by the
+ * inode's change time too, which no copy or extraction can set back as it can the
+ * modification time (`cp -p`, `tar`, `rsync -t`); a file stamped as late as the manifest,
+ * or a manifest stamped in the future (a clock ahead), counts as changed.
  */
 /** Read at once, into one buffer reused for every file. */
 const READ_BYTES = 1024 * 1024;
@@ -1888,6 +1891,8 @@ const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.con
  */
 async function changedSinceExport(dir, manifest) {
     const written = await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir));
+    // A manifest from the future proves nothing by its time: every file is read.
+    const since = written.mtimeMs > Date.now() ? -Infinity : written.mtimeMs;
     const changed = [];
     const toHash = [];
     // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
@@ -1898,8 +1903,8 @@ async function changedSinceExport(dir, manifest) {
             continue;
         if (!stat.isFile() || stat.size !== file.size)
             changed.push(file.path);
-        // Written before its manifest, an untouched file is never newer than it.
-        else if (stat.mtimeMs > written.mtimeMs)
+        // Written before its manifest, an untouched file is older than it, in both times.
+        else if (stat.mtimeMs >= since || stat.ctimeMs >= since)
             toHash.push(file);
     }
     // Synchronous reads into one buffer: a stream per file allocated a megabyte for each,
@@ -6586,8 +6591,33 @@ async function checkTargetBeforeRun(config, rules, deps) {
                 },
             ]);
         }
+        // A file of the user's (a chart's own values.yaml) is never written over unasked.
+        if (stat && stat.size > 0 && !rules.overwrite && !(await writtenByThisAction(input, file))) {
+            throw new errors/* InputError */.dz([
+                {
+                    input,
+                    message: `${file} exists and was not written by this action: name a new file, such as ${example}, or ${optIn(rules)} to replace it`,
+                },
+            ]);
+        }
     }
     return state;
+}
+/** What this action's own files start with: its Helm values, its change report. */
+const OWN_FILE_START = {
+    'helm-values-file': /^# Static export \S+ of \S+, written by static-export-action\./,
+    'changes-file': /^\s*\{\s*"format"\s*:\s*"static-export-changes"/,
+};
+/** Whether `file` starts as the action writes the file of `input`. */
+async function writtenByThisAction(input, file) {
+    const handle = await promises_.open(file, 'r');
+    try {
+        const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+        return OWN_FILE_START[input].test(buffer.subarray(0, bytesRead).toString('utf8'));
+    }
+    finally {
+        await handle.close();
+    }
 }
 /** The change report, when the site is extracted here and compare-with is not none. */
 function planChangeReview(config, target, deps) {
