@@ -9,6 +9,7 @@ import {
   type ProtectedLineage,
   protectedReason,
   protectedReasonByIdentity,
+  systemTreeOf,
 } from './protected.js';
 import { changedSinceExport } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
@@ -287,6 +288,32 @@ async function unwritableReason(dir: string): Promise<string | undefined> {
 }
 
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
+/**
+ * Why a file the action writes beside the site (its Helm values, its change report) must
+ * not be written at `file`: inside a system directory or the checkout's `.git`, by its
+ * own path or the one its links lead to. Undefined when it may be written.
+ */
+export async function protectedFileReason(
+  file: string,
+  rules: ProtectedContext,
+): Promise<string | undefined> {
+  const given = path.resolve(file);
+  const real = await realPathOfPlanned(file);
+  const gitDirs = [
+    path.join(rules.workspace, '.git'),
+    path.join(await realPathOfPlanned(rules.workspace), '.git'),
+  ];
+  for (const at of given === real ? [given] : [given, real]) {
+    const how = at === given ? 'is' : 'leads, through a link,';
+    const system = systemTreeOf(at, rules.platform);
+    if (system) return `it ${how} inside ${system}, a system directory`;
+    if (gitDirs.some((git) => contains(git, at, rules.platform))) {
+      return `it ${how} inside the checkout's .git directory`;
+    }
+  }
+  return undefined;
+}
+
 export async function realPathOfPlanned(target: string): Promise<string> {
   const missing: string[] = [];
   let at = path.resolve(target);

@@ -20,6 +20,7 @@ import {
   inspectArchiveTarget,
   inspectTarget,
   optIn,
+  protectedFileReason,
   TargetRefusal,
   type TargetRules,
   type TargetState,
@@ -368,6 +369,16 @@ async function checkTargetBeforeRun(
   ] as const;
   for (const [input, file, example] of files) {
     if (file === undefined) continue;
+    // Not even with overwrite: the machine's files and the checkout's history.
+    const forbidden = await protectedFileReason(file, rules);
+    if (forbidden) {
+      throw new InputError([
+        {
+          input,
+          message: `${file}: ${forbidden}; choose a file in the workspace, such as ${example}`,
+        },
+      ]);
+    }
     const stat = await fs.lstat(file).catch(() => undefined);
     if (stat && !stat.isFile()) {
       throw new InputError([

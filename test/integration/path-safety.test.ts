@@ -308,6 +308,25 @@ describe('path safety, end to end', () => {
     },
   );
 
+  it.each(['helm-values-file', 'changes-file'])(
+    "never writes a %s into the checkout's .git, by its path or through a link, even with overwrite",
+    async (input) => {
+      await fs.mkdir(path.join(workspace, '.git'));
+      await fs.writeFile(path.join(workspace, '.git', 'config'), '[core]\n');
+      await fs.symlink('.git', path.join(workspace, 'meta'));
+      for (const given of ['.git/config', 'meta/config', '.git/new.yaml']) {
+        const result = await run({ path: 'site', [input]: given, overwrite: 'true' });
+        expect((result.error as InputError).problems[0], given).toMatchObject({
+          input,
+          message: expect.stringMatching(/inside the checkout's \.git directory; choose a file/),
+        });
+      }
+      expect(apiRequests()).toEqual([]);
+      expect(await fs.readFile(path.join(workspace, '.git', 'config'), 'utf8')).toBe('[core]\n');
+      expect(await fs.readdir(path.join(workspace, '.git'))).toEqual(['config']);
+    },
+  );
+
   it('expands ~/ to the home directory instead of creating a directory named ~', async () => {
     const result = await run({ path: '~/exported-site' });
     expect(result.error).toBeUndefined();
