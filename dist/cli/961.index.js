@@ -2177,6 +2177,29 @@ async function unwritableReason(dir) {
     }
 }
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
+/**
+ * Why a file the action writes beside the site (its Helm values, its change report) must
+ * not be written at `file`: inside a system directory or the checkout's `.git`, by its
+ * own path or the one its links lead to. Undefined when it may be written.
+ */
+async function protectedFileReason(file, rules) {
+    const given = external_node_path_.resolve(file);
+    const real = await realPathOfPlanned(file);
+    const gitDirs = [
+        external_node_path_.join(rules.workspace, '.git'),
+        external_node_path_.join(await realPathOfPlanned(rules.workspace), '.git'),
+    ];
+    for (const at of given === real ? [given] : [given, real]) {
+        const how = at === given ? 'is' : 'leads, through a link,';
+        const system = (0,deliver_protected/* systemTreeOf */.tU)(at, rules.platform);
+        if (system)
+            return `it ${how} inside ${system}, a system directory`;
+        if (gitDirs.some((git) => (0,deliver_protected/* contains */.gR)(git, at, rules.platform))) {
+            return `it ${how} inside the checkout's .git directory`;
+        }
+    }
+    return undefined;
+}
 async function realPathOfPlanned(target) {
     const missing = [];
     let at = external_node_path_.resolve(target);
@@ -6582,6 +6605,16 @@ async function checkTargetBeforeRun(config, rules, deps) {
     for (const [input, file, example] of files) {
         if (file === undefined)
             continue;
+        // Not even with overwrite: the machine's files and the checkout's history.
+        const forbidden = await protectedFileReason(file, rules);
+        if (forbidden) {
+            throw new errors/* InputError */.dz([
+                {
+                    input,
+                    message: `${file}: ${forbidden}; choose a file in the workspace, such as ${example}`,
+                },
+            ]);
+        }
         const stat = await promises_.lstat(file).catch(() => undefined);
         if (stat && !stat.isFile()) {
             throw new errors/* InputError */.dz([
