@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
+import { AGENT_FINAL_STATUSES } from './api/schemas.js';
 import type { ChangeReport, PageChange } from './changes/compare.js';
 import { DEFAULTS } from './config.js';
 import { formatBytes, formatDuration, parseDuration } from './duration.js';
@@ -644,7 +645,7 @@ function agentHeading(record: AgentRecord, failure: string | undefined): string 
   const job = `Agent job in ${record.projectId}`;
   if (failure !== undefined) {
     // Stopped (a timeout, a cancellation) while the job still runs: it did not fail.
-    const settled = ['completed', 'archived', 'failed'];
+    const settled: readonly string[] = AGENT_FINAL_STATUSES;
     return record.status !== undefined && !settled.includes(record.status)
       ? `### ❌ ${job} not followed to its end: still ${plainText(record.status)}`
       : `### ❌ ${job} failed`;

@@ -10,8 +10,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * Two levels, both computed from the page's bytes without decoding them:
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
- *   live (such a tag inside a comment is part of the comment, kept). Cheap (native search and CRC, no decoding): when it equals the earlier
- *   export's, the page is unchanged and its other hashes are carried over. CRC-32
+ *   live (such a tag inside a comment is part of the comment, kept). Cheap (native
+ *   search and CRC, no decoding): when it equals the earlier export's, the page is
+ *   unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
@@ -269,7 +270,7 @@ export function withLayout<T extends { layout?: string }>(
  */
 export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: string }): boolean {
   const layout = earlier.layout;
-  if (layout === undefined || !layout.startsWith(LAYOUT_PREFIX)) {
+  if (layout === undefined || !hasLayout(earlier)) {
     return markupDigest(bytes).digest === earlier.markup;
   }
   const headEnd = indexOfTag(bytes, HEAD_END, 0);

@@ -169,12 +169,8 @@ export class PageFingerprintJob {
       }
     }
     const page = fingerprintPage(bytes, previous?.page, file.markup);
-    const carriedOver =
-      previous?.page !== undefined &&
-      page.content === previous.page.content &&
-      page.markup === previous.page.markup &&
-      page.navigation === previous.page.navigation;
-    return { sha256: file.sha256, page, carriedOver };
+    // The same markup keeps the earlier fingerprint (its layout renewed); another is a scan.
+    return { sha256: file.sha256, page, carriedOver: page.markup === previous?.page?.markup };
   }
 }
 

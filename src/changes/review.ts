@@ -179,7 +179,7 @@ export class ChangeReview {
       kind: 'report',
       report,
       file,
-      ...(report.comparedBy === 'bytes' ? { byBytesBecause: whyByBytes(earlierScheme) } : {}),
+      ...(report.comparedBy === 'bytes' ? { byBytesBecause: whyByBytes(earlierScheme).said } : {}),
     };
     this.#publish(report, file, earlierScheme);
 
@@ -263,12 +263,9 @@ export class ChangeReview {
       `Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`,
     );
     if (report.comparedBy === 'bytes') {
-      const why =
-        earlierScheme === undefined || earlierScheme === FINGERPRINT_SCHEME
-          ? 'has no page fingerprints (it predates them, or they were turned off)'
-          : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${FINGERPRINT_SCHEME}), made by another version of this action`;
+      const { said, more } = whyByBytes(earlierScheme);
       reporter.notice(
-        `The earlier export ${why}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`,
+        `The earlier export ${said}${more}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`,
       );
     } else if (pages.comparedByBytes > 0) {
       reporter.notice(
@@ -278,11 +275,17 @@ export class ChangeReview {
   }
 }
 
-/** Why pages were compared by their bytes, said of the earlier manifest, for the summary. */
-function whyByBytes(earlierScheme: number | undefined): string {
+/**
+ * Why pages were compared by their bytes, said of the earlier manifest (the summary's
+ * words), and `more` the log adds.
+ */
+function whyByBytes(earlierScheme: number | undefined): { said: string; more: string } {
   return earlierScheme === undefined || earlierScheme === FINGERPRINT_SCHEME
-    ? 'has no page fingerprints'
-    : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${FINGERPRINT_SCHEME})`;
+    ? { said: 'has no page fingerprints', more: ' (it predates them, or they were turned off)' }
+    : {
+        said: `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${FINGERPRINT_SCHEME})`,
+        more: ', made by another version of this action',
+      };
 }
 
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */

@@ -287,7 +287,6 @@ async function unwritableReason(dir: string): Promise<string | undefined> {
   }
 }
 
-/** The real path of `target`, or of its deepest existing parent with the rest appended. */
 /**
  * Why a file the action writes beside the site (its Helm values, its change report) must
  * not be written at `file`: inside a system directory or the checkout's `.git`, by its
@@ -314,6 +313,7 @@ export async function protectedFileReason(
   return undefined;
 }
 
+/** The real path of `target`, or of its deepest existing parent with the rest appended. */
 export async function realPathOfPlanned(target: string): Promise<string> {
   const missing: string[] = [];
   let at = path.resolve(target);
