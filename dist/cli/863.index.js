@@ -1,5 +1,5 @@
-export const id = 961;
-export const ids = [961];
+export const id = 863;
+export const ids = [863];
 export const modules = {
 
 /***/ 4271:
@@ -252,7 +252,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 1961:
+/***/ 4863:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1003,151 +1003,8 @@ const CREATE_ONCE = {
     network: 'refused',
 };
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
-var schemas = __webpack_require__(2857);
-;// CONCATENATED MODULE: ./.build/api/schemas.js
-
-/**
- * Schemas for what the admin API answers. They accept what real servers are known to
- * send (extra fields, numbers as strings, missing or null optional fields, statuses
- * nobody documented) and refuse what would be unsafe to use (ids that could rewrite a
- * URL path, links that are not http(s)).
- */
-/**
- * An id as it may be put into a URL path as one (encoded) segment: any string the vendor's
- * schema allows, except what would change the path even after encoding, or once a proxy
- * decodes it: a slash or backslash, `.` and `..`, control characters, the empty string.
- */
-function pathSegment(id) {
-    if (id === '' || id.length > 1024)
-        return undefined;
-    let decoded = id;
-    try {
-        decoded = decodeURIComponent(id);
-    }
-    catch {
-        // Not percent-encoded text: checked as it is.
-    }
-    for (const form of [id, decoded]) {
-        if (/[/\\\u0000-\u001f\u007f]/.test(form) || form === '.' || form === '..')
-            return undefined;
-    }
-    return id;
-}
-/** Ids end up in URL paths: any text that stays one path segment once encoded. */
-const identifier = schemas/* union */.KCZ([schemas/* string */.YjP(), schemas/* number */.aig().int().nonnegative()])
-    .transform(String)
-    .refine((id) => pathSegment(id) !== undefined, 'is not a safe identifier');
-/** A number, or a string holding one; null, missing and junk become undefined. */
-const looseNumber = schemas/* unknown */.L5J()
-    .transform((value) => {
-    if (typeof value === 'number' && Number.isFinite(value))
-        return value;
-    if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value))
-        return Number(value);
-    return undefined;
-})
-    .optional();
-/**
- * Server text as it is shown in a log line: control characters (line breaks, escape
- * sequences) become spaces, so it stays on its line and cannot forge a workflow command.
- */
-function oneLine(text) {
-    return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-}
-const optionalText = schemas/* unknown */.L5J()
-    .transform((value) => (typeof value === 'string' ? oneLine(value) || undefined : undefined))
-    .optional();
-/** A timestamp as ISO 8601 text or epoch seconds/ms; anything else becomes undefined. */
-const timestamp = schemas/* unknown */.L5J()
-    .transform((value) => {
-    if (typeof value === 'string' && value.trim() !== '') {
-        const date = new Date(/^\d+$/.test(value.trim()) ? Number(value) * 1000 : value);
-        return Number.isNaN(date.getTime()) ? undefined : date;
-    }
-    if (typeof value === 'number' && Number.isFinite(value)) {
-        return new Date(value < 1e12 ? value * 1000 : value);
-    }
-    return undefined;
-})
-    .optional();
-const httpUrl = schemas/* string */.YjP()
-    .trim()
-    .refine((value) => {
-    // The URL parser drops line breaks and tabs: the text as given must hold none.
-    if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
-        return false;
-    try {
-        const url = new URL(value);
-        return url.protocol === 'https:' || url.protocol === 'http:';
-    }
-    catch {
-        return false;
-    }
-}, 'is not an http(s) URL');
-const schemas_status = schemas/* string */.YjP()
-    .transform(oneLine)
-    .pipe(schemas/* string */.YjP().min(1))
-    .transform((value) => value.toLowerCase());
-const exportJobSchema = schemas/* object */.Ikc({
-    jobId: identifier,
-    // The contract names only jobId in the start answer: a new job is queued.
-    status: schemas_status.optional().transform((s) => s ?? 'queued'),
-    progress: looseNumber.transform((p) => p === undefined ? undefined : Math.min(100, Math.max(0, p))),
-    pageCount: looseNumber.transform((n) => (n === undefined || n < 0 ? undefined : Math.floor(n))),
-    error: optionalText,
-    bundleUrl: httpUrl
-        .nullish()
-        .catch(undefined)
-        .transform((v) => v ?? undefined),
-    sizeBytes: looseNumber,
-    expiresAt: timestamp,
-    createdAt: timestamp,
-    updatedAt: timestamp,
-});
-const bundleLinkSchema = schemas/* object */.Ikc({
-    jobId: identifier.optional().catch(undefined),
-    bundleUrl: httpUrl,
-    sizeBytes: looseNumber,
-    expiresAt: timestamp,
-});
-const agentJobSchema = schemas/* object */.Ikc({
-    id: identifier,
-    // Absent or null alike: the status is not stated.
-    status: schemas_status.nullish().transform((v) => v ?? undefined),
-    source: schemas/* object */.Ikc({ repository: optionalText, ref: optionalText })
-        .partial()
-        .nullish()
-        .catch(undefined)
-        .transform((s) => s ?? {}),
-    model: optionalText,
-    // As the URL parses: markup the server put in it is percent-encoded. One that is no
-    // http(s) address is dropped, and `prLinkUnusable` says there was one.
-    prLink: schemas/* unknown */.L5J()
-        .optional()
-        .transform((value) => {
-        if (value === null || value === undefined || value === '')
-            return {};
-        const parsed = httpUrl.safeParse(value);
-        return parsed.success ? { link: new URL(parsed.data).href } : { unusable: true };
-    }),
-    error: optionalText,
-    createdAt: timestamp,
-    archivedAt: timestamp,
-})
-    // The create and follow-up answers are documented without `status`: the job is taken
-    // as active, and `statusStated` says the status is a guess until the job is read.
-    .transform(({ status: stated, prLink, ...job }) => ({
-    ...job,
-    prLink: prLink.link,
-    prLinkUnusable: prLink.unusable === true,
-    status: stated ?? 'active',
-    statusStated: stated !== undefined,
-}));
-const errorBodySchema = schemas/* object */.Ikc({ error: schemas/* string */.YjP() });
-const EXPORT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['completed', 'failed']));
-const AGENT_FINAL_STATUSES = (/* unused pure expression or super */ null && (['completed', 'archived', 'failed']));
-
+// EXTERNAL MODULE: ./.build/api/schemas.js
+var schemas = __webpack_require__(4137);
 ;// CONCATENATED MODULE: ./.build/api/client.js
 
 
@@ -1217,7 +1074,7 @@ class AdminApi {
             method: 'POST',
             path: prefix,
             body,
-            schema: exportJobSchema,
+            schema: schemas/* exportJobSchema */.bf,
             operation: `start the static export of ${request.domain}`,
             retry: START_EXPORT,
             inputs: START_FIELDS,
@@ -1228,7 +1085,7 @@ class AdminApi {
         return this.#exportCall(projectId, (prefix) => ({
             method: 'GET',
             path: `${prefix}/${segment(jobId, 'export job id')}`,
-            schema: exportJobSchema,
+            schema: schemas/* exportJobSchema */.bf,
             operation: `read export job ${jobId}`,
             retry: REPEATABLE,
         }), signal);
@@ -1238,7 +1095,7 @@ class AdminApi {
         return this.#exportCall(projectId, (prefix) => ({
             method: 'POST',
             path: `${prefix}/${segment(jobId, 'export job id')}/bundle`,
-            schema: bundleLinkSchema,
+            schema: schemas/* bundleLinkSchema */.eV,
             operation: `generate the bundle link of export job ${jobId}`,
             retry: REPEATABLE,
         }), signal);
@@ -1248,7 +1105,7 @@ class AdminApi {
             method: 'POST',
             path: `/v2/agent/${segment(projectId, 'project id')}/job`,
             body: { prompt },
-            schema: agentJobSchema,
+            schema: schemas/* agentJobSchema */.cs,
             operation: `create an agent job in project ${projectId}`,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
@@ -1259,7 +1116,7 @@ class AdminApi {
         return this.#call({
             method: 'GET',
             path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
-            schema: agentJobSchema,
+            schema: schemas/* agentJobSchema */.cs,
             operation: `read agent job ${id}`,
             retry: REPEATABLE,
         }, signal);
@@ -1274,7 +1131,7 @@ class AdminApi {
             method: 'POST',
             path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}/message`,
             body: { prompt },
-            schema: agentJobSchema,
+            schema: schemas/* agentJobSchema */.cs,
             operation: `send a follow-up to agent job ${id}`,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
@@ -1450,7 +1307,7 @@ class AdminApi {
 }
 /** An id as one path segment, or a refusal when it would change the request's path. */
 function segment(id, what) {
-    const checked = pathSegment(id);
+    const checked = (0,schemas/* pathSegment */.pn)(id);
     if (checked === undefined) {
         throw new api_errors/* ApiError */.hD(`The ${what} ${JSON.stringify(id.slice(0, 80))} would change the request path (it holds a slash, a backslash, control characters or is "." or ".."): refusing to send it.`, { kind: 'invalid-response' });
     }
@@ -2176,7 +2033,6 @@ async function unwritableReason(dir) {
         throw err;
     }
 }
-/** The real path of `target`, or of its deepest existing parent with the rest appended. */
 /**
  * Why a file the action writes beside the site (its Helm values, its change report) must
  * not be written at `file`: inside a system directory or the checkout's `.git`, by its
@@ -2200,6 +2056,7 @@ async function protectedFileReason(file, rules) {
     }
     return undefined;
 }
+/** The real path of `target`, or of its deepest existing parent with the rest appended. */
 async function realPathOfPlanned(target) {
     const missing = [];
     let at = external_node_path_.resolve(target);
@@ -2923,11 +2780,8 @@ class PageFingerprintJob {
             }
         }
         const page = (0,fingerprint/* fingerprintPage */.y8)(bytes, previous?.page, file.markup);
-        const carriedOver = previous?.page !== undefined &&
-            page.content === previous.page.content &&
-            page.markup === previous.page.markup &&
-            page.navigation === previous.page.navigation;
-        return { sha256: file.sha256, page, carriedOver };
+        // The same markup keeps the earlier fingerprint (its layout renewed); another is a scan.
+        return { sha256: file.sha256, page, carriedOver: page.markup === previous?.page?.markup };
     }
 }
 /** The file's first `size` bytes, read into `buffer` with three system calls. */
@@ -3236,7 +3090,7 @@ class ChangeReview {
             kind: 'report',
             report,
             file,
-            ...(report.comparedBy === 'bytes' ? { byBytesBecause: whyByBytes(earlierScheme) } : {}),
+            ...(report.comparedBy === 'bytes' ? { byBytesBecause: whyByBytes(earlierScheme).said } : {}),
         };
         this.#publish(report, file, earlierScheme);
         const limit = this.config.maxRemovedPages;
@@ -3312,21 +3166,25 @@ class ChangeReview {
         }
         reporter.info(`Assets: ${assets.changed.length} changed, ${assets.added.length} added, ${assets.removed.length} removed. Full report: ${file}`);
         if (report.comparedBy === 'bytes') {
-            const why = earlierScheme === undefined || earlierScheme === fingerprint/* FINGERPRINT_SCHEME */.xh
-                ? 'has no page fingerprints (it predates them, or they were turned off)'
-                : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${fingerprint/* FINGERPRINT_SCHEME */.xh}), made by another version of this action`;
-            reporter.notice(`The earlier export ${why}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`);
+            const { said, more } = whyByBytes(earlierScheme);
+            reporter.notice(`The earlier export ${said}${more}: pages were compared by their bytes, so every rebuilt page counts as changed. The next report compares what a reader sees.`);
         }
         else if (pages.comparedByBytes > 0) {
             reporter.notice(`${pages.comparedByBytes} of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.`);
         }
     }
 }
-/** Why pages were compared by their bytes, said of the earlier manifest, for the summary. */
+/**
+ * Why pages were compared by their bytes, said of the earlier manifest (the summary's
+ * words), and `more` the log adds.
+ */
 function whyByBytes(earlierScheme) {
     return earlierScheme === undefined || earlierScheme === fingerprint/* FINGERPRINT_SCHEME */.xh
-        ? 'has no page fingerprints'
-        : `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${fingerprint/* FINGERPRINT_SCHEME */.xh})`;
+        ? { said: 'has no page fingerprints', more: ' (it predates them, or they were turned off)' }
+        : {
+            said: `has page fingerprints of another kind (scheme ${earlierScheme}; this version makes ${fingerprint/* FINGERPRINT_SCHEME */.xh})`,
+            more: ', made by another version of this action',
+        };
 }
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why) {
