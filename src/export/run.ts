@@ -21,10 +21,12 @@ import {
   inspectTarget,
   optIn,
   protectedFileReason,
+  realPathOfPlanned,
   TargetRefusal,
   type TargetRules,
   type TargetState,
 } from '../deliver/target.js';
+import { contains } from '../deliver/protected.js';
 import { formatBytes } from '../duration.js';
 import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } from '../errors.js';
 import { withoutQuery } from '../net.js';
@@ -376,6 +378,19 @@ async function checkTargetBeforeRun(
         {
           input,
           message: `${file}: ${forbidden}; choose a file in the workspace, such as ${example}`,
+        },
+      ]);
+    }
+    // The inputs were compared as written; a link on the way can still lead into path.
+    if (
+      config.download &&
+      config.extract &&
+      contains(await realPathOfPlanned(config.path), await realPathOfPlanned(file), rules.platform)
+    ) {
+      throw new InputError([
+        {
+          input,
+          message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, such as ${example}`,
         },
       ]);
     }

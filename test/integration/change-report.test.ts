@@ -719,6 +719,28 @@ describe('inputs that cannot work together', () => {
     expect(harness.emulator.requests).toEqual([]);
   });
 
+  it('refuses a changes-file or helm-values-file that a link leads into path, before any request', async () => {
+    await exportOnce(PAGES);
+    const before = await treeDigest(path.join(workspace, 'site'));
+    // `reports` is a link to path: written there, the file would make path one the action
+    // did not write (refused just before the swap), or be deleted with it.
+    await fs.symlink('site', path.join(workspace, 'reports'));
+    for (const input of ['changes-file', 'helm-values-file']) {
+      harness.emulator.requests.length = 0;
+      const run = await harness.run(exportInputs({ [input]: 'reports/out.json' }), {
+        workspace,
+        tempDir,
+      });
+      expect(failure(run)).toMatch(
+        new RegExp(
+          `^${input}: .+/reports/out\\.json leads, through a link, inside path \\(.+/site\\), which the export replaces as a whole: choose a file outside it`,
+        ),
+      );
+      expect(harness.emulator.requests).toEqual([]);
+    }
+    expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
+  });
+
   it('with none, still counts removed pages against the earlier export in path', async () => {
     await exportOnce(PAGES);
     const before = await treeDigest(path.join(workspace, 'site'));
