@@ -74,8 +74,13 @@ export function temporaryFileName(dir: string, suffix: string): string {
   return path.join(dir, `static-export-${process.pid}-${randomBytes(6).toString('hex')}${suffix}`);
 }
 
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
+/**
+ * Whether the run that named `file` after its process id may still be using it. Our own
+ * id only proves that for what this process made: in a container every run gets the same
+ * small id, so whatever else carries it was left by an earlier run.
+ */
+function isAlive(pid: number, file: string): boolean {
+  if (pid === process.pid) return leftovers.has(file) || [...movedAside.values()].includes(file);
   try {
     process.kill(pid, 0);
     return true;
@@ -107,9 +112,10 @@ export async function recoverInterruptedRuns(
   for (const name of names) {
     const match = SIBLING.exec(name);
     const base = match?.[1];
-    if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]))) continue;
-    const target = path.join(dir, base);
     const file = path.join(dir, name);
+    if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]), file))
+      continue;
+    const target = path.join(dir, base);
     const targetExists = await fs.lstat(target).then(
       () => true,
       () => false,
@@ -141,8 +147,9 @@ export async function removeStaleTemporaryFiles(dir: string): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     const match = /^static-export-(\d+)-[0-9a-f]+\.download$/.exec(name);
-    if (match && !isAlive(Number(match[1]))) {
-      await fs.rm(path.join(dir, name), { force: true });
+    const file = path.join(dir, name);
+    if (match && !isAlive(Number(match[1]), file)) {
+      await fs.rm(file, { force: true });
     }
   }
 }

@@ -424,7 +424,8 @@ describe('recoverInterruptedRuns', () => {
     const site = path.join(workspace, 'site');
     await writeEarlierExport(site, { 'index.html': 'live' });
     const dead = path.join(workspace, `.site.partial-${deadPid()}-0a0b0c0d`);
-    const live = path.join(workspace, `.site.partial-${process.pid}-01020304`);
+    // The parent (the test runner) is a live process other than this one.
+    const live = path.join(workspace, `.site.partial-${process.ppid}-01020304`);
     const other = path.join(workspace, `.other.partial-${deadPid()}-01020304`);
     for (const dir of [dead, live, other]) await write(path.join(dir, 'half.html'));
     const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
@@ -445,6 +446,19 @@ describe('recoverInterruptedRuns', () => {
       done: [expect.stringMatching(/^Put back the earlier export/)],
       warnings: [],
     });
+    expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the earlier export');
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  it('recovers what an earlier run with the same process id left (a container: same pid every run)', async () => {
+    const site = path.join(workspace, 'site');
+    const aside = path.join(workspace, `.site.previous-${process.pid}-0a0b0c0d`);
+    const staging = path.join(workspace, `.site.partial-${process.pid}-01020304`);
+    await writeEarlierExport(aside, { 'index.html': 'the earlier export' });
+    await write(path.join(staging, 'half.html'));
+    const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
+    expect(warnings).toEqual([]);
+    expect(done).toHaveLength(2);
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the earlier export');
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });
