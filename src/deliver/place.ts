@@ -59,10 +59,11 @@ function cleanUpSync(): void {
   leftovers.clear();
 }
 
-const SIBLING = /^\.(.+)\.(partial|previous)-(\d+)-[0-9a-f]+$/;
+/** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/;
 
 /** `.site.partial-<pid>-<random>` beside `site`. */
-export function siblingPath(target: string, label: 'partial' | 'previous'): string {
+export function siblingPath(target: string, label: 'partial' | 'previous' | 'removed'): string {
   return path.join(
     path.dirname(target),
     `.${path.basename(target)}.${label}-${process.pid}-${randomBytes(4).toString('hex')}`,
@@ -121,6 +122,7 @@ export async function recoverInterruptedRuns(
       () => false,
     );
     const putBack = match[2] === 'previous' && !targetExists;
+    let at = file;
     try {
       if (putBack) {
         await fs.rename(file, target);
@@ -128,14 +130,18 @@ export async function recoverInterruptedRuns(
           `Put back the earlier export that an interrupted run had moved to ${name}.`,
         );
       } else {
-        await fs.rm(file, { recursive: true, force: true });
+        if (match[2] === 'previous') {
+          at = siblingPath(target, 'removed');
+          await fs.rename(file, at);
+        }
+        await fs.rm(at, { recursive: true, force: true });
         recovery.done.push(`Removed ${name}, left by an interrupted run.`);
       }
     } catch (err) {
       recovery.warnings.push(
         putBack
           ? `Could not put back the earlier export that an interrupted run had moved to ${file} (${errorMessage(err)}): it is left there, and this run writes a new ${base}.`
-          : `Could not remove ${file}, left by an earlier run (${errorMessage(err)}): remove it by hand; this run goes on without it.`,
+          : `Could not remove ${at}, left by an earlier run (${errorMessage(err)}): remove it by hand; this run goes on without it.`,
       );
     }
   }
@@ -194,7 +200,7 @@ export async function replaceDirectory(
   }
   untrack(staging);
   if (!replaced) return { replaced };
-  return { replaced, ...(await removePrevious(previous)) };
+  return { replaced, ...(await removePrevious(previous, target)) };
 }
 
 /**
@@ -202,15 +208,23 @@ export async function replaceDirectory(
  * then, so a tree that cannot be removed (made read-only by its owner) is left, with
  * the reason, for the caller to warn about, rather than failing a run that succeeded.
  */
-async function removePrevious(previous: string): Promise<{ leftBehind?: string }> {
-  trackTemporary(previous);
+async function removePrevious(previous: string, target: string): Promise<{ leftBehind?: string }> {
+  // Renamed first: a tree left half removed must never be put back as one moved aside
+  // by a run killed mid-swap (recoverInterruptedRuns).
+  let at = previous;
+  trackTemporary(at);
   try {
-    await removeTemporary(previous);
+    const removed = siblingPath(target, 'removed');
+    await fs.rename(previous, removed);
+    untrack(previous);
+    at = removed;
+    trackTemporary(at);
+    await removeTemporary(at);
     return {};
   } catch (err) {
-    untrack(previous);
+    untrack(at);
     return {
-      leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${previous} (${errorMessage(err)}): remove it by hand, after making it writable.`,
+      leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${errorMessage(err)}): remove it by hand, after making it writable.`,
     };
   }
 }

@@ -175,7 +175,7 @@ describe('path safety, end to end', () => {
     // A read-only tree fails to be removed for its non-root owner; the tests run as root.
     const rm = fs.rm.bind(fs);
     const denied = vi.spyOn(fs, 'rm').mockImplementation(async (file, options) => {
-      if (!path.basename(String(file)).startsWith('.site.previous-')) return rm(file, options);
+      if (!path.basename(String(file)).startsWith('.site.removed-')) return rm(file, options);
       throw Object.assign(new Error(`EACCES: permission denied, rmdir '${String(file)}'`), {
         code: 'EACCES',
       });
@@ -192,7 +192,7 @@ describe('path safety, end to end', () => {
       const second = await run({ path: 'site' });
       expect(second.error).toBeUndefined();
       expect(second.warnings).toEqual([
-        expect.stringMatching(/^Could not remove .*\.site\.previous-999999999-.*this run goes on/),
+        expect.stringMatching(/^Could not remove .*\.site\.removed-999999999-.*this run goes on/),
         expect.stringMatching(/^The earlier export could not be removed/),
       ]);
     } finally {
@@ -202,7 +202,7 @@ describe('path safety, end to end', () => {
     const third = await run({ path: 'site' });
     expect(third.warnings).toEqual([]);
     expect(
-      third.stdout.match(/Removed \.site\.previous-\d+-[0-9a-f]+, left by an interrupted run\./g),
+      third.stdout.match(/Removed \.site\.removed-\d+-[0-9a-f]+, left by an interrupted run\./g),
     ).toHaveLength(2);
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });

@@ -468,17 +468,22 @@ describe('recoverInterruptedRuns', () => {
     await writeEarlierExport(site, { 'index.html': 'the new export' });
     const aside = path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`);
     await writeEarlierExport(aside, { 'index.html': 'made read-only by its owner' });
-    const rm = denyRemoving((file) => file === aside);
+    // Renamed before it is removed, so that it is never put back as a mid-swap leftover.
+    let left = '';
+    const rm = denyRemoving((file) => {
+      if (path.basename(file).startsWith('.site.removed-')) left = file;
+      return left === file;
+    });
     try {
       const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
       expect(done).toEqual([]);
       expect(warnings).toEqual([
-        `Could not remove ${aside}, left by an earlier run (EACCES: permission denied, rmdir '${aside}'): remove it by hand; this run goes on without it.`,
+        `Could not remove ${left}, left by an earlier run (EACCES: permission denied, rmdir '${left}'): remove it by hand; this run goes on without it.`,
       ]);
     } finally {
       rm.mockRestore();
     }
-    expect((await fs.readdir(workspace)).sort()).toEqual([path.basename(aside), 'site'].sort());
+    expect((await fs.readdir(workspace)).sort()).toEqual([path.basename(left), 'site'].sort());
   });
 });
 
@@ -499,6 +504,12 @@ function denyRemoving(denied: (file: string) => boolean) {
 }
 
 describe('replaceDirectory', () => {
+  /** A process id that has ended: a child that already exited. */
+  function deadPid(): number {
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    return Number(child.stdout.toString());
+  }
+
   it('puts the new tree in place and warns, without failing, when the earlier one cannot be removed', async () => {
     const site = path.join(workspace, 'site');
     await writeEarlierExport(site, { 'index.html': 'old' });
@@ -506,7 +517,7 @@ describe('replaceDirectory', () => {
     await write(path.join(staging, 'index.html'), 'new');
     let aside = '';
     const spy = denyRemoving((file) => {
-      if (path.basename(file).startsWith('.site.previous-')) aside = file;
+      if (path.basename(file).startsWith('.site.removed-')) aside = file;
       return aside === file;
     });
     try {
@@ -520,5 +531,36 @@ describe('replaceDirectory', () => {
     }
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('new');
     expect(await fs.readFile(path.join(aside, 'index.html'), 'utf8')).toBe('old');
+  });
+
+  it('never has a tree it could not remove put back in place of an export moved aside mid-swap', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'oldest', 'gone.html': 'half removed' });
+    const staging = path.join(workspace, '.site.partial-1-00000000');
+    await writeEarlierExport(staging, { 'index.html': 'the complete export' });
+    const rm = fs.rm.bind(fs);
+    // Removes a file of the earlier tree, then fails: a tree partly removed.
+    const spy = vi.spyOn(fs, 'rm').mockImplementation(async (file, options) => {
+      const at = String(file);
+      if (!/^\.site\.(previous|removed)-/.test(path.basename(at))) return rm(file, options);
+      await rm(path.join(at, 'gone.html'), { force: true });
+      throw Object.assign(new Error(`EACCES: permission denied, rmdir '${at}'`), {
+        code: 'EACCES',
+      });
+    });
+    try {
+      expect((await replaceDirectory(staging, site)).leftBehind).toBeDefined();
+      // A later run, killed mid-swap, had moved the complete export aside.
+      await fs.rename(site, path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`));
+      await recoverInterruptedRuns(workspace, ['site']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the complete export');
+
+    // Without that export: the half-removed tree stays where it is, never becomes path.
+    await fs.rm(site, { recursive: true });
+    await recoverInterruptedRuns(workspace, ['site']);
+    expect(await fs.readdir(workspace)).toEqual([]);
   });
 });
