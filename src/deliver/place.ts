@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errorMessage } from '../errors.js';
+import { ActionError, errorMessage } from '../errors.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
@@ -192,8 +192,8 @@ export async function replaceDirectory(
     try {
       await fs.rename(staging, target);
     } catch (err) {
-      if (replaced) await fs.rename(previous, target);
-      throw err;
+      if (replaced) await putBack(previous, target, err);
+      throw clashOr(err, target);
     }
   } finally {
     movedAside.delete(target);
@@ -201,6 +201,30 @@ export async function replaceDirectory(
   untrack(staging);
   if (!replaced) return { replaced };
   return { replaced, ...(await removePrevious(previous, target)) };
+}
+
+/**
+ * Puts the earlier tree back after the new one could not take its place. When that fails
+ * too, something else wrote `target` meanwhile (a second run into the same path): what it
+ * wrote stays, and the earlier tree, now out of date, is removed by the next run.
+ */
+async function putBack(previous: string, target: string, cause: unknown): Promise<void> {
+  try {
+    await fs.rename(previous, target);
+  } catch {
+    throw new ActionError(
+      `The new site could not be put in place at ${target} (${errorMessage(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`,
+    );
+  }
+}
+
+/** A directory that appeared at `target` during the swap is named as such. */
+function clashOr(err: unknown, target: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== 'ENOTEMPTY' && code !== 'EEXIST') return err;
+  return new ActionError(
+    `The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`,
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   protectedReasonByIdentity,
   systemTreeOf,
 } from './protected.js';
+import { siblingPath } from './place.js';
 import { changedSinceExport } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
@@ -80,6 +81,11 @@ export async function inspectTarget(
     refuse(
       `cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`,
     );
+  const sibling = path.basename(siblingPath(target, 'previous'));
+  if (Buffer.byteLength(sibling) > NAME_MAX)
+    refuse(
+      `has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(path.basename(target)))} bytes.`,
+    );
 
   const stat = await lstatOrUndefined(target);
   if (stat === undefined) return { kind: 'absent' };
@@ -91,10 +97,19 @@ export async function inspectTarget(
   }
   if (!stat.isDirectory())
     refuse('exists and is not a directory: remove it or choose another path.');
-  if ((await fs.stat(path.dirname(target))).dev !== stat.dev)
+  const parent = await fs.stat(path.dirname(target));
+  if (parent.dev !== stat.dev || (await isMountPoint(target)))
     refuse(
-      `is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${path.join(given ?? target, 'site')}.`,
+      `is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${path.join(given ?? target, 'site')}.`,
     );
+  const uid = process.getuid?.();
+  // In a sticky directory (like /tmp) only the owner of an entry may rename it away.
+  if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0) {
+    if (stat.uid !== uid)
+      refuse(
+        `belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,
+      );
+  }
 
   const state = await describeDirectory(target);
   const outsideAt = await realPathOutsideWorkspace(target, rules);
@@ -313,6 +328,49 @@ export async function protectedFileReason(
   return undefined;
 }
 
+/** What the runner may not read inside `dir` cannot be checked, nor replaced safely. */
+function unreadable(err: NodeJS.ErrnoException, dir: string): never {
+  if (err.code !== 'EACCES' && err.code !== 'EPERM') throw err;
+  const where = err.path === undefined ? dir : err.path;
+  const inside = path.relative(dir, where);
+  throw new TargetRefusal(
+    `${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another path.`,
+  );
+}
+
+/** The sticky bit of a directory's mode. */
+const STICKY = 0o1000;
+
+/** Longest name of a directory entry on Linux and macOS (bytes). */
+const NAME_MAX = 255;
+
+/**
+ * Whether `dir` is where something is mounted, from the kernel's table on Linux: a bind
+ * mount of the same file system keeps its parent's device number, so only the table
+ * tells it. Elsewhere, or when the table cannot be read, the device numbers alone decide.
+ */
+async function isMountPoint(dir: string): Promise<boolean> {
+  if (process.platform !== 'linux') return false;
+  let table: string;
+  try {
+    table = await fs.readFile('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return false;
+  }
+  const real = await fs.realpath(dir);
+  return table.split('\n').some((line) => {
+    const mountPoint = line.split(' ')[4];
+    return mountPoint !== undefined && unescapeMountPath(mountPoint) === real;
+  });
+}
+
+/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
+function unescapeMountPath(text: string): string {
+  return text.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+    String.fromCharCode(parseInt(octal, 8)),
+  );
+}
+
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 export async function realPathOfPlanned(target: string): Promise<string> {
   const missing: string[] = [];
@@ -336,7 +394,7 @@ export async function realPathOfPlanned(target: string): Promise<string> {
  */
 async function describeDirectory(dir: string): Promise<TargetState> {
   // Empty directories hold no data: only files, links and other entries count.
-  const items = (await readTree(dir))
+  const items = (await readTree(dir).catch((err: NodeJS.ErrnoException) => unreadable(err, dir)))
     .filter((entry) => !entry.dirent.isDirectory())
     .map((entry) => entry.path);
   if (items.length === 0) return { kind: 'empty' };

@@ -390,7 +390,7 @@ async function checkTargetBeforeRun(
       throw new InputError([
         {
           input,
-          message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, such as ${example}`,
+          message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into path`,
         },
       ]);
     }

@@ -279,6 +279,39 @@ describe('inspectTarget', () => {
     );
     expect(await fs.readdir(path.join(www, 'site', 'uploads'))).toEqual(['2024']);
   });
+
+  it('refuses, before the export, a name too long for the hidden directory made beside it', async () => {
+    const longest = 255 - `..previous-${process.pid}-00000000`.length;
+    await fs.mkdir(path.join(workspace, 's'.repeat(longest + 1)));
+    await expect(
+      inspectTarget(path.join(workspace, 's'.repeat(longest + 1)), rules),
+    ).rejects.toThrow(
+      `has a name too long to create the new site beside it under a name of its own (.${'s'.repeat(longest + 1)}.previous-…, more than 255 bytes): choose a name of at most ${longest} bytes.`,
+    );
+    expect(await inspectTarget(path.join(workspace, 's'.repeat(longest)), rules)).toEqual({
+      kind: 'absent',
+    });
+  });
+
+  it("refuses another user's directory in a sticky directory (like /tmp), which only its owner may move", async () => {
+    const shared = path.join(root, 'srv', 'shared');
+    await writeEarlierExport(path.join(shared, 'site'), { 'index.html': 'theirs' });
+    await fs.chmod(shared, 0o1777);
+    await fs.chown(path.join(shared, 'site'), 2000, 2000);
+    const uid = vi.spyOn(process, 'getuid').mockReturnValue(1000);
+    try {
+      await expect(
+        inspectTarget(path.join(shared, 'site'), { ...rules, overwrite: true }),
+      ).rejects.toThrow(
+        `${path.join(shared, 'site')} belongs to another user (uid 2000) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,
+      );
+      // The runner's own directory there is fine.
+      await fs.chown(path.join(shared, 'site'), 1000, 1000);
+      expect((await inspectTarget(path.join(shared, 'site'), rules)).kind).toBe('export');
+    } finally {
+      uid.mockRestore();
+    }
+  });
 });
 
 describe('inspectTarget on a place it cannot write', () => {
@@ -323,11 +356,80 @@ describe('inspectTarget on a place it cannot write', () => {
     try {
       await writeEarlierExport(site, { 'index.html': 'on its own volume' });
       await expect(inspectTarget(site, { ...rules, overwrite: true }, 'site')).rejects.toThrow(
-        `"site" (${site}) is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as site/site.`,
+        `"site" (${site}) is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as site/site.`,
       );
     } finally {
       spawnSync('umount', [site]);
     }
+  });
+
+  it('refuses a bind mount of the same file system at path (as docker -v makes), before the export (root only)', async (context) => {
+    const site = path.join(workspace, 'site');
+    const volume = path.join(root, 'volume');
+    await writeEarlierExport(volume, { 'index.html': 'on a bind mount' });
+    await fs.mkdir(site);
+    const mount = spawnSync('mount', ['--bind', volume, site], { encoding: 'utf8' });
+    if (mount.status !== 0) {
+      const why = mount.error?.message ?? mount.stderr.trim();
+      console.warn(`skipping the bind-mount test: cannot bind-mount here (${why})`);
+      context.skip(`cannot bind-mount here (${why})`);
+    }
+    try {
+      await expect(inspectTarget(site, rules, 'site')).rejects.toThrow(
+        `"site" (${site}) is a mount point (a file system or a bind mount is mounted there)`,
+      );
+    } finally {
+      spawnSync('umount', [site]);
+    }
+    expect(await inspectTarget(site, rules, 'site')).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('inspectTarget as a user who cannot read all of path (root only: runs as nobody)', () => {
+  it('refuses, before the export, a directory inside path it cannot read, even with overwrite', async (context) => {
+    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
+      context.skip('needs root and setpriv to run the check as another user');
+    }
+    // Reachable by that user: the test run's temp root and this test's are only traversed.
+    await fs.chmod(os.tmpdir(), 0o711);
+    await fs.chmod(root, 0o711);
+    const shared = path.join(root, 'shared');
+    const site = path.join(shared, 'site');
+    await writeEarlierExport(site, { 'index.html': 'x' });
+    await write(path.join(site, 'private', 'notes.txt'));
+    await fs.chmod(shared, 0o777);
+    await fs.chmod(path.join(site, 'private'), 0o000);
+    const check = (overwrite: boolean) => {
+      const script = `import { inspectTarget } from ${JSON.stringify(path.resolve('src/deliver/target.ts'))};
+        const rules = { platform: process.platform, workspace: ${JSON.stringify(shared)}, runnerDirs: [], overwrite: ${overwrite} };
+        await inspectTarget(${JSON.stringify(site)}, rules).then(() => console.log('accepted'), (err) => console.log(err.message));`;
+      const child = spawnSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          script,
+        ],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, HOME: root, TMPDIR: shared, TSX_DISABLE_CACHE: '1' },
+        },
+      );
+      return child.stdout.trim() || child.stderr.trim();
+    };
+    for (const overwrite of [false, true]) {
+      expect(check(overwrite)).toBe(
+        `${site} holds private, a directory the runner cannot read (EACCES), so what it holds cannot be checked: make it readable for the runner, or choose another path.`,
+      );
+    }
+    await fs.chmod(path.join(site, 'private'), 0o755);
+    expect(await fs.readFile(path.join(site, 'private', 'notes.txt'), 'utf8')).toBe('user data');
   });
 });
 
@@ -531,6 +633,27 @@ describe('replaceDirectory', () => {
     }
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('new');
     expect(await fs.readFile(path.join(aside, 'index.html'), 'utf8')).toBe('old');
+  });
+
+  it('says so plainly when another run puts a site at path during the swap, and keeps that one', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'old' });
+    const staging = path.join(workspace, '.site.partial-1-00000000');
+    await write(path.join(staging, 'index.html'), 'ours');
+    const rename = fs.rename.bind(fs);
+    const spy = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
+      // The other run renames its site into place just before this one does.
+      if (String(from) === staging) await write(path.join(site, 'index.html'), 'the other run');
+      return rename(from, to);
+    });
+    try {
+      await expect(replaceDirectory(staging, site)).rejects.toThrow(
+        `The new site could not be put in place at ${site} (ENOTEMPTY: directory not empty, rename '${staging}' -> '${site}'), nor the earlier export put back: something else wrote ${site} meanwhile, such as another run into the same path (runs into one path must not overlap). ${site} holds what was written there; this run's site was discarded.`,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the other run');
   });
 
   it('never has a tree it could not remove put back in place of an export moved aside mid-swap', async () => {
