@@ -115,12 +115,21 @@ export function renderGitHubLog(output: string, options: LogViewOptions = {}): s
 
 /** A job summary's Markdown as plain text: headings, two-column tables aligned, links spelled out. */
 export function renderSummaryText(markdown: string): string {
+  // A backslash before ASCII punctuation is Markdown's escape, but inside a code span.
+  const unescape = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  const prose = (text: string) =>
+    unescape(
+      text
+        .replace(/\[([^\]]*)\]\(([^)]*)\)/g, (_, label: string, url: string) =>
+          unescape(label) === url ? url : `${label} <${url}>`,
+        )
+        .replace(/\*\*([^*]*)\*\*/g, '$1'),
+    );
   const inline = (text: string) =>
     text
-      .replace(/\[([^\]]*)\]\(([^)]*)\)/g, '$1 <$2>')
-      .replace(/`([^`]*)`/g, '$1')
-      .replace(/\*\*([^*]*)\*\*/g, '$1')
-      .replace(/\\\|/g, '|');
+      .split(/(`[^`]*`)/)
+      .map((part, at) => (at % 2 === 1 ? part.slice(1, -1).replace(/\\\|/g, '|') : prose(part)))
+      .join('');
   const lines = markdown.replace(/\n$/, '').split('\n');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i += 1) {

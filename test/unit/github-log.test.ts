@@ -61,4 +61,21 @@ describe('renderSummaryText', () => {
       ),
     ).toBe('✅ Done\n\n  Job          se_1\n  Bundle link  download <https://x/y>\n');
   });
+
+  it('undoes Markdown escapes and names a link once when its text is its address', () => {
+    // What the agent job's summary holds: the action escapes text that Markdown would read.
+    expect(
+      renderSummaryText(
+        '| Pull request | [https://x/pull/1](https://x/pull/1) |\n|---|---|\n' +
+          '| Prompt | Document it \\(+1 more line\\) |\n' +
+          '| Repository | https\\://x/docs \\@ agent/1 |\n' +
+          '| Code | `a\\|b \\@` |\n',
+      ),
+    ).toBe(
+      '  Pull request  https://x/pull/1\n' +
+        '  Prompt        Document it (+1 more line)\n' +
+        '  Repository    https://x/docs @ agent/1\n' +
+        '  Code          a|b \\@\n',
+    );
+  });
 });
