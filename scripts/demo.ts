@@ -2,13 +2,7 @@
  * `npm start`: the main job, end to end. Starts the emulator of the admin API, runs
  * dist/index.js exactly as the GitHub runner would (INPUT_* variables, GITHUB_OUTPUT and
  * GITHUB_STEP_SUMMARY files), and shows its log the way GitHub's log view does, then its
- * outputs and its job summary. The site lands in ./static-export/.
- *
- *   npm start                    export docs.example.com (tar.gz)
- *   npm start -- --zip           the same, with a zip bundle
- *   npm start -- agent           an agent job that opens a pull request
- *   npm start -- --expand        unfold the log groups
- *   npm start -- --raw           what the runner reads: workflow commands, emulator lines
+ * outputs and its job summary. The site lands in ./static-export/. Its arguments: USAGE.
  */
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
@@ -22,18 +16,47 @@ import { colorsEnabled } from '../src/terminal.js';
 import { renderGitHubLog, renderSummaryText } from './github-log.js';
 import { ROOT, runAction } from './runner.js';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    zip: { type: 'boolean', default: false },
-    raw: { type: 'boolean', default: false },
-    expand: { type: 'boolean', default: false },
-    domain: { type: 'string', default: 'docs.example.com' },
-    path: { type: 'string', default: 'static-export' },
-    'job-duration': { type: 'string', default: '6' },
-  },
-});
-const command = positionals[0] === 'agent' ? 'agent' : 'export';
+const USAGE = `Usage: npm start [-- [agent] [--zip] [--expand] [--raw]]
+
+  npm start                    export docs.example.com (tar.gz) into ./static-export/
+  npm start -- --zip           the same, with a zip bundle
+  npm start -- agent           an agent job that opens a pull request
+  npm start -- --expand        unfold the log groups
+  npm start -- --raw           what the runner reads: workflow commands, emulator lines
+`;
+
+function parseDemoArgs() {
+  try {
+    const parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        zip: { type: 'boolean', default: false },
+        raw: { type: 'boolean', default: false },
+        expand: { type: 'boolean', default: false },
+        domain: { type: 'string', default: 'docs.example.com' },
+        path: { type: 'string', default: 'static-export' },
+        'job-duration': { type: 'string', default: '6' },
+      },
+    });
+    const [first, ...rest] = parsed.positionals;
+    if (rest.length > 0 || (first !== undefined && first !== 'agent' && first !== 'export')) {
+      throw new Error(`unknown demo "${parsed.positionals.join(' ')}" (agent or export)`);
+    }
+    return { command: first === 'agent' ? 'agent' : 'export', values: parsed.values };
+  } catch (err) {
+    // A typo must neither run the other demo nor end in a stack trace.
+    const message = err instanceof Error ? err.message.replace(/\. To specify .*$/s, '') : err;
+    process.stderr.write(`npm start: ${String(message)}\nRun \`npm start -- --help\` for usage.\n`);
+    process.exit(2);
+  }
+}
+
+const { command, values } = parseDemoArgs();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const raw = values.raw;
 const color = colorsEnabled(process.env, process.stdout.isTTY === true);
 const bold = (text: string) => (color ? `\x1b[1m${text}\x1b[0m` : text);

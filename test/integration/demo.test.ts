@@ -136,6 +136,21 @@ describe('npm start', () => {
     }
   }, 90_000);
 
+  it('answers --help with its usage, and a mistyped argument with one line', async () => {
+    const help = await demo('--help');
+    expect(help.code, help.stdout + help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^ +npm start -- agent +/m);
+    expect(help.stderr).toBe('');
+    // A typo must not run the other demo, nor print a stack trace.
+    for (const typo of [['agnet'], ['--zpi']]) {
+      const run = await demo(...typo);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^npm start: .+\nRun `npm start -- --help` for usage\.\n$/);
+      expect(run.left).toEqual([]);
+    }
+  }, 60_000);
+
   it('--raw shows what the runner reads, the emulator on stderr', async () => {
     const run = await demo('--raw');
     expect(run.code, run.stdout + run.stderr).toBe(0);
