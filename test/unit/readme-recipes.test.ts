@@ -34,6 +34,22 @@ const BAD = [
   fence('sh', 'npx ./tools/static-export-action.tgz export --domain docs.example.com'),
   '',
   fence('yaml', 'just: a mapping'),
+  '',
+  fence(
+    'yaml',
+    [
+      '- uses: your-org/static-export-action@v1',
+      '  with:',
+      '    domain: docs.example.com',
+      '    deployment-type: airgapped',
+      '- uses: your-org/static-export-action@v1',
+      '  with:',
+      '    api-key: ${{ secrets.ADMIN_API_KEY }}',
+      '    domain: ${{ vars.DOCS_DOMAIN }}',
+      '    path: site/${{ vars.DOCS_DOMAIN }}',
+      '    timeout: 45m',
+    ].join('\n'),
+  ),
 ].join('\n');
 
 /** The check as CI runs it (`npm run lint:readme`), on a given Markdown file. */
@@ -75,6 +91,14 @@ describe('the README recipe check', () => {
       `"static-export-action.tgz" is not the file npm pack makes (${await packedName()})`,
     ]);
     expect(at(24)).toEqual([expect.stringContaining('neither a workflow')]);
+    // What the action itself would refuse before any request: a missing required input
+    // and a literal value it does not accept. A value from an expression is not judged.
+    expect(at(28)).toEqual([expect.stringMatching(/^api-key: is required/)]);
+    expect(at(31)).toEqual([expect.stringMatching(/^deployment-type: must be /)]);
+    expect(at(30)).toEqual([]);
+    expect(at(35)).toEqual([]);
+    expect(at(36)).toEqual([]);
+    expect(at(37)).toEqual([]);
   }, 60_000);
 
   it('passes on the README itself', async () => {
