@@ -397,6 +397,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;
+    if (print.length > 0 && switchOf(flag('json'))) {
+      throw new UsageError(
+        '--json and --output both choose what stdout holds (one JSON object, or bare values): give one of them',
+      );
+    }
     const variables = [...ALL_FLAGS.map((f) => environmentName(f.name)), ...OTHER_VARIABLES];
     const unknownVariables = Object.keys(env)
       .filter((name) => name.startsWith(ENVIRONMENT_PREFIX) && !variables.includes(name))

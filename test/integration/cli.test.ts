@@ -163,6 +163,17 @@ describe('static-export CLI', () => {
     expect(emulator.requests.length).toBe(before);
   });
 
+  it('refuses --json with --output, which each decide what stdout holds, as JSON', async () => {
+    const run = await runCli(['export', '--domain', 'x', '--json', '--output', 'job-id'], {
+      env: { ADMIN_API_KEY: emulator.keys.write },
+    });
+    const message =
+      '--json and --output both choose what stdout holds (one JSON object, or bare values): give one of them';
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error: ${message}`);
+    expect(JSON.parse(run.stdout)).toEqual({ error: { code: 'usage', message } });
+  });
+
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
       ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
