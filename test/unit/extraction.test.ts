@@ -310,6 +310,28 @@ describe('5. bombs are refused before they fill the disk', () => {
       });
     }
   }
+
+  it('zip: a cancellation interrupts an archive of many small entries within a second', async () => {
+    // Small entries are read, inflated and written with synchronous calls: the extraction
+    // must still let the event loop deliver the deadline's timer or a signal.
+    const archive = await zipOf(
+      Array.from({ length: 10_000 }, (_, i) => ({
+        name: `p/${i % 100}/${i}.html`,
+        content: 'page',
+      })),
+    );
+    const controller = new AbortController();
+    let aborted = 0;
+    setTimeout(() => {
+      aborted = Date.now();
+      controller.abort(new CancelledError('cancelled'));
+    }, 50);
+    const outcome = await extractBuffer(archive, root, GENEROUS, { signal: controller.signal });
+    expect(aborted).toBeGreaterThan(0);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toBe(controller.signal.reason);
+    expect(Date.now() - aborted).toBeLessThan(1000);
+  });
 });
 
 /** Clears the UTF-8 name flag of every header, as `zip -r` on Linux leaves it. */

@@ -41,6 +41,8 @@ const EOCD_BYTES = 22;
 const LOCAL_HEADER_BYTES = 30;
 const UTF8_NAMES = 0x800;
 const UNICODE_PATH_FIELD = 0x7075;
+/** The longest run of entries between two turns of the event loop (see EventLoopTurns). */
+const TURN_MS = 20;
 
 /**
  * Reads the zip file with synchronous calls: yauzl parses the directory and the local
@@ -155,9 +157,10 @@ export async function extractZip(
       await new Promise<void>((resolve, reject) => {
         zip.on('error', reject);
         zip.on('end', resolve);
+        const turns = new EventLoopTurns();
         zip.on('entry', (entry: yauzl.Entry) => {
           extractZipEntry(zip, fd, entry, guard, writer, signal).then(
-            () => zip.readEntry(),
+            () => turns.then(() => zip.readEntry()),
             reject,
           );
         });
@@ -169,6 +172,28 @@ export async function extractZip(
     return completeExtraction(guard, writer);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Runs the next step of a loop over entries: soon (a microtask), but every few
+ * milliseconds on a later turn of the event loop. Small entries are read, inflated and
+ * written with synchronous calls, so without these turns a zip of many small files would
+ * hold the thread until its end, and neither the step's deadline (a timer) nor a
+ * cancellation (a signal) could reach the `signal` checked before each entry.
+ */
+class EventLoopTurns {
+  #since = performance.now();
+
+  then(step: () => void): void {
+    if (performance.now() - this.#since < TURN_MS) {
+      queueMicrotask(step);
+      return;
+    }
+    setImmediate(() => {
+      this.#since = performance.now();
+      step();
+    });
   }
 }
 
@@ -197,6 +222,7 @@ async function surveyEntries(zip: yauzl.ZipFile, limits: ExtractLimits, archiveS
   const ends = new Float64Array(zip.entryCount);
   let count = 0;
   let total = 0;
+  const turns = new EventLoopTurns();
   await new Promise<void>((resolve, reject) => {
     zip.on('error', (err) => reject(mapZipError(err)));
     zip.on('end', resolve);
@@ -230,7 +256,7 @@ async function surveyEntries(zip: yauzl.ZipFile, limits: ExtractLimits, archiveS
         }
         // Not from inside the callback: with synchronous reads, that would nest a stack
         // frame per entry.
-        queueMicrotask(() => zip.readEntry());
+        turns.then(() => zip.readEntry());
       } catch (err) {
         reject(err);
       }
