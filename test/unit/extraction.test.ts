@@ -347,6 +347,49 @@ function withoutUtf8Flag(archive: Buffer): Buffer {
 }
 
 describe('6. the content is what GNU tar and unzip write', () => {
+  it('tar: names that are not UTF-8 (GNU tar, bsdtar from a Latin-1 tree) stay apart', async () => {
+    // GNU tar writes these bytes as they are and extracts two files; decoded as UTF-8,
+    // both would read "caf\uFFFD.html" and the second would silently replace the first.
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const pax = (records: Buffer[]) => {
+      const body = Buffer.concat(
+        records.map((record) => {
+          let length = record.length + 3;
+          while (String(length).length + record.length + 2 !== length) length += 1;
+          return Buffer.concat([Buffer.from(`${length} `), record, Buffer.from('\n')]);
+        }),
+      );
+      return { name: 'PaxHeader', type: 'x', data: body };
+    };
+    const archive = rawTar([
+      { name: 'index.html', data: 'i' },
+      { name: latin1('caf\u00e9.html'), data: 'e-acute' },
+      { name: latin1('caf\u00e8.html'), data: 'e-grave' },
+      { name: 'über.html', data: 'utf-8' },
+      // bsdtar: a pax path of raw bytes, with hdrcharset=BINARY.
+      pax([
+        Buffer.from('hdrcharset=BINARY'),
+        Buffer.concat([Buffer.from('path='), latin1('na\u00efve.html')]),
+      ]),
+      { name: 'ignored', data: 'pax' },
+      { name: latin1('l\u00e9'), type: '2', linkname: 'index.html' },
+    ]);
+    await extracted(archive);
+    expect(await treeOf(root)).toEqual(
+      [
+        'über.html',
+        'caf\u00e8.html',
+        'caf\u00e9.html',
+        'index.html',
+        'l\u00e9',
+        'na\u00efve.html',
+      ].sort(),
+    );
+    expect(await fs.readFile(path.join(root, 'caf\u00e9.html'), 'utf8')).toBe('e-acute');
+    expect(await fs.readFile(path.join(root, 'caf\u00e8.html'), 'utf8')).toBe('e-grave');
+    expect(await fs.readFile(path.join(root, 'über.html'), 'utf8')).toBe('utf-8');
+  });
+
   it('zip: UTF-8 names without the UTF-8 flag (Info-ZIP on Unix) keep their letters', async () => {
     const archive = rawZip([
       { name: 'café.html', data: 'x' },

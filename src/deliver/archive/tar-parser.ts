@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import tar from 'tar-stream';
 
 /**
@@ -13,7 +14,12 @@ import tar from 'tar-stream';
  *   read the typeflag (volume labels, dumpdirs, sparse files) and repeated pax keys
  *   (GNU.sparse.offset/numbytes of the 0.0 sparse format);
  * - the extension blocks of old GNU sparse headers ('S' entries with more than four
- *   runs), which sit between the header and the data and are not counted in its size.
+ *   runs), which sit between the header and the data and are not counted in its size;
+ * - names that are not UTF-8: GNU tar and bsdtar store a name's bytes as they are (a tree
+ *   made on a Latin-1 system), and extract each to a name of its own. Decoded as UTF-8,
+ *   every such byte would read U+FFFD and distinct entries would become one file; they
+ *   are read as Latin-1 instead (see `decodeName`), as zip names fall back on code page
+ *   437. Names are taken from tar-stream in Latin-1, which keeps their bytes.
  */
 
 /** The parts of tar-stream's Extract this subclass uses. */
@@ -24,6 +30,8 @@ interface TarStreamInternals {
     shiftFirst(size: number): Buffer | null;
   };
   _header: (tar.Header & ParsedHeader) | null;
+  _pax: Record<string, string> | null;
+  _paxGlobal: Record<string, string> | null;
   _stream: unknown;
   _missing: number;
   _locked: boolean;
@@ -63,7 +71,7 @@ class TarParser extends Extract {
 
   constructor() {
     // Old (v7, pre-POSIX) archives have no ustar magic: tar-stream reads them when asked.
-    super({ allowUnknownFormat: true });
+    super({ allowUnknownFormat: true, filenameEncoding: 'latin1' });
     const buffer = this._buffer;
     const shift = buffer.shift.bind(buffer);
     buffer.shift = (size: number) => {
@@ -93,8 +101,18 @@ class TarParser extends Extract {
   }
 
   override _decodeLongHeader(buf: Buffer): void {
-    if ((this._header?.type as string) === 'pax-header') this.#rawPax = buf;
+    const type = this._header?.type as string;
+    if (type === 'pax-header') this.#rawPax = buf;
     super._decodeLongHeader(buf);
+    // tar-stream reads pax values as UTF-8; bsdtar writes a name that is not UTF-8 as
+    // bytes (hdrcharset=BINARY).
+    const pax =
+      type === 'pax-header' ? this._pax : type === 'pax-global-header' ? this._paxGlobal : null;
+    if (pax) {
+      for (const [key, value] of paxRecords(buf)) {
+        if ((key === 'path' || key === 'linkpath') && pax[key] !== undefined) pax[key] = value;
+      }
+    }
   }
 
   override _write(data: Buffer, cb: (err?: Error | null) => void): void {
@@ -115,6 +133,12 @@ class TarParser extends Extract {
     // tar-stream reads a base-256 size it cannot decode as null, and lets it through.
     if (!Number.isSafeInteger(header.size) || header.size < 0) {
       throw new Error('Invalid tar header: bad number');
+    }
+    // Names from the header block or a GNU long name came in Latin-1 (their bytes).
+    const pax = header.pax as Record<string, string> | null;
+    if (!pax?.path) header.name = decodeName(Buffer.from(header.name, 'latin1'));
+    if (header.linkname && !pax?.linkpath) {
+      header.linkname = decodeName(Buffer.from(header.linkname, 'latin1'));
     }
     const raw = this.#lastBlock as Buffer;
     header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156] as number);
@@ -196,10 +220,19 @@ export function paxRecords(data: Buffer): [string, string][] {
     if (space < 0) break;
     const length = Number.parseInt(data.toString('latin1', at, space), 10);
     if (!(length > space - at + 1) || at + length > data.length) break;
-    const record = data.toString('utf8', space + 1, at + length - 1);
-    const equals = record.indexOf('=');
-    if (equals > 0) records.push([record.slice(0, equals), record.slice(equals + 1)]);
+    const equals = data.indexOf(0x3d, space + 1);
+    if (equals > space + 1 && equals < at + length - 1) {
+      records.push([
+        data.toString('utf8', space + 1, equals),
+        decodeName(data.subarray(equals + 1, at + length - 1)),
+      ]);
+    }
     at += length;
   }
   return records;
+}
+
+/** A name's bytes as UTF-8 when they are, else as Latin-1: one character per byte. */
+export function decodeName(bytes: Buffer): string {
+  return isUtf8(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
 }
