@@ -136,10 +136,8 @@ class TarParser extends Extract {
     }
     // Names from the header block or a GNU long name came in Latin-1 (their bytes).
     const pax = header.pax as Record<string, string> | null;
-    if (!pax?.path) header.name = decodeName(Buffer.from(header.name, 'latin1'));
-    if (header.linkname && !pax?.linkpath) {
-      header.linkname = decodeName(Buffer.from(header.linkname, 'latin1'));
-    }
+    if (!pax?.path) header.name = fromLatin1(header.name);
+    if (header.linkname && !pax?.linkpath) header.linkname = fromLatin1(header.linkname);
     const raw = this.#lastBlock as Buffer;
     header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156] as number);
     if (this.#rawPax !== undefined) {
@@ -231,6 +229,13 @@ export function paxRecords(data: Buffer): [string, string][] {
   }
   return records;
 }
+
+/** A name read in Latin-1, as `decodeName` reads its bytes; ASCII, most names, as it is. */
+function fromLatin1(name: string): string {
+  return NOT_ASCII.test(name) ? decodeName(Buffer.from(name, 'latin1')) : name;
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** A name's bytes as UTF-8 when they are, else as Latin-1: one character per byte. */
 export function decodeName(bytes: Buffer): string {
