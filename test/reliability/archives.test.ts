@@ -176,8 +176,8 @@ const HOSTILE: Hostile[] = [
   {
     name: 'a fifo',
     message: /named pipe/,
+    // A zip entry with a named pipe's mode is a file, as unzip writes it (test/unit/extraction).
     tar: () => [{ name: 'pipe', type: 'fifo' }],
-    zip: () => [{ name: 'pipe', mode: 0o010644 }],
   },
   {
     name: 'a duplicate entry replacing a directory with a link outside',

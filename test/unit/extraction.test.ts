@@ -407,6 +407,30 @@ describe('6. the content is what GNU tar and unzip write', () => {
     expect(await treeOf(root)).toEqual(['café.h']);
   });
 
+  it('zip: a name ending in a slash is a directory whatever its mode; a piped entry is a file', async () => {
+    const archive = rawZip([
+      // A file's mode on a directory entry, as some writers leave it: unzip makes a directory.
+      { name: 'guides/', mode: 0o100644 },
+      { name: 'guides/intro.html', data: 'intro' },
+      // `… | zip out.zip -` stores the mode of its stdin, a named pipe: unzip writes a file.
+      { name: 'notes.txt', data: 'from a pipe', mode: 0o010644 },
+    ]);
+    await extracted(archive);
+    expect(await treeOf(root)).toEqual(['guides/', 'guides/intro.html', 'notes.txt']);
+    expect(await fs.readFile(path.join(root, 'notes.txt'), 'utf8')).toBe('from a pipe');
+  });
+
+  it('zip: content longer than the central directory says is refused in those words', async () => {
+    const text = Buffer.from('<!doctype html><title>longer than declared</title>');
+    const archive = rawZip([
+      { name: 'a.html', deflated: { bytes: deflateRawSync(text), size: 11, crc: 0 } },
+    ]);
+    await refusedWith(
+      archive,
+      /^Refusing to extract the archive: entry "a\.html" holds more bytes than its header declares\.$/,
+    );
+  });
+
   it('a hard link followed by a file of the link name keeps the original (as GNU tar)', async () => {
     const site = await extracted(
       await tarOf([

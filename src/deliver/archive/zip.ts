@@ -310,10 +310,16 @@ function entryName(entry: yauzl.Entry): string {
   return yauzl.getFileNameLowLevel(flags, raw, [], true);
 }
 
+/**
+ * As unzip and bsdtar read it: a name ending in a slash is a directory whatever its mode
+ * says, and a named pipe's mode (`… | zip out.zip -` stores the mode of its stdin) is a
+ * regular file with the entry's bytes.
+ */
 function kindOf(entry: yauzl.Entry, name: string): ArchiveEntry['kind'] {
+  if (name.endsWith('/') || name.endsWith('\\')) return 'directory';
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
-  if (unixMode & S_IFMT) return FILE_TYPE[unixMode & S_IFMT] ?? 'unknown';
-  return name.endsWith('/') || name.endsWith('\\') ? 'directory' : 'file';
+  const kind = unixMode & S_IFMT ? (FILE_TYPE[unixMode & S_IFMT] ?? 'unknown') : 'file';
+  return kind === 'fifo' ? 'file' : kind;
 }
 
 async function extractZipEntry(
@@ -385,6 +391,12 @@ async function readWhole(
       // One byte of slack, so that content longer than declared is noticed, never written.
       data = zlib.inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSize + 1 });
     } catch (err) {
+      // Past the slack byte: more than the directory said.
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new UnsafeArchiveError(
+          `Refusing to extract the archive: entry "${printable(name)}" holds more bytes than its header declares.`,
+        );
+      }
       throw new UnsafeArchiveError(
         `The zip archive is truncated or corrupt (entry "${printable(name)}": ${(err as Error).message}).`,
       );
