@@ -117,7 +117,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     if (job.status === 'failed' && record.mode !== 'follow-up') {
       throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
     }
-    reporter.info(`wait is false: not following the job (${job.status}).`);
+    reporter.info(`\`wait: false\`: not following the job (${job.status}).`);
     return record;
   }
 

@@ -247,7 +247,7 @@ export class ChangeReview {
       String(assets.changed.length + assets.added.length + assets.removed.length),
     );
     reporter.setOutput('changes-file', file);
-    reporter.info(`Compared with ${report.source} (job ${report.previous.jobId}).`);
+    reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
     reporter.info(
       `Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`,
     );

@@ -265,7 +265,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
         if (!deps.uploadArtifact) {
           reporter.warning(
-            'artifact-name is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.',
+            '`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.',
           );
           return;
         }

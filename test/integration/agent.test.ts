@@ -155,7 +155,7 @@ describe('agent, end to end against the emulator', () => {
       'agent-model': MODEL,
       'agent-status': 'active',
     });
-    expect(run.stdout).toContain('wait is false: not following the job (active).');
+    expect(run.stdout).toContain('`wait: false`: not following the job (active).');
     // The create answer has no status, as documented: the job is read once for its own.
     expect(seen().map((r) => r.route)).toEqual(['agent.create', 'agent.get']);
     expect(run.summary).toContain('| Status | active |');

@@ -151,6 +151,9 @@ describe('change report against the earlier export in path', () => {
     expect(run.summary).toContain(`#### Changes since the export of`);
     expect(run.summary).toContain('| Pages | 12 → 12: 0 added, 0 removed, 0 changed |');
     expect(run.summary).toContain('| Compared with | the earlier export in path (');
+    expect(run.stdout).toContain(
+      `Compared with the earlier export in path (${path.join(workspace, 'site')}), export job ${first.manifest.jobId}.`,
+    );
   });
 
   it('reports exactly the edited page, with its URL and title', async () => {

@@ -420,6 +420,16 @@ describe('static-export CLI basics', () => {
       /^error: Refusing to extract the archive: .*\(raise `--max-extract-files` if this is expected\)/m,
     );
     expect(run.stderr).not.toContain('`max-extract-files`');
+    const agent = await runCli(
+      ['agent', '--base-url', emulator.baseUrl, '--project-id', 'demo-project'].concat([
+        '--prompt',
+        'Fix the typo',
+        '--no-wait',
+      ]),
+      { env: env() },
+    );
+    expect(agent.code, agent.stderr).toBe(0);
+    expect(agent.stderr).toMatch(/`--wait false`: not following the job \(\w+\)\./);
   });
 
   it.each([
