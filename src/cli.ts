@@ -124,6 +124,17 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   if (error instanceof InputError) {
     for (const problem of failure?.problems ?? []) {
       const source = request.sources[problem.input];
+      // Not given at all: say where the command line takes it from, not which flag failed.
+      if (
+        problem.input === 'api-key' &&
+        source === undefined &&
+        /^is required/.test(problem.message)
+      ) {
+        reporter.error(
+          'ADMIN_API_KEY is not set: the command needs the admin API key (mint_…); set it in the environment, or pipe it in with --api-key -',
+        );
+        continue;
+      }
       const from = source && source !== `--${problem.input}` ? ` (from ${source})` : '';
       reporter.error(`--${problem.input}${from}: ${problem.message}`);
     }

@@ -239,7 +239,7 @@ describe('static-export CLI', () => {
     const none = await runCli(['export', '--domain', 'docs.example.com']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(
-      /^error: --api-key: is required: the admin API key \(mint_…\), given as `ADMIN_API_KEY`$/m,
+      /^error: ADMIN_API_KEY is not set: the command needs the admin API key \(mint_…\); set it in the environment, or pipe it in with --api-key -$/m,
     );
     expect(none.stderr).not.toContain('secrets.');
   });
