@@ -14,9 +14,9 @@ export const modules = {
 /* harmony export */   ag: () => (/* binding */ moveFileInto),
 /* harmony export */   cF: () => (/* binding */ removeTemporary),
 /* harmony export */   cL: () => (/* binding */ removeStaleTemporaryFiles),
+/* harmony export */   eR: () => (/* binding */ siblingPath),
 /* harmony export */   hN: () => (/* binding */ trackTemporary)
 /* harmony export */ });
-/* unused harmony export siblingPath */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1455);
@@ -79,7 +79,8 @@ function cleanUpSync() {
     }
     leftovers.clear();
 }
-const SIBLING = /^\.(.+)\.(partial|previous)-(\d+)-[0-9a-f]+$/;
+/** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/;
 /** `.site.partial-<pid>-<random>` beside `site`. */
 function siblingPath(target, label) {
     return node_path__WEBPACK_IMPORTED_MODULE_3__.join(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), `.${node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target)}.${label}-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`);
@@ -88,9 +89,14 @@ function siblingPath(target, label) {
 function temporaryFileName(dir, suffix) {
     return node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, `static-export-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}${suffix}`);
 }
-function isAlive(pid) {
+/**
+ * Whether the run that named `file` after its process id may still be using it. Our own
+ * id only proves that for what this process made: in a container every run gets the same
+ * small id, so whatever else carries it was left by an earlier run.
+ */
+function isAlive(pid, file) {
     if (pid === process.pid)
-        return true;
+        return leftovers.has(file) || [...movedAside.values()].includes(file);
     try {
         process.kill(pid, 0);
         return true;
@@ -113,26 +119,31 @@ async function recoverInterruptedRuns(dir, bases) {
     for (const name of names) {
         const match = SIBLING.exec(name);
         const base = match?.[1];
-        if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3])))
+        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
+        if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]), file))
             continue;
         const target = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, base);
-        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
         const targetExists = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.lstat(target).then(() => true, () => false);
         const putBack = match[2] === 'previous' && !targetExists;
+        let at = file;
         try {
             if (putBack) {
                 await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(file, target);
                 recovery.done.push(`Put back the earlier export that an interrupted run had moved to ${name}.`);
             }
             else {
-                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { recursive: true, force: true });
+                if (match[2] === 'previous') {
+                    at = siblingPath(target, 'removed');
+                    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(file, at);
+                }
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(at, { recursive: true, force: true });
                 recovery.done.push(`Removed ${name}, left by an interrupted run.`);
             }
         }
         catch (err) {
             recovery.warnings.push(putBack
                 ? `Could not put back the earlier export that an interrupted run had moved to ${file} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): it is left there, and this run writes a new ${base}.`
-                : `Could not remove ${file}, left by an earlier run (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand; this run goes on without it.`);
+                : `Could not remove ${at}, left by an earlier run (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand; this run goes on without it.`);
         }
     }
     return recovery;
@@ -142,8 +153,9 @@ async function removeStaleTemporaryFiles(dir) {
     const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
     for (const name of names) {
         const match = /^static-export-(\d+)-[0-9a-f]+\.download$/.exec(name);
-        if (match && !isAlive(Number(match[1]))) {
-            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name), { force: true });
+        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
+        if (match && !isAlive(Number(match[1]), file)) {
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { force: true });
         }
     }
 }
@@ -179,8 +191,8 @@ async function replaceDirectory(staging, target) {
         }
         catch (err) {
             if (replaced)
-                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, target);
-            throw err;
+                await putBack(previous, target, err);
+            throw clashOr(err, target);
         }
     }
     finally {
@@ -189,23 +201,51 @@ async function replaceDirectory(staging, target) {
     untrack(staging);
     if (!replaced)
         return { replaced };
-    return { replaced, ...(await removePrevious(previous)) };
+    return { replaced, ...(await removePrevious(previous, target)) };
+}
+/**
+ * Puts the earlier tree back after the new one could not take its place. When that fails
+ * too, something else wrote `target` meanwhile (a second run into the same path): what it
+ * wrote stays, and the earlier tree, now out of date, is removed by the next run.
+ */
+async function putBack(previous, target, cause) {
+    try {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, target);
+    }
+    catch {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place at ${target} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`);
+    }
+}
+/** A directory that appeared at `target` during the swap is named as such. */
+function clashOr(err, target) {
+    const code = err.code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST')
+        return err;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`);
 }
 /**
  * Removes the earlier tree once the new one is in place. The run has done its job by
  * then, so a tree that cannot be removed (made read-only by its owner) is left, with
  * the reason, for the caller to warn about, rather than failing a run that succeeded.
  */
-async function removePrevious(previous) {
-    trackTemporary(previous);
+async function removePrevious(previous, target) {
+    // Renamed first: a tree left half removed must never be put back as one moved aside
+    // by a run killed mid-swap (recoverInterruptedRuns).
+    let at = previous;
+    trackTemporary(at);
     try {
-        await removeTemporary(previous);
+        const removed = siblingPath(target, 'removed');
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, removed);
+        untrack(previous);
+        at = removed;
+        trackTemporary(at);
+        await removeTemporary(at);
         return {};
     }
     catch (err) {
-        untrack(previous);
+        untrack(at);
         return {
-            leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${previous} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, after making it writable.`,
+            leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, after making it writable.`,
         };
     }
 }
@@ -1595,7 +1635,7 @@ async function runAgent(config, deps) {
         if (job.status === 'failed' && record.mode !== 'follow-up') {
             throw failedError(job, record, record.mode === 'attach' ? '' : ' right away');
         }
-        reporter.info(`wait is false: not following the job (${job.status}).`);
+        reporter.info(`\`wait: false\`: not following the job (${job.status}).`);
         return record;
     }
     const followUp = record.mode === 'follow-up';
@@ -1838,6 +1878,7 @@ var tree_walk = __webpack_require__(9904);
 
 
 
+
 /** The way out of a refusal, as the user gives it. */
 function optIn(rules) {
     return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
@@ -1863,6 +1904,9 @@ async function inspectTarget(target, rules, given) {
     const unwritable = await unwritableReason(external_node_path_.dirname(target));
     if (unwritable)
         refuse(`cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`);
+    const sibling = external_node_path_.basename((0,place/* siblingPath */.eR)(target, 'previous'));
+    if (Buffer.byteLength(sibling) > NAME_MAX)
+        refuse(`has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(external_node_path_.basename(target)))} bytes.`);
     const stat = await target_lstatOrUndefined(target);
     if (stat === undefined)
         return { kind: 'absent' };
@@ -1872,8 +1916,15 @@ async function inspectTarget(target, rules, given) {
     }
     if (!stat.isDirectory())
         refuse('exists and is not a directory: remove it or choose another path.');
-    if ((await promises_.stat(external_node_path_.dirname(target))).dev !== stat.dev)
-        refuse(`is a mount point (another file system is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
+    const parent = await promises_.stat(external_node_path_.dirname(target));
+    if (parent.dev !== stat.dev || (await isMountPoint(target)))
+        refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
+    const uid = process.getuid?.();
+    // In a sticky directory (like /tmp) only the owner of an entry may rename it away.
+    if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0) {
+        if (stat.uid !== uid)
+            refuse(`belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`);
+    }
     const state = await describeDirectory(target);
     const outsideAt = await realPathOutsideWorkspace(target, rules);
     const outside = outsideAt !== undefined;
@@ -2056,6 +2107,43 @@ async function protectedFileReason(file, rules) {
     }
     return undefined;
 }
+/** What the runner may not read inside `dir` cannot be checked, nor replaced safely. */
+function unreadable(err, dir) {
+    if (err.code !== 'EACCES' && err.code !== 'EPERM')
+        throw err;
+    const where = err.path === undefined ? dir : err.path;
+    const inside = external_node_path_.relative(dir, where);
+    throw new TargetRefusal(`${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another path.`);
+}
+/** The sticky bit of a directory's mode. */
+const STICKY = 0o1000;
+/** Longest name of a directory entry on Linux and macOS (bytes). */
+const NAME_MAX = 255;
+/**
+ * Whether `dir` is where something is mounted, from the kernel's table on Linux: a bind
+ * mount of the same file system keeps its parent's device number, so only the table
+ * tells it. Elsewhere, or when the table cannot be read, the device numbers alone decide.
+ */
+async function isMountPoint(dir) {
+    if (process.platform !== 'linux')
+        return false;
+    let table;
+    try {
+        table = await promises_.readFile('/proc/self/mountinfo', 'utf8');
+    }
+    catch {
+        return false;
+    }
+    const real = await promises_.realpath(dir);
+    return table.split('\n').some((line) => {
+        const mountPoint = line.split(' ')[4];
+        return mountPoint !== undefined && unescapeMountPath(mountPoint) === real;
+    });
+}
+/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
+function unescapeMountPath(text) {
+    return text.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+}
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 async function realPathOfPlanned(target) {
     const missing = [];
@@ -2081,7 +2169,7 @@ async function realPathOfPlanned(target) {
  */
 async function describeDirectory(dir) {
     // Empty directories hold no data: only files, links and other entries count.
-    const items = (await (0,tree_walk/* readTree */.Z)(dir))
+    const items = (await (0,tree_walk/* readTree */.Z)(dir).catch((err) => unreadable(err, dir)))
         .filter((entry) => !entry.dirent.isDirectory())
         .map((entry) => entry.path);
     if (items.length === 0)
@@ -3152,7 +3240,7 @@ class ChangeReview {
         reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
         reporter.setOutput('assets-changed', String(assets.changed.length + assets.added.length + assets.removed.length));
         reporter.setOutput('changes-file', file);
-        reporter.info(`Compared with ${report.source} (job ${report.previous.jobId}).`);
+        reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
         reporter.info(`Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`);
         for (const [label, list] of [
             ['changed', pages.changed],
@@ -3731,7 +3819,7 @@ var external_node_stream_promises_ = __webpack_require__(6466);
  * longer cannot be created, so it is refused before any work is spent on it.
  */
 const PATH_MAX = 4096;
-const NAME_MAX = 255;
+const entries_NAME_MAX = 255;
 /**
  * Symlinks wait in memory until every other entry is written: their targets and names
  * may total this much, in UTF-16 code units. A site's links take a few kilobytes;
@@ -4011,8 +4099,8 @@ function normalizeName(name, refuse) {
             continue;
         if (part === '..')
             refuse('contains ".."');
-        if (part.length > NAME_MAX / 4 && Buffer.byteLength(part) > NAME_MAX) {
-            refuse(`has a component of ${Buffer.byteLength(part)} bytes, longer than ${NAME_MAX}`);
+        if (part.length > entries_NAME_MAX / 4 && Buffer.byteLength(part) > entries_NAME_MAX) {
+            refuse(`has a component of ${Buffer.byteLength(part)} bytes, longer than ${entries_NAME_MAX}`);
         }
         parts.push(part);
     }
@@ -4251,9 +4339,12 @@ function unsupported(header, what) {
     return new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(header.name)}" uses ${what}, which this action does not read.`);
 }
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __webpack_require__(4573);
 // EXTERNAL MODULE: ./node_modules/tar-stream/index.js
 var tar_stream = __webpack_require__(6118);
 ;// CONCATENATED MODULE: ./.build/deliver/archive/tar-parser.js
+
 
 const S_TYPEFLAG = 0x53;
 const tar_parser_BLOCK = 512;
@@ -4266,7 +4357,7 @@ class TarParser extends Extract {
     #pendingSparse;
     constructor() {
         // Old (v7, pre-POSIX) archives have no ustar magic: tar-stream reads them when asked.
-        super({ allowUnknownFormat: true });
+        super({ allowUnknownFormat: true, filenameEncoding: 'latin1' });
         const buffer = this._buffer;
         const shift = buffer.shift.bind(buffer);
         buffer.shift = (size) => {
@@ -4299,9 +4390,19 @@ class TarParser extends Extract {
         }
     }
     _decodeLongHeader(buf) {
-        if (this._header?.type === 'pax-header')
+        const type = this._header?.type;
+        if (type === 'pax-header')
             this.#rawPax = buf;
         super._decodeLongHeader(buf);
+        // tar-stream reads pax values as UTF-8; bsdtar writes a name that is not UTF-8 as
+        // bytes (hdrcharset=BINARY).
+        const pax = type === 'pax-header' ? this._pax : type === 'pax-global-header' ? this._paxGlobal : null;
+        if (pax) {
+            for (const [key, value] of paxRecords(buf)) {
+                if ((key === 'path' || key === 'linkpath') && pax[key] !== undefined)
+                    pax[key] = value;
+            }
+        }
     }
     _write(data, cb) {
         if (this.#ended)
@@ -4325,6 +4426,12 @@ class TarParser extends Extract {
         if (!Number.isSafeInteger(header.size) || header.size < 0) {
             throw new Error('Invalid tar header: bad number');
         }
+        // Names from the header block or a GNU long name came in Latin-1 (their bytes).
+        const pax = header.pax;
+        if (!pax?.path)
+            header.name = fromLatin1(header.name);
+        if (header.linkname && !pax?.linkpath)
+            header.linkname = fromLatin1(header.linkname);
         const raw = this.#lastBlock;
         header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156]);
         if (this.#rawPax !== undefined) {
@@ -4406,13 +4513,25 @@ function paxRecords(data) {
         const length = Number.parseInt(data.toString('latin1', at, space), 10);
         if (!(length > space - at + 1) || at + length > data.length)
             break;
-        const record = data.toString('utf8', space + 1, at + length - 1);
-        const equals = record.indexOf('=');
-        if (equals > 0)
-            records.push([record.slice(0, equals), record.slice(equals + 1)]);
+        const equals = data.indexOf(0x3d, space + 1);
+        if (equals > space + 1 && equals < at + length - 1) {
+            records.push([
+                data.toString('utf8', space + 1, equals),
+                decodeName(data.subarray(equals + 1, at + length - 1)),
+            ]);
+        }
         at += length;
     }
     return records;
+}
+/** A name read in Latin-1, as `decodeName` reads its bytes; ASCII, most names, as it is. */
+function fromLatin1(name) {
+    return NOT_ASCII.test(name) ? decodeName(Buffer.from(name, 'latin1')) : name;
+}
+const NOT_ASCII = /[^\x00-\x7f]/;
+/** A name's bytes as UTF-8 when they are, else as Latin-1: one character per byte. */
+function decodeName(bytes) {
+    return (0,external_node_buffer_.isUtf8)(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/links.js
@@ -5424,8 +5543,6 @@ function mapArchiveError(err, format) {
     return new errors/* UnsafeArchiveError */.td(`The ${format} archive could not be read (${message}).`);
 }
 
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __webpack_require__(4573);
 // EXTERNAL MODULE: ./node_modules/yauzl/index.js
 var yauzl = __webpack_require__(663);
 ;// CONCATENATED MODULE: ./.build/deliver/archive/zip.js
@@ -5470,6 +5587,8 @@ const EOCD_BYTES = 22;
 const LOCAL_HEADER_BYTES = 30;
 const UTF8_NAMES = 0x800;
 const UNICODE_PATH_FIELD = 0x7075;
+/** The longest run of entries between two turns of the event loop (see EventLoopTurns). */
+const TURN_MS = 20;
 /**
  * Reads the zip file with synchronous calls: yauzl parses the directory and the local
  * headers through it, and a site's thousands of small entries each cost a read instead
@@ -5565,8 +5684,9 @@ async function extractZip(file, root, limits, signal, onWritten) {
             await new Promise((resolve, reject) => {
                 zip.on('error', reject);
                 zip.on('end', resolve);
+                const turns = new EventLoopTurns();
                 zip.on('entry', (entry) => {
-                    extractZipEntry(zip, fd, entry, guard, writer, signal).then(() => zip.readEntry(), reject);
+                    extractZipEntry(zip, fd, entry, guard, writer, signal).then(() => turns.then(() => zip.readEntry()), reject);
                 });
                 zip.readEntry();
             });
@@ -5578,6 +5698,26 @@ async function extractZip(file, root, limits, signal, onWritten) {
     }
     finally {
         external_node_fs_.closeSync(fd);
+    }
+}
+/**
+ * Runs the next step of a loop over entries: soon (a microtask), but every few
+ * milliseconds on a later turn of the event loop. Small entries are read, inflated and
+ * written with synchronous calls, so without these turns a zip of many small files would
+ * hold the thread until its end, and neither the step's deadline (a timer) nor a
+ * cancellation (a signal) could reach the `signal` checked before each entry.
+ */
+class EventLoopTurns {
+    #since = performance.now();
+    then(step) {
+        if (performance.now() - this.#since < TURN_MS) {
+            queueMicrotask(step);
+            return;
+        }
+        setImmediate(() => {
+            this.#since = performance.now();
+            step();
+        });
     }
 }
 /**
@@ -5606,6 +5746,7 @@ async function surveyEntries(zip, limits, archiveSize) {
     const ends = new Float64Array(zip.entryCount);
     let count = 0;
     let total = 0;
+    const turns = new EventLoopTurns();
     await new Promise((resolve, reject) => {
         zip.on('error', (err) => reject(mapZipError(err)));
         zip.on('end', resolve);
@@ -5635,7 +5776,7 @@ async function surveyEntries(zip, limits, archiveSize) {
                 }
                 // Not from inside the callback: with synchronous reads, that would nest a stack
                 // frame per entry.
-                queueMicrotask(() => zip.readEntry());
+                turns.then(() => zip.readEntry());
             }
             catch (err) {
                 reject(err);
@@ -5686,11 +5827,17 @@ function entryName(entry) {
         return raw.toString('utf8');
     return yauzl.getFileNameLowLevel(flags, raw, [], true);
 }
+/**
+ * As unzip and bsdtar read it: a name ending in a slash is a directory whatever its mode
+ * says, and a named pipe's mode (`… | zip out.zip -` stores the mode of its stdin) is a
+ * regular file with the entry's bytes.
+ */
 function zip_kindOf(entry, name) {
+    if (name.endsWith('/') || name.endsWith('\\'))
+        return 'directory';
     const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
-    if (unixMode & S_IFMT)
-        return FILE_TYPE[unixMode & S_IFMT] ?? 'unknown';
-    return name.endsWith('/') || name.endsWith('\\') ? 'directory' : 'file';
+    const kind = unixMode & S_IFMT ? (FILE_TYPE[unixMode & S_IFMT] ?? 'unknown') : 'file';
+    return kind === 'fifo' ? 'file' : kind;
 }
 async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
     (0,errors/* throwIfAborted */.Te)(signal);
@@ -5743,6 +5890,10 @@ async function readWhole(zip, fd, entry, name) {
             data = external_node_zlib_.inflateRawSync(compressed, { maxOutputLength: entry.uncompressedSize + 1 });
         }
         catch (err) {
+            // Past the slack byte: more than the directory said.
+            if (err.code === 'ERR_BUFFER_TOO_LARGE') {
+                throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: entry "${printable(name)}" holds more bytes than its header declares.`);
+            }
             throw new errors/* UnsafeArchiveError */.td(`The zip archive is truncated or corrupt (entry "${printable(name)}": ${err.message}).`);
         }
     }
@@ -6192,6 +6343,7 @@ async function waitForExport(first, options) {
 
 
 
+
 /** start → poll → bundle → download/extract → helm values → artifact. */
 async function runExport(config, deps) {
     const { api, reporter, record, clock } = deps;
@@ -6372,7 +6524,7 @@ async function runExport(config, deps) {
         if (config.artifactName !== undefined) {
             await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
                 if (!deps.uploadArtifact) {
-                    reporter.warning('artifact-name is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.');
+                    reporter.warning('`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.');
                     return;
                 }
                 const files = delivered.archivePath
@@ -6470,6 +6622,17 @@ async function checkTargetBeforeRun(config, rules, deps) {
                 {
                     input,
                     message: `${file}: ${forbidden}; choose a file in the workspace, such as ${example}`,
+                },
+            ]);
+        }
+        // The inputs were compared as written; a link on the way can still lead into path.
+        if (config.download &&
+            config.extract &&
+            (0,deliver_protected/* contains */.gR)(await realPathOfPlanned(config.path), await realPathOfPlanned(file), rules.platform)) {
+            throw new errors/* InputError */.dz([
+                {
+                    input,
+                    message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into path`,
                 },
             ]);
         }
