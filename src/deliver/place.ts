@@ -248,9 +248,18 @@ async function removePrevious(previous: string, target: string): Promise<{ leftB
   } catch (err) {
     untrack(at);
     return {
-      leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${errorMessage(err)}): remove it by hand, after making it writable.`,
+      leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${errorMessage(err)}): remove it by hand, ${howToRemove(err)}.`,
     };
   }
+}
+
+/** What stands in the way of removing a tree, by the error its removal met. */
+function howToRemove(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EBUSY')
+    return 'after unmounting what is mounted inside it (its data is not touched)';
+  if (code === 'EACCES' || code === 'EPERM') return 'after making it writable';
+  return 'once what kept it there is out of the way';
 }
 
 /** Moves a finished file into `dir` under `name`, atomically on the destination side. */

@@ -635,6 +635,36 @@ describe('replaceDirectory', () => {
     expect(await fs.readFile(path.join(aside, 'index.html'), 'utf8')).toBe('old');
   });
 
+  it('leaves an earlier tree with a mount inside it, its data untouched, and says to unmount it (root only)', async (context) => {
+    const site = path.join(workspace, 'site');
+    await write(path.join(site, 'data', 'placeholder'), '');
+    const shared = path.join(root, 'shared');
+    await write(path.join(shared, 'precious.txt'), 'precious');
+    const mount = spawnSync('mount', ['--bind', shared, path.join(site, 'data')], {
+      encoding: 'utf8',
+    });
+    if (mount.status !== 0) {
+      const why = mount.error?.message ?? mount.stderr.trim();
+      console.warn(`skipping the mount-inside test: cannot bind-mount here (${why})`);
+      context.skip(`cannot bind-mount here (${why})`);
+    }
+    const staging = path.join(workspace, '.site.partial-1-00000000');
+    await write(path.join(staging, 'index.html'), 'new');
+    let left: string | undefined;
+    try {
+      const result = await replaceDirectory(staging, site);
+      left = result.leftBehind?.match(/is left in (\S+) /)?.[1];
+      expect(result.leftBehind).toMatch(
+        /\(EBUSY: .*\): remove it by hand, after unmounting what is mounted inside it \(its data is not touched\)\.$/,
+      );
+      expect(await fs.readFile(path.join(shared, 'precious.txt'), 'utf8')).toBe('precious');
+    } finally {
+      if (left) spawnSync('umount', [path.join(left, 'data')]);
+      spawnSync('umount', [path.join(site, 'data')]);
+    }
+    expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('new');
+  });
+
   it('says so plainly when another run puts a site at path during the swap, and keeps that one', async () => {
     const site = path.join(workspace, 'site');
     await writeEarlierExport(site, { 'index.html': 'old' });
