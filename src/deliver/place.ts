@@ -60,7 +60,7 @@ function cleanUpSync(): void {
 }
 
 /** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/;
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/s;
 
 /** `.site.partial-<pid>-<random>` beside `site`. */
 export function siblingPath(target: string, label: 'partial' | 'previous' | 'removed'): string {

@@ -550,6 +550,13 @@ describe('recoverInterruptedRuns', () => {
     });
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the earlier export');
     expect(await fs.readdir(workspace)).toEqual(['site']);
+
+    // A name with a line break in it is recognised too.
+    await fs.rm(site, { recursive: true });
+    const odd = path.join(workspace, `.site\nv2.previous-${deadPid()}-0a0b0c0d`);
+    await writeEarlierExport(odd, { 'index.html': 'the earlier export' });
+    await recoverInterruptedRuns(workspace, ['site\nv2']);
+    expect(await fs.readdir(workspace)).toEqual(['site\nv2']);
   });
 
   it('recovers what an earlier run with the same process id left (a container: same pid every run)', async () => {
