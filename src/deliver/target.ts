@@ -103,8 +103,9 @@ export async function inspectTarget(
       `is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${path.join(given ?? target, 'site')}.`,
     );
   const uid = process.getuid?.();
-  // In a sticky directory (like /tmp) only the owner of an entry may rename it away.
-  if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0) {
+  // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
+  // may rename it away.
+  if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0 && parent.uid !== uid) {
     if (stat.uid !== uid)
       refuse(
         `belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,

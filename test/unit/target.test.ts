@@ -305,7 +305,10 @@ describe('inspectTarget', () => {
       ).rejects.toThrow(
         `${path.join(shared, 'site')} belongs to another user (uid 2000) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,
       );
-      // The runner's own directory there is fine.
+      // The runner's own directory there is fine, and any in a sticky directory of its own.
+      await fs.chown(shared, 1000, 1000);
+      expect((await inspectTarget(path.join(shared, 'site'), rules)).kind).toBe('export');
+      await fs.chown(shared, 0, 0);
       await fs.chown(path.join(shared, 'site'), 1000, 1000);
       expect((await inspectTarget(path.join(shared, 'site'), rules)).kind).toBe('export');
     } finally {
