@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import { summarizeBody } from '../api/errors.js';
 import type { Clock, Random } from '../clock.js';
@@ -356,7 +356,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         }
       }
 
-      const stream: Readable = decoder ? response.body.pipe(decoder) : response.body;
+      // pipeline, not pipe: a body cut off or timed out must fail the decoder too, where pipe
+      // would leave the loop below waiting for bytes that never come.
+      const stream: Readable = decoder
+        ? pipeline(response.body, decoder, () => undefined)
+        : response.body;
       let progressed = false;
       try {
         for await (const data of stream) {

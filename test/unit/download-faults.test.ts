@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { downloadBundle } from '../../src/deliver/download.js';
+
+/** The download against a storage on loopback that misbehaves the same way every time. */
+
+const ARCHIVE = Buffer.from(
+  Array.from({ length: 20_000 }, (_, i) => `line ${i} ${(i * 7919) % 10007}\n`).join(''),
+);
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function storage(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void,
+) {
+  let requests = 0;
+  const server = http.createServer((req, res) => handler(req, res, ++requests));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dispatcher = new Agent();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'download-faults-'));
+  cleanups.push(
+    () => fs.rm(dir, { recursive: true, force: true }),
+    () => dispatcher.close(),
+    () => new Promise((resolve) => server.close(resolve)),
+    async () => server.closeAllConnections(),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bundle.tar.gz?sig=1`,
+    dispatcher,
+    file: path.join(dir, 'bundle'),
+    requests: () => requests,
+  };
+}
+
+/** Fails instead of hanging: a download that never settles is the bug under test. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+describe('the download against a storage that misbehaves', () => {
+  it('a transfer compressed on the way and cut in the middle is retried, not waited on forever', async () => {
+    const gzipped = zlib.gzipSync(ARCHIVE);
+    const store = await storage((_req, res, n) => {
+      res.writeHead(200, { 'content-length': gzipped.length, 'content-encoding': 'gzip' });
+      if (n > 1) return res.end(gzipped);
+      res.write(gzipped.subarray(0, gzipped.length >> 1));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const result = await within(
+      5000,
+      downloadBundle({
+        source: { url: store.url, sizeBytes: ARCHIVE.length },
+        refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
+        file: store.file,
+        dispatcher: store.dispatcher,
+        clock: systemClock,
+        random: () => 0,
+        idleTimeoutMs: 2000,
+      }),
+    );
+    expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
+    expect(store.requests()).toBe(2);
+  });
+
+  it('a compressed transfer that stalls ends at the idle timeout and is retried', async () => {
+    const gzipped = zlib.gzipSync(ARCHIVE);
+    const store = await storage((_req, res, n) => {
+      res.writeHead(200, { 'content-length': gzipped.length, 'content-encoding': 'gzip' });
+      if (n > 1) res.end(gzipped);
+      else res.write(gzipped.subarray(0, 1000));
+    });
+    const result = await within(
+      5000,
+      downloadBundle({
+        source: { url: store.url, sizeBytes: ARCHIVE.length },
+        refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
+        file: store.file,
+        dispatcher: store.dispatcher,
+        clock: systemClock,
+        random: () => 0,
+        idleTimeoutMs: 500,
+      }),
+    );
+    expect(result.size).toBe(ARCHIVE.length);
+  });
+});
