@@ -157,6 +157,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
   let resumes = 0;
   let restarts = 0;
   let refreshes = 0;
+  /**
+   * The furthest byte reached of this link's archive: bytes fetched again after a start
+   * over are no progress, or a storage that cuts at the same byte each time is asked forever.
+   */
+  let reached = 0;
 
   const position = () =>
     `${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}`;
@@ -177,6 +182,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     refreshes += 1;
     options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
     source = await options.refresh(why);
+    // A fresh link may name another version: its bytes are new.
+    reached = received;
   };
   const describeStop = (stop: GiveUp) =>
     stop.why === 'deadline'
@@ -393,10 +400,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
             collectYoungGeneration();
           }
           received += chunk.length;
-          if (!progressed) {
+          if (!progressed && received > reached) {
             progressed = true;
             schedule.succeeded();
           }
+          reached = Math.max(reached, received);
           options.onProgress?.(received, total);
         }
       } catch (err) {

@@ -98,3 +98,27 @@ describe('the download against a storage that misbehaves', () => {
     expect(result.size).toBe(ARCHIVE.length);
   });
 });
+
+describe('bytes fetched again are not progress', () => {
+  it('a storage that ignores Range and cuts at the same byte every time ends at the outage budget', async () => {
+    const store = await storage((_req, res) => {
+      res.writeHead(200, { 'content-length': ARCHIVE.length, etag: '"same"' });
+      res.write(ARCHIVE.subarray(0, 5000));
+      setTimeout(() => res.socket?.destroy(), 5);
+    });
+    const download = downloadBundle({
+      source: { url: store.url, sizeBytes: ARCHIVE.length },
+      refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
+      file: store.file,
+      dispatcher: store.dispatcher,
+      clock: systemClock,
+      random: () => 0.5,
+      idleTimeoutMs: 2000,
+      budget: { outageMs: 1000, baseDelayMs: 20, maxDelayMs: 200 },
+    });
+    await expect(within(8000, download)).rejects.toThrow(
+      /The bundle download failed \d+ times in a row over .*, at 4\.9 KB of/,
+    );
+    expect(store.requests()).toBeLessThan(20);
+  });
+});
