@@ -125,6 +125,9 @@ export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
   });
 }
 
+/** The proxy schemes undici's ProxyAgent can go through. */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+
 /**
  * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
  * missing. Throws ProxySettingError when it is not one.
@@ -138,6 +141,13 @@ function parseProxyUrl(variable: { name: string; value: string }): URL {
     throw new ProxySettingError(name, 'it does not parse as a URL');
   }
   if (proxy.hostname === '') throw new ProxySettingError(name, 'it names no host');
+  // Any other scheme fails each request with an argument error that reads like a network one.
+  if (!PROXY_SCHEMES.has(proxy.protocol)) {
+    throw new ProxySettingError(
+      name,
+      `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4 are not supported)`,
+    );
+  }
   try {
     decodeURIComponent(proxy.username);
     decodeURIComponent(proxy.password);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { classifyNetworkError, ServerTime } from '../../src/http.js';
-import { bypassesProxy, parseNoProxy, proxyFor, ProxyTunnelRefused } from '../../src/proxy.js';
+import {
+  bypassesProxy,
+  checkProxyEnvironment,
+  parseNoProxy,
+  proxyFor,
+  ProxySettingError,
+  ProxyTunnelRefused,
+} from '../../src/proxy.js';
 import { RetrySchedule } from '../../src/retry.js';
 
 /** A clock whose sleeps pass at once and are recorded. */
@@ -62,6 +69,25 @@ describe('NO_PROXY, as curl reads it', () => {
       proxyFor(new URL('http://[::1]:4010/'), { HTTP_PROXY: 'http://p:1', NO_PROXY: '::1' }),
     ).toBeUndefined();
   });
+});
+
+describe('proxy schemes', () => {
+  it.each(['socks5h://127.0.0.1:1080', 'socks4://127.0.0.1:1080', 'ftp://proxy.local:21'])(
+    'ALL_PROXY=%s, a scheme no request can go through, stops the run before its first request',
+    (value) => {
+      expect(() => checkProxyEnvironment({ ALL_PROXY: value })).toThrow(ProxySettingError);
+      expect(() => checkProxyEnvironment({ ALL_PROXY: value })).toThrow(
+        /ALL_PROXY is not a proxy URL \(its scheme [a-z0-9]+: is not one of http, https, socks5/,
+      );
+    },
+  );
+
+  it.each(['http://p:3128', 'https://p:443', 'socks5://p:1080', 'p:3128'])(
+    'ALL_PROXY=%s is accepted',
+    (value) => {
+      expect(() => checkProxyEnvironment({ ALL_PROXY: value })).not.toThrow();
+    },
+  );
 });
 
 describe('network failures are classified by their codes', () => {
