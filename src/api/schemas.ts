@@ -90,10 +90,15 @@ const status = z
   .pipe(z.string().min(1))
   .transform((value) => value.toLowerCase());
 
+/** A size in bytes: a negative or fractional one says nothing, and is taken as not given. */
+const byteSize = looseNumber.transform((n) =>
+  n === undefined || !Number.isSafeInteger(n) || n < 0 ? undefined : n,
+);
+
 export const exportJobSchema = z.object({
   jobId: identifier,
   // The contract names only jobId in the start answer: a new job is queued.
-  status: status.optional().transform((s) => s ?? 'queued'),
+  status: status.nullish().transform((s) => s ?? 'queued'),
   progress: looseNumber.transform((p) =>
     p === undefined ? undefined : Math.min(100, Math.max(0, p)),
   ),
@@ -103,7 +108,7 @@ export const exportJobSchema = z.object({
     .nullish()
     .catch(undefined)
     .transform((v) => v ?? undefined),
-  sizeBytes: looseNumber,
+  sizeBytes: byteSize,
   expiresAt: timestamp,
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -114,7 +119,7 @@ export type ExportJob = z.output<typeof exportJobSchema>;
 export const bundleLinkSchema = z.object({
   jobId: identifier.optional().catch(undefined),
   bundleUrl: httpUrl,
-  sizeBytes: looseNumber,
+  sizeBytes: byteSize,
   expiresAt: timestamp,
 });
 

@@ -53,6 +53,24 @@ describe('export job answers', () => {
     expect(exportJobSchema.parse({ ...documentedJob, pageCount }).pageCount).toBe(expected);
   });
 
+  it.each([
+    ['a number sent as a string', '2048', 2048],
+    ['negative', -5, undefined],
+    ['a fraction', 20.5, undefined],
+    ['null', null, undefined],
+  ])(
+    'sizeBytes given as %s reads as %s, on a job and on a bundle link',
+    (_what, sizeBytes, expected) => {
+      expect(exportJobSchema.parse({ ...documentedJob, sizeBytes }).sizeBytes).toBe(expected);
+      const link = { bundleUrl: 'https://bucket.example.com/se_1.tar.gz', sizeBytes };
+      expect(bundleLinkSchema.parse(link).sizeBytes).toBe(expected);
+    },
+  );
+
+  it('a status of null is none stated, as a missing one: the job is followed', () => {
+    expect(exportJobSchema.parse({ ...documentedJob, status: null }).status).toBe('queued');
+  });
+
   it('a job from the pending API without progress or pageCount, with its link inline, is accepted', () => {
     const job = exportJobSchema.parse({
       jobId: 'se_1',
