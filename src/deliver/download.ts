@@ -328,7 +328,9 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         }
       } else {
         if (received > 0) {
-          const sameVersion = served !== undefined && served === etag && length === total;
+          // Without an ETag either time nothing tells a change, and nothing is spliced: the
+          // whole archive comes again from its first byte.
+          const sameVersion = served === etag && length === total;
           if (!sameVersion) {
             discard(response.body);
             await startOver('The bundle changed on the storage since the download began');

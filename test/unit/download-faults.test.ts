@@ -122,3 +122,39 @@ describe('bytes fetched again are not progress', () => {
     expect(store.requests()).toBeLessThan(20);
   });
 });
+
+describe('a storage that names no version', () => {
+  it('without an ETag or Range, a cut transfer is taken again from its start, not called a change', async () => {
+    const events: string[] = [];
+    const store = await storage((_req, res, n) => {
+      // Chunked, no ETag, no Content-Length: nothing says which version this is.
+      res.writeHead(200, {});
+      if (n > 1) return res.end(ARCHIVE);
+      res.write(ARCHIVE.subarray(0, 5000));
+      setTimeout(() => res.socket?.destroy(), 5);
+    });
+    let refreshes = 0;
+    const result = await within(
+      5000,
+      downloadBundle({
+        source: { url: store.url },
+        refresh: async () => {
+          refreshes += 1;
+          return { url: store.url };
+        },
+        file: store.file,
+        dispatcher: store.dispatcher,
+        clock: systemClock,
+        random: () => 0,
+        idleTimeoutMs: 2000,
+        onEvent: (event) => events.push(event),
+      }),
+    );
+    expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
+    expect(refreshes).toBe(0);
+    expect(events.join('\n')).not.toMatch(/changed/);
+    expect(events.join('\n')).toMatch(
+      /The storage does not resume transfers: starting the download over/,
+    );
+  });
+});
