@@ -332,7 +332,7 @@ export function proxyRefusal(status: number, proxy: URL, host: string): NetworkF
       summary: `the proxy ${name} requires authentication (HTTP 407)`,
       advice: withCredentials
         ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
-        : 'Put the proxy credentials in the proxy URL: HTTPS_PROXY=http://user:password@host:port (percent-encode special characters; keep it in a secret).',
+        : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): http://user:password@host:port (percent-encode special characters; keep it in a secret).',
     };
   }
   if (status === 403) {

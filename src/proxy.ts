@@ -112,7 +112,11 @@ export function parseNoProxy(value: string | undefined): NoProxy {
 /** True when NO_PROXY says `url` is reached directly. */
 export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
   if (noProxy.all) return true;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `docs.example.com.` (fully qualified) is the same host as `docs.example.com`.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const port = url.port !== '' ? Number(url.port) : DEFAULT_PORT[url.protocol];
   const family = isIP(host);
   return noProxy.rules.some((rule) => {

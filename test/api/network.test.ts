@@ -42,6 +42,9 @@ describe('NO_PROXY, as curl reads it', () => {
     ['.example.com', 'https://docs.example.com/', true],
     ['*.example.com', 'https://example.com/', true],
     ['example.com', 'https://notexample.com/', false],
+    // A fully qualified name, as curl reads it.
+    ['example.com', 'https://docs.example.com./', true],
+    ['docs.example.com', 'https://docs.example.com./', true],
     ['127.0.0.1:4010', 'http://127.0.0.1:4010/', true],
     ['127.0.0.1:4010', 'http://127.0.0.1:4011/', false],
     ['[::1]:4010', 'http://[::1]:4010/', true],

@@ -64,7 +64,7 @@ describe.skipIf(!SQUID.available)('squid', () => {
     );
     expect(run.code).toBe(1);
     expect(run.error).toMatch(
-      /^Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ requires authentication \(HTTP 407\)\. Put the proxy credentials in the proxy URL/,
+      /^Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ requires authentication \(HTTP 407\)\. Put the proxy credentials in the proxy URL of the variable that names it \(HTTPS_PROXY, HTTP_PROXY or ALL_PROXY\)/,
     );
     expect(await squid.accessLog()).toHaveLength(1);
     expect(api.requests).toEqual([]);
