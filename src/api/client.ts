@@ -122,6 +122,12 @@ export class AdminApi {
     this.serverTime = new ServerTime(this.#options.clock);
   }
 
+  /** Whether `text` holds the API key, as it is or percent-encoded: it goes to the API only. */
+  holdsKey(text: string): boolean {
+    const key = this.#options.apiKey;
+    return key !== '' && (text.includes(key) || text.includes(encodeURIComponent(key)));
+  }
+
   /** Later calls stop retrying once this clock time has passed. */
   set deadline(at: number | undefined) {
     this.#options.deadline = at;

@@ -39,7 +39,7 @@ export async function obtainBundleLink(
   finished: ExportJob,
   options: BundleOptions,
 ): Promise<BundleSource> {
-  if (finished.bundleUrl !== undefined) return toSource(finished);
+  if (finished.bundleUrl !== undefined) return toSource(finished, options.api);
   return requestBundle(jobId, options);
 }
 
@@ -57,7 +57,7 @@ export async function refreshBundleLink(
         { kind: 'invalid-response' },
       );
     }
-    return toSource(job);
+    return toSource(job, options.api);
   }
   return requestBundle(jobId, options);
 }
@@ -99,12 +99,19 @@ async function requestBundle(jobId: string, options: BundleOptions): Promise<Bun
         `The bundle answer names export job ${link.jobId}, not ${jobId}, the job this run asked for: check that the link is for this export.`,
       );
     }
-    return toSource(link);
+    return toSource(link, options.api);
   }
 }
 
-function toSource(link: BundleLink | ExportJob): BundleSource {
+function toSource(link: BundleLink | ExportJob, api: AdminApi): BundleSource {
   const url = link.bundleUrl as string;
+  // A link carries its own credentials; ours would reach the storage host and its logs.
+  if (api.holdsKey(url)) {
+    throw new ApiError(
+      'The API returned a bundle link that holds the API key: refusing to send the key to the storage host. Report this to the platform.',
+      { kind: 'invalid-response' },
+    );
+  }
   const parsed = parseServiceUrl(url);
   if (!(parsed instanceof URL)) {
     throw new ApiError(

@@ -230,6 +230,25 @@ describe('export, end to end against the emulator', () => {
     expect(waits.reduce((sum, s) => sum + s, 0)).toBeGreaterThan(300);
   });
 
+  it('refuses a bundle link that holds the API key, before sending it to the storage', async () => {
+    const { keys, storeUrl } = harness.emulator;
+    for (const key of [keys.write, encodeURIComponent(keys.write)]) {
+      harness.emulator.faults.add({
+        route: 'export.bundle',
+        status: 200,
+        body: JSON.stringify({ bundleUrl: `${storeUrl}/exports/site.tar.gz?token=${key}` }),
+      });
+      const before = harness.emulator.requests.length;
+      const run = await harness.run({ domain: DOMAIN, path: 'site' });
+      expect(run.code).toBe(1);
+      expect(errorLines(run)[0]).toMatch(
+        /The API returned a bundle link that holds the API key: refusing to send the key to the storage host\./,
+      );
+      const later = harness.emulator.requests.slice(before);
+      expect(later.filter((r) => r.server === 'store')).toEqual([]);
+    }
+  });
+
   it('resumes a cut download with Range and gets identical files', async () => {
     const reference = await harness.run({ domain: DOMAIN, path: 'site' });
     harness.emulator.faults.add({ route: 'store.get', cutAfterBytes: 3000 });
