@@ -1,5 +1,5 @@
 import { runAction } from './github.js';
-import { ignoreClosedPipe } from './signals.js';
+import { ignoreClosedPipe, runToTheEnd } from './signals.js';
 
 ignoreClosedPipe(process.stdout);
-await runAction();
+await runToTheEnd(runAction, (line) => process.stdout.write(`::error::${line}\n`));

@@ -51,3 +51,35 @@ export function ignoreClosedPipe(stream: NodeJS.WritableStream): void {
     stream.write = (() => true) as typeof stream.write;
   });
 }
+
+/** Node's exit code when the event loop empties while the entry point still awaits. */
+const UNSETTLED_TOP_LEVEL_AWAIT = 13;
+
+/**
+ * Runs `main` as the entry point does, and when the process ends before it settles (it
+ * awaited something no event could ever settle, so the event loop ran empty), says so
+ * on `write` in one line and exits 1, instead of Node's bare exit code 13 and warning.
+ */
+export async function runToTheEnd(
+  main: () => Promise<void>,
+  write: (line: string) => void,
+): Promise<void> {
+  let settled = false;
+  const onExit = (code: number) => {
+    // Node 20 sets the code on process.exitCode and emits 'exit' with 0.
+    const unsettled =
+      code === UNSETTLED_TOP_LEVEL_AWAIT || process.exitCode === UNSETTLED_TOP_LEVEL_AWAIT;
+    if (settled || !unsettled) return;
+    write(
+      'The run ended without finishing: it was left waiting for something that never came. This is a bug in the action: rerun the step, and report it with this log.',
+    );
+    process.exitCode = 1;
+  };
+  process.once('exit', onExit);
+  try {
+    await main();
+  } finally {
+    settled = true;
+    process.off('exit', onExit);
+  }
+}
