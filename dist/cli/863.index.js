@@ -80,7 +80,7 @@ function cleanUpSync() {
     leftovers.clear();
 }
 /** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/;
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/s;
 /** `.site.partial-<pid>-<random>` beside `site`. */
 function siblingPath(target, label) {
     return node_path__WEBPACK_IMPORTED_MODULE_3__.join(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), `.${node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target)}.${label}-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`);
@@ -245,9 +245,18 @@ async function removePrevious(previous, target) {
     catch (err) {
         untrack(at);
         return {
-            leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, after making it writable.`,
+            leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, ${howToRemove(err)}.`,
         };
     }
+}
+/** What stands in the way of removing a tree, by the error its removal met. */
+function howToRemove(err) {
+    const code = err.code;
+    if (code === 'EBUSY')
+        return 'after unmounting what is mounted inside it (its data is not touched)';
+    if (code === 'EACCES' || code === 'EPERM')
+        return 'after making it writable';
+    return 'once what kept it there is out of the way';
 }
 /** Moves a finished file into `dir` under `name`, atomically on the destination side. */
 async function moveFileInto(file, dir, name) {
@@ -402,7 +411,11 @@ function parseNoProxy(value) {
 function bypassesProxy(url, noProxy) {
     if (noProxy.all)
         return true;
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    // `docs.example.com.` (fully qualified) is the same host as `docs.example.com`.
+    const host = url.hostname
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, '')
+        .toLowerCase();
     const port = url.port !== '' ? Number(url.port) : DEFAULT_PORT[url.protocol];
     const family = (0,external_node_net_.isIP)(host);
     return noProxy.rules.some((rule) => {
@@ -415,6 +428,8 @@ function bypassesProxy(url, noProxy) {
         return host === name || host.endsWith(`.${name}`);
     });
 }
+/** The proxy schemes undici's ProxyAgent can go through. */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks:']);
 /**
  * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
  * missing. Throws ProxySettingError when it is not one.
@@ -430,6 +445,10 @@ function parseProxyUrl(variable) {
     }
     if (proxy.hostname === '')
         throw new ProxySettingError(name, 'it names no host');
+    // Any other scheme fails each request with an argument error that reads like a network one.
+    if (!PROXY_SCHEMES.has(proxy.protocol)) {
+        throw new ProxySettingError(name, `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4 are not supported)`);
+    }
     try {
         decodeURIComponent(proxy.username);
         decodeURIComponent(proxy.password);
@@ -889,7 +908,7 @@ function proxyRefusal(status, proxy, host) {
             summary: `the proxy ${name} requires authentication (HTTP 407)`,
             advice: withCredentials
                 ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
-                : 'Put the proxy credentials in the proxy URL: HTTPS_PROXY=http://user:password@host:port (percent-encode special characters; keep it in a secret).',
+                : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): http://user:password@host:port (percent-encode special characters; keep it in a secret).',
         };
     }
     if (status === 403) {
@@ -1087,6 +1106,11 @@ class AdminApi {
             redactor,
         };
         this.serverTime = new ServerTime(this.#options.clock);
+    }
+    /** Whether `text` holds the API key, as it is or percent-encoded: it goes to the API only. */
+    holdsKey(text) {
+        const key = this.#options.apiKey;
+        return key !== '' && (text.includes(key) || text.includes(encodeURIComponent(key)));
     }
     /** Later calls stop retrying once this clock time has passed. */
     set deadline(at) {
@@ -1920,8 +1944,9 @@ async function inspectTarget(target, rules, given) {
     if (parent.dev !== stat.dev || (await isMountPoint(target)))
         refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
     const uid = process.getuid?.();
-    // In a sticky directory (like /tmp) only the owner of an entry may rename it away.
-    if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0) {
+    // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
+    // may rename it away.
+    if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0 && parent.uid !== uid) {
         if (stat.uid !== uid)
             refuse(`belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`);
     }
@@ -3455,6 +3480,7 @@ function takeCollector() {
 
 
 
+
 const MAX_ERROR_BODY = 64 * 1024;
 /**
  * The young generation is collected each time this much has been downloaded, so dead
@@ -3508,6 +3534,11 @@ async function downloadBundle(options) {
     let resumes = 0;
     let restarts = 0;
     let refreshes = 0;
+    /**
+     * The furthest byte reached of this link's archive: bytes fetched again after a start
+     * over are no progress, or a storage that cuts at the same byte each time is asked forever.
+     */
+    let reached = 0;
     const position = () => `${(0,duration/* formatBytes */.z3)(received)}${total !== undefined ? ` of ${(0,duration/* formatBytes */.z3)(total)}` : ''}`;
     const startOver = async (why) => {
         options.onEvent?.(`${why}: starting the download over from the first byte.`);
@@ -3527,6 +3558,8 @@ async function downloadBundle(options) {
         refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
         source = await options.refresh(why);
+        // A fresh link may name another version: its bytes are new.
+        reached = received;
     };
     const describeStop = (stop) => stop.why === 'deadline'
         ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
@@ -3643,7 +3676,9 @@ async function downloadBundle(options) {
             }
             else {
                 if (received > 0) {
-                    const sameVersion = served !== undefined && served === etag && length === total;
+                    // Without an ETag either time nothing tells a change, and nothing is spliced: the
+                    // whole archive comes again from its first byte.
+                    const sameVersion = served === etag && length === total;
                     if (!sameVersion) {
                         discard(response.body);
                         await startOver('The bundle changed on the storage since the download began');
@@ -3670,7 +3705,11 @@ async function downloadBundle(options) {
                     continue;
                 }
             }
-            const stream = decoder ? response.body.pipe(decoder) : response.body;
+            // pipeline, not pipe: a body cut off or timed out must fail the decoder too, where pipe
+            // would leave the loop below waiting for bytes that never come.
+            const stream = decoder
+                ? (0,external_node_stream_.pipeline)(response.body, decoder, () => undefined)
+                : response.body;
             let progressed = false;
             try {
                 for await (const data of stream) {
@@ -3701,10 +3740,11 @@ async function downloadBundle(options) {
                         collectYoungGeneration();
                     }
                     received += chunk.length;
-                    if (!progressed) {
+                    if (!progressed && received > reached) {
                         progressed = true;
                         schedule.succeeded();
                     }
+                    reached = Math.max(reached, received);
                     options.onProgress?.(received, total);
                 }
             }
@@ -6197,7 +6237,7 @@ const NOT_READY_BUDGET = {
  */
 async function obtainBundleLink(jobId, finished, options) {
     if (finished.bundleUrl !== undefined)
-        return toSource(finished);
+        return toSource(finished, options.api);
     return requestBundle(jobId, options);
 }
 /** A fresh link for the same job (the job and its files are reused). */
@@ -6207,7 +6247,7 @@ async function refreshBundleLink(jobId, inline, options) {
         if (job.bundleUrl === undefined) {
             throw new api_errors/* ApiError */.hD(`Export job ${jobId} no longer carries a bundle link (status ${job.status}).`, { kind: 'invalid-response' });
         }
-        return toSource(job);
+        return toSource(job, options.api);
     }
     return requestBundle(jobId, options);
 }
@@ -6241,11 +6281,15 @@ async function requestBundle(jobId, options) {
         if (link.jobId !== undefined && link.jobId !== jobId) {
             reporter.warning(`The bundle answer names export job ${link.jobId}, not ${jobId}, the job this run asked for: check that the link is for this export.`);
         }
-        return toSource(link);
+        return toSource(link, options.api);
     }
 }
-function toSource(link) {
+function toSource(link, api) {
     const url = link.bundleUrl;
+    // A link carries its own credentials; ours would reach the storage host and its logs.
+    if (api.holdsKey(url)) {
+        throw new api_errors/* ApiError */.hD('The API returned a bundle link that holds the API key: refusing to send the key to the storage host. Report this to the platform.', { kind: 'invalid-response' });
+    }
     const parsed = (0,net/* parseServiceUrl */.iO)(url);
     if (!(parsed instanceof URL)) {
         throw new api_errors/* ApiError */.hD(`The API returned a bundle link that this action will not fetch: it ${parsed.reason}.`, { kind: 'invalid-response' });
