@@ -163,6 +163,14 @@ describe('export, end to end against the emulator', () => {
     );
   });
 
+  it('asks the runner to mask the API key, so later steps of the job cannot print it', async () => {
+    const run = await harness.run({ domain: DOMAIN, download: 'false' });
+    expect(run.code).toBe(0);
+    const key = harness.emulator.keys.write;
+    expect(run.masked).toContain(key);
+    expect(run.stdout).toContain(`::add-mask::${key}`);
+  });
+
   it('masks the bundle link when asked', async () => {
     const run = await harness.run({ domain: DOMAIN, download: 'false', 'mask-bundle-url': 'true' });
     expect(run.code).toBe(0);
