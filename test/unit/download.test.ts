@@ -29,6 +29,13 @@ beforeAll(async () => {
     const body = Buffer.from(BYTES);
     // /corrupted: one byte flipped on the way, the ETag still that of the stored bytes.
     if (req.url === '/corrupted') body[100] = (body[100] as number) ^ 0x20;
+    // /overlong: chunked (no Content-Length), with more bytes than the API announced.
+    if (req.url === '/overlong') {
+      res.writeHead(200, { 'content-type': 'application/x-tar' });
+      res.write(body);
+      res.end(Buffer.alloc(100));
+      return;
+    }
     res.writeHead(200, {
       'content-type': 'application/x-tar',
       'content-length': String(body.length),
@@ -38,7 +45,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'download-etag-'));
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'download-'));
 });
 afterAll(async () => {
   await dispatcher.close();
@@ -72,5 +79,26 @@ describe('the storage ETag of a kept archive', () => {
     expect((failure as Error).message).toBe(
       `The downloaded archive (${BYTES.length} bytes) does not match the storage's checksum (ETag ${md5(BYTES)}, got MD5 ${md5(Buffer.from(BYTES).fill((BYTES[100] as number) ^ 0x20, 100, 101))}): the transfer was corrupted.`,
     );
+  });
+});
+
+describe('a chunked answer longer than the API announced', () => {
+  it('is refused at once, saying so', async () => {
+    const events: string[] = [];
+    const source = { url: `${origin}/overlong`, sizeBytes: BYTES.length };
+    const failure = await downloadBundle({
+      source,
+      refresh: async () => source,
+      file: path.join(root, 'overlong.tar'),
+      dispatcher,
+      clock: systemClock,
+      random: Math.random,
+      idleTimeoutMs: 5_000,
+      onEvent: (message) => events.push(message),
+    }).catch((err: unknown) => err);
+    expect((failure as Error).message).toBe(
+      `The storage sent more than the ${BYTES.length} bytes the API announced: refusing the archive.`,
+    );
+    expect(events).toEqual([]);
   });
 });
