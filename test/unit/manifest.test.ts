@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -141,6 +142,30 @@ describe('the export manifest', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('refuses a manifest that is not a regular file, never opening a named pipe', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      // A link to a valid manifest elsewhere is not this directory's manifest.
+      const other = await fs.mkdtemp(path.join(dir, 'elsewhere-'));
+      const elsewhere = await writeManifest(other, buildManifest(facts));
+      const linked = path.join(dir, 'linked');
+      await fs.mkdir(linked);
+      await fs.symlink(elsewhere, path.join(linked, MANIFEST_NAME));
+      // Reading a fifo with no writer would wait for ever.
+      const piped = path.join(dir, 'piped');
+      await fs.mkdir(piped);
+      execFileSync('mkfifo', [path.join(piped, MANIFEST_NAME)]);
+      for (const site of [linked, piped]) {
+        expect(await readManifest(path.join(site, MANIFEST_NAME))).toEqual({
+          kind: 'invalid',
+          reason: 'it is not a regular file',
+        });
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 5_000);
 
   it.each([
     ['a path that leaves the tree', { path: '../etc/passwd' }],
