@@ -59,6 +59,7 @@ export const faultRuleSchema = z
     latencyMs: z.number().nonnegative().optional(),
     cutAfterBytes: z.number().int().nonnegative().optional(),
     stallAfterBytes: z.number().int().nonnegative().optional(),
+    flipByteAt: z.number().int().nonnegative().optional(),
     lengthMismatch: z.enum(['longer', 'shorter']).optional(),
     changeArchive: z.boolean().optional(),
     expireLink: z.boolean().optional(),

@@ -207,7 +207,7 @@ function sendBody(
   }
   writeHead(ex, status, { ...headers, 'content-length': announced });
   const stop = stopPoint(fault);
-  pump(ex.res, body, stop?.bytes).then(
+  pump(ex.res, body, stop?.bytes, fault?.flipByteAt).then(
     (stopped) => {
       if (!stopped) ex.res.end();
       else if (stop?.then === 'cut') ex.res.socket?.end();
@@ -225,8 +225,16 @@ function stopPoint(fault: Readonly<FaultRule> | undefined) {
   return undefined;
 }
 
-/** Copies body to res with backpressure; true when it stopped at `limit` bytes. */
-async function pump(res: ServerResponse, body: Readable, limit?: number): Promise<boolean> {
+/**
+ * Copies body to res with backpressure; true when it stopped at `limit` bytes. The byte at
+ * `flipAt` is changed on the way, as a faulty link or disk would.
+ */
+async function pump(
+  res: ServerResponse,
+  body: Readable,
+  limit?: number,
+  flipAt?: number,
+): Promise<boolean> {
   let sent = 0;
   if (limit === 0) {
     res.flushHeaders();
@@ -236,7 +244,11 @@ async function pump(res: ServerResponse, body: Readable, limit?: number): Promis
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       if (res.destroyed) return false;
-      const piece = limit === undefined ? chunk : chunk.subarray(0, limit - sent);
+      let piece = limit === undefined ? chunk : chunk.subarray(0, limit - sent);
+      if (flipAt !== undefined && flipAt >= sent && flipAt < sent + piece.length) {
+        piece = Buffer.from(piece);
+        piece[flipAt - sent] = (piece[flipAt - sent] as number) ^ 0x01;
+      }
       sent += piece.length;
       if (!res.write(piece)) await drained(res);
       if (limit !== undefined && sent >= limit) return true;

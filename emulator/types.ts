@@ -31,6 +31,8 @@ export interface FaultRule {
   cutAfterBytes?: number;
   /** store.get: send this many body bytes, then stop sending but keep the socket open. */
   stallAfterBytes?: number;
+  /** store.get: the body byte at this offset is changed on the way (the ETag stays the stored bytes'). */
+  flipByteAt?: number;
   /** store.get: Content-Length announces fewer ('longer' body) or more ('shorter' body) bytes. */
   lengthMismatch?: 'longer' | 'shorter';
   /** store.get: from this request on, the job's archive is regenerated with different bytes. */

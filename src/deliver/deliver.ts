@@ -127,7 +127,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       idleTimeoutMs: options.idleTimeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(sink ? { sink, verifyEtag: false } : {}),
+      ...(sink ? { sink } : {}),
       onProgress: progress,
       onEvent: (message) => reporter.info(message),
       debug: (line) => reporter.debug(line),

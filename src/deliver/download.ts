@@ -48,6 +48,12 @@ export interface ByteSink {
    * the same stream.
    */
   needsFile?(): boolean;
+  /**
+   * Whether the archive carries no checksum of its own (a plain tar: gzip and zip check
+   * their content), so that the storage's ETag must vouch for its bytes. Asked after each
+   * chunk; once false, the ETag is not checked.
+   */
+  needsChecksum?(): boolean;
 }
 
 export interface DownloadOptions {
@@ -394,6 +400,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           } catch (err) {
             throw asLocalFileError(err, options.file, 'write the extracted files to') ?? err;
           }
+          if (md5 !== undefined && sink?.needsChecksum?.() === false) md5 = undefined;
           // The chunks just copied are garbage: free them every few megabytes, not 50.
           if (
             Math.floor(received / COLLECT_EVERY_BYTES) !==

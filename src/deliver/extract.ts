@@ -48,6 +48,11 @@ export class ExtractingSink implements ByteSink {
     return this.#format === undefined || this.#format === 'zip';
   }
 
+  /** A plain tar has no checksum of its own; gzip (its CRC) and zip (one per entry) do. */
+  needsChecksum(): boolean {
+    return this.#format === undefined || this.#format === 'tar';
+  }
+
   async write(chunk: Buffer): Promise<void> {
     if (this.#format === undefined) {
       this.#head.push(chunk);

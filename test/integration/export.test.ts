@@ -257,6 +257,32 @@ describe('export, end to end against the emulator', () => {
     }
   });
 
+  it('checks a plain tar against the storage ETag while extracting it: a byte changed on the way fails', async () => {
+    const archive = await tarOf(
+      [
+        { name: 'index.html', content: '<!doctype html><title>Docs</title><p>Welcome.</p>' },
+        { name: 'guides/intro.html', content: '<!doctype html><title>Intro</title>' },
+      ],
+      false,
+    );
+    const plain = await startHarness({ archiveFor: () => archive });
+    try {
+      const intact = await plain.run({ domain: DOMAIN, path: 'site' });
+      expect(intact.code, intact.stdout).toBe(0);
+      expect(intact.stdout).toMatch(/Downloaded .*, sha256 \w+ \(matches the storage ETag\)\./);
+      // In the first file's bytes, past its 512-byte header: the tar itself cannot tell.
+      plain.emulator.faults.add({ route: 'store.get', flipByteAt: 520 });
+      const run = await plain.run({ domain: DOMAIN, path: 'site' });
+      expect(run.code).toBe(1);
+      expect(errorLines(run)[0]).toMatch(
+        /does not match the storage's checksum \(ETag \w+, got MD5 \w+\): the transfer was corrupted/,
+      );
+      expect(await fs.readdir(run.workspace)).toEqual([]);
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('resumes a cut download with Range and gets identical files', async () => {
     const reference = await harness.run({ domain: DOMAIN, path: 'site' });
     harness.emulator.faults.add({ route: 'store.get', cutAfterBytes: 3000 });
