@@ -3734,6 +3734,8 @@ async function downloadBundle(options) {
                     catch (err) {
                         throw (0,errors/* asLocalFileError */.kH)(err, options.file, 'write the extracted files to') ?? err;
                     }
+                    if (md5 !== undefined && sink?.needsChecksum?.() === false)
+                        md5 = undefined;
                     // The chunks just copied are garbage: free them every few megabytes, not 50.
                     if (Math.floor(received / COLLECT_EVERY_BYTES) !==
                         Math.floor((received + chunk.length) / COLLECT_EVERY_BYTES)) {
@@ -5992,6 +5994,10 @@ class ExtractingSink {
     needsFile() {
         return this.#format === undefined || this.#format === 'zip';
     }
+    /** A plain tar has no checksum of its own; gzip (its CRC) and zip (one per entry) do. */
+    needsChecksum() {
+        return this.#format === undefined || this.#format === 'tar';
+    }
     async write(chunk) {
         if (this.#format === undefined) {
             this.#head.push(chunk);
@@ -6096,7 +6102,7 @@ async function deliverBundle(options) {
             ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
             idleTimeoutMs: options.idleTimeoutMs,
             ...(options.signal ? { signal: options.signal } : {}),
-            ...(sink ? { sink, verifyEtag: false } : {}),
+            ...(sink ? { sink } : {}),
             onProgress: progress,
             onEvent: (message) => reporter.info(message),
             debug: (line) => reporter.debug(line),
