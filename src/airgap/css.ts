@@ -35,11 +35,22 @@ function unquote(text: string): string {
 export function urlsInCss(source: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   let pending: { via: string } | undefined;
+  /** Inside `@namespace … ;`: its url() or string names a namespace and is never fetched (CSS Namespaces 3). */
+  let inNamespace = false;
   /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
   const blocks: boolean[] = [];
   tokenize(source, (type, start, end) => {
     if (type === WHITESPACE || type === COMMENT) return;
     const text = source.slice(start, end);
+    if (inNamespace) {
+      if (text === ';' || text === '{' || text === '}') inNamespace = false;
+      return;
+    }
+    if (type === AT_KEYWORD && text.toLowerCase() === '@namespace') {
+      inNamespace = true;
+      pending = undefined;
+      return;
+    }
     if (type === FUNCTION || type === LEFT_PARENTHESIS)
       blocks.push(type === FUNCTION && IMAGE_SET.test(text));
     else if (type === RIGHT_PARENTHESIS) blocks.pop();

@@ -368,6 +368,16 @@ describe('formats real generators emit', () => {
     ]);
   });
 
+  it('reads no URL in @namespace, which names a namespace and is never fetched', () => {
+    const css = [
+      '@namespace url(http://www.w3.org/1999/xhtml);',
+      '@namespace svg url("http://www.w3.org/2000/svg");',
+      '@NAMESPACE m "http://www.w3.org/1998/Math/MathML";',
+      'svg|a { background: url(https://img.example.com/s.png) }',
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => u.url)).toEqual(['https://img.example.com/s.png']);
+  });
+
   it('reads the strings of image-set() as URLs, but not those of type() inside it', () => {
     const css =
       '.a { background: image-set("https://img.example.com/1.png" 1x, "https://img.example.com/2.avif" type("image/avif")) }';
