@@ -68,36 +68,45 @@ function evidenceFrom(before: readonly Seen[]): string | undefined {
  */
 export function urlsInScript(source: string): ScriptUrl[] {
   if (!source.includes('//')) return [];
+  try {
+    return tokenUrls(source, 'module');
+  } catch {
+    // A classic script may use what a module may not (`"\251"`, `010`): read it as one.
+    try {
+      return tokenUrls(source, 'script');
+    } catch {
+      return fallback(source);
+    }
+  }
+}
+
+function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[] {
   const found: ScriptUrl[] = [];
   const before: Seen[] = [];
-  try {
-    for (const token of tokenizer(source, {
-      ecmaVersion: 'latest',
-      sourceType: 'module',
-      allowHashBang: true,
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-    })) {
-      const current = seen(token);
-      if (
-        (token.type === tokTypes.string || token.type === tokTypes.template) &&
-        LOOKS_LIKE_URL.test(current.value)
-      ) {
-        const url = current.value.trim();
-        const host = externalHost(url);
-        if (host !== undefined && isRealHost(host)) {
-          const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-          const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-          found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
-        }
+  for (const token of tokenizer(source, {
+    ecmaVersion: 'latest',
+    sourceType,
+    allowHashBang: true,
+    allowReturnOutsideFunction: true,
+    allowAwaitOutsideFunction: true,
+  })) {
+    const current = seen(token);
+    if (
+      (token.type === tokTypes.string || token.type === tokTypes.template) &&
+      LOOKS_LIKE_URL.test(current.value)
+    ) {
+      const url = current.value.trim();
+      const host = externalHost(url);
+      if (host !== undefined && isRealHost(host)) {
+        const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+        const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+        found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
       }
-      before.push(current);
-      if (before.length > 8) before.shift();
     }
-    return found;
-  } catch {
-    return fallback(source);
+    before.push(current);
+    if (before.length > 8) before.shift();
   }
+  return found;
 }
 
 /** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */

@@ -259,6 +259,14 @@ describe('URL strings in scripts count as loads only with evidence', () => {
     expect(urlsInScript(source)).toEqual([expect.objectContaining({ evidence })]);
   });
 
+  it('reads a classic script with legacy octal escapes and numbers, which a module may not hold', () => {
+    const source =
+      'var copyright = "\\251 2024"; var mode = 0644; fetch("https://api.example.com/v1");';
+    expect(urlsInScript(source)).toEqual([
+      expect.objectContaining({ url: 'https://api.example.com/v1', evidence: 'fetch()' }),
+    ]);
+  });
+
   it('ignores bare "//", dummy bases, error-documentation links and comments', () => {
     const source = [
       'if (src.startsWith("//")) {}',
