@@ -28,6 +28,11 @@ export interface ExternalReference {
   via: string;
 }
 
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
+/** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
+const SCHEME_RELATIVE = /^[/\\]{2}/;
+
 /** Schemes that load or open something over the network. */
 const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
 
@@ -37,10 +42,13 @@ const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
  * or names no host at all (a bare `//`).
  */
 export function externalHost(reference: string): string | undefined {
-  const value = reference.trim();
+  // As browsers read it: tabs and line breaks anywhere are dropped, `\` is `/` in http(s).
+  const value = (
+    TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference
+  ).trim();
   if (value === '') return undefined;
   let absolute: string;
-  if (value.startsWith('//')) absolute = `https:${value}`;
+  if (SCHEME_RELATIVE.test(value)) absolute = `https:${value}`;
   else {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
     if (scheme === undefined || !NETWORK_SCHEMES.has(scheme)) return undefined;

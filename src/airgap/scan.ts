@@ -589,14 +589,28 @@ function* textPieces(bytes: Buffer): Generator<string> {
 
 const SLASH = 0x2f;
 
-/** `/path`: a root-absolute link inside the site, the most common kind (no scheme, no host). */
+const BACKSLASH = 0x5c;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * `/path`: a root-absolute link inside the site, the most common kind (no scheme, no host).
+ * Not `/\host` nor `/<line break>/host`, which browsers read as `//host`.
+ */
 function isSitePath(url: string): boolean {
-  return url.charCodeAt(0) === SLASH && url.charCodeAt(1) !== SLASH;
+  if (url.charCodeAt(0) !== SLASH) return false;
+  const second = url.charCodeAt(1);
+  return (
+    second !== SLASH &&
+    second !== BACKSLASH &&
+    second !== TAB &&
+    second !== LINE_FEED &&
+    second !== CARRIAGE_RETURN
+  );
 }
 
 const SITE_ORIGIN = 'http://site.invalid';
-/** A URL with its own scheme and host (`https://…`). */
-const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
  * A page's reference as the browser requests it: under a `<base href>` that names a host,
@@ -604,9 +618,9 @@ const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
  */
 function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
   const written = base?.trim();
-  // `//cdn.example.com/` names a host too, with the page's own scheme.
-  if (written === undefined || !(WITH_HOST.test(written) || written.startsWith('//'))) return found;
-  if (SCHEME.test(found.url) || found.url.startsWith('//')) return found;
+  // `//cdn.example.com/` (or `\\cdn…`) names a host too, with the page's own scheme.
+  if (written === undefined || externalHost(written) === undefined) return found;
+  if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
   try {
     return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
   } catch {

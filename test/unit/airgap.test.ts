@@ -20,7 +20,11 @@ describe('externalHost', () => {
     ['//fonts.example.net/css', 'fonts.example.net'],
     ['wss://live.example.com/socket', 'live.example.com'],
     ['HTTPS://UPPER.EXAMPLE.COM', 'upper.example.com'],
-  ])('%s leaves the site (%s)', (url, host) => {
+    ['\\\\cdn.example.com/a.js', 'cdn.example.com'],
+    ['/\\cdn.example.com/a.js', 'cdn.example.com'],
+    ['/\n/cdn.example.com/a.js', 'cdn.example.com'],
+    ['htt\nps://cdn.example.com/a.js', 'cdn.example.com'],
+  ])('%j leaves the site (%s)', (url, host) => {
     expect(externalHost(url)).toBe(host);
   });
 
@@ -431,6 +435,27 @@ describe('scanning a site', () => {
       ['index.html', 'link', 'https://cdn.example.com/about'],
       ['index.html', 'load', '//img.example.com/x.png'],
     ]);
+  });
+
+  it('reads a URL as browsers do: a backslash is a slash, tabs and line breaks are dropped', async () => {
+    const scan = await scanPages(
+      {
+        'index.html': [
+          '<script src="/\\cdn.example.com/a.js"></script>',
+          '<img src="/\n/img.example.com/b.png">',
+          '<link rel="stylesheet" href="htt\tps://css.example.com/c.css">',
+        ].join('\n'),
+        'based.html': '<base href="\\\\base.example.com/"><img src="d.png">',
+      },
+      { external: true, links: true },
+    );
+    expect(scan.external.map((e) => [e.file, e.host])).toEqual([
+      ['based.html', 'base.example.com'],
+      ['index.html', 'cdn.example.com'],
+      ['index.html', 'img.example.com'],
+      ['index.html', 'css.example.com'],
+    ]);
+    expect(scan.links.broken).toEqual([]);
   });
 
   it('reads a protocol-relative <base href> as naming a host', async () => {
