@@ -146,7 +146,10 @@ export async function loadPagesInBrowser(
         inFlight = 0;
         lastActivity = Date.now();
         try {
-          await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+          await page.goto(pageAddress(server.origin, path), {
+            waitUntil: 'load',
+            timeout: pageTimeoutMs,
+          });
           // Let scripts run: wait until the network has been quiet for settleMs.
           const until = Date.now() + pageTimeoutMs;
           while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
@@ -172,6 +175,11 @@ export async function loadPagesInBrowser(
     await browser?.close().catch(() => undefined);
     await server.close();
   }
+}
+
+/** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
+export function pageAddress(origin: string, urlPath: string): string {
+  return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**

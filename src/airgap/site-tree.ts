@@ -69,9 +69,12 @@ export class SiteTree {
   }
 }
 
-/** The URL path a page is served at: its clean form, a directory for index.html. */
+/**
+ * The URL path a page is served at: its clean form, a directory for index.html. Only
+ * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
+ */
 export function pageUrl(file: string): string {
   if (file === 'index.html') return '/';
   if (file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
-  return `/${file.replace(/\.html?$/i, '')}`;
+  return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
 }

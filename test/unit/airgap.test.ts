@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { samplePages } from '../../src/airgap/browser.js';
+import { pageAddress, samplePages } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
 import { referencesInFlight } from '../../src/airgap/flight.js';
 import { refreshUrl, referencesInHtml, srcsetUrls } from '../../src/airgap/html.js';
@@ -609,6 +609,29 @@ describe("the export's URL rules", () => {
     expect(tree.resolve('/../etc/passwd')).toBeUndefined();
     expect(pageUrl('guides/x.html')).toBe('/guides/x');
     expect(pageUrl('api/index.html')).toBe('/api/');
+  });
+
+  it('loads each sampled page from the address that serves it', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-tree-'));
+    const files = [
+      'index.html',
+      'legacy.htm',
+      'c#.html',
+      'why?.html',
+      '100%.html',
+      'a b/index.html',
+    ];
+    for (const file of files) {
+      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fs.writeFile(path.join(root, file), '');
+    }
+    const tree = await SiteTree.read(root);
+    for (const { file, url } of tree.pages()) {
+      const address = new URL(pageAddress('http://127.0.0.1:1', url));
+      expect([address.search, address.hash]).toEqual(['', '']);
+      expect(tree.resolve(decodeURIComponent(address.pathname))?.file).toBe(file);
+    }
+    await fs.rm(root, { recursive: true, force: true });
   });
 
   it('samples the home page and one page per section first', () => {
