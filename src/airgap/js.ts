@@ -67,7 +67,8 @@ function evidenceFrom(before: readonly Seen[]): string | undefined {
  * such as `http://a.com`, bare `//`) come back without it: they are not loads.
  */
 export function urlsInScript(source: string): ScriptUrl[] {
-  if (!source.includes('//')) return [];
+  // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped.
+  if (!source.includes('//') && !source.includes('\\/')) return [];
   try {
     return tokenUrls(source, 'module');
   } catch {

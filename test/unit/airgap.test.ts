@@ -259,6 +259,7 @@ describe('URL strings in scripts count as loads only with evidence', () => {
     ['el.setAttribute("src", "https://img.example.com/p.gif")', 'setAttribute("src")'],
     ['jsx("script", { src: "https://cdn.example.com/a.js" })', '{ src: … }'],
     ['posthog.init("k", { api_host: "https://us.i.posthog.com" })', 'SDK host'],
+    ['fetch("https:\\/\\/api.example.com\\/v1")', 'fetch()'],
   ])('%s → %s', (source, evidence) => {
     expect(urlsInScript(source)).toEqual([expect.objectContaining({ evidence })]);
   });
