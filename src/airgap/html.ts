@@ -57,9 +57,13 @@ for (const name of READ_ATTRIBUTES) (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= 
  */
 function readAttributeName(name: string): string | undefined {
   const names = READ_ATTRIBUTES_BY_LENGTH[name.length];
-  if (names === undefined) return undefined;
-  for (const known of names) if (known === name) return known;
-  return undefined;
+  if (names !== undefined) for (const known of names) if (known === name) return known;
+  return isEventHandler(name) ? name : undefined;
+}
+
+/** `onload`, `onerror`, …: a script the browser runs, as an inline `<script>` is. */
+function isEventHandler(name: string): boolean {
+  return name.length > 2 && name.charCodeAt(0) === 111 && name.charCodeAt(1) === 110;
 }
 
 /**
@@ -493,6 +497,17 @@ export class HtmlScanner {
       } else if (name === 'style') {
         for (const css of urlsInCss(value))
           this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+      } else if (isEventHandler(name)) {
+        for (const script of urlsInScript(value)) {
+          if (script.evidence)
+            this.#emit({
+              url: script.url,
+              offset,
+              role: 'load',
+              via: `${name}: ${script.evidence}`,
+            });
+          else this.#callbacks.unconfirmed?.({ url: script.url, offset });
+        }
       } else if (name === 'srcdoc' && tag === 'iframe') {
         // A document of its own, inside the attribute: the frame loads what it references.
         const inner = new HtmlScanner({

@@ -114,6 +114,20 @@ describe('what the browser does with each reference in HTML', () => {
     ]);
   });
 
+  it('reads event-handler attributes as the scripts they are', () => {
+    const page = [
+      `<img src="x.png" onerror="this.src='https://fallback.example.com/x.png'">`,
+      `<body ONLOAD="fetch('https://beacon.example.com/hit')">`,
+      `<a href="#" onclick="show('https://docs.example.com/help')">Help</a>`,
+      `<div data-onload="https://not-a-handler.example.com/">`,
+    ].join('\n');
+    const found = referencesInHtml(page).filter((r) => externalHost(r.url));
+    expect(found.map((r) => [r.role, r.via, r.url])).toEqual([
+      ['load', 'onerror: .src =', 'https://fallback.example.com/x.png'],
+      ['load', 'onload: fetch()', 'https://beacon.example.com/hit'],
+    ]);
+  });
+
   it('gives the same result however the page is cut into chunks', async () => {
     const { HtmlScanner } = await import('../../src/airgap/html.js');
     const found: string[] = [];
