@@ -323,16 +323,38 @@ const exportPaths = list.transform((items, ctx) => {
   return items;
 });
 
-const allowedHosts = list.transform((items, ctx) => {
-  const bad = items.find((item) => !/^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(item));
-  if (bad !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `entries must be hostnames such as cdn.example.com or *.example.com, got "${bad}"`,
-    });
-    return z.NEVER;
+/**
+ * An IPv6 address as the check names its host: `[fd00::5]`, bracketed and in its shortest
+ * form, from `[fd00:0::5]:8443` or a bare `fd00::5`. Undefined when the entry is none.
+ */
+function ipv6Host(entry: string): string | undefined {
+  const match =
+    /^\[([0-9a-f:.]+)\](:\d+)?$/i.exec(entry) ??
+    /^()([0-9a-f]*:[0-9a-f.:]*:[0-9a-f.:]*)$/i.exec(entry);
+  if (match === null) return undefined;
+  const [address, port] =
+    match[1] === '' ? [match[2] as string, ''] : [match[1] as string, match[2] ?? ''];
+  try {
+    return `${new URL(`http://[${address}]/`).hostname}${port}`;
+  } catch {
+    return undefined;
   }
-  return items.map((item) => item.toLowerCase());
+}
+
+const allowedHosts = list.transform((items, ctx) => {
+  const hosts: string[] = [];
+  for (const item of items) {
+    const host = /^(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(item) ? item.toLowerCase() : ipv6Host(item);
+    if (host === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `entries must be hostnames such as cdn.example.com or *.example.com, or IPv6 addresses such as [fd00::5], got "${item}"`,
+      });
+      return z.NEVER;
+    }
+    hosts.push(host);
+  }
+  return hosts;
 });
 
 const artifactName = text.transform((value, ctx) => {

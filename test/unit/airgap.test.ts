@@ -59,6 +59,8 @@ describe('externalHost', () => {
     expect(isAllowedHost('example.com', ['*.example.com'])).toBe(false);
     expect(isAllowedHost('evil-example.com', ['*.example.com'])).toBe(false);
     expect(isAllowedHost('cdn.example.com:8443', ['cdn.example.com'])).toBe(true);
+    expect(isAllowedHost('[fd00::5]:8443', ['[fd00::5]'])).toBe(true);
+    expect(isAllowedHost('[fd00::6]', ['[fd00::5]'])).toBe(false);
   });
 
   it('maps offsets to lines across streamed pieces', () => {

@@ -78,6 +78,12 @@ describe('parseConfig', () => {
       { exportPaths: ['/guides', '/reference', '/api'] },
     ],
     ['path', 'out/site', { path: path.join(workspace, 'out/site') }],
+    // An IPv6 host as the check names it: bracketed, in its shortest form.
+    [
+      'allowed-hosts',
+      'CDN.example.com, [FD00:0::5]:8443, fd00::6, *.corp.example.com',
+      { allowedHosts: ['cdn.example.com', '[fd00::5]:8443', '[fd00::6]', '*.corp.example.com'] },
+    ],
     ['max-extract-size', '512MB', { limits: { maxBytes: 512 * 1024 ** 2, maxEntries: 500_000 } }],
   ])('accepts %s = %j', (input, value, expected) => {
     expect(parse({ [input]: value })).toMatchObject(expected);
@@ -132,6 +138,7 @@ describe('parseConfig', () => {
     ['max-extract-size', 'lots', /size/],
     ['max-extract-files', '0', /whole number/],
     ['allowed-hosts', 'https://cdn.example.com/', /hostnames/],
+    ['allowed-hosts', '[fd00::zz]', /or IPv6 addresses such as \[fd00::5\]/],
     ['release-version', 'a\u0007b', /one line/],
   ])('refuses %s = %j, naming the input', (input, value, message) => {
     const problems = problemsOf({ [input]: value });
