@@ -216,7 +216,10 @@ async function loadPagesInBrowser(tree, options) {
                 inFlight = 0;
                 lastActivity = Date.now();
                 try {
-                    await page.goto(`${server.origin}${path}`, { waitUntil: 'load', timeout: pageTimeoutMs });
+                    await page.goto(pageAddress(server.origin, path), {
+                        waitUntil: 'load',
+                        timeout: pageTimeoutMs,
+                    });
                     // Let scripts run: wait until the network has been quiet for settleMs.
                     const until = Date.now() + pageTimeoutMs;
                     while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
@@ -247,6 +250,10 @@ async function loadPagesInBrowser(tree, options) {
         await browser?.close().catch(() => undefined);
         await server.close();
     }
+}
+/** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
+function pageAddress(origin, urlPath) {
+    return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
 }
 /**
  * Launches Chromium with LAUNCH_ARGS: the old headless shell when that is the binary
@@ -293,6 +300,10 @@ function samplePages(pages, count) {
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/references.js
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
+/** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
+const SCHEME_RELATIVE = /^[/\\]{2}/;
 /** Schemes that load or open something over the network. */
 const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
 /**
@@ -301,11 +312,12 @@ const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
  * or names no host at all (a bare `//`).
  */
 function externalHost(reference) {
-    const value = reference.trim();
+    // As browsers read it: tabs and line breaks anywhere are dropped, `\` is `/` in http(s).
+    const value = (TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference).trim();
     if (value === '')
         return undefined;
     let absolute;
-    if (value.startsWith('//'))
+    if (SCHEME_RELATIVE.test(value))
         absolute = `https:${value}`;
     else {
         const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
@@ -680,12 +692,24 @@ function unquote(text) {
 function urlsInCss(source) {
     const found = [];
     let pending;
+    /** Inside `@namespace … ;`: its url() or string names a namespace and is never fetched (CSS Namespaces 3). */
+    let inNamespace = false;
     /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
     const blocks = [];
     (0,tokenizer/* tokenize */.qw)(source, (type, start, end) => {
         if (type === WHITESPACE || type === COMMENT)
             return;
         const text = source.slice(start, end);
+        if (inNamespace) {
+            if (text === ';' || text === '{' || text === '}')
+                inNamespace = false;
+            return;
+        }
+        if (type === AT_KEYWORD && text.toLowerCase() === '@namespace') {
+            inNamespace = true;
+            pending = undefined;
+            return;
+        }
         if (type === FUNCTION || type === LEFT_PARENTHESIS)
             blocks.push(type === FUNCTION && IMAGE_SET.test(text));
         else if (type === RIGHT_PARENTHESIS)
@@ -847,38 +871,48 @@ function evidenceFrom(before) {
  * such as `http://a.com`, bare `//`) come back without it: they are not loads.
  */
 function urlsInScript(source) {
-    if (!source.includes('//'))
+    // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped.
+    if (!source.includes('//') && !source.includes('\\/'))
         return [];
-    const found = [];
-    const before = [];
     try {
-        for (const token of (0,acorn/* tokenizer */.OH)(source, {
-            ecmaVersion: 'latest',
-            sourceType: 'module',
-            allowHashBang: true,
-            allowReturnOutsideFunction: true,
-            allowAwaitOutsideFunction: true,
-        })) {
-            const current = seen(token);
-            if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
-                LOOKS_LIKE_URL.test(current.value)) {
-                const url = current.value.trim();
-                const host = externalHost(url);
-                if (host !== undefined && isRealHost(host)) {
-                    const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-                    const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-                    found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
-                }
-            }
-            before.push(current);
-            if (before.length > 8)
-                before.shift();
-        }
-        return found;
+        return tokenUrls(source, 'module');
     }
     catch {
-        return fallback(source);
+        // A classic script may use what a module may not (`"\251"`, `010`): read it as one.
+        try {
+            return tokenUrls(source, 'script');
+        }
+        catch {
+            return fallback(source);
+        }
     }
+}
+function tokenUrls(source, sourceType) {
+    const found = [];
+    const before = [];
+    for (const token of (0,acorn/* tokenizer */.OH)(source, {
+        ecmaVersion: 'latest',
+        sourceType,
+        allowHashBang: true,
+        allowReturnOutsideFunction: true,
+        allowAwaitOutsideFunction: true,
+    })) {
+        const current = seen(token);
+        if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
+            LOOKS_LIKE_URL.test(current.value)) {
+            const url = current.value.trim();
+            const host = externalHost(url);
+            if (host !== undefined && isRealHost(host)) {
+                const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+                const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+                found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+            }
+        }
+        before.push(current);
+        if (before.length > 8)
+            before.shift();
+    }
+    return found;
 }
 /** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
 function fallback(source) {
@@ -1193,12 +1227,15 @@ for (const name of READ_ATTRIBUTES)
  */
 function readAttributeName(name) {
     const names = READ_ATTRIBUTES_BY_LENGTH[name.length];
-    if (names === undefined)
-        return undefined;
-    for (const known of names)
-        if (known === name)
-            return known;
-    return undefined;
+    if (names !== undefined)
+        for (const known of names)
+            if (known === name)
+                return known;
+    return isEventHandler(name) ? name : undefined;
+}
+/** `onload`, `onerror`, …: a script the browser runs, as an inline `<script>` is. */
+function isEventHandler(name) {
+    return name.length > 2 && name.charCodeAt(0) === 111 && name.charCodeAt(1) === 110;
 }
 /**
  * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
@@ -1574,6 +1611,19 @@ class HtmlScanner {
                 for (const css of urlsInCss(value))
                     this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
             }
+            else if (isEventHandler(name)) {
+                for (const script of urlsInScript(value)) {
+                    if (script.evidence)
+                        this.#emit({
+                            url: script.url,
+                            offset,
+                            role: 'load',
+                            via: `${name}: ${script.evidence}`,
+                        });
+                    else
+                        this.#callbacks.unconfirmed?.({ url: script.url, offset });
+                }
+            }
             else if (name === 'srcdoc' && tag === 'iframe') {
                 // A document of its own, inside the attribute: the frame loads what it references.
                 const inner = new _a({
@@ -1725,13 +1775,16 @@ class SiteTree {
             .map((file) => ({ file, url: pageUrl(file) }));
     }
 }
-/** The URL path a page is served at: its clean form, a directory for index.html. */
+/**
+ * The URL path a page is served at: its clean form, a directory for index.html. Only
+ * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
+ */
 function pageUrl(file) {
     if (file === 'index.html')
         return '/';
     if (file.endsWith('/index.html'))
         return `/${file.slice(0, -'index.html'.length)}`;
-    return `/${file.replace(/\.html?$/i, '')}`;
+    return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/scan.js
@@ -2239,23 +2292,35 @@ function* textPieces(bytes) {
         yield rest;
 }
 const SLASH = 0x2f;
-/** `/path`: a root-absolute link inside the site, the most common kind (no scheme, no host). */
+const BACKSLASH = 0x5c;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+/**
+ * `/path`: a root-absolute link inside the site, the most common kind (no scheme, no host).
+ * Not `/\host` nor `/<line break>/host`, which browsers read as `//host`.
+ */
 function isSitePath(url) {
-    return url.charCodeAt(0) === SLASH && url.charCodeAt(1) !== SLASH;
+    if (url.charCodeAt(0) !== SLASH)
+        return false;
+    const second = url.charCodeAt(1);
+    return (second !== SLASH &&
+        second !== BACKSLASH &&
+        second !== TAB &&
+        second !== LINE_FEED &&
+        second !== CARRIAGE_RETURN);
 }
 const SITE_ORIGIN = 'http://site.invalid';
-/** A URL with its own scheme and host (`https://…`). */
-const WITH_HOST = /^[a-z][a-z0-9+.-]*:\/\//i;
 /**
  * A page's reference as the browser requests it: under a `<base href>` that names a host,
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase(found, base) {
     const written = base?.trim();
-    // `//cdn.example.com/` names a host too, with the page's own scheme.
-    if (written === undefined || !(WITH_HOST.test(written) || written.startsWith('//')))
+    // `//cdn.example.com/` (or `\\cdn…`) names a host too, with the page's own scheme.
+    if (written === undefined || externalHost(written) === undefined)
         return found;
-    if (SCHEME.test(found.url) || found.url.startsWith('//'))
+    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
         return found;
     try {
         return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
