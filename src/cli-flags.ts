@@ -397,10 +397,18 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;
-    if (print.length > 0 && switchOf(flag('json'))) {
-      throw new UsageError(
-        '--json and --output both choose what stdout holds (one JSON object, or bare values): give one of them',
-      );
+    let json = switchOf(flag('json'));
+    if (print.length > 0 && json) {
+      // Each decides what stdout holds. The command line wins over the environment, as
+      // for every flag; given both ways at once, neither can be picked.
+      const outputTyped = given.has('output');
+      const jsonTyped = switches.has('json');
+      if (outputTyped && !jsonTyped) json = false;
+      else if (jsonTyped && !outputTyped) print.length = 0;
+      else
+        throw new UsageError(
+          '--json and --output both choose what stdout holds (one JSON object, or bare values): give one of them',
+        );
     }
     const variables = [...ALL_FLAGS.map((f) => environmentName(f.name)), ...OTHER_VARIABLES];
     const unknownVariables = Object.keys(env)
@@ -418,7 +426,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       command,
       inputs,
       sources,
-      json: switchOf(flag('json')),
+      json,
       quiet: switchOf(flag('quiet')),
       verbose: switchOf(flag('verbose')),
       print,

@@ -174,6 +174,20 @@ describe('static-export CLI', () => {
     expect(JSON.parse(run.stdout)).toEqual({ error: { code: 'usage', message } });
   });
 
+  it('lets --output on the command line win over STATIC_EXPORT_JSON, and --json over STATIC_EXPORT_OUTPUT', async () => {
+    const base = ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com'];
+    const outputs = await runCli([...base, '--no-download', '--output', 'job-id'], {
+      env: { ADMIN_API_KEY: emulator.keys.write, STATIC_EXPORT_JSON: 'true' },
+    });
+    expect(outputs.code, outputs.stderr).toBe(0);
+    expect(outputs.stdout).toMatch(/^se_\w+\n$/);
+    const json = await runCli([...base, '--no-download', '--json'], {
+      env: { ADMIN_API_KEY: emulator.keys.write, STATIC_EXPORT_OUTPUT: 'job-id' },
+    });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ 'job-id': expect.stringMatching(/^se_/) });
+  });
+
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
       ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
