@@ -390,6 +390,18 @@ describe('6. the content is what GNU tar and unzip write', () => {
     expect(await fs.readFile(path.join(root, 'über.html'), 'utf8')).toBe('utf-8');
   });
 
+  it('tar: a Latin-1 name inside a UTF-8 directory lands in that directory, as GNU tar puts it', async () => {
+    const archive = rawTar([
+      { name: 'über/index.html', data: 'index' },
+      {
+        name: Buffer.concat([Buffer.from('über/'), Buffer.from('caf\u00e9.html', 'latin1')]),
+        data: 'e-acute',
+      },
+    ]);
+    await extracted(archive);
+    expect(await treeOf(root)).toEqual(['über/', 'über/caf\u00e9.html', 'über/index.html']);
+  });
+
   it('zip: UTF-8 names without the UTF-8 flag (Info-ZIP on Unix) keep their letters', async () => {
     const archive = rawZip([
       { name: 'café.html', data: 'x' },

@@ -237,7 +237,21 @@ function fromLatin1(name: string): string {
 
 const NOT_ASCII = /[^\x00-\x7f]/;
 
-/** A name's bytes as UTF-8 when they are, else as Latin-1: one character per byte. */
+/**
+ * A name's bytes, each `/`-separated part as UTF-8 when it is, else as Latin-1: one
+ * character per byte. By part, so that a Latin-1 file in a UTF-8 directory (`über/caf\xe9`)
+ * lands in that directory, as GNU tar puts it, not in a second one spelled `Ã¼ber`.
+ */
 export function decodeName(bytes: Buffer): string {
-  return isUtf8(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  const parts: string[] = [];
+  let start = 0;
+  for (let slash = bytes.indexOf(SLASH); ; slash = bytes.indexOf(SLASH, start)) {
+    const part = bytes.subarray(start, slash < 0 ? bytes.length : slash);
+    parts.push(isUtf8(part) ? part.toString('utf8') : part.toString('latin1'));
+    if (slash < 0) return parts.join('/');
+    start = slash + 1;
+  }
 }
+
+const SLASH = 0x2f;
