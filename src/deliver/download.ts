@@ -336,7 +336,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         if (received > 0) {
           // Without an ETag either time nothing tells a change, and nothing is spliced: the
           // whole archive comes again from its first byte.
-          const sameVersion = served === etag && length === total;
+          // A chunked answer names no length: the API's stands for it, as it did the first time.
+          const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
           if (!sameVersion) {
             discard(response.body);
             await startOver('The bundle changed on the storage since the download began');

@@ -82,6 +82,53 @@ describe('the storage ETag of a kept archive', () => {
   });
 });
 
+describe('a chunked answer without an ETag, cut off, from a storage that does not resume', () => {
+  it('is started over as one that does not resume, not taken for a changed bundle', async () => {
+    let requests = 0;
+    const flaky = http.createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/x-tar' });
+      // Cut four times, then whole: a Range is never honoured.
+      if (requests <= 4) {
+        res.write(BYTES.subarray(0, 1000));
+        setTimeout(() => res.socket?.destroy(), 20);
+        return;
+      }
+      res.end(BYTES);
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const events: string[] = [];
+    let refreshed = 0;
+    const source = {
+      url: `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/chunked`,
+      sizeBytes: BYTES.length,
+    };
+    try {
+      const result = await downloadBundle({
+        source,
+        refresh: async () => {
+          refreshed += 1;
+          return source;
+        },
+        file: path.join(root, 'chunked.tar'),
+        dispatcher,
+        clock: systemClock,
+        random: () => 0,
+        idleTimeoutMs: 5_000,
+        onEvent: (message) => events.push(message),
+      });
+      expect(result.size).toBe(BYTES.length);
+      expect(refreshed).toBe(0);
+      expect(events.filter((e) => e.includes('changed'))).toEqual([]);
+      expect(
+        events.filter((e) => e.startsWith('The storage does not resume transfers')),
+      ).toHaveLength(4);
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+});
+
 describe('a chunked answer longer than the API announced', () => {
   it('is refused at once, saying so', async () => {
     const events: string[] = [];
