@@ -129,8 +129,11 @@ export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
   });
 }
 
-/** The proxy schemes undici's ProxyAgent can go through. */
-const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+/**
+ * The proxy schemes undici's ProxyAgent can go through, as curl reads them: not `socks:`,
+ * which undici speaks as SOCKS5 but curl (whose variables these are) as SOCKS4.
+ */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:']);
 
 /**
  * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
@@ -149,7 +152,7 @@ function parseProxyUrl(variable: { name: string; value: string }): URL {
   if (!PROXY_SCHEMES.has(proxy.protocol)) {
     throw new ProxySettingError(
       name,
-      `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4 are not supported)`,
+      `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4, or socks as curl reads it, are not supported)`,
     );
   }
   try {

@@ -75,7 +75,13 @@ describe('NO_PROXY, as curl reads it', () => {
 });
 
 describe('proxy schemes', () => {
-  it.each(['socks5h://127.0.0.1:1080', 'socks4://127.0.0.1:1080', 'ftp://proxy.local:21'])(
+  it.each([
+    'socks5h://127.0.0.1:1080',
+    'socks4://127.0.0.1:1080',
+    // curl speaks SOCKS4 to socks://; undici would speak SOCKS5.
+    'socks://127.0.0.1:1080',
+    'ftp://proxy.local:21',
+  ])(
     'ALL_PROXY=%s, a scheme no request can go through, stops the run before its first request',
     (value) => {
       expect(() => checkProxyEnvironment({ ALL_PROXY: value })).toThrow(ProxySettingError);
