@@ -3,6 +3,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, errorMessage } from '../errors.js';
+import { mountsInside } from './mounts.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
@@ -134,7 +135,7 @@ export async function recoverInterruptedRuns(
           at = siblingPath(target, 'removed');
           await fs.rename(file, at);
         }
-        await fs.rm(at, { recursive: true, force: true });
+        await removeEarlierTree(at);
         recovery.done.push(`Removed ${name}, left by an interrupted run.`);
       }
     } catch (err) {
@@ -234,23 +235,37 @@ function clashOr(err: unknown, target: string): unknown {
  */
 async function removePrevious(previous: string, target: string): Promise<{ leftBehind?: string }> {
   // Renamed first: a tree left half removed must never be put back as one moved aside
-  // by a run killed mid-swap (recoverInterruptedRuns).
+  // by a run killed mid-swap (recoverInterruptedRuns). Not registered for the exit hook:
+  // its synchronous removal crosses into mounts on Node 24; should the process end
+  // first, the next run removes the tree.
   let at = previous;
-  trackTemporary(at);
   try {
     const removed = siblingPath(target, 'removed');
     await fs.rename(previous, removed);
-    untrack(previous);
     at = removed;
-    trackTemporary(at);
-    await removeTemporary(at);
+    await removeEarlierTree(at);
     return {};
   } catch (err) {
-    untrack(at);
     return {
       leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${errorMessage(err)}): remove it by hand, ${howToRemove(err)}.`,
     };
   }
+}
+
+/**
+ * Removes a tree that held an earlier export (or a user's directory replaced with
+ * `overwrite`), unless something is mounted inside it: what a mount holds is never ours
+ * to delete, whichever way a runtime's recursive removal treats mount points.
+ */
+async function removeEarlierTree(dir: string): Promise<void> {
+  const mounts = await mountsInside(dir);
+  if (mounts.length > 0) {
+    throw Object.assign(
+      new Error(`something is mounted inside it, at ${mounts.slice(0, 3).join(', ')}`),
+      { code: 'EBUSY' },
+    );
+  }
+  await fs.rm(dir, { recursive: true, force: true });
 }
 
 /** What stands in the way of removing a tree, by the error its removal met. */

@@ -11,6 +11,7 @@ import {
   protectedReasonByIdentity,
   systemTreeOf,
 } from './protected.js';
+import { isMountPoint } from './mounts.js';
 import { siblingPath } from './place.js';
 import { changedSinceExport } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
@@ -344,33 +345,6 @@ const STICKY = 0o1000;
 
 /** Longest name of a directory entry on Linux and macOS (bytes). */
 const NAME_MAX = 255;
-
-/**
- * Whether `dir` is where something is mounted, from the kernel's table on Linux: a bind
- * mount of the same file system keeps its parent's device number, so only the table
- * tells it. Elsewhere, or when the table cannot be read, the device numbers alone decide.
- */
-async function isMountPoint(dir: string): Promise<boolean> {
-  if (process.platform !== 'linux') return false;
-  let table: string;
-  try {
-    table = await fs.readFile('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return false;
-  }
-  const real = await fs.realpath(dir);
-  return table.split('\n').some((line) => {
-    const mountPoint = line.split(' ')[4];
-    return mountPoint !== undefined && unescapeMountPath(mountPoint) === real;
-  });
-}
-
-/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
-function unescapeMountPath(text: string): string {
-  return text.replace(/\\([0-7]{3})/g, (_, octal: string) =>
-    String.fromCharCode(parseInt(octal, 8)),
-  );
-}
 
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 export async function realPathOfPlanned(target: string): Promise<string> {

@@ -665,8 +665,14 @@ describe('replaceDirectory', () => {
       const result = await replaceDirectory(staging, site);
       left = result.leftBehind?.match(/is left in (\S+) /)?.[1];
       expect(result.leftBehind).toMatch(
-        /\(EBUSY: .*\): remove it by hand, after unmounting what is mounted inside it \(its data is not touched\)\.$/,
+        /\(something is mounted inside it, at data\): remove it by hand, after unmounting what is mounted inside it \(its data is not touched\)\.$/,
       );
+      expect(await fs.readFile(path.join(shared, 'precious.txt'), 'utf8')).toBe('precious');
+      // A later run does not remove it either while the mount is there.
+      const recovery = await recoverInterruptedRuns(workspace, ['site']);
+      expect(recovery.warnings).toEqual([
+        expect.stringMatching(/^Could not remove .*\(something is mounted inside it, at data\)/),
+      ]);
       expect(await fs.readFile(path.join(shared, 'precious.txt'), 'utf8')).toBe('precious');
     } finally {
       if (left) spawnSync('umount', [path.join(left, 'data')]);

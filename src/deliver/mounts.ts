@@ -1,0 +1,46 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * What is mounted where, from the kernel's table on Linux: a bind mount of the same file
+ * system keeps its parent's device number, so only the table tells it. Elsewhere, or
+ * when the table cannot be read, the list is empty.
+ */
+async function mountPoints(): Promise<string[]> {
+  if (process.platform !== 'linux') return [];
+  let table: string;
+  try {
+    table = await fs.readFile('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return [];
+  }
+  const points: string[] = [];
+  for (const line of table.split('\n')) {
+    const point = line.split(' ')[4];
+    if (point !== undefined) points.push(unescapeMountPath(point));
+  }
+  return points;
+}
+
+/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
+function unescapeMountPath(text: string): string {
+  return text.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+    String.fromCharCode(parseInt(octal, 8)),
+  );
+}
+
+/** Whether something is mounted at `dir` itself. */
+export async function isMountPoint(dir: string): Promise<boolean> {
+  const real = await fs.realpath(dir);
+  return (await mountPoints()).includes(real);
+}
+
+/** What is mounted below `dir` (not at it), as paths relative to it. */
+export async function mountsInside(dir: string): Promise<string[]> {
+  const real = await fs.realpath(dir).catch(() => undefined);
+  if (real === undefined) return [];
+  const prefix = `${real}${path.sep}`;
+  return (await mountPoints())
+    .filter((point) => point.startsWith(prefix))
+    .map((point) => path.relative(real, point));
+}
