@@ -156,6 +156,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
   let received = 0;
   let total: number | undefined;
   let etag: string | undefined;
+  /** Whether a 32-hex ETag is the MD5 of the bytes, as S3 makes it unless a key encrypts them. */
+  let etagIsDigest = true;
   /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
   let decoding = false;
   let sha256: Hash = createHash('sha256');
@@ -355,6 +357,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         }
         total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
         etag = served;
+        etagIsDigest = !encryptedWithKey(headers);
         if (
           !decoding &&
           length !== undefined &&
@@ -438,7 +441,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     fs.closeSync(fd);
   }
 
-  const etagVerified = md5 !== undefined && verifyEtag(etag, md5.digest('hex'), received);
+  const etagVerified =
+    md5 !== undefined && etagIsDigest && verifyEtag(etag, md5.digest('hex'), received);
   return {
     file: options.file,
     size: received,
@@ -500,6 +504,18 @@ async function openFollowingRedirects(
 function discard(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/**
+ * An object encrypted with a KMS key (SSE-KMS, DSSE-KMS) or a customer key (SSE-C): S3
+ * then gives an ETag that looks like an MD5 but is not the bytes' (SSE-S3's still is).
+ */
+function encryptedWithKey(headers: Dispatcher.ResponseData['headers']): boolean {
+  const algorithm = header(headers, 'x-amz-server-side-encryption')?.toLowerCase() ?? '';
+  return (
+    algorithm.startsWith('aws:kms') ||
+    header(headers, 'x-amz-server-side-encryption-customer-algorithm') !== undefined
+  );
 }
 
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */
