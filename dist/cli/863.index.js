@@ -2,6 +2,63 @@ export const id = 863;
 export const ids = [863];
 export const modules = {
 
+/***/ 2380:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ isMountPoint),
+/* harmony export */   L: () => (/* binding */ mountsInside)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
+
+
+/**
+ * What is mounted where, from the kernel's table on Linux: a bind mount of the same file
+ * system keeps its parent's device number, so only the table tells it. Elsewhere, or
+ * when the table cannot be read, the list is empty.
+ */
+async function mountPoints() {
+    if (process.platform !== 'linux')
+        return [];
+    let table;
+    try {
+        table = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile('/proc/self/mountinfo', 'utf8');
+    }
+    catch {
+        return [];
+    }
+    const points = [];
+    for (const line of table.split('\n')) {
+        const point = line.split(' ')[4];
+        if (point !== undefined)
+            points.push(unescapeMountPath(point));
+    }
+    return points;
+}
+/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
+function unescapeMountPath(text) {
+    return text.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+}
+/** Whether something is mounted at `dir` itself. */
+async function isMountPoint(dir) {
+    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(dir);
+    return (await mountPoints()).includes(real);
+}
+/** What is mounted below `dir` (not at it), as paths relative to it. */
+async function mountsInside(dir) {
+    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(dir).catch(() => undefined);
+    if (real === undefined)
+        return [];
+    const prefix = `${real}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}`;
+    return (await mountPoints())
+        .filter((point) => point.startsWith(prefix))
+        .map((point) => node_path__WEBPACK_IMPORTED_MODULE_1__.relative(real, point));
+}
+
+
+/***/ }),
+
 /***/ 4271:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
@@ -22,6 +79,8 @@ export const modules = {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9243);
+/* harmony import */ var _mounts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2380);
+
 
 
 
@@ -136,7 +195,7 @@ async function recoverInterruptedRuns(dir, bases) {
                     at = siblingPath(target, 'removed');
                     await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(file, at);
                 }
-                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(at, { recursive: true, force: true });
+                await removeEarlierTree(at);
                 recovery.done.push(`Removed ${name}, left by an interrupted run.`);
             }
         }
@@ -230,24 +289,34 @@ function clashOr(err, target) {
  */
 async function removePrevious(previous, target) {
     // Renamed first: a tree left half removed must never be put back as one moved aside
-    // by a run killed mid-swap (recoverInterruptedRuns).
+    // by a run killed mid-swap (recoverInterruptedRuns). Not registered for the exit hook:
+    // its synchronous removal crosses into mounts on Node 24; should the process end
+    // first, the next run removes the tree.
     let at = previous;
-    trackTemporary(at);
     try {
         const removed = siblingPath(target, 'removed');
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, removed);
-        untrack(previous);
         at = removed;
-        trackTemporary(at);
-        await removeTemporary(at);
+        await removeEarlierTree(at);
         return {};
     }
     catch (err) {
-        untrack(at);
         return {
             leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, ${howToRemove(err)}.`,
         };
     }
+}
+/**
+ * Removes a tree that held an earlier export (or a user's directory replaced with
+ * `overwrite`), unless something is mounted inside it: what a mount holds is never ours
+ * to delete, whichever way a runtime's recursive removal treats mount points.
+ */
+async function removeEarlierTree(dir) {
+    const mounts = await (0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .mountsInside */ .L)(dir);
+    if (mounts.length > 0) {
+        throw Object.assign(new Error(`something is mounted inside it, at ${mounts.slice(0, 3).join(', ')}`), { code: 'EBUSY' });
+    }
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(dir, { recursive: true, force: true });
 }
 /** What stands in the way of removing a tree, by the error its removal met. */
 function howToRemove(err) {
@@ -428,8 +497,11 @@ function bypassesProxy(url, noProxy) {
         return host === name || host.endsWith(`.${name}`);
     });
 }
-/** The proxy schemes undici's ProxyAgent can go through. */
-const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+/**
+ * The proxy schemes undici's ProxyAgent can go through, as curl reads them: not `socks:`,
+ * which undici speaks as SOCKS5 but curl (whose variables these are) as SOCKS4.
+ */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks5:']);
 /**
  * A proxy URL as the environment gives it; curl assumes http:// when the scheme is
  * missing. Throws ProxySettingError when it is not one.
@@ -447,7 +519,7 @@ function parseProxyUrl(variable) {
         throw new ProxySettingError(name, 'it names no host');
     // Any other scheme fails each request with an argument error that reads like a network one.
     if (!PROXY_SCHEMES.has(proxy.protocol)) {
-        throw new ProxySettingError(name, `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4 are not supported)`);
+        throw new ProxySettingError(name, `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4, or socks as curl reads it, are not supported)`);
     }
     try {
         decodeURIComponent(proxy.username);
@@ -1777,6 +1849,8 @@ var external_node_fs_ = __webpack_require__(3024);
 var deliver_manifest = __webpack_require__(8317);
 // EXTERNAL MODULE: ./.build/deliver/protected.js
 var deliver_protected = __webpack_require__(6346);
+// EXTERNAL MODULE: ./.build/deliver/mounts.js
+var mounts = __webpack_require__(2380);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:timers/promises"
@@ -1903,6 +1977,7 @@ var tree_walk = __webpack_require__(9904);
 
 
 
+
 /** The way out of a refusal, as the user gives it. */
 function optIn(rules) {
     return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
@@ -1941,7 +2016,7 @@ async function inspectTarget(target, rules, given) {
     if (!stat.isDirectory())
         refuse('exists and is not a directory: remove it or choose another path.');
     const parent = await promises_.stat(external_node_path_.dirname(target));
-    if (parent.dev !== stat.dev || (await isMountPoint(target)))
+    if (parent.dev !== stat.dev || (await (0,mounts/* isMountPoint */.A)(target)))
         refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
     const uid = process.getuid?.();
     // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
@@ -2144,31 +2219,6 @@ function unreadable(err, dir) {
 const STICKY = 0o1000;
 /** Longest name of a directory entry on Linux and macOS (bytes). */
 const NAME_MAX = 255;
-/**
- * Whether `dir` is where something is mounted, from the kernel's table on Linux: a bind
- * mount of the same file system keeps its parent's device number, so only the table
- * tells it. Elsewhere, or when the table cannot be read, the device numbers alone decide.
- */
-async function isMountPoint(dir) {
-    if (process.platform !== 'linux')
-        return false;
-    let table;
-    try {
-        table = await promises_.readFile('/proc/self/mountinfo', 'utf8');
-    }
-    catch {
-        return false;
-    }
-    const real = await promises_.realpath(dir);
-    return table.split('\n').some((line) => {
-        const mountPoint = line.split(' ')[4];
-        return mountPoint !== undefined && unescapeMountPath(mountPoint) === real;
-    });
-}
-/** The kernel writes a space, tab, newline and backslash in a mount path as `\ooo`. */
-function unescapeMountPath(text) {
-    return text.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
-}
 /** The real path of `target`, or of its deepest existing parent with the rest appended. */
 async function realPathOfPlanned(target) {
     const missing = [];
@@ -3527,6 +3577,8 @@ async function downloadBundle(options) {
     let received = 0;
     let total;
     let etag;
+    /** Whether a 32-hex ETag is the MD5 of the bytes, as S3 makes it unless a key encrypts them. */
+    let etagIsDigest = true;
     /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
     let decoding = false;
     let sha256 = (0,external_node_crypto_.createHash)('sha256');
@@ -3678,7 +3730,8 @@ async function downloadBundle(options) {
                 if (received > 0) {
                     // Without an ETag either time nothing tells a change, and nothing is spliced: the
                     // whole archive comes again from its first byte.
-                    const sameVersion = served === etag && length === total;
+                    // A chunked answer names no length: the API's stands for it, as it did the first time.
+                    const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
                     if (!sameVersion) {
                         discard(response.body);
                         await startOver('The bundle changed on the storage since the download began');
@@ -3694,6 +3747,7 @@ async function downloadBundle(options) {
                 }
                 total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
                 etag = served;
+                etagIsDigest = !encryptedWithKey(headers);
                 if (!decoding &&
                     length !== undefined &&
                     source.sizeBytes !== undefined &&
@@ -3773,7 +3827,7 @@ async function downloadBundle(options) {
     finally {
         external_node_fs_.closeSync(fd);
     }
-    const etagVerified = md5 !== undefined && verifyEtag(etag, md5.digest('hex'), received);
+    const etagVerified = md5 !== undefined && etagIsDigest && verifyEtag(etag, md5.digest('hex'), received);
     return {
         file: options.file,
         size: received,
@@ -3824,6 +3878,15 @@ async function openFollowingRedirects(link, headers, options) {
 function discard(body) {
     body.on('error', () => undefined);
     body.destroy();
+}
+/**
+ * An object encrypted with a KMS key (SSE-KMS, DSSE-KMS) or a customer key (SSE-C): S3
+ * then gives an ETag that looks like an MD5 but is not the bytes' (SSE-S3's still is).
+ */
+function encryptedWithKey(headers) {
+    const algorithm = header(headers, 'x-amz-server-side-encryption')?.toLowerCase() ?? '';
+    return (algorithm.startsWith('aws:kms') ||
+        header(headers, 'x-amz-server-side-encryption-customer-algorithm') !== undefined);
 }
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */
 function verifyEtag(etag, md5, size) {
@@ -4571,10 +4634,25 @@ function fromLatin1(name) {
     return NOT_ASCII.test(name) ? decodeName(Buffer.from(name, 'latin1')) : name;
 }
 const NOT_ASCII = /[^\x00-\x7f]/;
-/** A name's bytes as UTF-8 when they are, else as Latin-1: one character per byte. */
+/**
+ * A name's bytes, each `/`-separated part as UTF-8 when it is, else as Latin-1: one
+ * character per byte. By part, so that a Latin-1 file in a UTF-8 directory (`über/caf\xe9`)
+ * lands in that directory, as GNU tar puts it, not in a second one spelled `Ã¼ber`.
+ */
 function decodeName(bytes) {
-    return (0,external_node_buffer_.isUtf8)(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
+    if ((0,external_node_buffer_.isUtf8)(bytes))
+        return bytes.toString('utf8');
+    const parts = [];
+    let start = 0;
+    for (let slash = bytes.indexOf(SLASH);; slash = bytes.indexOf(SLASH, start)) {
+        const part = bytes.subarray(start, slash < 0 ? bytes.length : slash);
+        parts.push((0,external_node_buffer_.isUtf8)(part) ? part.toString('utf8') : part.toString('latin1'));
+        if (slash < 0)
+            return parts.join('/');
+        start = slash + 1;
+    }
 }
+const SLASH = 0x2f;
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/links.js
 
