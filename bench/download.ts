@@ -229,7 +229,7 @@ function summarize(
     pass &&= peakRss <= limit;
   }
   const notes = [
-    'Fair part: the baseline starts with the link in hand, so ours is timed from its bundle call (emulator.requests `at`) to process exit: one loopback POST, the download, the extraction (streamed while downloading, with its SHA-256 and the safety checks; the ETag is checked only for a kept archive), the rename into place and the outputs. Both sides write the archive file and the site to tmpfs.',
+    'Fair part: the baseline starts with the link in hand, so ours is timed from its bundle call (emulator.requests `at`) to process exit: one loopback POST, the download, the extraction (streamed while downloading, with its SHA-256 and the safety checks; the ETag is checked only for a kept archive or a plain tar), the rename into place and the outputs. Both sides write the archive file and the site to tmpfs.',
     `The baseline gets a fresh presigned link to the same archive bytes (same cache file, same ETag) for every run; runs alternate ABBA.`,
     `Ours in total (spawn -> exit, incl. node start, start call, an already completed job): median ${seconds(median(ours.map((o) => o.totalMs)))}.`,
     `CPU time (user + system, medians): baseline ${seconds(baselineCpu)} (${bench.format === 'zip' ? 'curl and unzip' : 'curl, tar and gzip'}), ours ${seconds(oursCpu)} (the whole process, from its start): the ${machine.cpus} cores are shared with the emulator serving the archive, so CPU time spent anywhere shows in the wall time.`,
