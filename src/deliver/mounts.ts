@@ -1,3 +1,4 @@
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -8,12 +9,10 @@ import path from 'node:path';
  */
 async function mountPoints(): Promise<string[]> {
   if (process.platform !== 'linux') return [];
-  let table: string;
-  try {
-    table = await fs.readFile('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return [];
-  }
+  return pointsOf(await fs.readFile('/proc/self/mountinfo', 'utf8').catch(() => ''));
+}
+
+function pointsOf(table: string): string[] {
   const points: string[] = [];
   for (const line of table.split('\n')) {
     const point = line.split(' ')[4];
@@ -43,4 +42,19 @@ export async function mountsInside(dir: string): Promise<string[]> {
   return (await mountPoints())
     .filter((point) => point.startsWith(prefix))
     .map((point) => path.relative(real, point));
+}
+
+/**
+ * `mountsInside`, for an exit hook, which cannot wait: whether anything is mounted below
+ * `dir`, true also when that cannot be told (the tree is then left for a later run).
+ */
+export function holdsMountsSync(dir: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const prefix = `${fsSync.realpathSync(dir)}${path.sep}`;
+    const table = fsSync.readFileSync('/proc/self/mountinfo', 'utf8');
+    return pointsOf(table).some((point) => point.startsWith(prefix));
+  } catch {
+    return true;
+  }
 }

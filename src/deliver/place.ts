@@ -3,7 +3,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, errorMessage } from '../errors.js';
-import { mountsInside } from './mounts.js';
+import { holdsMountsSync, mountsInside } from './mounts.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
@@ -52,6 +52,8 @@ function cleanUpSync(): void {
   movedAside.clear();
   for (const file of leftovers) {
     try {
+      // On Node 24 rmSync crosses into mount points and deletes what they hold.
+      if (holdsMountsSync(file)) continue;
       fsSync.rmSync(file, { recursive: true, force: true });
     } catch {
       // Nothing more can be done while the process exits.
@@ -235,17 +237,20 @@ function clashOr(err: unknown, target: string): unknown {
  */
 async function removePrevious(previous: string, target: string): Promise<{ leftBehind?: string }> {
   // Renamed first: a tree left half removed must never be put back as one moved aside
-  // by a run killed mid-swap (recoverInterruptedRuns). Not registered for the exit hook:
-  // its synchronous removal crosses into mounts on Node 24; should the process end
-  // first, the next run removes the tree.
+  // by a run killed mid-swap (recoverInterruptedRuns).
   let at = previous;
+  trackTemporary(at);
   try {
     const removed = siblingPath(target, 'removed');
     await fs.rename(previous, removed);
+    untrack(previous);
     at = removed;
+    trackTemporary(at);
     await removeEarlierTree(at);
+    untrack(at);
     return {};
   } catch (err) {
+    untrack(at);
     return {
       leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${errorMessage(err)}): remove it by hand, ${howToRemove(err)}.`,
     };

@@ -11,6 +11,7 @@ import {
   inspectTarget,
   type TargetRules,
 } from '../../src/deliver/target.js';
+import { NODE24, ROOT } from '../../scripts/runner.js';
 import { treeDigest } from '../support/action.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
@@ -679,6 +680,37 @@ describe('replaceDirectory', () => {
       spawnSync('umount', [path.join(site, 'data')]);
     }
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('new');
+  });
+
+  it('on exit, removes what a run registered, but never a tree with a mount inside it, on Node 24 too (root only)', async (context) => {
+    const plain = path.join(workspace, '.site.removed-1-00000001');
+    const mounted = path.join(workspace, '.site.removed-1-00000002');
+    await write(path.join(plain, 'index.html'), 'old');
+    await write(path.join(mounted, 'data', 'placeholder'), '');
+    const shared = path.join(root, 'shared');
+    await write(path.join(shared, 'precious.txt'), 'precious');
+    const mount = spawnSync('mount', ['--bind', shared, path.join(mounted, 'data')], {
+      encoding: 'utf8',
+    });
+    if (mount.status !== 0) {
+      const why = mount.error?.message ?? mount.stderr.trim();
+      console.warn(`skipping the exit-hook mount test: cannot bind-mount here (${why})`);
+      context.skip(`cannot bind-mount here (${why})`);
+    }
+    try {
+      // Node 24's recursive rmSync deletes what a mount inside the tree holds.
+      const script = `import { trackTemporary } from ${JSON.stringify(path.join(ROOT, 'src', 'deliver', 'place.ts'))};
+        trackTemporary(${JSON.stringify(plain)}); trackTemporary(${JSON.stringify(mounted)}); process.exit(1);`;
+      const child = spawnSync(NODE24, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(child.status, child.stderr).toBe(1);
+      expect(await fs.readFile(path.join(shared, 'precious.txt'), 'utf8')).toBe('precious');
+      expect((await fs.readdir(workspace)).sort()).toEqual([path.basename(mounted)]);
+    } finally {
+      spawnSync('umount', [path.join(mounted, 'data')]);
+    }
   });
 
   it('says so plainly when another run puts a site at path during the swap, and keeps that one', async () => {
