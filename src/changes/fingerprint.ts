@@ -31,7 +31,7 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * breaks inside `<pre>` read as LF came without a bump: only a page with a CR there hashes
  * differently, and is reported changed once if its markup changed too. So did the media
  * of `<source>`, `srcset`, `poster`, `<embed>`, `<object>` and `<track>`, on the pages
- * that have them.
+ * that have them, and the target of a `<meta http-equiv=refresh>` on redirect pages.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -670,11 +670,13 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       const src = valueOf(html, name === 'object' ? 'data' : 'src', nameEnd, gt);
       if (src !== undefined) out.word(normalizeUrl(src));
       if (name === 'source') readSourceSet(out, valueOf(html, 'srcset', nameEnd, gt));
-    } else if (
-      name === 'meta' &&
-      valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description'
-    ) {
-      content.word(valueOf(html, 'content', nameEnd, gt) ?? '');
+    } else if (name === 'meta') {
+      // The description, and where a redirect page sends its reader (`0; url=/new`, as
+      // Next.js writes `redirect()` in a static export): the page has nothing else to see.
+      const described = valueOf(html, 'name', nameEnd, gt)?.toLowerCase() === 'description';
+      if (described || valueOf(html, 'http-equiv', nameEnd, gt)?.toLowerCase() === 'refresh') {
+        content.word(valueOf(html, 'content', nameEnd, gt) ?? '');
+      }
     }
   }
   return {

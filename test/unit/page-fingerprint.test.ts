@@ -154,6 +154,15 @@ describe('what a reader sees of a page', () => {
     expect(visible('<main>x</main>', head.replace('X 1.0', 'X 2.0')).content).toBe(base);
   });
 
+  it('sees where a redirect page sends its reader', () => {
+    // Next.js writes redirect() in a static export as this meta tag, and a page without body.
+    const redirect = (to: string) =>
+      visible('', `<meta id="__next-page-redirect" http-equiv="refresh" content="1;url=${to}"/>`)
+        .content;
+    expect(redirect('/guides/v2')).not.toBe(redirect('/guides/v1'));
+    expect(redirect('/guides/v1')).toBe(redirect('/guides/v1'));
+  });
+
   it('leaves build ids, content hashes and cache-busting queries out of asset links', () => {
     expect(
       visible('<main><img src="/_next/static/media/logo.3f9a2c1b.png?dpl=abc"></main>').content,
