@@ -31,7 +31,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * breaks inside `<pre>` read as LF came without a bump: only a page with a CR there hashes
  * differently, and is reported changed once if its markup changed too. So did the media
  * of `<source>`, `srcset`, `poster`, `<embed>`, `<object>` and `<track>`, on the pages
- * that have them, and the target of a `<meta http-equiv=refresh>` on redirect pages.
+ * that have them, the target of a `<meta http-equiv=refresh>` on redirect pages, and
+ * declarative shadow roots (`<template shadowrootmode>`).
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -51,7 +52,7 @@ const DIGEST_CHARS = 32;
 /** Characters that end a tag name. */
 const isNameEnd = (c: number) => c === 62 || c === 47 || isHtmlWhitespace(c) || Number.isNaN(c);
 
-/** Elements whose content is never shown as text. */
+/** Elements whose content is never shown as text (but a template that is a shadow root). */
 const isHidden = (name: string) =>
   name === 'script' || name === 'style' || name === 'template' || name === 'noscript';
 /** Elements that hold navigation, when they are not inside the page's main content. */
@@ -625,7 +626,8 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       } else if ((name === 'main' || name === 'article') && mainDepth > 0) mainDepth -= 1;
       continue;
     }
-    if (isHidden(name)) {
+    // A declarative shadow root (`<template shadowrootmode="open">`) is shown where it is.
+    if (isHidden(name) && !(name === 'template' && tagHolds(html, lt, gt, 'shadowroot'))) {
       at = after(html, '>', indexOfClosing(html, name, at));
       continue;
     }

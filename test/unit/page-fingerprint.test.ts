@@ -27,6 +27,15 @@ describe('what a reader sees of a page', () => {
     expect(noisy.content).toBe(plain.content);
   });
 
+  it('sees a declarative shadow root, which a browser shows where it is', () => {
+    const callout = (text: string, mode = 'shadowrootmode="open"') =>
+      visible(`<main><my-callout><template ${mode}><p>${text}</p></template></my-callout></main>`)
+        .content;
+    expect(callout('Always back up')).not.toBe(callout('Never back up'));
+    expect(callout('Always', 'shadowroot="open"')).not.toBe(callout('Never', 'shadowroot="open"'));
+    expect(callout('Always', 'id="row"')).toBe(callout('Never', 'id="row"'));
+  });
+
   it('ignores class, id, style and data attributes, and whitespace runs', () => {
     expect(
       visible(
