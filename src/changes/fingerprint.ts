@@ -32,7 +32,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * differently, and is reported changed once if its markup changed too. So did the media
  * of `<source>`, `srcset`, `poster`, `<embed>`, `<object>` and `<track>`, on the pages
  * that have them, the target of a `<meta http-equiv=refresh>` on redirect pages, and
- * declarative shadow roots (`<template shadowrootmode>`).
+ * declarative shadow roots (`<template shadowrootmode>`); nor did a header, footer or
+ * aside inside an element of `role="main"`, now content, on the pages that have one.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -574,6 +575,12 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   let regionDepth = 0;
   /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
   let mainDepth = 0;
+  /**
+   * The element that is the main content by its role (Sphinx's `<div role="main">`), and
+   * how many of its kind are open: inside it too, they belong to the content.
+   */
+  let roleMain: string | undefined;
+  let roleMainDepth = 0;
   /** Inside `<pre>`, whitespace is kept as it is: a code sample's indentation is content. */
   let preDepth = 0;
   let out = content;
@@ -620,6 +627,10 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
 
     if (closing) {
       if (name === 'pre' && preDepth > 0) preDepth -= 1;
+      if (name === roleMain && --roleMainDepth === 0) {
+        roleMain = undefined;
+        mainDepth -= 1;
+      }
       if (name === region && --regionDepth === 0) {
         region = undefined;
         out = content;
@@ -642,6 +653,16 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     }
     if (name === 'main' || name === 'article') mainDepth += 1;
     else if (name === 'pre') preDepth += 1;
+    if (roleMain !== undefined) {
+      if (name === roleMain) roleMainDepth += 1;
+    } else if (
+      tagHolds(html, lt, gt, ' role=') &&
+      valueOf(html, 'role', nameEnd, gt)?.toLowerCase() === 'main'
+    ) {
+      roleMain = name;
+      roleMainDepth = 1;
+      mainDepth += 1;
+    }
     if (region !== undefined) {
       if (name === region) regionDepth += 1;
     } else if (opensNavigation(name, lt, gt)) {

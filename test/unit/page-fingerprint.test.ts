@@ -212,6 +212,21 @@ describe('what a reader sees of a page', () => {
     expect(withTitle('New title').navigation).toBe(withTitle('Old title').navigation);
   });
 
+  it('keeps a header or aside inside an element of role main with the content', () => {
+    // Sphinx's Read the Docs theme: <div role="main">; docutils writes footnotes as <aside>.
+    const page = (note: string) =>
+      visible(
+        `<nav>Menu</nav><div role="main"><div><header><h1>Install</h1></header><p>Steps</p>` +
+          `<aside class="footnote">${note}</aside></div></div><footer>Built with Sphinx</footer>`,
+      );
+    expect(page('Node 20 or later').content).not.toBe(page('Node 18 or later').content);
+    expect(page('Node 20 or later').navigation).toBe(page('Node 18 or later').navigation);
+    // The footer after it is navigation again.
+    const footer = (text: string) =>
+      visible(`<div role="main"><div><p>Steps</p></div></div><footer>${text}</footer>`);
+    expect(footer('a').content).toBe(footer('b').content);
+  });
+
   it('tracks nested regions of the same element', () => {
     const nested = (inner: string) =>
       visible(`<aside><div><aside>${inner}</aside></div>Still aside</aside><main>Content</main>`);
