@@ -317,8 +317,8 @@ export type RemovalLimit = { pages: number } | { percent: number };
 export function exceedsRemovalLimit(report: ChangeReport, limit: RemovalLimit): string | undefined {
   const removed = report.pages.removed.length;
   const before = report.pages.before;
-  const share = before === 0 ? 0 : (removed / before) * 100;
-  const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
+  const limitShare = 'percent' in limit ? limit.percent : undefined;
+  const shown = `${removed} of the ${before} pages (${formatPercent(removed, before, limitShare)})`;
   if ('pages' in limit) {
     return removed > limit.pages
       ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.pages})`
@@ -331,7 +331,17 @@ export function exceedsRemovalLimit(report: ChangeReport, limit: RemovalLimit): 
     : undefined;
 }
 
-/** A share as a person reads it: whole when it is, else to one decimal (never rounded onto a limit). */
-function formatPercent(value: number): string {
-  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+/**
+ * `removed` of `before` as a share a person reads: whole when it is (7 of 100 is 7%, though
+ * 7 / 100 * 100 is not quite), else to one decimal, or more where one would round it onto
+ * a value it is not: the limit it exceeds (21 of 419 is 5.01%, not 5.0%), 0% or 100%.
+ */
+function formatPercent(removed: number, before: number, limit?: number): string {
+  if (before === 0 || (removed * 100) % before === 0) {
+    return `${before === 0 ? 0 : (removed * 100) / before}%`;
+  }
+  const share = (removed / before) * 100;
+  let digits = 1;
+  while (digits < 6 && [limit, 0, 100].includes(Number(share.toFixed(digits)))) digits += 1;
+  return `${share.toFixed(digits)}%`;
 }

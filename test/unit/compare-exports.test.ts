@@ -350,6 +350,16 @@ describe('max-removed-pages', () => {
     expect(exceedsRemovalLimit(report, { percent: 10 })).toBe(
       'it removes 104 of the 1000 pages (10.4%), more than `max-removed-pages` allows (10%)',
     );
+    // 5.0119…%, and 99.95…% of a site that keeps a page.
+    expect(exceedsRemovalLimit(removing(21, 419), { percent: 5 })).toBe(
+      'it removes 21 of the 419 pages (5.01%), more than `max-removed-pages` allows (5%)',
+    );
+    expect(exceedsRemovalLimit(removing(2000, 2001), { pages: 10 })).toMatch(
+      /2000 of the 2001 pages \(99\.95%\)/,
+    );
+    expect(exceedsRemovalLimit(removing(7, 100), { pages: 3 })).toMatch(
+      /7 of the 100 pages \(7%\)/,
+    );
   });
 });
 
