@@ -141,7 +141,11 @@ export function progressAt(profile: ProgressProfile, fraction: number): number {
   return f < 0.8 ? 10 * Math.min(1, f / 0.1) : 100;
 }
 
-/** The job as the API shows it; the inline-bundle variant never shows progress or pageCount. */
+/**
+ * The job as the API shows it: the fields of the vendor's StaticExportJob, no others (the
+ * start body's domain and version stay on the record). The inline-bundle variant never
+ * shows progress or pageCount.
+ */
 export function exportJobView(
   job: ExportJobRecord,
   state: ExportState,
@@ -153,8 +157,6 @@ export function exportJobView(
     jobId: job.jobId,
     status: state.status,
     ...live,
-    domain: job.domain,
-    version: job.version,
     createdAt: iso(job.createdAt),
     updatedAt: iso(state.updatedAt),
     error: state.error,

@@ -105,8 +105,6 @@ export interface ExportJobView {
   status: ExportStatus;
   progress?: number;
   pageCount?: number;
-  domain: string;
-  version: string | null;
   createdAt: string;
   updatedAt: string;
   error: string | null;

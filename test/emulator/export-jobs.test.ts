@@ -27,14 +27,20 @@ describe('static export jobs (standard variant)', () => {
       status: 'queued',
       progress: 0,
       pageCount: 0,
-      domain: 'docs.example.com',
-      version: 'v2',
       error: null,
     });
+    // Only the fields of the vendor's StaticExportJob (static-export-openapi.json).
+    expect(Object.keys(job).sort()).toEqual(
+      ['createdAt', 'error', 'jobId', 'pageCount', 'progress', 'status', 'updatedAt'].sort(),
+    );
     expect(job.jobId).toMatch(/^se_[0-9a-f]{16}$/);
     expect(Date.parse(job.createdAt as string)).not.toBeNaN();
     expect(Date.parse(job.updatedAt as string)).not.toBeNaN();
-    expect(emulator.exportJobs.get(job.jobId)?.paths).toEqual(['/guides']);
+    expect(emulator.exportJobs.get(job.jobId)).toMatchObject({
+      domain: 'docs.example.com',
+      version: 'v2',
+      paths: ['/guides'],
+    });
   });
 
   it('goes queued -> running -> completed with monotone progress and pageCount', async () => {
