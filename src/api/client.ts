@@ -28,6 +28,7 @@ import {
 import { CREATE_ONCE, REPEATABLE, type RetryPolicy, START_EXPORT } from './retry.js';
 import {
   type AgentJob,
+  agentJobAnswer,
   agentJobSchema,
   type BundleLink,
   bundleLinkSchema,
@@ -217,7 +218,7 @@ export class AdminApi {
       {
         method: 'GET',
         path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
-        schema: agentJobSchema,
+        schema: agentJobAnswer(id),
         operation: `read agent job ${id}`,
         retry: REPEATABLE,
       },
@@ -241,7 +242,7 @@ export class AdminApi {
         method: 'POST',
         path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}/message`,
         body: { prompt },
-        schema: agentJobSchema,
+        schema: agentJobAnswer(id),
         operation: `send a follow-up to agent job ${id}`,
         retry: CREATE_ONCE,
         inputs: AGENT_FIELDS,

@@ -163,6 +163,23 @@ export const agentJobSchema = z
 
 export type AgentJob = z.output<typeof agentJobSchema>;
 
+/**
+ * The answer about a job the caller names (get, follow-up). The vendor's AgentJob schema
+ * marks no field as required: an answer without `id` is about the job asked for.
+ */
+export function agentJobAnswer(id: string) {
+  return z.preprocess(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      !('id' in value && value.id != null)
+        ? { ...value, id }
+        : value,
+    agentJobSchema,
+  );
+}
+
 export const errorBodySchema = z.object({ error: z.string() });
 
 export const EXPORT_FINAL_STATUSES = ['completed', 'failed'] as const;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { agentJobSchema, bundleLinkSchema, exportJobSchema } from '../../src/api/schemas.js';
+import {
+  agentJobAnswer,
+  agentJobSchema,
+  bundleLinkSchema,
+  exportJobSchema,
+} from '../../src/api/schemas.js';
 
 /** The documented job object, as the public API reference shows it. */
 const documentedJob = {
@@ -264,5 +269,19 @@ describe('agent job answers', () => {
 
   it.each(['abc/def', '../x', '..', ''])('the agent job id %j is refused', (id) => {
     expect(agentJobSchema.safeParse({ ...documentedAgentJob, id }).success).toBe(false);
+    expect(agentJobAnswer('job_1').safeParse({ ...documentedAgentJob, id }).success).toBe(false);
+  });
+
+  it('an answer about a named job without id (the vendor requires no field) is that job', () => {
+    const { id: _id, ...withoutId } = documentedAgentJob;
+    expect(agentJobAnswer('job_1').parse(withoutId)).toMatchObject({
+      id: 'job_1',
+      status: 'completed',
+    });
+    expect(agentJobAnswer('job_1').parse({ ...withoutId, id: null }).id).toBe('job_1');
+    // An id the server names is kept: the caller warns when it is another job.
+    expect(agentJobAnswer('job_1').parse(documentedAgentJob).id).toBe('job_8a7b6c');
+    // A creation has no job to fall back on: its id is required.
+    expect(agentJobSchema.safeParse(withoutId).success).toBe(false);
   });
 });
