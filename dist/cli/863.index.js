@@ -6,11 +6,14 @@ export const modules = {
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ isMountPoint),
-/* harmony export */   L: () => (/* binding */ mountsInside)
+/* harmony export */   A$: () => (/* binding */ isMountPoint),
+/* harmony export */   Lo: () => (/* binding */ mountsInside),
+/* harmony export */   c5: () => (/* binding */ holdsMountsSync)
 /* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1455);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1455);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6760);
+
 
 
 /**
@@ -21,13 +24,9 @@ export const modules = {
 async function mountPoints() {
     if (process.platform !== 'linux')
         return [];
-    let table;
-    try {
-        table = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile('/proc/self/mountinfo', 'utf8');
-    }
-    catch {
-        return [];
-    }
+    return pointsOf(await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile('/proc/self/mountinfo', 'utf8').catch(() => ''));
+}
+function pointsOf(table) {
     const points = [];
     for (const line of table.split('\n')) {
         const point = line.split(' ')[4];
@@ -42,18 +41,34 @@ function unescapeMountPath(text) {
 }
 /** Whether something is mounted at `dir` itself. */
 async function isMountPoint(dir) {
-    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(dir);
+    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.realpath(dir);
     return (await mountPoints()).includes(real);
 }
 /** What is mounted below `dir` (not at it), as paths relative to it. */
 async function mountsInside(dir) {
-    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(dir).catch(() => undefined);
+    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.realpath(dir).catch(() => undefined);
     if (real === undefined)
         return [];
-    const prefix = `${real}${node_path__WEBPACK_IMPORTED_MODULE_1__.sep}`;
+    const prefix = `${real}${node_path__WEBPACK_IMPORTED_MODULE_2__.sep}`;
     return (await mountPoints())
         .filter((point) => point.startsWith(prefix))
-        .map((point) => node_path__WEBPACK_IMPORTED_MODULE_1__.relative(real, point));
+        .map((point) => node_path__WEBPACK_IMPORTED_MODULE_2__.relative(real, point));
+}
+/**
+ * `mountsInside`, for an exit hook, which cannot wait: whether anything is mounted below
+ * `dir`, true also when that cannot be told (the tree is then left for a later run).
+ */
+function holdsMountsSync(dir) {
+    if (process.platform !== 'linux')
+        return false;
+    try {
+        const prefix = `${node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync(dir)}${node_path__WEBPACK_IMPORTED_MODULE_2__.sep}`;
+        const table = node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync('/proc/self/mountinfo', 'utf8');
+        return pointsOf(table).some((point) => point.startsWith(prefix));
+    }
+    catch {
+        return true;
+    }
 }
 
 
@@ -130,6 +145,9 @@ function cleanUpSync() {
     movedAside.clear();
     for (const file of leftovers) {
         try {
+            // On Node 24 rmSync crosses into mount points and deletes what they hold.
+            if ((0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsMountsSync */ .c5)(file))
+                continue;
             node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync(file, { recursive: true, force: true });
         }
         catch {
@@ -289,18 +307,21 @@ function clashOr(err, target) {
  */
 async function removePrevious(previous, target) {
     // Renamed first: a tree left half removed must never be put back as one moved aside
-    // by a run killed mid-swap (recoverInterruptedRuns). Not registered for the exit hook:
-    // its synchronous removal crosses into mounts on Node 24; should the process end
-    // first, the next run removes the tree.
+    // by a run killed mid-swap (recoverInterruptedRuns).
     let at = previous;
+    trackTemporary(at);
     try {
         const removed = siblingPath(target, 'removed');
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, removed);
+        untrack(previous);
         at = removed;
+        trackTemporary(at);
         await removeEarlierTree(at);
+        untrack(at);
         return {};
     }
     catch (err) {
+        untrack(at);
         return {
             leftBehind: `The earlier export could not be removed after the new one was put in place, and is left in ${at} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(err)}): remove it by hand, ${howToRemove(err)}.`,
         };
@@ -312,7 +333,7 @@ async function removePrevious(previous, target) {
  * to delete, whichever way a runtime's recursive removal treats mount points.
  */
 async function removeEarlierTree(dir) {
-    const mounts = await (0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .mountsInside */ .L)(dir);
+    const mounts = await (0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .mountsInside */ .Lo)(dir);
     if (mounts.length > 0) {
         throw Object.assign(new Error(`something is mounted inside it, at ${mounts.slice(0, 3).join(', ')}`), { code: 'EBUSY' });
     }
@@ -1252,7 +1273,7 @@ class AdminApi {
         return this.#call({
             method: 'GET',
             path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
-            schema: schemas/* agentJobSchema */.cs,
+            schema: (0,schemas/* agentJobAnswer */.j0)(id),
             operation: `read agent job ${id}`,
             retry: REPEATABLE,
         }, signal);
@@ -1267,7 +1288,7 @@ class AdminApi {
             method: 'POST',
             path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}/message`,
             body: { prompt },
-            schema: schemas/* agentJobSchema */.cs,
+            schema: (0,schemas/* agentJobAnswer */.j0)(id),
             operation: `send a follow-up to agent job ${id}`,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
@@ -2016,7 +2037,7 @@ async function inspectTarget(target, rules, given) {
     if (!stat.isDirectory())
         refuse('exists and is not a directory: remove it or choose another path.');
     const parent = await promises_.stat(external_node_path_.dirname(target));
-    if (parent.dev !== stat.dev || (await (0,mounts/* isMountPoint */.A)(target)))
+    if (parent.dev !== stat.dev || (await (0,mounts/* isMountPoint */.A$)(target)))
         refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
     const uid = process.getuid?.();
     // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
@@ -2783,8 +2804,8 @@ function pairBySize(now, before) {
 function exceedsRemovalLimit(report, limit) {
     const removed = report.pages.removed.length;
     const before = report.pages.before;
-    const share = before === 0 ? 0 : (removed / before) * 100;
-    const shown = `${removed} of the ${before} pages (${formatPercent(share)})`;
+    const limitShare = 'percent' in limit ? limit.percent : undefined;
+    const shown = `${removed} of the ${before} pages (${formatPercent(removed, before, limitShare)})`;
     if ('pages' in limit) {
         return removed > limit.pages
             ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.pages})`
@@ -2796,9 +2817,20 @@ function exceedsRemovalLimit(report, limit) {
         ? `it removes ${shown}, more than \`max-removed-pages\` allows (${limit.percent}%)`
         : undefined;
 }
-/** A share as a person reads it: whole when it is, else to one decimal (never rounded onto a limit). */
-function formatPercent(value) {
-    return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+/**
+ * `removed` of `before` as a share a person reads: whole when it is (7 of 100 is 7%, though
+ * 7 / 100 * 100 is not quite), else to one decimal, or more where one would round it onto
+ * a value it is not: the limit it exceeds (21 of 419 is 5.01%, not 5.0%), 0% or 100%.
+ */
+function formatPercent(removed, before, limit) {
+    if (before === 0 || (removed * 100) % before === 0) {
+        return `${before === 0 ? 0 : (removed * 100) / before}%`;
+    }
+    const share = (removed / before) * 100;
+    let digits = 1;
+    while (digits < 6 && [limit, 0, 100].includes(Number(share.toFixed(digits))))
+        digits += 1;
+    return `${share.toFixed(digits)}%`;
 }
 
 // EXTERNAL MODULE: external "node:worker_threads"
