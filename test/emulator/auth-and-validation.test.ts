@@ -121,11 +121,16 @@ describe('start body validation', () => {
     expect(Object.keys(response.json as object)).toEqual(['error']);
   });
 
-  it('accepts version and paths and echoes version', async () => {
+  it('accepts version and paths, keeps them on the job and answers with the documented fields only', async () => {
     const response = await call(emulator, 'POST', '/v1/static-export/jobs', {
       body: { domain: 'docs.example.com', version: '2024-06', paths: ['/a', '/b'] },
     });
     expect(response.status).toBe(202);
-    expect((response.json as { version: string }).version).toBe('2024-06');
+    const { jobId } = response.json as { jobId: string };
+    expect(response.json).not.toHaveProperty('version');
+    expect(emulator.exportJobs.get(jobId)).toMatchObject({
+      version: '2024-06',
+      paths: ['/a', '/b'],
+    });
   });
 });
