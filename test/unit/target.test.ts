@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type TestContext, vi } from 'vitest';
 import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
 import { recoverInterruptedRuns, replaceDirectory } from '../../src/deliver/place.js';
 import {
@@ -40,6 +40,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
+
+/** Mounts as root may, or skips the test where this machine cannot (a skip fails CI). */
+function mountOrSkip(context: TestContext, args: string[]): void {
+  const mount = spawnSync('mount', args, { encoding: 'utf8' });
+  if (mount.status === 0) return;
+  const why = mount.error?.message ?? mount.stderr.trim();
+  console.warn(`skipping a test: cannot mount here (${why})`);
+  context.skip(`cannot mount here (${why})`);
+}
 
 async function write(file: string, content = 'user data'): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -349,14 +358,7 @@ describe('inspectTarget on a place it cannot write', () => {
   it('refuses a path that is a mount point, suggesting a directory inside it (root only)', async (context) => {
     const site = path.join(workspace, 'site');
     await fs.mkdir(site);
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', site], {
-      encoding: 'utf8',
-    });
-    if (mount.status !== 0) {
-      const why = mount.error?.message ?? mount.stderr.trim();
-      console.warn(`skipping the mount-point test: cannot mount a tmpfs here (${why})`);
-      context.skip(`cannot mount a tmpfs here (${why})`);
-    }
+    mountOrSkip(context, ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', site]);
     try {
       await writeEarlierExport(site, { 'index.html': 'on its own volume' });
       await expect(inspectTarget(site, { ...rules, overwrite: true }, 'site')).rejects.toThrow(
@@ -372,12 +374,7 @@ describe('inspectTarget on a place it cannot write', () => {
     const volume = path.join(root, 'volume');
     await writeEarlierExport(volume, { 'index.html': 'on a bind mount' });
     await fs.mkdir(site);
-    const mount = spawnSync('mount', ['--bind', volume, site], { encoding: 'utf8' });
-    if (mount.status !== 0) {
-      const why = mount.error?.message ?? mount.stderr.trim();
-      console.warn(`skipping the bind-mount test: cannot bind-mount here (${why})`);
-      context.skip(`cannot bind-mount here (${why})`);
-    }
+    mountOrSkip(context, ['--bind', volume, site]);
     try {
       await expect(inspectTarget(site, rules, 'site')).rejects.toThrow(
         `"site" (${site}) is a mount point (a file system or a bind mount is mounted there)`,
@@ -442,14 +439,7 @@ describe('inspectTarget through a bind mount (root only)', () => {
     await write(path.join(workspace, 'README.md'), 'the checkout');
     const alias = path.join(root, 'alias');
     await fs.mkdir(alias);
-    const mount = spawnSync('mount', ['--bind', path.dirname(workspace), alias], {
-      encoding: 'utf8',
-    });
-    if (mount.status !== 0) {
-      const why = mount.error?.message ?? mount.stderr.trim();
-      console.warn(`skipping the bind-mount test: cannot bind-mount here (${why})`);
-      context.skip(`cannot bind-mount here (${why})`);
-    }
+    mountOrSkip(context, ['--bind', path.dirname(workspace), alias]);
     try {
       const overwrite = { ...rules, overwrite: true };
       await expect(inspectTarget(path.join(alias, 'docs'), overwrite)).rejects.toThrow(
@@ -651,14 +641,7 @@ describe('replaceDirectory', () => {
     await write(path.join(site, 'data', 'placeholder'), '');
     const shared = path.join(root, 'shared');
     await write(path.join(shared, 'precious.txt'), 'precious');
-    const mount = spawnSync('mount', ['--bind', shared, path.join(site, 'data')], {
-      encoding: 'utf8',
-    });
-    if (mount.status !== 0) {
-      const why = mount.error?.message ?? mount.stderr.trim();
-      console.warn(`skipping the mount-inside test: cannot bind-mount here (${why})`);
-      context.skip(`cannot bind-mount here (${why})`);
-    }
+    mountOrSkip(context, ['--bind', shared, path.join(site, 'data')]);
     const staging = path.join(workspace, '.site.partial-1-00000000');
     await write(path.join(staging, 'index.html'), 'new');
     let left: string | undefined;
@@ -689,14 +672,7 @@ describe('replaceDirectory', () => {
     await write(path.join(mounted, 'data', 'placeholder'), '');
     const shared = path.join(root, 'shared');
     await write(path.join(shared, 'precious.txt'), 'precious');
-    const mount = spawnSync('mount', ['--bind', shared, path.join(mounted, 'data')], {
-      encoding: 'utf8',
-    });
-    if (mount.status !== 0) {
-      const why = mount.error?.message ?? mount.stderr.trim();
-      console.warn(`skipping the exit-hook mount test: cannot bind-mount here (${why})`);
-      context.skip(`cannot bind-mount here (${why})`);
-    }
+    mountOrSkip(context, ['--bind', shared, path.join(mounted, 'data')]);
     try {
       // Node 24's recursive rmSync deletes what a mount inside the tree holds.
       const script = `import { trackTemporary } from ${JSON.stringify(path.join(ROOT, 'src', 'deliver', 'place.ts'))};
