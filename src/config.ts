@@ -242,6 +242,11 @@ const baseUrl = text.transform((value, ctx) => {
 
 /** The prefix of the platform's admin API keys. */
 const KEY_PREFIX = 'mint_';
+/** The platform's other keys share it, with a longer prefix of their own. */
+const OTHER_KEY_TYPES: readonly (readonly [prefix: string, kind: string])[] = [
+  ['mint_dsc_', 'an assistant API key'],
+  ['mint_us_', 'an Index API key'],
+];
 
 /** Never echo the value: it is a secret, even when malformed. */
 const apiKey = text.transform((value, ctx) => {
@@ -267,6 +272,12 @@ const apiKey = text.transform((value, ctx) => {
     const prefix = /^[A-Za-z0-9]+_(?:(?:live|test)_)?/.exec(value)?.[0] ?? '';
     return refuse(
       `starts with "${prefix}", not "${KEY_PREFIX}": it is a key of another service, not an admin API key of the docs platform; it was not sent anywhere. Create one on the dashboard's API keys page`,
+    );
+  }
+  const other = OTHER_KEY_TYPES.find(([prefix]) => value.startsWith(prefix));
+  if (other !== undefined) {
+    return refuse(
+      `starts with "${other[0]}", the prefix of ${other[1]}, which the admin API does not take; it was not sent anywhere. Use an admin API key (${KEY_PREFIX}…) from the dashboard's API keys page`,
     );
   }
   if (!/^[A-Za-z0-9_.~+/=-]+$/.test(value)) {

@@ -110,6 +110,9 @@ describe('parseConfig', () => {
     ['base-url', 'localhost:4010', /has no scheme: write http:\/\/localhost:4010/],
     ['api-key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', /starts with "sk_live_", not "mint_"/],
     ['api-key', 'ghp_abcdefghijklmnopqrstuvwxyz012345', /starts with "ghp_", not "mint_"/],
+    // The platform's other keys: refused before they are sent, with what they are.
+    ['api-key', 'mint_dsc_0123456789abcdef', /"mint_dsc_", the prefix of an assistant API key/],
+    ['api-key', 'mint_us_0123456789abcdef', /"mint_us_", the prefix of an Index API key/],
     ['api-key', 'Bearer mint_testkey0123456789', /starts with "Bearer": drop it/],
     ['api-key', 'Authorization: Bearer mint_x0123456789', /"Authorization: Bearer": drop it/],
     ['show-bundle-url', 'yes', /true or false/],
