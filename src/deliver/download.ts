@@ -156,8 +156,6 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
   let received = 0;
   let total: number | undefined;
   let etag: string | undefined;
-  /** Whether a 32-hex ETag is the MD5 of the bytes, as S3 makes it unless a key encrypts them. */
-  let etagIsDigest = true;
   /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
   let decoding = false;
   let sha256: Hash = createHash('sha256');
@@ -337,8 +335,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
       } else {
         if (received > 0) {
           // Without an ETag either time nothing tells a change, and nothing is spliced: the
-          // whole archive comes again from its first byte.
-          // A chunked answer names no length: the API's stands for it, as it did the first time.
+          // whole archive comes again from its first byte. A chunked answer names no length:
+          // the API's stands for it, as it did the first time.
           const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
           if (!sameVersion) {
             discard(response.body);
@@ -357,7 +355,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         }
         total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
         etag = served;
-        etagIsDigest = !encryptedWithKey(headers);
+        // An object encrypted with a key has an ETag that is no MD5 of its bytes.
+        if (encryptedWithKey(headers)) md5 = undefined;
         if (
           !decoding &&
           length !== undefined &&
@@ -441,8 +440,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     fs.closeSync(fd);
   }
 
-  const etagVerified =
-    md5 !== undefined && etagIsDigest && verifyEtag(etag, md5.digest('hex'), received);
+  const etagVerified = md5 !== undefined && verifyEtag(etag, md5.digest('hex'), received);
   return {
     file: options.file,
     size: received,
