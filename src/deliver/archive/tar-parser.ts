@@ -64,7 +64,8 @@ const Extract = tar.extract().constructor as ExtractClass;
 
 class TarParser extends Extract {
   #lastBlock: Buffer | undefined;
-  #rawPax: Buffer | undefined;
+  /** The records of the entry's own pax header, read once for the names and for the entry. */
+  #paxRecords: [string, string][] | undefined;
   #ended = false;
   /** An 'S' header whose extension blocks are still to come. */
   #pendingSparse: (tar.Header & ParsedHeader) | undefined;
@@ -102,14 +103,15 @@ class TarParser extends Extract {
 
   override _decodeLongHeader(buf: Buffer): void {
     const type = this._header?.type as string;
-    if (type === 'pax-header') this.#rawPax = buf;
     super._decodeLongHeader(buf);
+    if (type !== 'pax-header' && type !== 'pax-global-header') return;
+    const records = paxRecords(buf);
+    if (type === 'pax-header') this.#paxRecords = records;
     // tar-stream reads pax values as UTF-8; bsdtar writes a name that is not UTF-8 as
     // bytes (hdrcharset=BINARY).
-    const pax =
-      type === 'pax-header' ? this._pax : type === 'pax-global-header' ? this._paxGlobal : null;
+    const pax = type === 'pax-header' ? this._pax : this._paxGlobal;
     if (pax) {
-      for (const [key, value] of paxRecords(buf)) {
+      for (const [key, value] of records) {
         if ((key === 'path' || key === 'linkpath') && pax[key] !== undefined) pax[key] = value;
       }
     }
@@ -140,9 +142,9 @@ class TarParser extends Extract {
     if (header.linkname && !pax?.linkpath) header.linkname = fromLatin1(header.linkname);
     const raw = this.#lastBlock as Buffer;
     header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156] as number);
-    if (this.#rawPax !== undefined) {
-      header.paxRecords = paxRecords(this.#rawPax);
-      this.#rawPax = undefined;
+    if (this.#paxRecords !== undefined) {
+      header.paxRecords = this.#paxRecords;
+      this.#paxRecords = undefined;
     }
     if (raw[156] === S_TYPEFLAG) {
       const runs = sparseRuns(raw, 386, 4);
