@@ -34,14 +34,17 @@ export async function isMountPoint(dir: string): Promise<boolean> {
   return (await mountPoints()).includes(real);
 }
 
+/** The mount points below `real` (a real path), not at it. */
+function below(real: string, points: readonly string[]): string[] {
+  const prefix = `${real}${path.sep}`;
+  return points.filter((point) => point.startsWith(prefix));
+}
+
 /** What is mounted below `dir` (not at it), as paths relative to it. */
 export async function mountsInside(dir: string): Promise<string[]> {
   const real = await fs.realpath(dir).catch(() => undefined);
   if (real === undefined) return [];
-  const prefix = `${real}${path.sep}`;
-  return (await mountPoints())
-    .filter((point) => point.startsWith(prefix))
-    .map((point) => path.relative(real, point));
+  return below(real, await mountPoints()).map((point) => path.relative(real, point));
 }
 
 /**
@@ -51,9 +54,8 @@ export async function mountsInside(dir: string): Promise<string[]> {
 export function holdsMountsSync(dir: string): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    const prefix = `${fsSync.realpathSync(dir)}${path.sep}`;
     const table = fsSync.readFileSync('/proc/self/mountinfo', 'utf8');
-    return pointsOf(table).some((point) => point.startsWith(prefix));
+    return below(fsSync.realpathSync(dir), pointsOf(table)).length > 0;
   } catch {
     return true;
   }
