@@ -216,7 +216,7 @@ async function putBack(previous: string, target: string, cause: unknown): Promis
     await fs.rename(previous, target);
   } catch {
     throw new ActionError(
-      `The new site could not be put in place at ${target} (${errorMessage(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`,
+      `The new site could not be put in place at ${target} (${errorMessage(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path ${overlapped(target)}`,
     );
   }
 }
@@ -226,8 +226,13 @@ function clashOr(err: unknown, target: string): unknown {
   const code = (err as NodeJS.ErrnoException).code;
   if (code !== 'ENOTEMPTY' && code !== 'EEXIST') return err;
   return new ActionError(
-    `The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`,
+    `The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path ${overlapped(target)}`,
   );
+}
+
+/** The end of both messages about another writer at `target` during the swap. */
+function overlapped(target: string): string {
+  return `(runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`;
 }
 
 /**
