@@ -339,14 +339,12 @@ const exportPaths = list.transform((items, ctx) => {
  * form, from `[fd00:0::5]:8443` or a bare `fd00::5`. Undefined when the entry is none.
  */
 function ipv6Host(entry: string): string | undefined {
-  const match =
-    /^\[([0-9a-f:.]+)\](:\d+)?$/i.exec(entry) ??
-    /^()([0-9a-f]*:[0-9a-f.:]*:[0-9a-f.:]*)$/i.exec(entry);
-  if (match === null) return undefined;
-  const [address, port] =
-    match[1] === '' ? [match[2] as string, ''] : [match[1] as string, match[2] ?? ''];
+  const bracketed = /^\[([0-9a-f:.]+)\](:\d+)?$/i.exec(entry);
+  const bare = /^[0-9a-f]*:[0-9a-f.:]*:[0-9a-f.:]*$/i.test(entry) ? entry : undefined;
+  const address = bracketed?.[1] ?? bare;
+  if (address === undefined) return undefined;
   try {
-    return `${new URL(`http://[${address}]/`).hostname}${port}`;
+    return `${new URL(`http://[${address}]/`).hostname}${bracketed?.[2] ?? ''}`;
   } catch {
     return undefined;
   }
