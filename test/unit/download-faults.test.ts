@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { downloadBundle } from '../../src/deliver/download.js';
+import { downloadBundle, type DownloadOptions } from '../../src/deliver/download.js';
 
 /** The download against a storage on loopback that misbehaves the same way every time. */
 
@@ -34,11 +34,22 @@ async function storage(
     () => new Promise((resolve) => server.close(resolve)),
     async () => server.closeAllConnections(),
   );
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bundle.tar.gz?sig=1`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bundle.tar.gz?sig=1`,
-    dispatcher,
-    file: path.join(dir, 'bundle'),
+    url,
     requests: () => requests,
+    /** The download of the archive from this storage, the API announcing its size. */
+    download: (options: Partial<DownloadOptions> = {}) =>
+      downloadBundle({
+        source: { url, sizeBytes: ARCHIVE.length },
+        refresh: async () => ({ url, sizeBytes: ARCHIVE.length }),
+        file: path.join(dir, 'bundle'),
+        dispatcher,
+        clock: systemClock,
+        random: () => 0,
+        idleTimeoutMs: 2000,
+        ...options,
+      }),
   };
 }
 
@@ -60,18 +71,7 @@ describe('the download against a storage that misbehaves', () => {
       res.write(gzipped.subarray(0, gzipped.length >> 1));
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const result = await within(
-      5000,
-      downloadBundle({
-        source: { url: store.url, sizeBytes: ARCHIVE.length },
-        refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
-        file: store.file,
-        dispatcher: store.dispatcher,
-        clock: systemClock,
-        random: () => 0,
-        idleTimeoutMs: 2000,
-      }),
-    );
+    const result = await within(5000, store.download());
     expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
     expect(store.requests()).toBe(2);
   });
@@ -83,18 +83,7 @@ describe('the download against a storage that misbehaves', () => {
       if (n > 1) res.end(gzipped);
       else res.write(gzipped.subarray(0, 1000));
     });
-    const result = await within(
-      5000,
-      downloadBundle({
-        source: { url: store.url, sizeBytes: ARCHIVE.length },
-        refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
-        file: store.file,
-        dispatcher: store.dispatcher,
-        clock: systemClock,
-        random: () => 0,
-        idleTimeoutMs: 500,
-      }),
-    );
+    const result = await within(5000, store.download({ idleTimeoutMs: 500 }));
     expect(result.size).toBe(ARCHIVE.length);
   });
 });
@@ -106,14 +95,8 @@ describe('bytes fetched again are not progress', () => {
       res.write(ARCHIVE.subarray(0, 5000));
       setTimeout(() => res.socket?.destroy(), 5);
     });
-    const download = downloadBundle({
-      source: { url: store.url, sizeBytes: ARCHIVE.length },
-      refresh: async () => ({ url: store.url, sizeBytes: ARCHIVE.length }),
-      file: store.file,
-      dispatcher: store.dispatcher,
-      clock: systemClock,
+    const download = store.download({
       random: () => 0.5,
-      idleTimeoutMs: 2000,
       budget: { outageMs: 1000, baseDelayMs: 20, maxDelayMs: 200 },
     });
     await expect(within(8000, download)).rejects.toThrow(
@@ -136,17 +119,12 @@ describe('a storage that names no version', () => {
     let refreshes = 0;
     const result = await within(
       5000,
-      downloadBundle({
+      store.download({
         source: { url: store.url },
         refresh: async () => {
           refreshes += 1;
           return { url: store.url };
         },
-        file: store.file,
-        dispatcher: store.dispatcher,
-        clock: systemClock,
-        random: () => 0,
-        idleTimeoutMs: 2000,
         onEvent: (event) => events.push(event),
       }),
     );
