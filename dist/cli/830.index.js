@@ -1612,17 +1612,7 @@ class HtmlScanner {
                     this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
             }
             else if (isEventHandler(name)) {
-                for (const script of urlsInScript(value)) {
-                    if (script.evidence)
-                        this.#emit({
-                            url: script.url,
-                            offset,
-                            role: 'load',
-                            via: `${name}: ${script.evidence}`,
-                        });
-                    else
-                        this.#callbacks.unconfirmed?.({ url: script.url, offset });
-                }
+                this.#readScript(value, () => offset, name);
             }
             else if (name === 'srcdoc' && tag === 'iframe') {
                 // A document of its own, inside the attribute: the frame loads what it references.
@@ -1676,15 +1666,17 @@ class HtmlScanner {
             this.#readFlightPush(content, raw.start);
             return;
         }
-        for (const script of urlsInScript(content)) {
-            const offset = raw.start + script.offset;
+        this.#readScript(content, (at) => raw.start + at, 'inline script');
+    }
+    /**
+     * The URLs in a script's code (`offsetOf` places each in the page): loads when the code
+     * loads them, the others unconfirmed.
+     */
+    #readScript(code, offsetOf, via) {
+        for (const script of urlsInScript(code)) {
+            const offset = offsetOf(script.offset);
             if (script.evidence)
-                this.#emit({
-                    url: script.url,
-                    offset,
-                    role: 'load',
-                    via: `inline script: ${script.evidence}`,
-                });
+                this.#emit({ url: script.url, offset, role: 'load', via: `${via}: ${script.evidence}` });
             else
                 this.#callbacks.unconfirmed?.({ url: script.url, offset });
         }

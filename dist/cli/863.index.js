@@ -44,15 +44,17 @@ async function isMountPoint(dir) {
     const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.realpath(dir);
     return (await mountPoints()).includes(real);
 }
+/** The mount points below `real` (a real path), not at it. */
+function below(real, points) {
+    const prefix = `${real}${node_path__WEBPACK_IMPORTED_MODULE_2__.sep}`;
+    return points.filter((point) => point.startsWith(prefix));
+}
 /** What is mounted below `dir` (not at it), as paths relative to it. */
 async function mountsInside(dir) {
     const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.realpath(dir).catch(() => undefined);
     if (real === undefined)
         return [];
-    const prefix = `${real}${node_path__WEBPACK_IMPORTED_MODULE_2__.sep}`;
-    return (await mountPoints())
-        .filter((point) => point.startsWith(prefix))
-        .map((point) => node_path__WEBPACK_IMPORTED_MODULE_2__.relative(real, point));
+    return below(real, await mountPoints()).map((point) => node_path__WEBPACK_IMPORTED_MODULE_2__.relative(real, point));
 }
 /**
  * `mountsInside`, for an exit hook, which cannot wait: whether anything is mounted below
@@ -62,9 +64,8 @@ function holdsMountsSync(dir) {
     if (process.platform !== 'linux')
         return false;
     try {
-        const prefix = `${node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync(dir)}${node_path__WEBPACK_IMPORTED_MODULE_2__.sep}`;
         const table = node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync('/proc/self/mountinfo', 'utf8');
-        return pointsOf(table).some((point) => point.startsWith(prefix));
+        return below(node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync(dir), pointsOf(table)).length > 0;
     }
     catch {
         return true;
@@ -290,7 +291,7 @@ async function putBack(previous, target, cause) {
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(previous, target);
     }
     catch {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place at ${target} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place at ${target} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .errorMessage */ .gJ)(cause)}), nor the earlier export put back: something else wrote ${target} meanwhile, such as another run into the same path ${overlapped(target)}`);
     }
 }
 /** A directory that appeared at `target` during the swap is named as such. */
@@ -298,7 +299,11 @@ function clashOr(err, target) {
     const code = err.code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST')
         return err;
-    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path (runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`);
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .ActionError */ .lZ(`The new site could not be put in place: ${target} appeared while this run was replacing it, such as from another run into the same path ${overlapped(target)}`);
+}
+/** The end of both messages about another writer at `target` during the swap. */
+function overlapped(target) {
+    return `(runs into one path must not overlap). ${target} holds what was written there; this run's site was discarded.`;
 }
 /**
  * Removes the earlier tree once the new one is in place. The run has done its job by
@@ -3609,8 +3614,6 @@ async function downloadBundle(options) {
     let received = 0;
     let total;
     let etag;
-    /** Whether a 32-hex ETag is the MD5 of the bytes, as S3 makes it unless a key encrypts them. */
-    let etagIsDigest = true;
     /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
     let decoding = false;
     let sha256 = (0,external_node_crypto_.createHash)('sha256');
@@ -3761,8 +3764,8 @@ async function downloadBundle(options) {
             else {
                 if (received > 0) {
                     // Without an ETag either time nothing tells a change, and nothing is spliced: the
-                    // whole archive comes again from its first byte.
-                    // A chunked answer names no length: the API's stands for it, as it did the first time.
+                    // whole archive comes again from its first byte. A chunked answer names no length:
+                    // the API's stands for it, as it did the first time.
                     const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
                     if (!sameVersion) {
                         discard(response.body);
@@ -3779,7 +3782,9 @@ async function downloadBundle(options) {
                 }
                 total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
                 etag = served;
-                etagIsDigest = !encryptedWithKey(headers);
+                // An object encrypted with a key has an ETag that is no MD5 of its bytes.
+                if (encryptedWithKey(headers))
+                    md5 = undefined;
                 if (!decoding &&
                     length !== undefined &&
                     source.sizeBytes !== undefined &&
@@ -3859,7 +3864,7 @@ async function downloadBundle(options) {
     finally {
         external_node_fs_.closeSync(fd);
     }
-    const etagVerified = md5 !== undefined && etagIsDigest && verifyEtag(etag, md5.digest('hex'), received);
+    const etagVerified = md5 !== undefined && verifyEtag(etag, md5.digest('hex'), received);
     return {
         file: options.file,
         size: received,
@@ -4488,7 +4493,8 @@ const tar_parser_BLOCK = 512;
 const Extract = tar_stream.extract().constructor;
 class TarParser extends Extract {
     #lastBlock;
-    #rawPax;
+    /** The records of the entry's own pax header, read once for the names and for the entry. */
+    #paxRecords;
     #ended = false;
     /** An 'S' header whose extension blocks are still to come. */
     #pendingSparse;
@@ -4528,14 +4534,17 @@ class TarParser extends Extract {
     }
     _decodeLongHeader(buf) {
         const type = this._header?.type;
-        if (type === 'pax-header')
-            this.#rawPax = buf;
         super._decodeLongHeader(buf);
+        if (type !== 'pax-header' && type !== 'pax-global-header')
+            return;
+        const records = paxRecords(buf);
+        if (type === 'pax-header')
+            this.#paxRecords = records;
         // tar-stream reads pax values as UTF-8; bsdtar writes a name that is not UTF-8 as
         // bytes (hdrcharset=BINARY).
-        const pax = type === 'pax-header' ? this._pax : type === 'pax-global-header' ? this._paxGlobal : null;
+        const pax = type === 'pax-header' ? this._pax : this._paxGlobal;
         if (pax) {
-            for (const [key, value] of paxRecords(buf)) {
+            for (const [key, value] of records) {
                 if ((key === 'path' || key === 'linkpath') && pax[key] !== undefined)
                     pax[key] = value;
             }
@@ -4571,9 +4580,9 @@ class TarParser extends Extract {
             header.linkname = fromLatin1(header.linkname);
         const raw = this.#lastBlock;
         header.typeflag = raw[156] === 0 ? '\0' : String.fromCharCode(raw[156]);
-        if (this.#rawPax !== undefined) {
-            header.paxRecords = paxRecords(this.#rawPax);
-            this.#rawPax = undefined;
+        if (this.#paxRecords !== undefined) {
+            header.paxRecords = this.#paxRecords;
+            this.#paxRecords = undefined;
         }
         if (raw[156] === S_TYPEFLAG) {
             const runs = sparseRuns(raw, 386, 4);
