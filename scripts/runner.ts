@@ -51,6 +51,8 @@ export interface RunActionOptions {
   node?: string;
   /** Flags for node itself, e.g. ['--cpu-prof'] (NODE_OPTIONS does not take every flag). */
   nodeArgs?: string[];
+  /** The script to run instead of this checkout's dist/index.js (another build of it). */
+  entry?: string;
   /** Called with each chunk of stdout as it arrives. */
   onStdout?: (text: string) => void;
   /** Called once the process has started, e.g. to send it a signal later. */
@@ -114,7 +116,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const started = Date.now();
   const child = spawn(
     options.node ?? process.execPath,
-    [...(options.nodeArgs ?? []), ACTION_ENTRY],
+    [...(options.nodeArgs ?? []), options.entry ?? ACTION_ENTRY],
     {
       cwd: workspace,
       env,
