@@ -311,8 +311,8 @@ export interface SummaryContext {
 }
 
 function cell(text: string): string {
-  // A pipe plainText() already escaped stays escaped once.
-  return text.replace(/(?<!\\)\|/g, '\\|').replace(/\r?\n/g, ' ');
+  // A pipe plainText() already escaped stays escaped once. A lone CR ends a line too.
+  return text.replace(/(?<!\\)\|/g, '\\|').replace(/\r\n?|\n/g, ' ');
 }
 
 /**
@@ -349,8 +349,14 @@ function linkTarget(url: string): string {
   return url.replace(/\(/g, '%28').replace(/\)/g, '%29');
 }
 
+/** A code span on one line: a line break in a file name would end it, a blank line its block. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  return `\`${text.replace(/`/g, "'").replace(/\r\n?|\n/g, ' ')}\``;
+}
+
+/** A code span in a table cell: GFM splits cells at every unescaped pipe, code spans too. */
+function codeCell(text: string): string {
+  return code(text).replace(/\|/g, '\\|');
 }
 
 /** Link text: brackets would end it early. */
@@ -459,7 +465,7 @@ export function renderReadiness(readiness: Readiness): string {
             : []),
         ].join(', ');
         const what = `${h.role === 'load' ? 'loads' : 'links'} (${h.vias.slice(0, 3).join('; ')})`;
-        return `| ${code(h.host)} | ${cell(what)} | ${level[h.severity]} | ${h.count} | ${cell(where)} |`;
+        return `| ${codeCell(h.host)} | ${cell(what)} | ${level[h.severity]} | ${h.count} | ${cell(where)} |`;
       }),
     );
     if (hosts.length > SUMMARY_HOST_ROWS) {
@@ -494,7 +500,9 @@ export function renderReadiness(readiness: Readiness): string {
       '|---|---|---|---|',
       ...links.broken
         .slice(0, SUMMARY_BROKEN_ROWS)
-        .map((b) => `| ${code(b.file)} | ${b.line} | ${code(b.url)} | ${code(b.target)} |`),
+        .map(
+          (b) => `| ${codeCell(b.file)} | ${b.line} | ${codeCell(b.url)} | ${codeCell(b.target)} |`,
+        ),
     );
     if (links.brokenCount > SUMMARY_BROKEN_ROWS) {
       parts.push('', `… and ${links.brokenCount - SUMMARY_BROKEN_ROWS} more, in the full report.`);
