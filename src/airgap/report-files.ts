@@ -36,6 +36,15 @@ const LEVEL: Record<Severity, Result.level> = {
 };
 
 /**
+ * A relative path as the URI reference SARIF 2.1.0 asks for: each segment
+ * percent-encoded, so a space no longer fails upload-sarif's schema check and a `#` or
+ * `%` in a file name is not read as a fragment or an escape.
+ */
+export function relativeUri(relativePath: string): string {
+  return relativePath.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
  * The full report as JSON (every finding, grouped hosts, broken links, serving facts)
  * and as SARIF 2.1.0 for code scanning. `sitePath` prefixes file locations so that they
  * point into the workspace (`site/index.html`).
@@ -66,7 +75,7 @@ export async function writeReportFiles(
 
   const location = (file: string, line?: number, column?: number) => ({
     physicalLocation: {
-      artifactLocation: { uri: `${files.sitePath}/${file}`.replace(/^\.\//, '') },
+      artifactLocation: { uri: relativeUri(`${files.sitePath}/${file}`.replace(/^\.\//, '')) },
       ...(line !== undefined
         ? { region: { startLine: line, ...(column !== undefined ? { startColumn: column } : {}) } }
         : {}),
