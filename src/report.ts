@@ -442,8 +442,10 @@ function checksSection(record: ExportRecord): string {
   return (record.checks ?? []).map((c) => `- ${c}`).join('\n');
 }
 
-/** Rows of the hosts table the summary holds; the rest are named in one line. */
+/** Rows of the hosts table the summary holds; the next ones are named in one line. */
 const SUMMARY_HOST_ROWS = 300;
+/** Hosts named after the table: GitHub drops a summary past 1 MiB, whole. */
+const SUMMARY_MORE_HOSTS = 200;
 const SUMMARY_BROKEN_ROWS = 50;
 
 /** The readiness part of the summary: every host outside the site, broken links, serving. */
@@ -472,9 +474,13 @@ export function renderReadiness(readiness: Readiness): string {
       parts.push(
         '',
         `Also: ${hosts
-          .slice(SUMMARY_HOST_ROWS)
+          .slice(SUMMARY_HOST_ROWS, SUMMARY_HOST_ROWS + SUMMARY_MORE_HOSTS)
           .map((h) => `${code(h.host)} (${h.count})`)
-          .join(', ')}.`,
+          .join(', ')}${
+          hosts.length > SUMMARY_HOST_ROWS + SUMMARY_MORE_HOSTS
+            ? `, and ${hosts.length - SUMMARY_HOST_ROWS - SUMMARY_MORE_HOSTS} more, in the full report`
+            : ''
+        }.`,
       );
     }
   }

@@ -205,6 +205,15 @@ function count(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The one line that says what the check found, true about where the rest is. */
+/** Hosts the check's one line names: it is also a line of the job summary. */
+const HEADLINE_HOSTS = 10;
+
+function namedHosts(hosts: HostFinding[]): string {
+  const named = hosts.slice(0, HEADLINE_HOSTS).map((h) => h.host);
+  const more = hosts.length - named.length;
+  return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
 export function describe(readiness: Readiness): string {
   const loads = readiness.hosts.filter((h) => h.role === 'load');
   const links = readiness.hosts.filter((h) => h.role === 'link');
@@ -213,7 +222,7 @@ export function describe(readiness: Readiness): string {
     parts.push(
       loads.length === 0
         ? 'nothing is loaded from outside the site'
-        : `loads from ${count(loads.length, 'host')} outside the site (${loads.map((h) => h.host).join(', ')})`,
+        : `loads from ${count(loads.length, 'host')} outside the site (${namedHosts(loads)})`,
     );
     if (links.length > 0) parts.push(`links to ${count(links.length, 'outside host')}`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Readiness } from '../../src/airgap/findings.js';
-import { renderReadiness } from '../../src/report.js';
+import { describe as describeReadiness } from '../../src/airgap/check.js';
+import type { HostFinding, Readiness } from '../../src/airgap/findings.js';
+import { renderExportSummary, renderReadiness } from '../../src/report.js';
 
 const none = { count: 0 };
 const readiness = (overrides: Partial<Readiness>): Readiness => ({
@@ -86,5 +87,29 @@ describe('the readiness part of the summary', () => {
     );
     expect(tableRows(markdown, '| Host | What | Level | Count | Found in |')).toHaveLength(1);
     expect(markdown).not.toMatch(/^(<img|# Owned)/m);
+  });
+
+  it('stays far below the 1 MiB GitHub accepts when an archive names thousands of hosts', () => {
+    const label = 'x'.repeat(60);
+    const hosts: HostFinding[] = Array.from({ length: 20_000 }, (_, i) => ({
+      host: `h${i}.${label}.${label}.${label}.example`,
+      role: 'load',
+      severity: 'warning',
+      count: 1,
+      vias: ['<script src>'],
+      locations: [{ file: 'many.html', line: i + 1, url: `https://h${i}.example/a.js` }],
+      requestedBy: [],
+    }));
+    const checked = readiness({ hosts });
+    const markdown = renderExportSummary({
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      checks: [describeReadiness(checked)],
+      readiness: checked,
+    });
+    expect(Buffer.byteLength(markdown)).toBeLessThan(256 * 1024);
+    expect(markdown).toContain('and 19500 more, in the full report');
+    expect(describeReadiness(checked)).toContain('and 19990 more');
   });
 });
