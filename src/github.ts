@@ -7,7 +7,7 @@ import { errorMessage, InputError } from './errors.js';
 import type { ArtifactUploader } from './export/run.js';
 import { execute, type RunOutcome } from './main.js';
 import { Redactor } from './redact.js';
-import { type Annotation, type Reporter, renderSummary } from './report.js';
+import { type Annotation, fitSummary, type Reporter, renderSummary } from './report.js';
 import { cancelOnSignals } from './signals.js';
 
 /**
@@ -158,7 +158,7 @@ export async function reportOutcome(
   if (outcome.record) {
     const markdown = renderSummary(outcome.record, failure, { workspace });
     try {
-      await commands.writeSummary(redactor.redact(markdown));
+      await commands.writeSummary(fitSummary(redactor.redact(markdown)));
     } catch (err) {
       commands.warning(`Could not write the job summary: ${redactor.redact(errorMessage(err))}`);
     }

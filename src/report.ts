@@ -354,9 +354,31 @@ function code(text: string): string {
   return `\`${text.replace(/`/g, "'").replace(/\r\n?|\n/g, ' ')}\``;
 }
 
+/** Characters of a file name or address a table cell shows; the report files hold them whole. */
+const CELL_MAX_CHARS = 300;
+
 /** A code span in a table cell: GFM splits cells at every unescaped pipe, code spans too. */
 function codeCell(text: string): string {
-  return code(text).replace(/\|/g, '\\|');
+  const shown =
+    text.length > CELL_MAX_CHARS
+      ? `${text.slice(0, CELL_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
+      : text;
+  return code(shown).replace(/\|/g, '\\|');
+}
+
+/**
+ * GitHub drops a step summary past 1024 KiB whole ("upload aborted"): a longer one is cut
+ * at the last line that fits, with a line that says so, so that the run keeps its summary.
+ */
+export const SUMMARY_MAX_BYTES = 1000 * 1024;
+
+export function fitSummary(markdown: string, maxBytes = SUMMARY_MAX_BYTES): string {
+  if (Buffer.byteLength(markdown) <= maxBytes) return markdown;
+  const note =
+    '\n\n**The summary stops here:** GitHub shows at most 1 MiB of it. The report files named in the step outputs hold everything.\n';
+  const room = Buffer.from(markdown).subarray(0, maxBytes - Buffer.byteLength(note));
+  const text = room.toString('utf8');
+  return `${text.slice(0, Math.max(0, text.lastIndexOf('\n')))}${note}`;
 }
 
 /** Link text: brackets would end it early. */
@@ -438,8 +460,14 @@ function exportFacts(record: ExportRecord, context: SummaryContext): string {
   ]);
 }
 
+/**
+ * Each check's line names hosts from the site, which may hold `*`, `_` and `~` (or read
+ * as a `www.` link): inert here, as everywhere else the summary quotes the site.
+ */
 function checksSection(record: ExportRecord): string {
-  return (record.checks ?? []).map((c) => `- ${c}`).join('\n');
+  return (record.checks ?? [])
+    .map((c) => `- ${inertProse(c).replace(/[*_~]/g, '\\$&')}`)
+    .join('\n');
 }
 
 /** Rows of the hosts table the summary holds; the next ones are named in one line. */

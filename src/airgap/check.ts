@@ -204,7 +204,6 @@ function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The one line that says what the check found, true about where the rest is. */
 /** Hosts the check's one line names: it is also a line of the job summary. */
 const HEADLINE_HOSTS = 10;
 
@@ -214,6 +213,7 @@ function namedHosts(hosts: HostFinding[]): string {
   return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
+/** The one line that says what the check found, true about where the rest is. */
 export function describe(readiness: Readiness): string {
   const loads = readiness.hosts.filter((h) => h.role === 'load');
   const links = readiness.hosts.filter((h) => h.role === 'link');

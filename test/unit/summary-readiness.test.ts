@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { describe as describeReadiness } from '../../src/airgap/check.js';
 import type { HostFinding, Readiness } from '../../src/airgap/findings.js';
-import { renderExportSummary, renderReadiness } from '../../src/report.js';
+import { reportOutcome, type RunnerCommands } from '../../src/github.js';
+import { Redactor } from '../../src/redact.js';
+import {
+  fitSummary,
+  renderExportSummary,
+  renderReadiness,
+  SUMMARY_MAX_BYTES,
+} from '../../src/report.js';
 
 const none = { count: 0 };
 const readiness = (overrides: Partial<Readiness>): Readiness => ({
@@ -111,5 +118,88 @@ describe('the readiness part of the summary', () => {
     expect(Buffer.byteLength(markdown)).toBeLessThan(256 * 1024);
     expect(markdown).toContain('and 19500 more, in the full report');
     expect(describeReadiness(checked)).toContain('and 19990 more');
+  });
+
+  it('names the hosts in the check line as text: no emphasis, no link', () => {
+    const host = (name: string): HostFinding => ({
+      host: name,
+      role: 'load',
+      severity: 'warning',
+      count: 1,
+      vias: ['<script src>'],
+      locations: [{ file: 'index.html', line: 1, url: `https://${name}/a.js` }],
+      requestedBy: [],
+    });
+    const checked = readiness({
+      hosts: [host('www.example.net'), host('*a*.example'), host('~~b~~.example')],
+    });
+    const markdown = renderExportSummary({
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      checks: [describeReadiness(checked)],
+      readiness: checked,
+    });
+    const line = markdown.split('\n').find((l) => l.startsWith('- client-hosted check'));
+    expect(line).toContain('www\\.example.net, \\*a\\*.example, \\~\\~b\\~\\~.example');
+  });
+
+  it('shortens a long link address in its row; the report files keep it whole', () => {
+    const url = `/guides/${'a'.repeat(100_000)}`;
+    const markdown = renderReadiness(
+      readiness({
+        links: {
+          checked: 1,
+          brokenCount: 1,
+          broken: [{ file: 'index.html', line: 1, column: 1, url, target: url }],
+          severity: 'warning',
+        },
+      }),
+    );
+    const [row] = tableRows(markdown, '| File | Line | Link | Resolves to |');
+    expect(row?.[2]).toBe(`\`${url.slice(0, 300)}…\``);
+    expect(markdown.length).toBeLessThan(2000);
+  });
+});
+
+describe('a summary past what GitHub accepts', () => {
+  it('is cut at the last whole line below 1 MiB, with a line that says so', () => {
+    const rows = Array.from(
+      { length: 30_000 },
+      (_, i) => `| \`page-${i}.html\` | ${'é'.repeat(40)} |`,
+    );
+    const markdown = ['#### Pages', '', '| Page | Note |', '|---|---|', ...rows, ''].join('\n');
+    const fitted = fitSummary(markdown);
+    expect(Buffer.byteLength(fitted)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(fitted).toMatch(
+      /\n\n\*\*The summary stops here:\*\* GitHub shows at most 1 MiB of it\..*\n$/,
+    );
+    const kept = fitted.split('\n\n**The summary stops here')[0] as string;
+    const lastRow = kept.split('\n').at(-1) as string;
+    expect(rows).toContain(lastRow);
+    expect(fitSummary('#### Short\n')).toBe('#### Short\n');
+  });
+
+  it('is written cut, not dropped whole by the runner', async () => {
+    const written: string[] = [];
+    const commands = {
+      info: () => undefined,
+      warning: () => undefined,
+      error: () => undefined,
+      writeSummary: (markdown: string) => {
+        written.push(markdown);
+        return Promise.resolve();
+      },
+    } as unknown as RunnerCommands;
+    const checks = Array.from({ length: 5000 }, (_, i) => `check ${i}: ${'x'.repeat(400)}`);
+    await reportOutcome(
+      { record: { command: 'export', domain: 'docs.example.com', startedAt: 0, checks } },
+      new Redactor(),
+      commands,
+      '/work',
+    );
+    expect(written).toHaveLength(1);
+    expect(Buffer.byteLength(written[0] as string)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(written[0]).toContain('The summary stops here');
   });
 });
