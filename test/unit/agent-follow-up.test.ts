@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { unknownOutcomeAdvice } from '../../src/agent/follow-up.js';
+import { ApiError } from '../../src/api/errors.js';
 import { FOLLOW_UP_GRACE_MS, runAgent } from '../../src/agent/run.js';
 import type { AdminApi } from '../../src/api/client.js';
 import type { AgentJob } from '../../src/api/schemas.js';
@@ -95,5 +97,32 @@ describe('waiting after a follow-up', () => {
   it('settles at once when the answer to the message is already active', async () => {
     const { reads } = await followUp(job('active'), [job('completed')]);
     expect(reads).toHaveLength(1);
+  });
+});
+
+describe('whether a send-once call may have gone through', () => {
+  const call = { subject: 'The job', done: 'created', check: 'check first.' };
+
+  it('says nothing of the kind after failures the client retries as never acted on', () => {
+    const refused = new ApiError('Could not create: the connection was refused.', {
+      kind: 'network',
+      code: 'ECONNREFUSED',
+      transient: true,
+    });
+    const unavailable = new ApiError('Could not create (HTTP 503).', {
+      kind: 'server',
+      status: 503,
+    });
+    expect(unknownOutcomeAdvice(refused.withMessage(`${refused.message} Gave up.`), call)).toBe(
+      undefined,
+    );
+    expect(unknownOutcomeAdvice(unavailable, call)).toBe(undefined);
+  });
+
+  it('warns after a failure that may have reached the server', () => {
+    const reset = new ApiError('x', { kind: 'network', code: 'ECONNRESET', transient: true });
+    const failing = new ApiError('x', { kind: 'server', status: 500 });
+    expect(unknownOutcomeAdvice(reset, call)).toMatch(/may have been created anyway/);
+    expect(unknownOutcomeAdvice(failing, call)).toMatch(/may have been created anyway/);
   });
 });
