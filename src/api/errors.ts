@@ -140,8 +140,9 @@ export function summarizeBody(body: string, contentType: string | undefined): st
   return oneLine(trimmed);
 }
 
+/** Server text on one log line: control characters (escapes, NUL) become spaces too. */
 function oneLine(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

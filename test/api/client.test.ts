@@ -520,6 +520,17 @@ describe('refused and broken answers', () => {
     expect(sent('agent.get')).toBe(1);
   });
 
+  it("control characters in the server's error text (escapes, NUL) do not reach the message", async () => {
+    emulator.faults.add({
+      route: 'agent.create',
+      status: 400,
+      body: JSON.stringify({ error: 'bad \u001b[32mAll good\u001b[0m \u0007\u0000prompt' }),
+    });
+    const error = await failure(client().api.createAgentJob('demo-project', 'Fix it'));
+    expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(error.message).toContain('HTTP 400: bad [32mAll good [0m prompt');
+  });
+
   it('an answer missing the job id is refused with a message naming the field', async () => {
     emulator.faults.add({ route: 'export.start', status: 202, body: '{"status":"queued"}' });
     const error = await failure(client().api.startExport({ domain: 'docs.example.com' }));
