@@ -431,7 +431,8 @@ export class AdminApi {
     }
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      // RFC 8259 8.1: a parser may ignore a byte order mark, and jq does.
+      json = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch {
       throw new ApiError(
         `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`,

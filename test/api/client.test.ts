@@ -531,6 +531,16 @@ describe('refused and broken answers', () => {
     expect(error.message).toContain('HTTP 400: bad [32mAll good [0m prompt');
   });
 
+  it('an answer that starts with a byte order mark is read as the JSON it is', async () => {
+    emulator.faults.add({
+      route: 'agent.create',
+      status: 201,
+      body: `\uFEFF${JSON.stringify({ id: 'bom-job', status: 'active' })}`,
+    });
+    const job = await client().api.createAgentJob('demo-project', 'Fix it');
+    expect(job.id).toBe('bom-job');
+  });
+
   it('an answer missing the job id is refused with a message naming the field', async () => {
     emulator.faults.add({ route: 'export.start', status: 202, body: '{"status":"queued"}' });
     const error = await failure(client().api.startExport({ domain: 'docs.example.com' }));
