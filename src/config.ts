@@ -289,10 +289,17 @@ const apiKey = text.transform((value, ctx) => {
 });
 
 const projectId = text.transform((value, ctx) => {
-  if (value === '' || value.length > 200 || /[\s/\\?#%]/.test(value)) {
+  // "." and ".." would be read as a path step of the request, not as a project.
+  const pathStep = value === '.' || value === '..';
+  if (
+    value === '' ||
+    value.length > 200 ||
+    pathStep ||
+    /[\s/\\?#%\u0000-\u001f\u007f]/.test(value)
+  ) {
     ctx.addIssue({
       code: 'custom',
-      message: `must be the project identifier from the dashboard's API keys page (no slashes or whitespace), got "${value}"`,
+      message: `must be the project identifier from the dashboard's API keys page (no slashes, whitespace or control characters, and not "." or ".."), got ${JSON.stringify(value)}`,
     });
     return z.NEVER;
   }

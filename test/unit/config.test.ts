@@ -190,6 +190,9 @@ describe('parseConfig', () => {
   it.each([
     ['project-id', 'org/project', /no slashes/],
     ['project-id', 'my project', /whitespace/],
+    ['project-id', '..', /not "\." or "\.\."/],
+    ['project-id', '.', /not "\." or "\.\."/],
+    ['project-id', 'a\u0001b', /control characters/],
     ['prompt', '   \n  ', /at least 1 character/],
     ['prompt', 'x'.repeat(100_001), /limit is 100000/],
   ])('refuses agent input %s', (input, value, message) => {
