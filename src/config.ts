@@ -236,9 +236,20 @@ const baseUrl = text.transform((value, ctx) => {
     parsed.pathname = parsed.pathname.replace(/\/+$/, '');
     return parsed;
   }
-  ctx.addIssue({ code: 'custom', message: `${parsed.reason} (got "${value}")` });
+  ctx.addIssue({ code: 'custom', message: `${parsed.reason} (got "${withoutUserinfo(value)}")` });
   return z.NEVER;
 });
+
+/**
+ * A URL as an error message may quote it: a user name and password before the host are
+ * secrets the log must not show, however the rest of the value is written.
+ */
+function withoutUserinfo(value: string): string {
+  return value.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#\s]*@/i,
+    (_, scheme = '') => `${scheme}***@`,
+  );
+}
 
 /** The prefix of the platform's admin API keys. */
 const KEY_PREFIX = 'mint_';
@@ -416,7 +427,7 @@ const compareWith = text.transform((value, ctx): CompareWith | string => {
   if (!(parsed instanceof URL)) {
     ctx.addIssue({
       code: 'custom',
-      message: `must be none, a path, or the https address of the live site or of its ${MANIFEST_NAME} (${parsed.reason}, got "${value}")`,
+      message: `must be none, a path, or the https address of the live site or of its ${MANIFEST_NAME} (${parsed.reason}, got "${withoutUserinfo(value)}")`,
     });
     return z.NEVER;
   }

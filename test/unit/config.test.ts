@@ -164,6 +164,18 @@ describe('parseConfig', () => {
     }
   });
 
+  it.each([
+    ['base-url', 'https://admin:hunter2pass@api.example.com'],
+    ['base-url', 'http://admin:hunter2pass@api.example.com'],
+    ['base-url', 'admin:hunter2pass@api.example.com'],
+    ['compare-with', 'https://deploy:hunter2pass@docs.example.com/'],
+  ])('refuses %s = %j without echoing the password in it', (input, value) => {
+    const problems = problemsOf({ [input]: value });
+    expect(problems[0]?.input).toBe(input);
+    expect(JSON.stringify(problems)).not.toContain('hunter2pass');
+    expect(problems[0]?.message).toContain('***@');
+  });
+
   it('requires domain for export', () => {
     expect(problemsOf({ domain: '' })).toEqual([
       { input: 'domain', message: expect.stringMatching(/required/) },
