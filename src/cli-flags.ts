@@ -266,6 +266,15 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       if (token.kind !== 'option') continue;
       const flag = byName.get(token.name);
       const shown = token.rawName.startsWith('--') ? token.rawName : `-${token.name}`;
+      // `--no-download=false`: parseArgs negates only a bare --no-<switch>.
+      const negated = byName.get(token.name.replace(/^no-/, ''));
+      if (flag === undefined && token.name.startsWith('no-') && negated !== undefined) {
+        throw new UsageError(
+          negated.value === undefined
+            ? `${shown} takes no value, got "${token.value ?? ''}"`
+            : `${shown}: --${negated.name} takes a value, not a --no- form`,
+        );
+      }
       if (flag === undefined) {
         const names = ALL_FLAGS.filter((f) => !command || f.commands.includes(command)).map(
           (f) => `--${f.name}`,

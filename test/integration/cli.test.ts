@@ -133,6 +133,10 @@ describe('static-export CLI', () => {
       /--no-download takes no value, got "maybe"/,
     ],
     [
+      ['export', '--domain', 'x', '--no-download=false'],
+      /--no-download takes no value, got "false"/,
+    ],
+    [
       ['export', '--domain', 'x', '--download=maybe'],
       /--download takes true or false, got "maybe"/,
     ],
