@@ -322,8 +322,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       const topic = rest[0];
       if (topic === undefined) return { kind: 'help' };
       const known = COMMANDS.find((name) => name === topic);
-      if (known && rest.length === 1) return { kind: 'help', command: known };
-      throw new UsageError(unknownCommand(topic));
+      if (!known) throw new UsageError(unknownCommand(topic));
+      if (rest.length === 1) return { kind: 'help', command: known };
+      throw new UsageError(
+        `unexpected argument "${rest[1]}": help takes one command, e.g. static-export help ${known}`,
+      );
     }
     if (command === undefined) throw new UsageError(unknownCommand(first));
     if (switches.get('help')) return { kind: 'help', command };

@@ -145,6 +145,7 @@ describe('static-export CLI', () => {
       /"jobid" is not an output: did you mean job-id\?/,
     ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
+    [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
     [['deploy'], /unknown command "deploy"/],
     [[], /no command given/],
     [['export', '--domain', 'https://docs.example.com'], /--domain: must be a bare hostname/],
