@@ -252,10 +252,20 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     token.kind === 'positional' && !switchValues.has(at) ? [at] : [],
   );
   const positionals = positionalAts.map((at) => positionalAt(tokens, at) as string);
+  // For a usage error, before the flags are checked: the last --json, --no-json,
+  // --json=false or --json false on the command line, else STATIC_EXPORT_JSON.
+  const lastJson = tokens.findLastIndex((t) => t.kind === 'option' && t.name === 'json');
+  const jsonToken = tokens[lastJson];
   const jsonRequested =
-    tokens.some(
-      (t) => t.kind === 'option' && t.name === 'json' && !t.rawName.startsWith('--no-'),
-    ) || booleanWord(env[environmentName('json')] ?? '') === true;
+    jsonToken?.kind === 'option'
+      ? !jsonToken.rawName.startsWith('--no-') &&
+        booleanWord(
+          jsonToken.value ??
+            (switchValues.has(lastJson + 1)
+              ? (positionalAt(tokens, lastJson + 1) as string)
+              : 'true'),
+        ) === true
+      : booleanWord(env[environmentName('json')] ?? '') === true;
   const [first, ...rest] = positionals;
   const command = COMMANDS.find((name) => name === first);
 

@@ -404,6 +404,19 @@ describe('static-export CLI basics', () => {
     });
   });
 
+  it('leaves a usage error out of stdout when the command line turns --json off', async () => {
+    for (const [args, extra] of [
+      [['--no-json'], { STATIC_EXPORT_JSON: 'true' }],
+      [['--json=false'], {}],
+      [['--json', '--json', 'false'], {}],
+    ] as const) {
+      const run = await runCli(['export', ...args, '--domian', 'x'], { env: env(extra) });
+      expect(run.code).toBe(2);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderr).toContain('unknown flag --domian');
+    }
+  });
+
   it('names the opt-in as a flag when it refuses to replace a directory it did not write', async () => {
     const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
     try {
