@@ -415,7 +415,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       if (known) return known;
       const guess = closest(name, OUTPUT_NAMES);
       throw new UsageError(
-        `--output: "${name}" is not an output${guess ? `: did you mean ${guess}?` : ''} (outputs: ${OUTPUT_NAMES.join(', ')})`,
+        `--output${given.has('output') ? '' : ` (from ${environmentName('output')})`}: "${name}" is not an output${guess ? `: did you mean ${guess}?` : ''} (outputs: ${OUTPUT_NAMES.join(', ')})`,
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;

@@ -351,6 +351,11 @@ describe('static-export CLI basics', () => {
     const json = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_JSON: 'maybe' }) });
     expect(json.code).toBe(2);
     expect(json.stderr).toContain('STATIC_EXPORT_JSON must be true or false, got "maybe"');
+    const output = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_OUTPUT: 'jobid' }) });
+    expect(output.code).toBe(2);
+    expect(output.stderr).toMatch(
+      /^error: --output \(from STATIC_EXPORT_OUTPUT\): "jobid" is not an output: did you mean job-id\?/m,
+    );
   });
 
   it('takes --no-<flag>, --flag, --flag=false and --flag false for switches', async () => {
