@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { OUTPUT_NAMES, type OutputName } from './report.js';
+import { OUTPUT_NAMES, type OutputName, outputsOf } from './report.js';
 
 export type CommandName = 'export' | 'agent';
 export const COMMANDS: readonly CommandName[] = ['export', 'agent'];
@@ -410,12 +410,20 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         ?.split(/[\s,]+/)
         .filter((name) => name !== '') ||
         []);
+    const outputs = outputsOf(command);
+    const outputSource = `--output${given.has('output') ? '' : ` (from ${environmentName('output')})`}`;
     const print = printed.map((name) => {
-      const known = OUTPUT_NAMES.find((output) => output === name);
+      const known = outputs.find((output) => output === name);
       if (known) return known;
-      const guess = closest(name, OUTPUT_NAMES);
+      // Another command's output would print an empty line: a script reading it gets nothing.
+      if (OUTPUT_NAMES.some((output) => output === name)) {
+        throw new UsageError(
+          `${outputSource}: ${name} is an output of \`${command === 'agent' ? 'export' : 'agent'}\`, not of \`${command}\` (outputs: ${outputs.join(', ')})`,
+        );
+      }
+      const guess = closest(name, outputs);
       throw new UsageError(
-        `--output${given.has('output') ? '' : ` (from ${environmentName('output')})`}: "${name}" is not an output${guess ? `: did you mean ${guess}?` : ''} (outputs: ${OUTPUT_NAMES.join(', ')})`,
+        `${outputSource}: "${name}" is not an output${guess ? `: did you mean ${guess}?` : ''} (outputs: ${outputs.join(', ')})`,
       );
     });
     const flag = (name: string) => byName.get(name) as FlagSpec;

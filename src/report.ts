@@ -37,6 +37,21 @@ export const OUTPUT_NAMES = [
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 
+/** The outputs an agent run sets; every other one is an export's. */
+export const AGENT_OUTPUT_NAMES: readonly OutputName[] = [
+  'agent-job-id',
+  'agent-status',
+  'pr-link',
+  'agent-branch',
+  'agent-repository',
+  'agent-model',
+];
+
+/** The outputs `command` can set. */
+export function outputsOf(command: 'export' | 'agent'): OutputName[] {
+  return OUTPUT_NAMES.filter((name) => AGENT_OUTPUT_NAMES.includes(name) === (command === 'agent'));
+}
+
 /** How each output is typed in the CLI's --json (the runner passes every output as a string). */
 export const OUTPUT_TYPES: Partial<Record<OutputName, 'number' | 'boolean'>> = {
   'page-count': 'number',

@@ -144,6 +144,14 @@ describe('static-export CLI', () => {
       ['export', '--domain', 'x', '--output', 'jobid'],
       /"jobid" is not an output: did you mean job-id\?/,
     ],
+    [
+      ['agent', '--project-id', 'p', '--prompt', 'p', '--output', 'job-id'],
+      /--output: job-id is an output of `export`, not of `agent` \(outputs: agent-job-id, agent-status, pr-link/,
+    ],
+    [
+      ['export', '--domain', 'x', '--output', 'pr-link'],
+      /--output: pr-link is an output of `agent`, not of `export`/,
+    ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
     [['deploy'], /unknown command "deploy"/],
