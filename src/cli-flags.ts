@@ -56,7 +56,12 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
   input('allowed-hosts', 'list', 'hosts the air-gapped check accepts (*.example.com)', EXPORT_ONLY),
   input('browser-check', 'mode', 'auto, true or false: load pages in Chromium', EXPORT_ONLY),
   input('broken-links', 'mode', 'warn, fail or off: links to no file (default warn)', EXPORT_ONLY),
-  input('mask-bundle-url', undefined, 'hide the bundle link in the log', EXPORT_ONLY),
+  input(
+    'mask-bundle-url',
+    undefined,
+    'hide the bundle link in the log (not in --output, --json)',
+    EXPORT_ONLY,
+  ),
   input('show-bundle-url', undefined, 'link the bundle in the job summary (GitHub)', EXPORT_ONLY),
   input(
     'max-extract-size',

@@ -120,7 +120,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   reporter.close();
 
   const error = outcome.error;
-  const failure = error === undefined ? undefined : describeFailure(error, request, redactor);
+  const failure = error === undefined ? undefined : describeFailure(error, request, reporter);
   if (error instanceof InputError) {
     for (const problem of failure?.problems ?? []) {
       const source = request.sources[problem.input];
@@ -149,7 +149,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
       error instanceof Error &&
       error.stack
     ) {
-      context.stderr.write(`${redactor.redact(error.stack)}\n`);
+      context.stderr.write(`${reporter.redact(error.stack)}\n`);
     }
   }
 
@@ -165,7 +165,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     );
     writeJson(context.stdout, { ...typed, ...(failure ? { error: failure } : {}) });
   } else {
-    writeOutputs(context.stdout, outputs);
+    writeOutputs(context.stdout, outputs, reporter.maskedOutputs);
   }
 
   if (error === undefined) return EXIT.ok;
@@ -184,9 +184,17 @@ function writeJson(stream: NodeJS.WriteStream, value: unknown): void {
   stream.write(`${JSON.stringify(value, null, stream.isTTY ? 2 : undefined)}\n`);
 }
 
-function writeOutputs(stream: NodeJS.WriteStream, outputs: Partial<Record<OutputName, string>>) {
+/**
+ * The outputs as a table to read, which ends up in a CI log: one masked for the log shows
+ * as `***` there. `--output` and `--json` are the results asked for, and hold it whole.
+ */
+function writeOutputs(
+  stream: NodeJS.WriteStream,
+  outputs: Partial<Record<OutputName, string>>,
+  masked: ReadonlySet<OutputName>,
+) {
   const entries = OUTPUT_NAMES.flatMap((name) =>
-    outputs[name] !== undefined ? [[name, outputs[name]] as const] : [],
+    outputs[name] !== undefined ? [[name, masked.has(name) ? '***' : outputs[name]] as const] : [],
   );
   if (entries.length === 0) return;
   const width = Math.max(...entries.map(([name]) => name.length)) + 2;
@@ -198,7 +206,7 @@ function writeOutputs(stream: NodeJS.WriteStream, outputs: Partial<Record<Output
 export function describeFailure(
   error: unknown,
   request: Pick<RunRequest, 'command'>,
-  redactor: Redactor,
+  redactor: Pick<Redactor, 'redact'>,
 ): JsonError {
   const message = redactor.redact(asCommandLine(errorMessage(error)));
   if (error instanceof InputError) {

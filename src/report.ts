@@ -109,8 +109,12 @@ export interface Reporter {
   debug(message: string): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   setOutput(name: OutputName, value: string): void;
-  /** Hides a value in every later log line. */
-  mask(value: string): void;
+  /**
+   * Hides a value in every later log line. A `secret` (the key) is hidden everywhere; a
+   * value masked for the `log` only (the bundle link) stays whole in the outputs, as the
+   * runner's outputs file keeps it.
+   */
+  mask(value: string, scope?: 'secret' | 'log'): void;
   progress?(state: ProgressState): void;
 }
 

@@ -1,6 +1,6 @@
 import { asCommandLine } from './cli-flags.js';
 import { formatBytes, formatDuration } from './duration.js';
-import type { Redactor } from './redact.js';
+import { Redactor } from './redact.js';
 import type { Annotation, LineDetail, OutputName, ProgressState, Reporter } from './report.js';
 
 export interface TerminalOptions {
@@ -45,6 +45,10 @@ export class TerminalReporter implements Reporter {
   readonly outputs: Partial<Record<OutputName, string>> = {};
   readonly #stream: NodeJS.WriteStream;
   readonly #redactor: Redactor;
+  /** Values hidden in the log but kept in the outputs (a masked bundle link). */
+  readonly #logOnly = new Redactor();
+  /** Outputs that hold a value hidden in the log: the table of outputs shows them masked. */
+  readonly maskedOutputs = new Set<OutputName>();
   readonly #verbose: boolean;
   readonly #quiet: boolean;
   readonly #live: boolean;
@@ -103,11 +107,19 @@ export class TerminalReporter implements Reporter {
   }
 
   setOutput(name: OutputName, value: string): void {
-    this.outputs[name] = this.#redactor.redact(value);
+    const output = this.#redactor.redact(value);
+    this.outputs[name] = output;
+    if (this.#logOnly.redact(output) !== output) this.maskedOutputs.add(name);
+    else this.maskedOutputs.delete(name);
   }
 
-  mask(value: string): void {
-    this.#redactor.add(value);
+  mask(value: string, scope: 'secret' | 'log' = 'secret'): void {
+    (scope === 'log' ? this.#logOnly : this.#redactor).add(value);
+  }
+
+  /** Text for the log: without secrets, nor what was masked for the log. */
+  redact(text: string): string {
+    return this.#logOnly.redact(this.#redactor.redact(text));
   }
 
   progress(state: ProgressState): void {
@@ -140,7 +152,7 @@ export class TerminalReporter implements Reporter {
     const width = Math.max(10, (this.#stream.columns || 80) - 1);
     const text = describeProgress(state, { mark: '', width: width - 2, final });
     // One row, never wider than the terminal: a wrapped line could not be redrawn in place.
-    this.#stream.write(`\r${mark} ${this.#redactor.redact(text)}\x1b[K`);
+    this.#stream.write(`\r${mark} ${this.redact(text)}\x1b[K`);
     this.#drawn = true;
   }
 
@@ -151,12 +163,10 @@ export class TerminalReporter implements Reporter {
 
   /** A message without secrets, its control characters (but line breaks and tabs) shown as `\xNN`. */
   #text(message: string): string {
-    return this.#redactor
-      .redact(asCommandLine(message))
-      .replace(
-        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-        (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-      );
+    return this.redact(asCommandLine(message)).replace(
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    );
   }
 
   #paint(code: string, text: string): string {

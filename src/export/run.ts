@@ -144,7 +144,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   };
   const inline = finished.bundleUrl !== undefined;
   const publishLink = (source: BundleSource) => {
-    if (config.maskBundleUrl) reporter.mask(source.url);
+    if (config.maskBundleUrl) reporter.mask(source.url, 'log');
     record.bundleUrl = source.url;
     record.bundleUrlMasked = config.maskBundleUrl;
     reporter.setOutput('bundle-url', source.url);

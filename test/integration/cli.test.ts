@@ -201,6 +201,24 @@ describe('static-export CLI', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ 'job-id': expect.stringMatching(/^se_/) });
   });
 
+  it('--mask-bundle-url hides the link in the log and the outputs table, not in --output or --json', async () => {
+    const base = ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com'];
+    const env = { ADMIN_API_KEY: emulator.keys.write };
+    const args = [...base, '--no-download', '--mask-bundle-url'];
+    const asked = await runCli([...args, '--output', 'bundle-url'], { env });
+    expect(asked.code, asked.stderr).toBe(0);
+    const link = asked.stdout.trim();
+    const signature = new URL(link).searchParams.get('X-Amz-Signature') as string;
+    expect(signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(asked.stderr).not.toContain(signature);
+    const json = await runCli([...args, '--json'], { env });
+    expect(JSON.parse(json.stdout)['bundle-url']).toMatch(/X-Amz-Signature=[0-9a-f]{64}/);
+    expect(json.stderr).not.toContain('X-Amz-Signature=');
+    const table = await runCli(args, { env });
+    expect(table.stdout).toMatch(/^ {2}bundle-url +\*\*\*$/m);
+    expect(`${table.stdout}${table.stderr}`).not.toContain('X-Amz-Signature=');
+  });
+
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
       ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
