@@ -265,7 +265,7 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   if (record.status !== 'completed') {
     return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: rerun with ${resume} to pick it up without exporting again, or raise the limit (${longer}).`;
   }
-  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; path was left as it was. The export itself completed: rerun with ${resume} to get a fresh link and download it without exporting again, and raise the limit for large bundles (${longer}).`;
+  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; \`path\` was left as it was. The export itself completed: rerun with ${resume} to get a fresh link and download it without exporting again, and raise the limit for large bundles (${longer}).`;
 }
 
 /** What a cancelled run leaves behind, for the cancellation message. */
@@ -282,12 +282,12 @@ export function describeCancellation(record: RunRecord): string {
   if (record.sitePath ?? record.archivePath) {
     return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
   }
-  if (record.jobId === undefined) return 'Nothing was started; path was left as it was.';
+  if (record.jobId === undefined) return 'Nothing was started; `path` was left as it was.';
   const resume = setting('job-id', record.jobId);
   if (record.status === 'completed') {
-    return `Export job ${record.jobId} had completed; the ${record.bundleUrl ? 'download' : 'request for its link'} was stopped, temporary files were removed and path was left as it was. Rerun with ${resume} to download it without exporting again.`;
+    return `Export job ${record.jobId} had completed; the ${record.bundleUrl ? 'download' : 'request for its link'} was stopped, temporary files were removed and \`path\` was left as it was. Rerun with ${resume} to download it without exporting again.`;
   }
-  return `Export job ${record.jobId} keeps running on the server; temporary files were removed and path was left as it was. Rerun with ${resume} to pick it up without exporting again.`;
+  return `Export job ${record.jobId} keeps running on the server; temporary files were removed and \`path\` was left as it was. Rerun with ${resume} to pick it up without exporting again.`;
 }
 
 /**

@@ -162,7 +162,7 @@ export async function checkReadiness(
         ? 'an air-gapped deployment'
         : 'deployment';
     throw new ActionError(
-      `The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; path was left as it was.`,
+      `The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; \`path\` was left as it was.`,
     );
   }
 }

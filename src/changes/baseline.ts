@@ -57,13 +57,13 @@ export async function loadBaseline(
         kind: 'found',
         baseline: {
           manifest: earlier,
-          source: `the earlier export in path (${context.targetPath})`,
+          source: `the earlier export in \`path\` (${context.targetPath})`,
         },
       };
     }
     return {
       kind: 'none',
-      reason: `path (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
+      reason: `\`path\` (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
     };
   } catch (err) {
     if (context.signal?.aborted) throw err;

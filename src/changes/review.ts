@@ -206,7 +206,7 @@ export class ChangeReview {
       );
       return;
     }
-    const source = `the earlier export in path (${this.config.path})`;
+    const source = `the earlier export in \`path\` (${this.config.path})`;
     const report = compareExports(earlier, manifest, source);
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
@@ -291,7 +291,7 @@ function whyByBytes(earlierScheme: number | undefined): { said: string; more: st
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why: string): RemovalLimitError {
   return new RemovalLimitError(
-    `The export was not put in place, and path was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
+    `The export was not put in place, and \`path\` was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`,
   );
 }
 

@@ -210,7 +210,7 @@ async function recheckTarget<T>(inspect: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (!(err instanceof TargetRefusal)) throw err;
     throw new ActionError(
-      `The export was not put in place, and path was left as it is: ${err.message}`,
+      `The export was not put in place, and \`path\` was left as it is: ${err.message}`,
     );
   }
 }

@@ -451,7 +451,7 @@ function planChangeReview(
   if (!(config.download && config.extract)) {
     if (explicit) {
       deps.reporter.notice(
-        'compare-with is set, but the site is not extracted here, so there is no change report.',
+        '`compare-with` is set, but the site is not extracted here, so there is no change report.',
       );
     }
     unguarded('the site is not extracted here, so no pages are counted');

@@ -102,7 +102,7 @@ describe('change report against the earlier export in path', () => {
     const run = await exportOnce(PAGES);
     expect(run.outcome.error).toBeUndefined();
     expect(run.outputs['pages-changed']).toBeUndefined();
-    expect(logLines(run).join('\n')).toContain('No change report: path');
+    expect(logLines(run).join('\n')).toContain('No change report: `path`');
     expect(run.summary).toContain('#### Changes');
     expect(run.summary).toContain('holds no earlier export to compare with');
     const read = await readManifest(path.join(workspace, 'site', MANIFEST_NAME));
@@ -150,9 +150,9 @@ describe('change report against the earlier export in path', () => {
     );
     expect(run.summary).toContain(`#### Changes since the export of`);
     expect(run.summary).toContain('| Pages | 12 → 12: 0 added, 0 removed, 0 changed |');
-    expect(run.summary).toContain('| Compared with | the earlier export in path (');
+    expect(run.summary).toContain('| Compared with | the earlier export in `path` (');
     expect(run.stdout).toContain(
-      `Compared with the earlier export in path (${path.join(workspace, 'site')}), export job ${first.manifest.jobId}.`,
+      `Compared with the earlier export in \`path\` (${path.join(workspace, 'site')}), export job ${first.manifest.jobId}.`,
     );
   });
 
@@ -286,7 +286,7 @@ describe('max-removed-pages', () => {
     const run = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '2' });
     expect(run.outcome.error?.constructor.name).toBe('RemovalLimitError');
     expect(failure(run)).toMatch(
-      /^The export was not put in place, and path was left as it is: it removes 3 of the 12 pages \(25%\), more than `max-removed-pages` allows \(2\)\./,
+      /^The export was not put in place, and `path` was left as it is: it removes 3 of the 12 pages \(25%\), more than `max-removed-pages` allows \(2\)\./,
     );
     expect(await fs.readFile(manifestFile, 'utf8')).toBe(before);
     expect(await fs.readdir(path.dirname(path.join(workspace, 'site')))).toEqual(['site']);
@@ -313,7 +313,7 @@ describe('max-removed-pages', () => {
       'compare-with': 'none',
       'max-removed-pages': '2',
     });
-    expect(failure(guardOnly)).toMatch(/counted against the earlier export in path/);
+    expect(failure(guardOnly)).toMatch(/counted against the earlier export in `path`/);
   });
 
   it('takes a share of the earlier pages, and lets an export within it through', async () => {
@@ -444,7 +444,7 @@ describe('compare-with', () => {
       'compare-with': 'none',
       'max-removed-pages': '1',
     });
-    expect(failure(refused)).toMatch(/counted against the earlier export in path/);
+    expect(failure(refused)).toMatch(/counted against the earlier export in `path`/);
     await expect(fs.access(file)).rejects.toThrow();
     // Nor when the run fails before its report: a step after it must not read the last one.
     await exportOnce(PAGES, { 'changes-file': 'reports/changes.json' });
@@ -499,7 +499,7 @@ describe('compare-with', () => {
     const run = await exportOnce(PAGES, { extract: 'false', 'compare-with': 'previous' });
     expect(run.outcome.error).toBeUndefined();
     expect(notices(run)).toContain(
-      'compare-with is set, but the site is not extracted here, so there is no change report.',
+      '`compare-with` is set, but the site is not extracted here, so there is no change report.',
     );
   });
 
@@ -752,7 +752,7 @@ describe('inputs that cannot work together', () => {
       'max-removed-pages': '1',
     });
     expect(failure(run)).toMatch(
-      /it removes 10 of the 12 pages \(83\.3%\), more than `max-removed-pages` allows \(1\), counted against the earlier export in path/,
+      /it removes 10 of the 12 pages \(83\.3%\), more than `max-removed-pages` allows \(1\), counted against the earlier export in `path`/,
     );
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
     const within = await exportOnce(PAGES.slice(0, 11), {
@@ -762,7 +762,7 @@ describe('inputs that cannot work together', () => {
     expect(within.outcome.error).toBeUndefined();
     expect(within.outputs['pages-removed']).toBeUndefined();
     expect(logLines(within)).toContain(
-      `\`max-removed-pages\` was checked against the earlier export in path (${path.join(workspace, 'site')}): 1 of its 12 pages removed.`,
+      `\`max-removed-pages\` was checked against the earlier export in \`path\` (${path.join(workspace, 'site')}): 1 of its 12 pages removed.`,
     );
   });
 
@@ -779,7 +779,7 @@ describe('inputs that cannot work together', () => {
       });
       expect(warnings(run)[0]).toMatch(/^No change report: .* answered HTTP 404/);
       expect(failure(run)).toMatch(
-        /it removes 11 of the 12 pages .*counted against the earlier export in path/,
+        /it removes 11 of the 12 pages .*counted against the earlier export in `path`/,
       );
       expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
     } finally {

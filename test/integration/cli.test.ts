@@ -571,7 +571,7 @@ describe('static-export CLI basics', () => {
     const run = await signalDuringDownload('SIGINT');
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toMatch(
-      /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and path was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
+      /^error: Cancelled \(SIGINT\)\. Export job (se_\w+) had completed; the download was stopped, temporary files were removed and `--path` was left as it was\. Rerun with `--job-id \1` to download it without exporting again\.$/m,
     );
     expect(await fs.readdir(run.cwd)).toEqual([]);
   });
