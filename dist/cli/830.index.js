@@ -591,6 +591,14 @@ const LEVEL = {
     notice: 'note',
 };
 /**
+ * A relative path as the URI reference SARIF 2.1.0 asks for: each segment
+ * percent-encoded, so a space no longer fails upload-sarif's schema check and a `#` or
+ * `%` in a file name is not read as a fragment or an escape.
+ */
+function relativeUri(relativePath) {
+    return relativePath.split('/').map(encodeURIComponent).join('/');
+}
+/**
  * The full report as JSON (every finding, grouped hosts, broken links, serving facts)
  * and as SARIF 2.1.0 for code scanning. `sitePath` prefixes file locations so that they
  * point into the workspace (`site/index.html`).
@@ -617,7 +625,7 @@ async function writeReportFiles(readiness, files) {
     await (0,place/* writeFileAtomic */.Zf)(files.json, `${JSON.stringify(json, null, 2)}\n`, 0o644);
     const location = (file, line, column) => ({
         physicalLocation: {
-            artifactLocation: { uri: `${files.sitePath}/${file}`.replace(/^\.\//, '') },
+            artifactLocation: { uri: relativeUri(`${files.sitePath}/${file}`.replace(/^\.\//, '')) },
             ...(line !== undefined
                 ? { region: { startLine: line, ...(column !== undefined ? { startColumn: column } : {}) } }
                 : {}),
@@ -2574,7 +2582,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
         const what = config.deploymentType === 'air-gapped' && loads.length > 0
             ? 'an air-gapped deployment'
             : 'deployment';
-        throw new errors/* ActionError */.lZ(`The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; path was left as it was.`);
+        throw new errors/* ActionError */.lZ(`The site is not ready for ${what}: ${problems.join('; ')}. ${fixes.join('; ')}. The full list is in the job summary and ${readiness.reportFile}; \`path\` was left as it was.`);
     }
 }
 async function browserPass(tree, config, reporter, signal) {
@@ -2607,6 +2615,13 @@ async function browserPass(tree, config, reporter, signal) {
 function count(n, one, many = `${one}s`) {
     return `${n} ${n === 1 ? one : many}`;
 }
+/** Hosts the check's one line names: it is also a line of the job summary. */
+const HEADLINE_HOSTS = 10;
+function namedHosts(hosts) {
+    const named = hosts.slice(0, HEADLINE_HOSTS).map((h) => h.host);
+    const more = hosts.length - named.length;
+    return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
 /** The one line that says what the check found, true about where the rest is. */
 function describe(readiness) {
     const loads = readiness.hosts.filter((h) => h.role === 'load');
@@ -2615,7 +2630,7 @@ function describe(readiness) {
     if (readiness.deploymentType !== 'cloud') {
         parts.push(loads.length === 0
             ? 'nothing is loaded from outside the site'
-            : `loads from ${count(loads.length, 'host')} outside the site (${loads.map((h) => h.host).join(', ')})`);
+            : `loads from ${count(loads.length, 'host')} outside the site (${namedHosts(loads)})`);
         if (links.length > 0)
             parts.push(`links to ${count(links.length, 'outside host')}`);
     }

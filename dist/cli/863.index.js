@@ -1453,7 +1453,8 @@ class AdminApi {
         }
         let json;
         try {
-            json = JSON.parse(text);
+            // RFC 8259 8.1: a parser may ignore a byte order mark, and jq does.
+            json = JSON.parse(text.replace(/^\uFEFF/, ''));
         }
         catch {
             throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
@@ -1604,6 +1605,7 @@ var report = __webpack_require__(5794);
 ;// CONCATENATED MODULE: ./.build/agent/follow-up.js
 
 
+
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
 const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited per project per rolling hour (the documented limit is 100 creations; follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the run waits longer.';
 /** The same API error with advice for this call appended. */
@@ -1621,6 +1623,10 @@ function jobNotFoundAdvice(config) {
  */
 function unknownOutcomeAdvice(error, call) {
     const { status, kind } = error;
+    // What the client tries again (a refused connection, a 503) it holds as never acted on.
+    if (error.code === 'ECONNREFUSED' || (status !== undefined && CREATE_ONCE.statuses.has(status))) {
+        return undefined;
+    }
     if (kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300) {
         return `The API accepted the request (HTTP ${status}), so ${call.subject.toLowerCase()} was probably ${call.done}: ${call.check}`;
     }
@@ -2349,13 +2355,13 @@ async function loadBaseline(source, context) {
                 kind: 'found',
                 baseline: {
                     manifest: earlier,
-                    source: `the earlier export in path (${context.targetPath})`,
+                    source: `the earlier export in \`path\` (${context.targetPath})`,
                 },
             };
         }
         return {
             kind: 'none',
-            reason: `path (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
+            reason: `\`path\` (${context.targetPath}) holds no earlier export to compare with; set \`compare-with\` to the live site's manifest to compare with what is deployed`,
         };
     }
     catch (err) {
@@ -3314,7 +3320,7 @@ class ChangeReview {
             reporter.warning('`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.');
             return;
         }
-        const source = `the earlier export in path (${this.config.path})`;
+        const source = `the earlier export in \`path\` (${this.config.path})`;
         const report = compareExports(earlier, manifest, source);
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
@@ -3388,7 +3394,7 @@ function whyByBytes(earlierScheme) {
 }
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why) {
-    return new RemovalLimitError(`The export was not put in place, and path was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
+    return new RemovalLimitError(`The export was not put in place, and \`path\` was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
 }
 /** The earlier export's pages, when their fingerprints were made the way this version makes them. */
 function earlierPages(baseline, earlier) {
@@ -6296,7 +6302,7 @@ async function recheckTarget(inspect) {
     catch (err) {
         if (!(err instanceof TargetRefusal))
             throw err;
-        throw new errors/* ActionError */.lZ(`The export was not put in place, and path was left as it is: ${err.message}`);
+        throw new errors/* ActionError */.lZ(`The export was not put in place, and \`path\` was left as it is: ${err.message}`);
     }
 }
 /** One line per quarter of the download, and at most every 15 s in between. */
@@ -6325,19 +6331,31 @@ function downloadProgress(reporter, clock) {
 
 ;// CONCATENATED MODULE: ./.build/deliver/helm.js
 /**
- * A values file for `helm upgrade -f`. Strings are written as JSON strings, which are
- * valid YAML double-quoted scalars, so no value can break out of its field.
+ * What JSON leaves raw but YAML 1.1 readers (libyaml, go-yaml, so Helm) do not take as
+ * text: DEL and the C1 controls are refused, and NEL, LS and PS end a line, a comment's too.
+ */
+const NOT_YAML_TEXT = /[\u007f-\u009f\u2028\u2029]/g;
+function escapeForYaml(text) {
+    return text.replace(NOT_YAML_TEXT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** A JSON string, which is a YAML double-quoted scalar once what YAML 1.1 reads otherwise is escaped. */
+function quoted(value) {
+    return escapeForYaml(JSON.stringify(value));
+}
+/**
+ * A values file for `helm upgrade -f`. Strings are written as double-quoted scalars and
+ * the comments hold no line break, so no value can break out of its field.
  */
 function renderHelmValues(values) {
     const expiry = values.expiresAt
         ? `# The bundle link expires at ${values.expiresAt.toISOString()}: roll out before then, or export again.\n`
         : '';
-    return (`# Static export ${values.jobId} of ${values.domain}, written by static-export-action.\n` +
+    return (`# Static export ${escapeForYaml(values.jobId)} of ${values.domain}, written by static-export-action.\n` +
         expiry +
         'staticExport:\n' +
         '  enabled: true\n' +
-        `  bundleUrl: ${JSON.stringify(values.bundleUrl)}\n` +
-        `  version: ${JSON.stringify(values.version)}\n`);
+        `  bundleUrl: ${quoted(values.bundleUrl)}\n` +
+        `  version: ${quoted(values.version)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./.build/export/bundle.js
@@ -6587,7 +6605,7 @@ async function runExport(config, deps) {
     const inline = finished.bundleUrl !== undefined;
     const publishLink = (source) => {
         if (config.maskBundleUrl)
-            reporter.mask(source.url);
+            reporter.mask(source.url, 'log');
         record.bundleUrl = source.url;
         record.bundleUrlMasked = config.maskBundleUrl;
         reporter.setOutput('bundle-url', source.url);
@@ -6852,7 +6870,7 @@ function planChangeReview(config, target, deps) {
     };
     if (!(config.download && config.extract)) {
         if (explicit) {
-            deps.reporter.notice('compare-with is set, but the site is not extracted here, so there is no change report.');
+            deps.reporter.notice('`compare-with` is set, but the site is not extracted here, so there is no change report.');
         }
         unguarded('the site is not extracted here, so no pages are counted');
         return undefined;
