@@ -247,7 +247,15 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
       const pullRequest = record.prLink
         ? `may still update its pull request (${record.prLink})`
         : 'may still open a pull request';
-      return `Agent job ${record.jobId} was still ${record.status} when ${limit}. It keeps running on the server and ${pullRequest}: follow it with ${setting('agent-job-id', record.jobId ?? '')}.`;
+      const follow = `follow it with ${setting('agent-job-id', record.jobId ?? '')}`;
+      // Settled, it can only be the job's earlier run, read before the follow-up was taken up.
+      if ((AGENT_FINAL_STATUSES as readonly string[]).includes(record.status)) {
+        return `Agent job ${record.jobId} still read ${record.status} from before the follow-up when ${limit}. The follow-up may still be taken up on the server, and the job ${pullRequest}: ${follow}.`;
+      }
+      if (record.status !== 'active') {
+        return `Agent job ${record.jobId} reported "${record.status}", a status the API does not document, when ${limit}. It may keep running on the server and ${pullRequest}: ${follow}.`;
+      }
+      return `Agent job ${record.jobId} was still active when ${limit}. It keeps running on the server and ${pullRequest}: ${follow}.`;
     }
     if (record.unanswered)
       return unansweredCall(record, `was sent but not answered before ${limit}`);

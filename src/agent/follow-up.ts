@@ -81,7 +81,10 @@ export async function sendFollowUp(
     const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
     throw advice === undefined ? err : withAdvice(err, advice);
   }
-  reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
+  // An answer without a status says nothing of the job's state: none is claimed then.
+  reporter.info(
+    `Follow-up sent to agent job ${job.id}${job.statusStated ? `, which is now ${job.status}` : ''}.`,
+  );
   return job;
 }
 

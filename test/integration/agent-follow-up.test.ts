@@ -289,6 +289,44 @@ describe('wait: false', () => {
     expect(run.outputs['agent-status']).toBe('active');
   });
 
+  it('at a timeout within the follow-up grace, says the job still read its earlier run', async () => {
+    const id = await createdElsewhere('Fix the typos');
+    settle(id);
+    // No status in the answer (as documented), and the job goes on reading as completed.
+    harness.emulator.faults.add({
+      route: 'agent.message',
+      status: 200,
+      body: JSON.stringify({ id }),
+    });
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 200,
+      body: JSON.stringify({ id, status: 'completed', source: {} }),
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'Also the headings', timeout: '5s' });
+    harness.emulator.faults.clear();
+    expect(run.stdout).toContain(`Follow-up sent to agent job ${id}.\n`);
+    expect(errorLines(run)).toEqual([
+      `::error::Agent job ${id} still read completed from before the follow-up when the 5.0s timeout passed. The follow-up may still be taken up on the server, and the job may still update its pull request (${harness.emulator.agentJobs.get(id)?.prLink}): follow it with \`agent-job-id: ${id}\`.`,
+    ]);
+  });
+
+  it('at a timeout, names a status the API does not document as such', async () => {
+    const id = await createdElsewhere('Fix the typos');
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 200,
+      body: JSON.stringify({ id, status: 'cancelled', source: {} }),
+      times: Infinity,
+    });
+    const run = await agent({ 'agent-job-id': id, timeout: '3s' });
+    harness.emulator.faults.clear();
+    settle(id);
+    expect(errorLines(run)).toEqual([
+      `::error::Agent job ${id} reported "cancelled", a status the API does not document, when the 3.0s timeout passed. It may keep running on the server and may still open a pull request: follow it with \`agent-job-id: ${id}\`.`,
+    ]);
+  });
+
   it('keeps a created job when reading its status fails, and says not to run the step again', async () => {
     await withHarness({}, async (own) => {
       own.emulator.faults.add({
