@@ -18,6 +18,7 @@ import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
 import { describeGiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
 import {
+  AGENT_FORBIDDEN,
   ApiError,
   type ApiErrorKind,
   describeStatus,
@@ -93,6 +94,8 @@ interface Call<S extends z.ZodType> {
   inputs?: Readonly<Record<string, string>>;
   /** The advice on a 404, for a call that names no job. */
   notFound?: string;
+  /** The advice on a 403, when the export's does not fit. */
+  forbidden?: string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -205,6 +208,7 @@ export class AdminApi {
         body: { prompt },
         schema: agentJobSchema,
         operation: `create an agent job in project ${projectId}`,
+        forbidden: AGENT_FORBIDDEN,
         retry: CREATE_ONCE,
         inputs: AGENT_FIELDS,
         notFound: notFoundAdvice('`project-id` (a project of that organization)'),
@@ -220,6 +224,7 @@ export class AdminApi {
         path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
         schema: agentJobAnswer(id),
         operation: `read agent job ${id}`,
+        forbidden: AGENT_FORBIDDEN,
         retry: REPEATABLE,
       },
       signal,
@@ -244,6 +249,7 @@ export class AdminApi {
         body: { prompt },
         schema: agentJobAnswer(id),
         operation: `send a follow-up to agent job ${id}`,
+        forbidden: AGENT_FORBIDDEN,
         retry: CREATE_ONCE,
         inputs: AGENT_FIELDS,
       },
@@ -411,7 +417,14 @@ export class AdminApi {
       const waitMs = retryAfterMs(response.headers, clock);
       throw new ApiError(
         redactor.redact(
-          describeStatus(call.operation, statusCode, detail, call.inputs, call.notFound),
+          describeStatus(
+            call.operation,
+            statusCode,
+            detail,
+            call.inputs,
+            call.notFound,
+            call.forbidden,
+          ),
         ),
         {
           kind: kindOfStatus(statusCode),

@@ -83,6 +83,10 @@ export function notFoundAdvice(what?: string): string {
   return what === undefined ? `${CHECK_BASE_URL}.` : `${CHECK_BASE_URL} and ${what}.`;
 }
 
+/** The advice on a 403 from an agent call: static export's plan does not apply there. */
+export const AGENT_FORBIDDEN =
+  "The key lacks the scope for this call (write scope for anything but reads), or the runner's IP is outside the key's allow-list.";
+
 /** What the user should do about each kind of refusal, after the server's own words. */
 const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   unauthorized:
@@ -150,7 +154,7 @@ function oneLine(text: string, max = 300): string {
  * A message that names the call, the status, the server's words and the fix. For a 400,
  * `inputs` maps the request's fields to the inputs they came from: the advice names the
  * inputs the server's words mention, and is left out when they mention none. `notFound`
- * replaces the advice on a 404 for a call that names no job.
+ * replaces the advice on a 404 for a call that names no job, `forbidden` the one on a 403.
  */
 export function describeStatus(
   operation: string,
@@ -158,10 +162,16 @@ export function describeStatus(
   detail: string,
   inputs: Readonly<Record<string, string>> = {},
   notFound?: string,
+  forbidden?: string,
 ): string {
   const kind = kindOfStatus(status);
   const words = detail ? `: ${detail}` : '';
-  let advice = kind === 'not-found' ? (notFound ?? ADVICE[kind]) : ADVICE[kind];
+  let advice =
+    kind === 'not-found'
+      ? (notFound ?? ADVICE[kind])
+      : kind === 'forbidden'
+        ? (forbidden ?? ADVICE[kind])
+        : ADVICE[kind];
   if (kind === 'bad-request') {
     const named = Object.entries(inputs)
       .filter(([field]) => new RegExp(`\\b${field}\\b`, 'i').test(detail))

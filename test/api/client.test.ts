@@ -464,6 +464,16 @@ describe('refused and broken answers', () => {
     expect(error.message).toMatch(advice);
   });
 
+  it("a 403 on an agent call leaves static export's plan out of the advice; one on an export keeps it", async () => {
+    emulator.faults.add({ route: 'agent.create', status: 403, times: Infinity });
+    const agentError = await failure(client().api.createAgentJob('demo-project', 'Fix it'));
+    expect(agentError.message).toMatch(/write scope .* allow-list\.$/);
+    expect(agentError.message).not.toContain('static export');
+    emulator.faults.add({ route: 'export.start', status: 403, times: Infinity });
+    const exportError = await failure(client().api.startExport({ domain: 'docs.example.com' }));
+    expect(exportError.message).toContain('static export is not enabled for the organization');
+  });
+
   it('a 404 for an unknown project points at project-id, not at a job that was never named', async () => {
     const error = await failure(client().api.createAgentJob('no-such-project', 'Fix it'));
     expect(error.kind).toBe('not-found');
