@@ -153,19 +153,24 @@ export class RetrySchedule {
   }
 }
 
+/** A server's wait in whole seconds; one past a day (a broken header) is not spelled out. */
+function askedWait(ms: number): string {
+  return ms > 86_400_000 ? 'over a day' : `${Math.ceil(ms / 1000)}s`;
+}
+
 /** "for 4.2 s over 6 attempts", "the run's timeout leaves no time…": why the tries ended. */
 export function describeGiveUp(stop: GiveUp): string {
   const tries = `${stop.attempts} attempt${stop.attempts === 1 ? '' : 's'}`;
   if (stop.why === 'deadline') {
     return `The run's timeout leaves no time to try again${
       stop.retryAfterMs !== undefined
-        ? ` (the server asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)`
+        ? ` (the server asked to wait ${askedWait(stop.retryAfterMs)})`
         : ''
     }; gave up after ${tries}.`;
   }
   return `Gave up after ${tries} over ${formatDuration(stop.elapsedMs)}${
     stop.retryAfterMs !== undefined
-      ? ` (the server asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s more)`
+      ? ` (the server asked to wait ${askedWait(stop.retryAfterMs)} more)`
       : ''
   }.`;
 }

@@ -825,6 +825,15 @@ describe('retries', () => {
     expect(error.retryAfterMs).toBe(5000);
   });
 
+  it('a Retry-After of centuries is said as over a day, not as a 20-digit number', async () => {
+    emulator.faults.add({ route: 'export.get', status: 503, retryAfter: '99999999999999999' });
+    const { api } = client({ deadline: T0 + 4000 });
+    const error = await failure(api.getExportJob(completedJobId));
+    expect(error.message).toMatch(
+      /The run's timeout leaves no time to try again \(the server asked to wait over a day\); gave up after 1 attempt\.$/,
+    );
+  });
+
   it('a deadline set on a running client applies to its next calls', async () => {
     emulator.faults.add({ route: 'export.get', status: 503, times: 2 });
     const { api, sleeps } = client();
