@@ -209,6 +209,16 @@ export interface AgentRecord {
   lastRetry?: string;
   /** The create or follow-up request was cut off before its answer: it may have been acted on. */
   unanswered?: boolean;
+  /** The follow-up was answered as delivered. */
+  followUpSent?: boolean;
+}
+
+/** How the job row names what this run did with the job. */
+function jobRole(record: AgentRecord): string {
+  if (record.mode === 'attach') return ' (followed)';
+  if (record.mode !== 'follow-up') return '';
+  if (record.followUpSent) return ' (sent a follow-up)';
+  return record.unanswered ? ' (follow-up sent, not answered)' : ' (follow-up not sent)';
 }
 
 /** Before creating an agent job again after an outcome that is not known. */
@@ -745,12 +755,7 @@ function agentFacts(record: AgentRecord): string {
       record.mode === 'follow-up' ? 'Follow-up' : 'Prompt',
       record.prompt !== undefined ? plainText(promptHeadline(record.prompt)) : undefined,
     ],
-    [
-      'Job',
-      record.jobId
-        ? `${code(record.jobId)}${record.mode === 'attach' ? ' (followed)' : record.mode === 'follow-up' ? ' (sent a follow-up)' : ''}`
-        : undefined,
-    ],
+    ['Job', record.jobId ? `${code(record.jobId)}${jobRole(record)}` : undefined],
     // What the server sent is shown as text.
     ['Status', record.status !== undefined ? plainText(record.status) : undefined],
     [

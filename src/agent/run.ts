@@ -91,9 +91,16 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     config.jobId === undefined
       ? await createJob(config, deps)
       : config.prompt !== undefined
-        ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, () =>
-            sendFollowUp(config, config.jobId as string, config.prompt as string, deps),
-          )
+        ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, async () => {
+            const job = await sendFollowUp(
+              config,
+              config.jobId as string,
+              config.prompt as string,
+              deps,
+            );
+            record.followUpSent = true;
+            return job;
+          })
         : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
             const job = await api
               .getAgentJob(config.projectId, config.jobId as string, signal)

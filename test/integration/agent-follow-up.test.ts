@@ -203,6 +203,7 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     expect(errorLines(run)).toEqual([
       `::error::Cancelled (SIGTERM). The follow-up to agent job ${id} had been sent but not answered, so it may have been delivered: check the job before sending it again, since the agent would act on it twice.`,
     ]);
+    expect(run.summary).toContain(`| Job | \`${id}\` (follow-up sent, not answered) |`);
     harness.emulator.faults.clear();
   });
 
@@ -225,6 +226,7 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     expect(failure(run)).toMatch(
       /HTTP 404: Job not found.*Check `agent-job-id` and `project-id`: the job must exist in project demo-project\.$/,
     );
+    expect(run.summary).toContain('| Job | `nosuchjob` (follow-up not sent) |');
   });
 });
 
