@@ -298,6 +298,16 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
   if (has(TIMEOUTS)) {
     return { kind: 'timeout', transient: true, code, summary: `no answer in time (${detail})` };
   }
+  // zlib's codes: the body came, declared compressed, and does not decompress.
+  const zlibCode = codes.find((c) => c.startsWith('Z_'));
+  if (zlibCode !== undefined) {
+    return {
+      kind: 'broken',
+      transient: true,
+      code: zlibCode,
+      summary: `the answer's compressed body does not decompress (${zlibCode}: ${messageOf(err)})`,
+    };
+  }
   if (codes.includes('ECONNREFUSED')) {
     return {
       kind: 'refused',

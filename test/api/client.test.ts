@@ -634,6 +634,31 @@ describe('redirects', () => {
   );
 });
 
+describe('a body that does not decompress', () => {
+  it('is named as such, not as a failed connection', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end('this is not gzip at all');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const error = await failure(
+        client({ baseUrl: new URL(`http://127.0.0.1:${port}`) }).api.getAgentJob(
+          'demo-project',
+          'job-1',
+        ),
+      );
+      expect(error.message).toMatch(
+        /the answer's compressed body does not decompress \(Z_DATA_ERROR: /,
+      );
+      expect(error.message).not.toContain('connection failed');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe('retries', () => {
   const FAULTS = {
     '408': { status: 408 },
