@@ -454,10 +454,8 @@ export class AdminApi {
     }
     const parsed = call.schema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? issue.path.join('.') : 'the body';
       throw new ApiError(
-        `Could not ${call.operation}: the API's answer is not usable (${where} ${issue?.message ?? 'is invalid'}).`,
+        `Could not ${call.operation}: the API's answer is not usable (${describeIssue(parsed.error.issues[0])}).`,
         { kind: 'invalid-response', status: statusCode },
       );
     }
@@ -520,4 +518,16 @@ function networkError(
       cause: err,
     },
   );
+}
+
+/**
+ * The first problem with an answer, readable: `status: expected string, received number`,
+ * `id is missing or not valid`, or a schema's own words (`id is not a safe identifier`).
+ */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  const where = issue?.path.length ? issue.path.join('.') : 'the body';
+  const message = issue?.message ?? 'Invalid input';
+  if (message === 'Invalid input') return `${where} is missing or not valid`;
+  const typed = /^Invalid input: (.+)$/.exec(message);
+  return typed ? `${where}: ${typed[1]}` : `${where} ${message}`;
 }

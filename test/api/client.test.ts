@@ -634,6 +634,23 @@ describe('redirects', () => {
   );
 });
 
+describe('an answer that does not fit the schema', () => {
+  it.each([
+    ['agent.create', '{}', 'id is missing or not valid'],
+    ['agent.get', '{"id":"job-1","status":5}', 'status: expected string, received number'],
+    ['agent.get', '{"id":"../x"}', 'id is not a safe identifier'],
+  ] as const)('%s answering %s says "%s"', async (route, body, words) => {
+    emulator.faults.add({ route, status: route === 'agent.create' ? 201 : 200, body });
+    const { api } = client();
+    const call =
+      route === 'agent.create'
+        ? api.createAgentJob('demo-project', 'Fix it')
+        : api.getAgentJob('demo-project', 'job-1');
+    const error = await failure(call);
+    expect(error.message).toContain(`the API's answer is not usable (${words}).`);
+  });
+});
+
 describe('a body that does not decompress', () => {
   it('is named as such, not as a failed connection', async () => {
     const server = createServer((_req, res) => {
