@@ -976,6 +976,16 @@ function classifyNetworkError(err, request) {
     if (has(TIMEOUTS)) {
         return { kind: 'timeout', transient: true, code, summary: `no answer in time (${detail})` };
     }
+    // zlib's codes: the body came, declared compressed, and does not decompress.
+    const zlibCode = codes.find((c) => c.startsWith('Z_'));
+    if (zlibCode !== undefined) {
+        return {
+            kind: 'broken',
+            transient: true,
+            code: zlibCode,
+            summary: `the answer's compressed body does not decompress (${zlibCode}: ${messageOf(err)})`,
+        };
+    }
     if (codes.includes('ECONNREFUSED')) {
         return {
             kind: 'refused',
@@ -1125,16 +1135,20 @@ class RetrySchedule {
         return undefined;
     }
 }
+/** A server's wait in whole seconds; one past a day (a broken header) is not spelled out. */
+function askedWait(ms) {
+    return ms > 86_400_000 ? 'over a day' : `${Math.ceil(ms / 1000)}s`;
+}
 /** "for 4.2 s over 6 attempts", "the run's timeout leaves no time…": why the tries ended. */
 function describeGiveUp(stop) {
     const tries = `${stop.attempts} attempt${stop.attempts === 1 ? '' : 's'}`;
     if (stop.why === 'deadline') {
         return `The run's timeout leaves no time to try again${stop.retryAfterMs !== undefined
-            ? ` (the server asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)`
+            ? ` (the server asked to wait ${askedWait(stop.retryAfterMs)})`
             : ''}; gave up after ${tries}.`;
     }
     return `Gave up after ${tries} over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}${stop.retryAfterMs !== undefined
-        ? ` (the server asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s more)`
+        ? ` (the server asked to wait ${askedWait(stop.retryAfterMs)} more)`
         : ''}.`;
 }
 
@@ -1269,6 +1283,7 @@ class AdminApi {
             body: { prompt },
             schema: schemas/* agentJobSchema */.cs,
             operation: `create an agent job in project ${projectId}`,
+            forbidden: api_errors/* AGENT_FORBIDDEN */.K_,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
             notFound: (0,api_errors/* notFoundAdvice */.yD)('`project-id` (a project of that organization)'),
@@ -1280,6 +1295,7 @@ class AdminApi {
             path: `/v2/agent/${segment(projectId, 'project id')}/job/${segment(id, 'agent job id')}`,
             schema: (0,schemas/* agentJobAnswer */.j0)(id),
             operation: `read agent job ${id}`,
+            forbidden: api_errors/* AGENT_FORBIDDEN */.K_,
             retry: REPEATABLE,
         }, signal);
     }
@@ -1295,6 +1311,7 @@ class AdminApi {
             body: { prompt },
             schema: (0,schemas/* agentJobAnswer */.j0)(id),
             operation: `send a follow-up to agent job ${id}`,
+            forbidden: api_errors/* AGENT_FORBIDDEN */.K_,
             retry: CREATE_ONCE,
             inputs: AGENT_FIELDS,
         }, signal);
@@ -1440,7 +1457,7 @@ class AdminApi {
         if (statusCode < 200 || statusCode >= 300) {
             const detail = redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType));
             const waitMs = retryAfterMs(response.headers, clock);
-            throw new api_errors/* ApiError */.hD(redactor.redact((0,api_errors/* describeStatus */.Wn)(call.operation, statusCode, detail, call.inputs, call.notFound)), {
+            throw new api_errors/* ApiError */.hD(redactor.redact((0,api_errors/* describeStatus */.Wn)(call.operation, statusCode, detail, call.inputs, call.notFound, call.forbidden)), {
                 kind: (0,api_errors/* kindOfStatus */.o3)(statusCode),
                 status: statusCode,
                 detail,
@@ -1461,9 +1478,7 @@ class AdminApi {
         }
         const parsed = call.schema.safeParse(json);
         if (!parsed.success) {
-            const issue = parsed.error.issues[0];
-            const where = issue?.path.length ? issue.path.join('.') : 'the body';
-            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API's answer is not usable (${where} ${issue?.message ?? 'is invalid'}).`, { kind: 'invalid-response', status: statusCode });
+            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API's answer is not usable (${describeIssue(parsed.error.issues[0])}).`, { kind: 'invalid-response', status: statusCode });
         }
         return parsed.data;
     }
@@ -1510,6 +1525,18 @@ function networkError(call, err, redactor, host, proxy) {
         ...(failure.code !== undefined ? { code: failure.code } : {}),
         cause: err,
     });
+}
+/**
+ * The first problem with an answer, readable: `status: expected string, received number`,
+ * `id is missing or not valid`, or a schema's own words (`id is not a safe identifier`).
+ */
+function describeIssue(issue) {
+    const where = issue?.path.length ? issue.path.join('.') : 'the body';
+    const message = issue?.message ?? 'Invalid input';
+    if (message === 'Invalid input')
+        return `${where} is missing or not valid`;
+    const typed = /^Invalid input: (.+)$/.exec(message);
+    return typed ? `${where}: ${typed[1]}` : `${where} ${message}`;
 }
 
 // EXTERNAL MODULE: ./.build/config.js
@@ -1662,7 +1689,8 @@ async function sendFollowUp(config, jobId, prompt, deps) {
         const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
         throw advice === undefined ? err : withAdvice(err, advice);
     }
-    reporter.info(`Follow-up sent to agent job ${job.id}, which is now ${job.status}.`);
+    // An answer without a status says nothing of the job's state: none is claimed then.
+    reporter.info(`Follow-up sent to agent job ${job.id}${job.statusStated ? `, which is now ${job.status}` : ''}.`);
     return job;
 }
 /** Whether the job reads as archived; a failed read says nothing either way. */
@@ -1739,7 +1767,11 @@ async function runAgent(config, deps) {
     const started = config.jobId === undefined
         ? await createJob(config, deps)
         : config.prompt !== undefined
-            ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, () => sendFollowUp(config, config.jobId, config.prompt, deps))
+            ? await reporter.group(`Sending a follow-up to agent job ${config.jobId}`, async () => {
+                const job = await sendFollowUp(config, config.jobId, config.prompt, deps);
+                record.followUpSent = true;
+                return job;
+            })
             : await reporter.group(`Reading agent job ${config.jobId}`, async () => {
                 const job = await api
                     .getAgentJob(config.projectId, config.jobId, signal)
