@@ -339,6 +339,8 @@ function closeForeign(state: TagState, name: string): void {
   }
 }
 
+const COMMA = 44;
+
 /**
  * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
  * to the next whitespace (commas inside it are its own: `…/w_300,c_scale/a.jpg`,
@@ -353,10 +355,12 @@ export function srcsetUrls(value: string): string[] {
       at += 1;
     const start = at;
     while (at < value.length && !isHtmlWhitespace(value.charCodeAt(at))) at += 1;
-    let url = value.slice(start, at);
-    if (url === '') break;
-    if (url.endsWith(',')) url = url.replace(/,+$/, '');
-    else {
+    if (at === start) break;
+    // Its trailing commas cut by a loop: `/,+$/` would retry from every comma of a long run.
+    let end = at;
+    while (end > start && value.charCodeAt(end - 1) === COMMA) end -= 1;
+    const url = value.slice(start, end);
+    if (end === at) {
       for (let depth = 0; at < value.length; at += 1) {
         const c = value[at];
         if (c === '(') depth = 1;

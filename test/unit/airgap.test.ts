@@ -231,6 +231,14 @@ describe('what the browser does with each reference in HTML', () => {
     expect(refreshUrl("0; url='https://go.example.com/next")).toBe('https://go.example.com/next');
   });
 
+  it('reads a srcset URL of a million commas in linear time', () => {
+    // `/,+$/` retried from every comma of the run: about five minutes for this one attribute.
+    const url = `a${','.repeat(1_000_000)}a`;
+    const started = performance.now();
+    expect(srcsetUrls(`${url},`)).toEqual([url]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('keeps <iframe/>, <script/> and <textarea/> open as browsers do: their text is not markup', () => {
     const page = [
       '<iframe src="https://www.youtube.com/embed/x" />',
