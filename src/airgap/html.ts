@@ -127,6 +127,8 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 interface TagState {
   /** Elements open since the outermost `<svg>` or `<math>`. */
   foreignOpen: ForeignOpen[];
+  /** How many of foreignOpen have each name. */
+  foreignNames: Map<string, number>;
   startIndex: number;
   endIndex: number;
   openTagStart: number;
@@ -159,6 +161,7 @@ interface AttributeState {
 class ScanningParser extends Parser {
   #skipping = false;
   foreignOpen: ForeignOpen[] = [];
+  foreignNames = new Map<string, number>();
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
 
@@ -256,11 +259,11 @@ Object.defineProperties(ScanningParser.prototype, {
       this.tagname = name;
       this.attribs = {};
       const open = this.foreignOpen;
-      if (name === 'svg' || name === 'math') open.push({ name, root: name, foreign: true });
+      if (name === 'svg' || name === 'math') pushForeign(this, { name, root: name, foreign: true });
       else if (open.length > 0 && !this.isVoidElement(name)) {
         const { root } = open[open.length - 1] as ForeignOpen;
         const foreign = !HTML_INTEGRATION_POINTS[root].has(name) && foreignNow(this);
-        open.push({ name, root, foreign });
+        pushForeign(this, { name, root, foreign });
       }
     },
   },
@@ -294,7 +297,7 @@ Object.defineProperties(ScanningParser.prototype, {
       const name = this.tagname;
       this.endOpenTag(isOpenImplied);
       const open = this.foreignOpen;
-      if (open.length > 0 && open[open.length - 1]?.name === name) open.pop();
+      if (open.length > 0 && open[open.length - 1]?.name === name) popForeign(this);
       if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, !isOpenImplied);
     },
   },
@@ -307,6 +310,17 @@ function openedForeign(state: TagState): boolean {
   if (top?.name !== state.tagname) return false;
   const parent = open[open.length - 2];
   return parent === undefined || parent.foreign;
+}
+
+function pushForeign(state: TagState, element: ForeignOpen): void {
+  state.foreignOpen.push(element);
+  state.foreignNames.set(element.name, (state.foreignNames.get(element.name) ?? 0) + 1);
+}
+
+function popForeign(state: TagState): ForeignOpen {
+  const element = state.foreignOpen.pop() as ForeignOpen;
+  state.foreignNames.set(element.name, (state.foreignNames.get(element.name) as number) - 1);
+  return element;
 }
 
 function foreignNow(state: TagState): boolean {
@@ -326,7 +340,8 @@ function foreignNow(state: TagState): boolean {
  */
 function closeForeign(state: TagState, name: string): void {
   const open = state.foreignOpen;
-  let keep = open.length - 1;
+  // A name none of them has is known without walking the stack (one stray end tag each).
+  let keep = state.foreignNames.get(name) ? open.length - 1 : -1;
   while (keep >= 0 && open[keep]?.name !== name) keep -= 1;
   if (keep < 0) {
     if (name !== 'p' && name !== 'br') return;
@@ -334,7 +349,7 @@ function closeForeign(state: TagState, name: string): void {
     while (keep > 0 && open[keep - 1]?.foreign) keep -= 1;
   }
   while (open.length > keep) {
-    const element = open.pop() as ForeignOpen;
+    const element = popForeign(state);
     state.cbs.onclosetag?.(element.name, false);
   }
 }
