@@ -727,11 +727,14 @@ function readSourceSet(out: VisibleText, srcset: string | undefined): void {
 let valueStart = 0;
 
 /** The value of attribute `name` in the tag text html[from, to), quoted or not. */
-function valueOf(html: string, name: string, from: number, to: number): string | undefined {
+function valueOf(page: string, name: string, from: number, to: number): string | undefined {
+  // The page up to the tag's end (a view, not a copy): a search for an attribute the tag
+  // lacks stops there, where one of the whole page ran to the next tag that has it.
+  const html = page.slice(0, to);
   let at = from;
   for (;;) {
     const found = html.indexOf(name, at);
-    if (found === -1 || found >= to) return undefined;
+    if (found === -1) return undefined;
     at = found + name.length;
     // After whitespace, or right after the quote that ends the attribute before it
     // (`alt="x"src="…"`, as minifiers that drop tag whitespace write it), not the one
@@ -748,7 +751,7 @@ function valueOf(html: string, name: string, from: number, to: number): string |
     if (quote === 34 || quote === 39) {
       const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
       valueStart = i + 1;
-      return html.slice(i + 1, close === -1 || close > to ? to : close);
+      return html.slice(i + 1, close === -1 ? to : close);
     }
     let end = i;
     while (end < to && !isHtmlWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
