@@ -80,21 +80,28 @@ function skipUtf8Bytes(text: string, from: number, bytes: number): number {
   return index;
 }
 
-function walk(value: unknown, emit: Emit): void {
-  if (!Array.isArray(value)) {
-    if (value !== null && typeof value === 'object')
-      for (const child of Object.values(value)) walk(child, emit);
-    return;
+/** Every element in a row's value, in document order; a stack of its own, as JSON nests without limit. */
+function walk(root: unknown, emit: Emit): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (!Array.isArray(value)) {
+      if (value !== null && typeof value === 'object') {
+        const children = Object.values(value);
+        for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]);
+      }
+      continue;
+    }
+    if (
+      value[0] === '$' &&
+      typeof value[1] === 'string' &&
+      value[3] !== null &&
+      typeof value[3] === 'object'
+    ) {
+      element(value[1], value[3] as Record<string, unknown>, emit);
+    }
+    for (let i = value.length - 1; i >= 0; i -= 1) stack.push(value[i]);
   }
-  if (
-    value[0] === '$' &&
-    typeof value[1] === 'string' &&
-    value[3] !== null &&
-    typeof value[3] === 'object'
-  ) {
-    element(value[1], value[3] as Record<string, unknown>, emit);
-  }
-  for (const child of value) walk(child, emit);
 }
 
 function element(type: string, props: Record<string, unknown>, emit: Emit): void {

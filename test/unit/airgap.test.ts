@@ -231,6 +231,14 @@ describe('what the browser does with each reference in HTML', () => {
     expect(refreshUrl("0; url='https://go.example.com/next")).toBe('https://go.example.com/next');
   });
 
+  it('reads flight rows nested deeper than the call stack', () => {
+    // A 215-byte archive with this index.txt failed every run: "Maximum call stack size exceeded".
+    const deep = `${'['.repeat(100_000)}["$","script",null,{"src":"https://cdn.example.com/a.js"}]${']'.repeat(100_000)}`;
+    expect(referencesInFlight(`0:${deep}\n`).map((r) => r.url)).toEqual([
+      'https://cdn.example.com/a.js',
+    ]);
+  });
+
   it('reads stray end tags inside a deep <svg> in linear time', () => {
     // Each stray end tag walked every element open in the <svg>: 37 s for this 700 KB page.
     const page = `<svg>${'<g>'.repeat(100_000)}${'</x>'.repeat(100_000)}<style>@import "https://f.example.com/a.css";</style>`;
