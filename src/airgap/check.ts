@@ -142,7 +142,7 @@ export async function checkReadiness(
   const problems: string[] = [];
   if (loads.length > 0) {
     problems.push(
-      `its pages load from ${loads.length} host(s) outside the site: ${loads.map((h) => `${h.host} (${h.count})`).join(', ')}`,
+      `its pages load from ${loads.length} host(s) outside the site: ${namedHosts(loads, (h) => `${h.host} (${h.count})`)}`,
     );
   }
   if (config.brokenLinks === 'fail' && readiness.links.brokenCount > 0) {
@@ -204,11 +204,15 @@ function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Hosts the check's one line names: it is also a line of the job summary. */
+/** Hosts a line of the log names (the check's, the failure's): the rest are in the report. */
 const HEADLINE_HOSTS = 10;
 
-function namedHosts(hosts: HostFinding[]): string {
-  const named = hosts.slice(0, HEADLINE_HOSTS).map((h) => h.host);
+function namedHosts(
+  hosts: HostFinding[],
+  name: (host: HostFinding) => string = (h) => h.host,
+  limit = HEADLINE_HOSTS,
+): string {
+  const named = hosts.slice(0, limit).map(name);
   const more = hosts.length - named.length;
   return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
@@ -301,7 +305,7 @@ function annotate(readiness: Readiness, config: ExportConfig, reporter: Reporter
       const rest = hosts.slice(hostSlots);
       emit(
         severity,
-        `${count(rest.length, 'more host')} outside the site: ${rest.map((h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`).join(', ')}. Each is listed in the job summary${where}.`,
+        `${count(rest.length, 'more host')} outside the site: ${namedHosts(rest, (h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`, 50)}. Each is listed in the job summary${where}.`,
         { title: 'More hosts outside the site' },
       );
     }

@@ -81,6 +81,9 @@ const LOCATIONS_KEPT = 3;
 /** Groups what the scan and the browser found by host: loads first, then by count. */
 export function groupByHost(findings: readonly Finding[]): HostFinding[] {
   const groups = new Map<string, HostFinding>();
+  // Each group's vias as a set too: a page may name any number of custom tags and
+  // `on*` attributes, and a search of the list for each would be quadratic.
+  const viasSeen = new Map<HostFinding, Set<string>>();
   for (const finding of findings) {
     const key = `${finding.role}\u0000${finding.host}`;
     let group = groups.get(key);
@@ -97,7 +100,12 @@ export function groupByHost(findings: readonly Finding[]): HostFinding[] {
       groups.set(key, group);
     }
     group.count += 1;
-    if (!group.vias.includes(finding.via)) group.vias.push(finding.via);
+    let vias = viasSeen.get(group);
+    if (vias === undefined) viasSeen.set(group, (vias = new Set()));
+    if (!vias.has(finding.via)) {
+      vias.add(finding.via);
+      group.vias.push(finding.via);
+    }
     if (finding.source === 'browser') {
       if (!group.requestedBy.includes(finding.file)) group.requestedBy.push(finding.file);
     } else if (group.locations.length < LOCATIONS_KEPT) {

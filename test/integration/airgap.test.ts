@@ -190,6 +190,19 @@ describe('checkReadiness on a hand-made site', () => {
     expect(renderReadiness(result.record.readiness as Readiness)).not.toMatch(/Internal links/);
   });
 
+  it('keeps the log lines short when a page loads from thousands of hosts', async () => {
+    const hosts = Array.from({ length: 3000 }, (_, i) => `cdn${i}.example.net`);
+    const root = await siteOf({
+      'index.html': hosts.map((h) => `<script src="https://${h}/x.js"></script>`).join('\n'),
+    });
+    const result = await check(root, { 'deployment-type': 'air-gapped' });
+    const last = result.of('error').at(-1)?.message ?? '';
+    expect(last).toMatch(/^2991 more hosts outside the site: .* and 2941 more\. Each is listed/);
+    expect(last.length).toBeLessThan(3000);
+    expect(result.message).toMatch(/and 2990 more\. Remove/);
+    expect(result.message.length).toBeLessThan(1500);
+  });
+
   it('caps annotations at 10 per level without dropping a host: the last one names the rest', async () => {
     const hosts = Array.from(
       { length: 25 },
@@ -206,8 +219,10 @@ describe('checkReadiness on a hand-made site', () => {
     expect(errors.at(-1)?.message).toMatch(
       /^16 more hosts outside the site: .* Each is listed in the job summary and in .*readiness\.json\./,
     );
-    // The error and the summary name every host too.
-    for (const host of hosts) expect(result.message).toContain(host);
+    // The error names the first 10 and counts the rest; the summary names every one.
+    for (const host of hosts.slice(0, 10)) expect(result.message).toContain(host);
+    expect(result.message).toContain(`${hosts[9]} (1) and 15 more.`);
+    expect(result.message).not.toContain(hosts[10] as string);
     const { renderExportSummary } = await import('../../src/report.js');
     const summary = renderExportSummary(result.record, result.message);
     for (const host of hosts) expect(summary).toContain(`| \`${host}\` | loads`);
