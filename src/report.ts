@@ -171,6 +171,8 @@ export interface ExportRecord {
   invokedAs?: InvokedAs;
   /** The change report against the earlier export, or why there is none. */
   changes?: ChangeSummary;
+  /** The bundle was extracted and its site was being checked (readiness, links). */
+  checking?: boolean;
 }
 
 export type ChangeSummary =
@@ -282,6 +284,9 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   const resume = setting('job-id', record.jobId);
   if (record.status !== 'completed') {
     return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: rerun with ${resume} to pick it up without exporting again, or raise the limit (${longer}).`;
+  }
+  if (record.checking) {
+    return `The bundle of export job ${record.jobId} was downloaded and extracted, but checking its site (links, hosts outside it) did not end before ${limit}; \`path\` was left as it was. A site that takes this long to read may hold pages built to be slow to read: look at the largest pages of the export. To check it with more time, raise the limit (${longer}); rerun with ${resume} to download it without exporting again.`;
   }
   return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; \`path\` was left as it was. The export itself completed: rerun with ${resume} to get a fresh link and download it without exporting again, and raise the limit for large bundles (${longer}).`;
 }

@@ -231,6 +231,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
             ? {
                 inspect: async (stagingDir: string, contents: SiteContents) => {
                   const { checkReadiness } = await readinessModule;
+                  record.checking = true;
                   await checkReadiness(stagingDir, config, reporter, record, {
                     tempDir: deps.tempDir,
                     contents,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describeTimeout,
   type AgentRecord,
   describeExpiry,
   type ExportRecord,
@@ -167,5 +168,27 @@ describe('promptHeadline', () => {
       `Rotate ${'a'.repeat(52)}…`,
     );
     expect(promptHeadline('one\ntwo\nthree')).toBe('one (+2 more lines)');
+  });
+});
+
+describe('a timeout during the check of the extracted site', () => {
+  it('names the check, not the download, and keeps path as it was', () => {
+    const message = describeTimeout(
+      {
+        command: 'export',
+        domain: 'docs.example.com',
+        startedAt: 0,
+        jobId: 'se_1',
+        status: 'completed',
+        bundleUrl: 'https://store.example.com/b.tar.gz',
+        checking: true,
+      },
+      3000,
+    );
+    expect(message).toMatch(
+      /^The bundle of export job se_1 was downloaded and extracted, but checking its site \(links, hosts outside it\) did not end before the 3\.0s timeout passed; `path` was left as it was\./,
+    );
+    expect(message).not.toContain('could not be downloaded');
+    expect(message).toContain('`job-id: se_1`');
   });
 });
