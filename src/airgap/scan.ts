@@ -82,6 +82,26 @@ export interface WorkerEntry {
 
 /** Kept in memory at most; the counts go on. */
 const MAX_KEPT = 100_000;
+/**
+ * Characters of broken links (page, link and target) kept at most: links to a missing
+ * page of a deep directory hold kilobytes each, and the report files repeat them, so a
+ * count alone let a 2 KB archive grow them past what a string can hold.
+ */
+const MAX_KEPT_BROKEN_CHARS = 16 * 1024 * 1024;
+/** Characters kept so far, per file's part and per result. */
+const keptBrokenChars = new WeakMap<object, number>();
+
+/** Whether a broken link of `size` characters still fits in `holder`'s share, counted if so. */
+function keepsBroken(holder: { broken: readonly unknown[] }, owner: object, size: number): boolean {
+  const kept = keptBrokenChars.get(owner) ?? 0;
+  if (holder.broken.length >= MAX_KEPT || kept + size > MAX_KEPT_BROKEN_CHARS) return false;
+  keptBrokenChars.set(owner, kept + size);
+  return true;
+}
+
+function brokenSize(link: { file: string; url: string; target: string }): number {
+  return link.file.length + link.url.length + link.target.length;
+}
 const MAX_HOSTS_PER_FILE = 10_000;
 /**
  * Text handed to the HTML parser at once. Below V8's large-object size (128 KB), so a
@@ -384,7 +404,7 @@ export function mergeFileScan(result: ScanResult, part: FileScan): void {
   result.links.checked += part.checked;
   result.links.brokenCount += part.brokenCount;
   for (const link of part.broken)
-    if (result.links.broken.length < MAX_KEPT) result.links.broken.push(link);
+    if (keepsBroken(result.links, result, brokenSize(link))) result.links.broken.push(link);
   for (const rule of Object.keys(part.rules) as RuleName[]) {
     const use = result.rules[rule];
     const partUse = part.rules[rule];
@@ -703,12 +723,12 @@ function checkLinks(
     const { resolved } = target;
     if (!resolved) {
       part.brokenCount += 1;
-      if (part.broken.length < MAX_KEPT)
+      if (keepsBroken(part, part, file.length + value.length + target.path.length))
         part.broken.push({
           file,
           ...lines.at(reference.offset),
           url: detached(value),
-          target: detached(target.path),
+          target: keptPath(target),
         });
       continue;
     }
@@ -738,6 +758,17 @@ function countRule(
  * A copy of a string that shares no memory with the page it was cut from. V8 keeps a
  * substring as a view of its parent, so one kept URL would keep a whole page alive.
  */
+/**
+ * A broken link's target, copied once per target: thousands of links to one missing page
+ * of a deep directory would otherwise each hold a copy of its long path.
+ */
+const keptPaths = new WeakMap<object, string>();
+function keptPath(target: { path: string }): string {
+  let kept = keptPaths.get(target);
+  if (kept === undefined) keptPaths.set(target, (kept = detached(target.path)));
+  return kept;
+}
+
 function detached(text: string): string {
   return (' ' + text).slice(1);
 }

@@ -479,6 +479,25 @@ describe('scanning a site', () => {
     ]);
   });
 
+  it('keeps broken links of a deep directory up to a bound in characters; the count goes on', async () => {
+    // A page 4,000 characters deep linking 20,000 times to a missing page beside it: kept
+    // whole, each entry held 8 KB, and the report files 160 MB each.
+    const dir = Array.from({ length: 16 }, (_, i) => `${i}${'d'.repeat(240)}`).join('/');
+    const scan = await scanPages(
+      { [`${dir}/index.html`]: '<a href=missing.html>x</a>\n'.repeat(20_000) },
+      { external: false, links: true },
+    );
+    expect(scan.links.brokenCount).toBe(20_000);
+    const chars = scan.links.broken.reduce(
+      (n, b) => n + b.file.length + b.url.length + b.target.length,
+      0,
+    );
+    expect(chars).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(scan.links.broken.length).toBeGreaterThan(1000);
+    expect(scan.links.broken.length).toBeLessThan(20_000);
+    expect(scan.links.broken[0]?.target).toBe(`/${dir}/missing.html`);
+  });
+
   it('reads a URL as browsers do: a backslash is a slash, tabs and line breaks are dropped', async () => {
     const scan = await scanPages(
       {
