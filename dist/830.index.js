@@ -485,6 +485,9 @@ const LOCATIONS_KEPT = 3;
 /** Groups what the scan and the browser found by host: loads first, then by count. */
 function groupByHost(findings) {
     const groups = new Map();
+    // Each group's vias as a set too: a page may name any number of custom tags and
+    // `on*` attributes, and a search of the list for each would be quadratic.
+    const viasSeen = new Map();
     for (const finding of findings) {
         const key = `${finding.role}\u0000${finding.host}`;
         let group = groups.get(key);
@@ -501,8 +504,13 @@ function groupByHost(findings) {
             groups.set(key, group);
         }
         group.count += 1;
-        if (!group.vias.includes(finding.via))
+        let vias = viasSeen.get(group);
+        if (vias === undefined)
+            viasSeen.set(group, (vias = new Set()));
+        if (!vias.has(finding.via)) {
+            vias.add(finding.via);
             group.vias.push(finding.via);
+        }
         if (finding.source === 'browser') {
             if (!group.requestedBy.includes(finding.file))
                 group.requestedBy.push(finding.file);
@@ -1088,21 +1096,28 @@ function skipUtf8Bytes(text, from, bytes) {
     }
     return index;
 }
-function walk(value, emit) {
-    if (!Array.isArray(value)) {
-        if (value !== null && typeof value === 'object')
-            for (const child of Object.values(value))
-                walk(child, emit);
-        return;
+/** Every element in a row's value, in document order; a stack of its own, as JSON nests without limit. */
+function walk(root, emit) {
+    const stack = [root];
+    while (stack.length > 0) {
+        const value = stack.pop();
+        if (!Array.isArray(value)) {
+            if (value !== null && typeof value === 'object') {
+                const children = Object.values(value);
+                for (let i = children.length - 1; i >= 0; i -= 1)
+                    stack.push(children[i]);
+            }
+            continue;
+        }
+        if (value[0] === '$' &&
+            typeof value[1] === 'string' &&
+            value[3] !== null &&
+            typeof value[3] === 'object') {
+            flight_element(value[1], value[3], emit);
+        }
+        for (let i = value.length - 1; i >= 0; i -= 1)
+            stack.push(value[i]);
     }
-    if (value[0] === '$' &&
-        typeof value[1] === 'string' &&
-        value[3] !== null &&
-        typeof value[3] === 'object') {
-        flight_element(value[1], value[3], emit);
-    }
-    for (const child of value)
-        walk(child, emit);
 }
 function flight_element(type, props, emit) {
     // `$L5`: a client component (next/script, next/link, next/image); `div`: a host element.
@@ -1301,6 +1316,7 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 class ScanningParser extends Parser/* Parser */.i {
     #skipping = false;
     foreignOpen = [];
+    foreignNames = new Map();
     /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
     textWanted = false;
     ontext(start, endIndex) {
@@ -1383,11 +1399,11 @@ Object.defineProperties(ScanningParser.prototype, {
             this.attribs = {};
             const open = this.foreignOpen;
             if (name === 'svg' || name === 'math')
-                open.push({ name, root: name, foreign: true });
+                pushForeign(this, { name, root: name, foreign: true });
             else if (open.length > 0 && !this.isVoidElement(name)) {
                 const { root } = open[open.length - 1];
                 const foreign = !HTML_INTEGRATION_POINTS[root].has(name) && foreignNow(this);
-                open.push({ name, root, foreign });
+                pushForeign(this, { name, root, foreign });
             }
         },
     },
@@ -1424,7 +1440,7 @@ Object.defineProperties(ScanningParser.prototype, {
             this.endOpenTag(isOpenImplied);
             const open = this.foreignOpen;
             if (open.length > 0 && open[open.length - 1]?.name === name)
-                open.pop();
+                popForeign(this);
             if (!this.isVoidElement(name))
                 this.cbs.onclosetag?.(name, !isOpenImplied);
         },
@@ -1438,6 +1454,15 @@ function openedForeign(state) {
         return false;
     const parent = open[open.length - 2];
     return parent === undefined || parent.foreign;
+}
+function pushForeign(state, element) {
+    state.foreignOpen.push(element);
+    state.foreignNames.set(element.name, (state.foreignNames.get(element.name) ?? 0) + 1);
+}
+function popForeign(state) {
+    const element = state.foreignOpen.pop();
+    state.foreignNames.set(element.name, state.foreignNames.get(element.name) - 1);
+    return element;
 }
 function foreignNow(state) {
     const open = state.foreignOpen;
@@ -1455,7 +1480,8 @@ function foreignNow(state) {
  */
 function closeForeign(state, name) {
     const open = state.foreignOpen;
-    let keep = open.length - 1;
+    // A name none of them has is known without walking the stack (one stray end tag each).
+    let keep = state.foreignNames.get(name) ? open.length - 1 : -1;
     while (keep >= 0 && open[keep]?.name !== name)
         keep -= 1;
     if (keep < 0) {
@@ -1466,10 +1492,11 @@ function closeForeign(state, name) {
             keep -= 1;
     }
     while (open.length > keep) {
-        const element = open.pop();
+        const element = popForeign(state);
         state.cbs.onclosetag?.(element.name, false);
     }
 }
+const COMMA = 44;
 /**
  * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
  * to the next whitespace (commas inside it are its own: `…/w_300,c_scale/a.jpg`,
@@ -1485,12 +1512,14 @@ function srcsetUrls(value) {
         const start = at;
         while (at < value.length && !(0,html_whitespace/* isHtmlWhitespace */.f)(value.charCodeAt(at)))
             at += 1;
-        let url = value.slice(start, at);
-        if (url === '')
+        if (at === start)
             break;
-        if (url.endsWith(','))
-            url = url.replace(/,+$/, '');
-        else {
+        // Its trailing commas cut by a loop: `/,+$/` would retry from every comma of a long run.
+        let end = at;
+        while (end > start && value.charCodeAt(end - 1) === COMMA)
+            end -= 1;
+        const url = value.slice(start, end);
+        if (end === at) {
             for (let depth = 0; at < value.length; at += 1) {
                 const c = value[at];
                 if (c === '(')
@@ -1806,6 +1835,25 @@ function pageUrl(file) {
 
 /** Kept in memory at most; the counts go on. */
 const MAX_KEPT = 100_000;
+/**
+ * Characters of broken links (page, link and target) kept at most: links to a missing
+ * page of a deep directory hold kilobytes each, and the report files repeat them, so a
+ * count alone let a 2 KB archive grow them past what a string can hold.
+ */
+const MAX_KEPT_BROKEN_CHARS = 16 * 1024 * 1024;
+/** Characters kept so far, per file's part and per result. */
+const keptBrokenChars = new WeakMap();
+/** Whether a broken link of `size` characters still fits in `holder`'s share, counted if so. */
+function keepsBroken(holder, owner, size) {
+    const kept = keptBrokenChars.get(owner) ?? 0;
+    if (holder.broken.length >= MAX_KEPT || kept + size > MAX_KEPT_BROKEN_CHARS)
+        return false;
+    keptBrokenChars.set(owner, kept + size);
+    return true;
+}
+function brokenSize(link) {
+    return link.file.length + link.url.length + link.target.length;
+}
 const MAX_HOSTS_PER_FILE = 10_000;
 /**
  * Text handed to the HTML parser at once. Below V8's large-object size (128 KB), so a
@@ -2090,7 +2138,7 @@ function mergeFileScan(result, part) {
     result.links.checked += part.checked;
     result.links.brokenCount += part.brokenCount;
     for (const link of part.broken)
-        if (result.links.broken.length < MAX_KEPT)
+        if (keepsBroken(result.links, result, brokenSize(link)))
             result.links.broken.push(link);
     for (const rule of Object.keys(part.rules)) {
         const use = result.rules[rule];
@@ -2395,12 +2443,12 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         const { resolved } = target;
         if (!resolved) {
             part.brokenCount += 1;
-            if (part.broken.length < MAX_KEPT)
+            if (keepsBroken(part, part, file.length + value.length + target.path.length))
                 part.broken.push({
                     file,
                     ...lines.at(reference.offset),
                     url: detached(value),
-                    target: detached(target.path),
+                    target: keptPath(target),
                 });
             continue;
         }
@@ -2422,6 +2470,17 @@ function countRule(use, file, reference, lines, resolved) {
  * A copy of a string that shares no memory with the page it was cut from. V8 keeps a
  * substring as a view of its parent, so one kept URL would keep a whole page alive.
  */
+/**
+ * A broken link's target, copied once per target: thousands of links to one missing page
+ * of a deep directory would otherwise each hold a copy of its long path.
+ */
+const keptPaths = new WeakMap();
+function keptPath(target) {
+    let kept = keptPaths.get(target);
+    if (kept === undefined)
+        keptPaths.set(target, (kept = detached(target.path)));
+    return kept;
+}
 function detached(text) {
     return (' ' + text).slice(1);
 }
@@ -2565,7 +2624,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     const loads = readiness.hosts.filter((h) => h.severity === 'error');
     const problems = [];
     if (loads.length > 0) {
-        problems.push(`its pages load from ${loads.length} host(s) outside the site: ${loads.map((h) => `${h.host} (${h.count})`).join(', ')}`);
+        problems.push(`its pages load from ${loads.length} host(s) outside the site: ${namedHosts(loads, (h) => `${h.host} (${h.count})`)}`);
     }
     if (config.brokenLinks === 'fail' && readiness.links.brokenCount > 0) {
         problems.push(`${readiness.links.brokenCount} internal link(s) lead to no file of the export`);
@@ -2615,10 +2674,10 @@ async function browserPass(tree, config, reporter, signal) {
 function count(n, one, many = `${one}s`) {
     return `${n} ${n === 1 ? one : many}`;
 }
-/** Hosts the check's one line names: it is also a line of the job summary. */
+/** Hosts a line of the log names (the check's, the failure's): the rest are in the report. */
 const HEADLINE_HOSTS = 10;
-function namedHosts(hosts) {
-    const named = hosts.slice(0, HEADLINE_HOSTS).map((h) => h.host);
+function namedHosts(hosts, name = (h) => h.host, limit = HEADLINE_HOSTS) {
+    const named = hosts.slice(0, limit).map(name);
     const more = hosts.length - named.length;
     return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
@@ -2688,7 +2747,7 @@ function annotate(readiness, config, reporter) {
         }
         if (hosts.length > hostSlots) {
             const rest = hosts.slice(hostSlots);
-            emit(severity, `${count(rest.length, 'more host')} outside the site: ${rest.map((h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`).join(', ')}. Each is listed in the job summary${where}.`, { title: 'More hosts outside the site' });
+            emit(severity, `${count(rest.length, 'more host')} outside the site: ${namedHosts(rest, (h) => `${h.host} (${h.count} ${h.role === 'load' ? 'loads' : 'links'})`, 50)}. Each is listed in the job summary${where}.`, { title: 'More hosts outside the site' });
         }
         const brokenSlots = Math.max(0, budget - Math.min(hosts.length, budget));
         const shown = brokenHere.slice(0, brokenHere.length > brokenSlots ? Math.max(0, brokenSlots - 1) : brokenSlots);

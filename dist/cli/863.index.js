@@ -6711,6 +6711,7 @@ async function runExport(config, deps) {
                 ? {
                     inspect: async (stagingDir, contents) => {
                         const { checkReadiness } = await readinessModule;
+                        record.checking = true;
                         await checkReadiness(stagingDir, config, reporter, record, {
                             tempDir: deps.tempDir,
                             contents,
