@@ -161,8 +161,91 @@ class Checksum {
   }
 }
 
+/**
+ * What one pass over a page has learnt of it, so that no search goes over the same bytes
+ * again and again: a page of thousands of `<script></SCRIPT>` searched to its end for each
+ * one's lowercase closing tag, and one of `<script ` words inside a tag never closed looked
+ * back to its start for each (a few KB of archive held a step for minutes). Positions are
+ * asked for in increasing order in one pass; any other order is answered by a plain search.
+ */
+class PageSearch {
+  /** Per closing tag: from where on no lowercase one occurs (made at the first miss). */
+  #lowerMissFrom: Map<Buffer, number> | undefined;
+  /** Per closing tag: the last any-case search, from where and what it found. */
+  #anyCase: Map<Buffer, { from: number; at: number }> | undefined;
+  /** The last `>` before `#gtUpTo`, and the first from it (-1: none, -2: not looked for). */
+  #gtUpTo = 0;
+  #lastGt = -1;
+  #nextGt = -2;
+  /** The end of the comment last looked for, by where it opens. */
+  #closedOpen = -1;
+  #closedAt = -1;
+  /** The last `<!--` opened in [#commentFrom, #commentUpTo). */
+  #commentFrom = -1;
+  #commentUpTo = -1;
+  #commentOpen = -1;
+
+  constructor(readonly bytes: Buffer) {}
+
+  /** Where `closing` (lowercase ASCII) occurs from `from`: lowercase first, then in any case. */
+  closing(closing: Buffer, from: number): number {
+    const missFrom = this.#lowerMissFrom?.get(closing);
+    if (missFrom === undefined || from < missFrom) {
+      const lower = this.bytes.indexOf(closing, from);
+      if (lower !== -1) return lower;
+      (this.#lowerMissFrom ??= new Map()).set(closing, from);
+    }
+    const last = this.#anyCase?.get(closing);
+    if (last !== undefined && from >= last.from && (last.at === -1 || from <= last.at))
+      return last.at;
+    const at = indexOfAnyCase(this.bytes, closing, from);
+    (this.#anyCase ??= new Map()).set(closing, { from, at });
+    return at;
+  }
+
+  /** The last `>` before `at`, or -1. */
+  lastGreaterThanBefore(at: number): number {
+    if (at < this.#gtUpTo) return this.bytes.lastIndexOf(GREATER_THAN, at - 1);
+    for (;;) {
+      if (this.#nextGt === -2) this.#nextGt = this.bytes.indexOf(GREATER_THAN, this.#gtUpTo);
+      if (this.#nextGt === -1 || this.#nextGt >= at) return this.#lastGt;
+      this.#lastGt = this.#nextGt;
+      this.#gtUpTo = this.#nextGt + 1;
+      this.#nextGt = -2;
+    }
+  }
+
+  /** Where the `-->` of the comment opened at `open` starts, or -1. */
+  commentClose(open: number): number {
+    if (open !== this.#closedOpen) {
+      this.#closedOpen = open;
+      this.#closedAt = this.bytes.indexOf(COMMENT_CLOSE, open + COMMENT_OPEN.length);
+    }
+    return this.#closedAt;
+  }
+
+  /** The last `<!--` that starts in [from, at) and is whole before `at`, or -1. */
+  lastCommentOpen(from: number, at: number): number {
+    let open: number;
+    if (from === this.#commentFrom && at >= this.#commentUpTo) {
+      // Only what lies past the last look is new; an opening across its edge is looked for too.
+      const since = Math.max(from, this.#commentUpTo - (COMMENT_OPEN.length - 1));
+      const found = this.bytes.subarray(since, at).lastIndexOf(COMMENT_OPEN);
+      open = found === -1 ? this.#commentOpen : since + found;
+    } else {
+      const found = this.bytes.subarray(from, at).lastIndexOf(COMMENT_OPEN);
+      open = found === -1 ? -1 : from + found;
+    }
+    this.#commentFrom = from;
+    this.#commentUpTo = at;
+    this.#commentOpen = open;
+    return open;
+  }
+}
+
 /** Where the markup resumes after the left-out element that starts at `start`. */
-function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: number): number {
+function resumeAfter(page: PageSearch, element: (typeof LEFT_OUT)[number], start: number): number {
+  const { bytes } = page;
   if (!('closing' in element)) {
     const end = bytes.indexOf(GREATER_THAN, start);
     return end === -1 ? bytes.length : end + 1;
@@ -171,9 +254,8 @@ function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: n
   // `</script` inside the tag itself closes nothing.
   const tagEnd = bytes.indexOf(GREATER_THAN, start);
   if (tagEnd === -1) return bytes.length;
-  let closing = bytes.indexOf(element.closing, tagEnd + 1);
   // `</SCRIPT>` alone: found in any case, as the visible scan finds it after the same miss.
-  if (closing === -1) closing = indexOfAnyCase(bytes, element.closing, tagEnd + 1);
+  const closing = page.closing(element.closing, tagEnd + 1);
   if (closing === -1) return bytes.length;
   // `</script>`: the `>` is nearly always next, found without another search.
   const next = closing + element.closing.length;
@@ -184,6 +266,7 @@ function resumeAfter(bytes: Buffer, element: (typeof LEFT_OUT)[number], start: n
 
 /** CRC-32 and length of the page without scripts, styles and link tags; see the module comment. */
 export function markupDigest(bytes: Buffer): Markup {
+  const page = new PageSearch(bytes);
   const sum = new Checksum();
   const headEnd = indexOfTag(bytes, HEAD_END, 0);
   const head = headEnd === -1 ? bytes : bytes.subarray(0, headEnd);
@@ -217,7 +300,7 @@ export function markupDigest(bytes: Buffer): Markup {
     const start = next[kind] as number;
     // `<!-- <script> -->` is no script: left out up to the next `</script>`, it would hide
     // the text between the comment and that end, which a reader sees. The run goes on.
-    const commentEnd = endOfCommentAround(bytes, from, start);
+    const commentEnd = endOfCommentAround(page, from, start);
     if (commentEnd !== -1) {
       searchFrom = commentEnd;
       continue;
@@ -225,13 +308,13 @@ export function markupDigest(bytes: Buffer): Markup {
     // Nor is one inside another tag, such as in an attribute's value. (Inside the text of
     // a `<title>`, `<textarea>` or a body's `<style>`, where generators escape `<`, one
     // would still be taken for an element.)
-    if (insideTag(bytes, start)) {
+    if (insideTag(page, start)) {
       searchFrom = start + 1;
       continue;
     }
     run(from, start);
     sum.separator();
-    from = resumeAfter(bytes, LEFT_OUT[kind] as (typeof LEFT_OUT)[number], start);
+    from = resumeAfter(page, LEFT_OUT[kind] as (typeof LEFT_OUT)[number], start);
     searchFrom = from;
   }
   run(from, bytes.length);
@@ -284,6 +367,7 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
   if ((layoutHead === -1) !== (headEnd === -1)) return false;
   let headFound = headEnd === -1;
   const sum = new Checksum();
+  let page: PageSearch | undefined;
   let kept = 0;
   let from = 0;
   for (;;) {
@@ -305,7 +389,8 @@ export function sameMarkup(bytes: Buffer, earlier: { markup: string; layout?: st
     const element = leftOutAt(bytes, start, headEnd);
     if (element === undefined) return false;
     sum.separator();
-    from = resumeAfter(bytes, element, start);
+    page ??= new PageSearch(bytes);
+    from = resumeAfter(page, element, start);
   }
 }
 
@@ -341,10 +426,11 @@ function hexEnd(text: string, at: number): number {
  * `at` is in no comment. Comments do not nest, so only the last one opened before `at`
  * can hold it.
  */
-function endOfCommentAround(bytes: Buffer, from: number, at: number): number {
-  const open = bytes.subarray(from, at).lastIndexOf(COMMENT_OPEN);
+function endOfCommentAround(page: PageSearch, from: number, at: number): number {
+  const { bytes } = page;
+  const open = page.lastCommentOpen(from, at);
   if (open === -1) return -1;
-  const close = bytes.indexOf(COMMENT_CLOSE, from + open + 4);
+  const close = page.commentClose(open);
   const end = close === -1 ? bytes.length : close + COMMENT_CLOSE.length;
   return end > at ? end : -1;
 }
@@ -370,15 +456,28 @@ function indexOfTag(haystack: Buffer, opening: Buffer, from: number, page = hays
  * Whether `at` is inside a tag, as the visible scan reads tags (from `<` to the first `>`):
  * `<p title="<script>">` or `<!x <script>` hold no script.
  */
-function insideTag(bytes: Buffer, at: number): boolean {
-  return at > 0 && bytes.lastIndexOf(LESS_THAN, at - 1) > bytes.lastIndexOf(GREATER_THAN, at - 1);
+function insideTag(page: PageSearch, at: number): boolean {
+  return at > 0 && page.bytes.lastIndexOf(LESS_THAN, at - 1) > page.lastGreaterThanBefore(at);
 }
 
-/** Where `needle` (lowercase ASCII) occurs from `from` in any case; -1 when nowhere. */
+/** Whether byte `b` is `lower` (ASCII) or, for a letter, its capital. */
+function sameIgnoringCase(b: number, lower: number): boolean {
+  return b === lower || (lower >= 97 && lower <= 122 && b === lower - 32);
+}
+
+/**
+ * Where `needle` (lowercase ASCII, starting with a character that has no case, such as
+ * `<`) occurs from `from` in any case; -1 when nowhere. It reads only up to the match.
+ */
 function indexOfAnyCase(bytes: Buffer, needle: Buffer, from: number): number {
-  const text = bytes.toString('latin1', from);
-  const at = text.toLowerCase().indexOf(needle.toString('latin1'));
-  return at === -1 ? -1 : from + at;
+  const first = needle[0] as number;
+  for (let at = bytes.indexOf(first, from); at !== -1; at = bytes.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < needle.length && sameIgnoringCase(bytes[at + i] as number, needle[i] as number))
+      i += 1;
+    if (i === needle.length) return at;
+  }
+  return -1;
 }
 
 /** The left-out element that starts at `at`, if one does (a style or link tag only in the head). */
@@ -409,10 +508,23 @@ function after(html: string, needle: string, from: number): number {
   return at === -1 ? html.length : at + needle.length;
 }
 
-/** Where `</name` starts (any letter case), or the end of the text. */
-function indexOfClosing(html: string, name: string, from: number): number {
-  const lower = html.indexOf(`</${name}`, from);
-  if (lower !== -1) return lower;
+/**
+ * Where `</name` starts (any letter case), or the end of the text. `missedFrom` holds, per
+ * name, where a lowercase search of this page found none: one from further on is not made
+ * again (a page of `<script></SCRIPT>` searched to its end for each of them).
+ */
+function indexOfClosing(
+  html: string,
+  name: string,
+  from: number,
+  missedFrom: Map<string, number>,
+): number {
+  const missed = missedFrom.get(name);
+  if (missed === undefined || from < missed) {
+    const lower = html.indexOf(`</${name}`, from);
+    if (lower !== -1) return lower;
+    missedFrom.set(name, from);
+  }
   const pattern = new RegExp(`</${name}`, 'ig');
   pattern.lastIndex = from;
   return pattern.exec(html)?.index ?? html.length;
@@ -585,6 +697,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   let preDepth = 0;
   let out = content;
   let at = 0;
+  const closingMissedFrom = new Map<string, number>();
 
   const opensNavigation = (name: string, lt: number, gt: number): boolean => {
     if (name === 'nav') return true;
@@ -639,12 +752,12 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     }
     // A declarative shadow root (`<template shadowrootmode="open">`) is shown where it is.
     if (isHidden(name) && !(name === 'template' && tagHolds(html, lt, gt, 'shadowroot'))) {
-      at = after(html, '>', indexOfClosing(html, name, at));
+      at = after(html, '>', indexOfClosing(html, name, at, closingMissedFrom));
       continue;
     }
     if (name === 'link') continue;
     if (name === 'title' && title === undefined) {
-      const end = indexOfClosing(html, 'title', at);
+      const end = indexOfClosing(html, 'title', at, closingMissedFrom);
       title = html.slice(at, end);
       content.text(bytes, at, end);
       content.separate();

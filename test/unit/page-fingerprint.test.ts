@@ -28,6 +28,31 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('reads pages built to defeat its searches in linear time', () => {
+    // Each of these took minutes on a page of a few MB (an archive of a few KB): a lowercase
+    // closing tag searched to the end of the page for every uppercase one, a look back to
+    // the page's start for every `<script` inside a tag never closed, and a rescan of a long
+    // comment for every candidate after it.
+    const pages = [
+      page(`${'<script>x</SCRIPT><p>a</p>'.repeat(100_000)}`),
+      page(`<p title="${'<script '.repeat(400_000)}`),
+      page(`<!--${'x'.repeat(2_000_000)}-->${'<b title="<script">b</b>'.repeat(100_000)}`),
+    ];
+    for (const bytes of pages) {
+      const started = performance.now();
+      markupDigest(bytes);
+      readVisible(bytes);
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+    // The visible text is still that of the same page with lowercase closing tags.
+    expect(visible('<script>x</SCRIPT><p>a</p>'.repeat(3)).content).toBe(
+      visible('<script>x</script><p>a</p>'.repeat(3)).content,
+    );
+    expect(digest(page('<script>x</SCRIPT><p>a</p>'.repeat(3)))).toBe(
+      digest(page('<script>y</SCRIPT><p>a</p>'.repeat(3))),
+    );
+  });
+
   it('ignores scripts, styles, templates, noscript, comments and link tags', () => {
     const plain = visible('<main><p>Hello reader</p></main>');
     const noisy = visible(
