@@ -2,19 +2,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Readiness } from '../../src/airgap/findings.js';
 import { writeReportFiles } from '../../src/airgap/report-files.js';
+import { readinessOf } from '../support/readiness.js';
 
-const none = { count: 0 };
 // Names as an archive may hold them: a space, a percent sign before hex digits, a hash.
 const FILES = ['guides/50%41 off.html', 'guides/a#b.html', 'guides/intro.html'];
 
-const readiness: Readiness = {
+const readiness = readinessOf({
   deploymentType: 'air-gapped',
   scanned: 3,
   pages: 3,
-  durationMs: 5,
-  hosts: [],
   findings: FILES.map((file) => ({
     file,
     line: 1,
@@ -25,19 +22,8 @@ const readiness: Readiness = {
     via: '<script src>',
     source: 'scan' as const,
   })),
-  findingsDropped: 0,
-  metadata: 0,
-  unconfirmedHosts: 0,
   links: { checked: 0, brokenCount: 0, broken: [], severity: 'warning' },
-  missingFiles: [],
-  serving: {
-    extensionless: none,
-    directoryTrap: none,
-    directoryIndex: none,
-    needsRewrites: false,
-    has404Page: false,
-  },
-};
+});
 
 describe('the SARIF report', () => {
   it('names each file by a URI reference that reads back as its path', async () => {

@@ -9,29 +9,28 @@ import {
   renderReadiness,
   SUMMARY_MAX_BYTES,
 } from '../../src/report.js';
+import { readinessOf } from '../support/readiness.js';
 
-const none = { count: 0 };
-const readiness = (overrides: Partial<Readiness>): Readiness => ({
-  deploymentType: 'client-hosted',
-  scanned: 2,
-  pages: 2,
-  durationMs: 5,
-  hosts: [],
-  findings: [],
-  findingsDropped: 0,
-  metadata: 0,
-  unconfirmedHosts: 0,
-  links: { checked: 1, brokenCount: 0, broken: [], severity: 'warning' },
-  missingFiles: [],
-  serving: {
-    extensionless: none,
-    directoryTrap: none,
-    directoryIndex: none,
-    needsRewrites: false,
-    has404Page: false,
-  },
-  ...overrides,
+/** A host the site loads from, found once in `file`. */
+const loadingHost = (host: string, line = 1, file = 'index.html'): HostFinding => ({
+  host,
+  role: 'load',
+  severity: 'warning',
+  count: 1,
+  vias: ['<script src>'],
+  locations: [{ file, line, url: `https://${host}/a.js` }],
+  requestedBy: [],
 });
+
+/** The export summary of a run whose only check is this readiness check. */
+const summaryOf = (checked: Readiness) =>
+  renderExportSummary({
+    command: 'export',
+    domain: 'docs.example.com',
+    startedAt: 0,
+    checks: [describeReadiness(checked)],
+    readiness: checked,
+  });
 
 /** The rows of the table under `header`, split into cells as GFM splits them. */
 function tableRows(markdown: string, header: string): string[][] {
@@ -56,7 +55,7 @@ const hostile = 'guides/a|b\n\n<img src=x>\r\r# Owned.html';
 describe('the readiness part of the summary', () => {
   it('keeps a broken link on its row whatever its file name or address holds', () => {
     const markdown = renderReadiness(
-      readiness({
+      readinessOf({
         links: {
           checked: 2,
           brokenCount: 2,
@@ -78,18 +77,8 @@ describe('the readiness part of the summary', () => {
 
   it('keeps a host on its row whatever the file it was found in is named', () => {
     const markdown = renderReadiness(
-      readiness({
-        hosts: [
-          {
-            host: 'cdn.example.net',
-            role: 'load',
-            severity: 'warning',
-            count: 1,
-            vias: ['<script src>'],
-            locations: [{ file: hostile, line: 1, url: 'https://cdn.example.net/x.js' }],
-            requestedBy: [],
-          },
-        ],
+      readinessOf({
+        hosts: [loadingHost('cdn.example.net', 1, hostile)],
       }),
     );
     expect(tableRows(markdown, '| Host | What | Level | Count | Found in |')).toHaveLength(1);
@@ -98,48 +87,19 @@ describe('the readiness part of the summary', () => {
 
   it('stays far below the 1 MiB GitHub accepts when an archive names thousands of hosts', () => {
     const label = 'x'.repeat(60);
-    const hosts: HostFinding[] = Array.from({ length: 20_000 }, (_, i) => ({
-      host: `h${i}.${label}.${label}.${label}.example`,
-      role: 'load',
-      severity: 'warning',
-      count: 1,
-      vias: ['<script src>'],
-      locations: [{ file: 'many.html', line: i + 1, url: `https://h${i}.example/a.js` }],
-      requestedBy: [],
-    }));
-    const checked = readiness({ hosts });
-    const markdown = renderExportSummary({
-      command: 'export',
-      domain: 'docs.example.com',
-      startedAt: 0,
-      checks: [describeReadiness(checked)],
-      readiness: checked,
-    });
+    const hosts = Array.from({ length: 20_000 }, (_, i) =>
+      loadingHost(`h${i}.${label}.${label}.${label}.example`, i + 1, 'many.html'),
+    );
+    const checked = readinessOf({ hosts });
+    const markdown = summaryOf(checked);
     expect(Buffer.byteLength(markdown)).toBeLessThan(256 * 1024);
     expect(markdown).toContain('and 19500 more, in the full report');
     expect(describeReadiness(checked)).toContain('and 19990 more');
   });
 
   it('names the hosts in the check line as text: no emphasis, no link', () => {
-    const host = (name: string): HostFinding => ({
-      host: name,
-      role: 'load',
-      severity: 'warning',
-      count: 1,
-      vias: ['<script src>'],
-      locations: [{ file: 'index.html', line: 1, url: `https://${name}/a.js` }],
-      requestedBy: [],
-    });
-    const checked = readiness({
-      hosts: [host('www.example.net'), host('*a*.example'), host('~~b~~.example')],
-    });
-    const markdown = renderExportSummary({
-      command: 'export',
-      domain: 'docs.example.com',
-      startedAt: 0,
-      checks: [describeReadiness(checked)],
-      readiness: checked,
-    });
+    const hosts = ['www.example.net', '*a*.example', '~~b~~.example'].map((h) => loadingHost(h));
+    const markdown = summaryOf(readinessOf({ hosts }));
     const line = markdown.split('\n').find((l) => l.startsWith('- client-hosted check'));
     expect(line).toContain('www\\.example.net, \\*a\\*.example, \\~\\~b\\~\\~.example');
   });
@@ -147,7 +107,7 @@ describe('the readiness part of the summary', () => {
   it('shortens a long link address in its row; the report files keep it whole', () => {
     const url = `/guides/${'a'.repeat(100_000)}`;
     const markdown = renderReadiness(
-      readiness({
+      readinessOf({
         links: {
           checked: 1,
           brokenCount: 1,
