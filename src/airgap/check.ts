@@ -14,6 +14,7 @@ import {
 } from './findings.js';
 import type { SiteContents } from '../deliver/archive/listing.js';
 import { writeReportFiles } from './report-files.js';
+import { MAX_FRAME_DEPTH } from './html.js';
 import { scanSite } from './scan.js';
 import { nginxConfig, servingVerdict } from './serving.js';
 import { SiteTree } from './site-tree.js';
@@ -67,6 +68,13 @@ export async function checkReadiness(
     debug: (message) => reporter.debug(message),
   });
 
+  const unread = scan.unreadFrames;
+  if (unread.first !== undefined) {
+    reporter.warning(
+      `${count(unread.count, 'frame document')} inside <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep ${unread.count === 1 ? 'was' : 'were'} not read (the first in ${unread.first.file}, line ${unread.first.line}): what ${unread.count === 1 ? 'it loads and links to is' : 'they load and link to is'} not checked.`,
+      annotationAt(config, unread.first.file, unread.first.line, undefined, 'Frames not read'),
+    );
+  }
   const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;
   const findings = findingsFromScan(scan, config.deploymentType);
   if (pass && 'outside' in pass) {

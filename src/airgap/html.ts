@@ -414,7 +414,20 @@ export interface HtmlScanCallbacks {
   reference(reference: HtmlReference): void;
   /** A URL string in an inline script with no evidence that it is requested. */
   unconfirmed?(url: ScriptUrl): void;
+  /**
+   * An `<iframe srcdoc>` document nested more than MAX_FRAME_DEPTH deep, at the offset of
+   * the page's outermost one: not read.
+   */
+  unreadFrame?(offset: number): void;
 }
+
+/**
+ * How deep `<iframe srcdoc>` documents are read inside one another. Each one is parsed
+ * again from its attribute, where the one inside it is escaped once more: without a bound,
+ * 1,000 levels (a 4 MB page, a 9 KB archive) took 1.4 GB and overflowed the call stack.
+ * Real pages nest one or two.
+ */
+export const MAX_FRAME_DEPTH = 8;
 
 /**
  * Reads a page as it streams in, with a real HTML parser, and reports every reference
@@ -443,9 +456,12 @@ export class HtmlScanner {
   readonly #flight: string[] = [];
   readonly #flightStarts: { at: number; offset: number }[] = [];
   #flightLength = 0;
+  /** How many `<iframe srcdoc>` documents this one is inside. */
+  readonly #depth: number;
 
-  constructor(callbacks: HtmlScanCallbacks) {
+  constructor(callbacks: HtmlScanCallbacks, depth = 0) {
     this.#callbacks = callbacks;
+    this.#depth = depth;
     this.#parser = new ScanningParser(
       {
         onopentag: (name, attributes) => this.#open(name, attributes),
@@ -519,14 +535,8 @@ export class HtmlScanner {
       } else if (isEventHandler(name)) {
         this.#readScript(value, () => offset, name);
       } else if (name === 'srcdoc' && tag === 'iframe') {
-        // A document of its own, inside the attribute: the frame loads what it references.
-        const inner = new HtmlScanner({
-          reference: (found) =>
-            this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
-          unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
-        });
-        inner.write(value);
-        inner.end();
+        if (this.#depth < MAX_FRAME_DEPTH) this.#readFrame(value, offset);
+        else this.#callbacks.unreadFrame?.(offset);
       }
     }
     if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
@@ -570,6 +580,20 @@ export class HtmlScanner {
       return;
     }
     this.#readScript(content, (at) => raw.start + at, 'inline script');
+  }
+
+  /** A document of its own, inside the attribute: the frame loads what it references. */
+  #readFrame(value: string, offset: number): void {
+    const inner = new HtmlScanner(
+      {
+        reference: (found) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+        unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
+        unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
+      },
+      this.#depth + 1,
+    );
+    inner.write(value);
+    inner.end();
   }
 
   /**

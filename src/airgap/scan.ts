@@ -48,9 +48,16 @@ export interface ScanResult {
   metadata: number;
   /** URL strings in scripts without evidence of a request, per host. */
   unconfirmed: Map<string, { count: number; first: { file: string; line: number; url: string } }>;
+  /** `<iframe srcdoc>` documents nested too deep to be read (MAX_FRAME_DEPTH), and where the first is. */
+  unreadFrames: UnreadFrames;
   links: { checked: number; broken: BrokenLink[]; brokenCount: number };
   /** Internal links served only thanks to a URL rule a plain static host lacks. */
   rules: Record<RuleName, RuleUse>;
+}
+
+export interface UnreadFrames {
+  count: number;
+  first?: { file: string; line: number };
 }
 
 export interface ScanOptions {
@@ -201,6 +208,7 @@ export async function scanSite(tree: SiteTree, options: ScanOptions): Promise<Sc
     externalDropped: 0,
     metadata: 0,
     unconfirmed: new Map(),
+    unreadFrames: { count: 0 },
     links: { checked: 0, broken: [], brokenCount: 0 },
     rules: emptyRules(),
   };
@@ -401,6 +409,8 @@ export function mergeFileScan(result: ScanResult, part: FileScan): void {
     if (entry) entry.count += seen.count;
     else result.unconfirmed.set(host, seen);
   }
+  result.unreadFrames.count += part.unreadFrames.count;
+  result.unreadFrames.first ??= part.unreadFrames.first;
   result.links.checked += part.checked;
   result.links.brokenCount += part.brokenCount;
   for (const link of part.broken)
@@ -423,6 +433,7 @@ export interface FileScan {
   externalDropped: number;
   metadata: number;
   unconfirmed: ScanResult['unconfirmed'];
+  unreadFrames: UnreadFrames;
   checked: number;
   broken: BrokenLink[];
   brokenCount: number;
@@ -461,6 +472,7 @@ export class FileScanner {
       externalDropped: 0,
       metadata: 0,
       unconfirmed: new Map(),
+      unreadFrames: { count: 0 },
       checked: 0,
       broken: [],
       brokenCount: 0,
@@ -530,6 +542,10 @@ export class FileScanner {
             pending.push(found);
         },
         unconfirmed,
+        unreadFrame: (offset) => {
+          part.unreadFrames.count += 1;
+          part.unreadFrames.first ??= { file, line: lines.at(offset).line };
+        },
       });
       const chunks =
         content !== undefined

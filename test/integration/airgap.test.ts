@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { checkReadiness } from '../../src/airgap/check.js';
+import { MAX_FRAME_DEPTH } from '../../src/airgap/html.js';
 import { findBrowser } from '../../src/airgap/browser.js';
 import type { Readiness } from '../../src/airgap/findings.js';
 import { type ExportConfig, parseConfig } from '../../src/config.js';
@@ -17,6 +18,7 @@ import { execute } from '../../src/main.js';
 import { type ExportRecord, renderReadiness } from '../../src/report.js';
 import { recordingReporter } from '../support/recording-reporter.js';
 import { listTree } from '../support/action.js';
+import { imageInFrames } from '../support/nested-frames.js';
 import { tarOf } from '../support/archives.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
@@ -123,6 +125,37 @@ describe('checkReadiness on a hand-made site', () => {
     expect(result.of('notice').map((n) => n.message)).toEqual([
       expect.stringMatching(/^Links to github\.com: 2 links/),
     ]);
+  });
+
+  it('warns, at the page and line, of frame documents nested too deep to be read', async () => {
+    const root = await siteOf({
+      'index.html': '<!doctype html><title>Docs</title>',
+      'guides/frames.html': [
+        '<!doctype html><title>Frames</title>',
+        imageInFrames(MAX_FRAME_DEPTH + 1, 'https://hidden.example.com/a.png'),
+        imageInFrames(MAX_FRAME_DEPTH + 3, 'https://hidden.example.com/b.png'),
+        imageInFrames(2, 'https://shallow.example.com/c.png'),
+      ].join('\n'),
+    });
+    for (const type of ['air-gapped', 'cloud']) {
+      const result = await check(root, { 'deployment-type': type, 'broken-links': 'warn' });
+      const warnings = result
+        .of('warning')
+        .filter((w) => w.annotation?.title === 'Frames not read');
+      expect(warnings).toEqual([
+        {
+          level: 'warning',
+          message: `2 frame documents inside <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep were not read (the first in guides/frames.html, line 2): what they load and link to is not checked.`,
+          annotation: {
+            title: 'Frames not read',
+            file: path.join('/work-space/site', 'guides/frames.html'),
+            startLine: 2,
+          },
+        },
+      ]);
+      // What the frames within the bound load is found as ever.
+      if (type === 'air-gapped') expect(result.message).toContain('shallow.example.com');
+    }
   });
 
   it('accepts hosts listed in allowed-hosts, exactly or by *. suffix', async () => {

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FRAME_DEPTH } from '../../src/airgap/html.js';
 import { type ScanOptions, type ScanResult, scanSite } from '../../src/airgap/scan.js';
 import { SiteTree } from '../../src/airgap/site-tree.js';
 import { LocalFileError } from '../../src/errors.js';
+import { imageInFrames } from '../support/nested-frames.js';
 
 /**
  * A large site is parsed on worker threads. Whatever reads a file, the findings must be
@@ -27,6 +29,7 @@ ${index % 7 === 3 ? `<script src="https://cdn-${index % 3}.example.net/sdk.js"><
 <a href="https://github.com/example/docs/page-${index}">source</a>
 <img src="https://images.example.org/${index}.png">
 <script>const api = "https://api-${index % 4}.example.io/v1"; fetch("https://beacon.example.com/p?${index}");</script>
+${index % 9 === 4 ? imageInFrames(MAX_FRAME_DEPTH + 1, 'https://framed.example.com/x.png') : ''}
 </body></html>
 `;
 }
@@ -88,6 +91,10 @@ describe('the readiness scan on worker threads', () => {
     expect(here.result.external.length).toBeGreaterThan(20);
     expect(here.result.links.brokenCount).toBe(11);
     expect(here.result.unconfirmed.size).toBe(4);
+    expect(here.result.unreadFrames).toEqual({
+      count: 4,
+      first: { file: 'guides/page-13.html', line: 11 },
+    });
     expect(here.result.rules.directoryTrap.count).toBeGreaterThan(0);
     expect(plain(small.result)).toEqual(plain(here.result));
     expect(small.debug).toEqual([]);

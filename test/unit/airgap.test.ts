@@ -6,13 +6,21 @@ import { pageAddress, samplePages } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
 import { type Finding, groupByHost } from '../../src/airgap/findings.js';
 import { referencesInFlight } from '../../src/airgap/flight.js';
-import { refreshUrl, referencesInHtml, srcsetUrls } from '../../src/airgap/html.js';
+import {
+  type HtmlReference,
+  HtmlScanner,
+  MAX_FRAME_DEPTH,
+  refreshUrl,
+  referencesInHtml,
+  srcsetUrls,
+} from '../../src/airgap/html.js';
 import { urlsInScript } from '../../src/airgap/js.js';
 import { referencesInWebManifest, urlsInImportMap } from '../../src/airgap/json-formats.js';
 import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/airgap/references.js';
 import { scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
+import { imageInFrames } from '../support/nested-frames.js';
 
 describe('externalHost', () => {
   it.each([
@@ -286,6 +294,45 @@ describe('what the browser does with each reference in HTML', () => {
       ['inline script: fetch()', 'https://legacy.example.com/x'],
       ['css url()', 'https://svg.example.com/c.png'],
     ]);
+  });
+});
+
+describe('<iframe srcdoc> documents inside one another', () => {
+  /** What a page's scan finds, and the offsets of the frames it did not read. */
+  function scanFrames(page: string) {
+    const found: HtmlReference[] = [];
+    const unread: number[] = [];
+    const scanner = new HtmlScanner({
+      reference: (reference) => found.push(reference),
+      unreadFrame: (offset) => unread.push(offset),
+    });
+    scanner.write(page);
+    scanner.end();
+    return { found, unread };
+  }
+
+  it(`reads them ${MAX_FRAME_DEPTH} deep, each escaped once more than the one outside it`, () => {
+    const { found, unread } = scanFrames(
+      imageInFrames(MAX_FRAME_DEPTH, 'https://frame.example.com/a.png'),
+    );
+    expect(found.map((r) => [r.url, r.via])).toEqual([
+      ['https://frame.example.com/a.png', `${'<iframe srcdoc> '.repeat(MAX_FRAME_DEPTH)}<img src>`],
+    ]);
+    expect(unread).toEqual([]);
+  });
+
+  it('names a deeper one as not read, at the outermost frame of the page', () => {
+    const page = `<p>Intro</p>\n${imageInFrames(MAX_FRAME_DEPTH + 1, 'https://frame.example.com/a.png')}`;
+    const { found, unread } = scanFrames(page);
+    expect(found).toEqual([]);
+    expect(unread).toEqual([page.indexOf('<iframe')]);
+  });
+
+  it('reads 1,000 levels (a 4 MB page from a 9 KB archive) without running out of stack', () => {
+    // Read to the bottom, they took 1.4 GB and failed: "Maximum call stack size exceeded".
+    const page = imageInFrames(1000, 'https://frame.example.com/a.png');
+    expect(page.length).toBeGreaterThan(4_000_000);
+    expect(scanFrames(page)).toEqual({ found: [], unread: [0] });
   });
 });
 
