@@ -218,7 +218,12 @@ function booleanWord(value: string): boolean | undefined {
  * mistyped names, flags that belong to the other command, `--flag true|false` for
  * switches, and STATIC_EXPORT_<FLAG> variables.
  */
-export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): CliRequest {
+export function parseCommandLine(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  /** Stdin is a terminal: a person at the keyboard, not a pipe. */
+  stdinIsTerminal = false,
+): CliRequest {
   const { tokens } = parseArgs({
     args: [...argv],
     options: Object.fromEntries(
@@ -403,6 +408,12 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       if (inputs.prompt === '-') {
         throw new UsageError(
           '--api-key - and --prompt - cannot both read stdin: give the key in ADMIN_API_KEY',
+        );
+      }
+      // Read from a terminal, the key would show on the screen as it is typed.
+      if (stdinIsTerminal) {
+        throw new UsageError(
+          `--api-key - reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY, or pipe it in (printf '%s' "$KEY" | static-export ${command} … --api-key -)`,
         );
       }
       sources['api-key'] = 'stdin';

@@ -13,6 +13,7 @@ await runToTheEnd(
       stderr: process.stderr,
       cwd: process.cwd(),
       readStdin: () => text(process.stdin),
+      stdinIsTerminal: process.stdin.isTTY === true,
     });
   },
   (line) =>

@@ -25,6 +25,8 @@ export interface CliContext {
   stderr: NodeJS.WriteStream;
   cwd: string;
   readStdin: () => Promise<string>;
+  /** Stdin is a terminal: a person at the keyboard, not a pipe. */
+  stdinIsTerminal?: boolean;
   /** Drives every wait of the run; the system clock by default. */
   clock?: TimerClock;
   /** The jitter source of retries; Math.random by default. */
@@ -53,7 +55,7 @@ export interface JsonError {
  * exit code.
  */
 export async function runCli(argv: string[], context: CliContext): Promise<number> {
-  const request: CliRequest = parseCommandLine(argv, context.env);
+  const request: CliRequest = parseCommandLine(argv, context.env, context.stdinIsTerminal);
   switch (request.kind) {
     case 'version':
       context.stdout.write(`static-export ${VERSION}\n`);
@@ -80,7 +82,14 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
 
 async function run(request: RunRequest, context: CliContext): Promise<number> {
   const raw: Record<string, string> = { command: request.command, ...request.inputs };
-  if (raw.prompt === '-') raw.prompt = await context.readStdin();
+  if (raw.prompt === '-') {
+    if (context.stdinIsTerminal) {
+      context.stderr.write(
+        'Type the instruction for the agent, then Ctrl-D on a line of its own:\n',
+      );
+    }
+    raw.prompt = await context.readStdin();
+  }
   // A key piped in ends with a line break, which is no part of it.
   if (raw['api-key'] === '-') raw['api-key'] = (await context.readStdin()).trim();
 

@@ -112,6 +112,25 @@ describe('static-export CLI', () => {
       'pr-link': expect.stringContaining('/pull/'),
     });
     expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([prompt]);
+    expect(run.stderr).not.toMatch(/Ctrl-D/);
+    // Typed at a terminal, the prompt is asked for first, and how to end it said.
+    const typed = await runCli(
+      [
+        'agent',
+        '--json',
+        '--base-url',
+        emulator.baseUrl,
+        '--project-id',
+        'demo-project',
+        '--prompt',
+        '-',
+      ],
+      { env: { ADMIN_API_KEY: emulator.keys.write }, stdin: prompt, stdinIsTerminal: true },
+    );
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(typed.stderr).toMatch(
+      /^Type the instruction for the agent, then Ctrl-D on a line of its own:$/m,
+    );
   });
 
   it.each([
@@ -287,6 +306,19 @@ describe('static-export CLI', () => {
       /^error: ADMIN_API_KEY is not set: the command needs the admin API key \(mint_…\); set it in the environment, or pipe it in with --api-key -$/m,
     );
     expect(none.stderr).not.toContain('secrets.');
+  });
+
+  it('refuses --api-key - from a terminal, where the key would show as it is typed', async () => {
+    const before = emulator.requests.length;
+    const run = await runCli(['export', '--domain', 'docs.example.com', '--api-key', '-'], {
+      stdin: `${emulator.keys.write}\n`,
+      stdinIsTerminal: true,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: --api-key - reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY, or pipe it in \(printf '%s' "\$KEY" \| static-export export … --api-key -\)$/m,
+    );
+    expect(emulator.requests.length).toBe(before);
   });
 
   it('shows the options of each command with --help', async () => {

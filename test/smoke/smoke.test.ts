@@ -333,6 +333,25 @@ describe.concurrent('smoke', () => {
         expect(run.stdout + run.stderr).not.toContain(emulator.keys.write);
       });
 
+      it(`${runtime.name}: dist/cli/index.js refuses --api-key - typed at a terminal`, async () => {
+        const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
+        const cli = path.join(ROOT, 'dist', 'cli', 'index.js');
+        const quoted = [runtime.node, cli, 'export', '--domain', DOMAIN, '--api-key', '-']
+          .map((word) => `'${word.replace(/'/g, `'\\''`)}'`)
+          .join(' ');
+        // util-linux `script` runs it on a pseudo-terminal, as from a person's shell.
+        const run = await runCommand(
+          ['script', '--quiet', '--return', '--command', quoted, '/dev/null'],
+          {
+            cwd,
+          },
+        );
+        expect(run.code, run.stdout).toBe(2);
+        expect(run.stdout).toContain(
+          'error: --api-key - reads the key from a pipe, and stdin is a terminal',
+        );
+      });
+
       it(`${runtime.name}: the packed tarball runs with npx as a shell would start it`, async () => {
         const cwd = path.dirname(tarball);
         const work = await fs.mkdtemp(path.join(cwd, 'run-'));

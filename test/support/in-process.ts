@@ -109,6 +109,8 @@ export interface CliOptions {
   cwd?: string;
   /** What the command reads on stdin. */
   stdin?: string;
+  /** Stdin is a terminal, not a pipe. */
+  stdinIsTerminal?: boolean;
   /** Emit 'SIGINT', 'SIGTERM' or 'SIGHUP' on it to interrupt the command. */
   signals?: EventEmitter;
   /** Called with every piece of text written to stderr, as it is written. */
@@ -223,6 +225,7 @@ async function runCliInProcess(
     stderr: stderr.asStream(),
     cwd,
     readStdin: async () => options.stdin ?? '',
+    ...(options.stdinIsTerminal ? { stdinIsTerminal: true } : {}),
     clock,
     random: seededRandom(options.seed ?? 1),
     signals: options.signals ?? new EventEmitter(),
