@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Readiness } from './airgap/findings.js';
 import { AGENT_FINAL_STATUSES } from './api/schemas.js';
-import type { ChangeReport, PageChange } from './changes/compare.js';
+import type { ChangeReport, PageChange, PageMove } from './changes/compare.js';
 import { DEFAULTS } from './config.js';
 import { formatBytes, formatDuration, parseDuration } from './duration.js';
 
@@ -29,6 +29,7 @@ export const OUTPUT_NAMES = [
   'page-url',
   'pages-added',
   'pages-removed',
+  'pages-moved',
   'pages-changed',
   'pages-navigation-changed',
   'assets-changed',
@@ -59,6 +60,7 @@ export const OUTPUT_TYPES: Partial<Record<OutputName, 'number' | 'boolean'>> = {
   'artifact-id': 'number',
   'pages-added': 'number',
   'pages-removed': 'number',
+  'pages-moved': 'number',
   'pages-changed': 'number',
   'pages-navigation-changed': 'number',
   'assets-changed': 'number',
@@ -641,7 +643,8 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     pages.navigationChanged.length > 0
       ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
       : '';
-  const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed${navigation}`;
+  const moved = pages.moved.length > 0 ? `, ${pages.moved.length} moved` : '';
+  const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed${moved}, ${pages.changed.length} changed${navigation}`;
   const rows: [string, string | undefined][] = [
     ['Pages', pageCounts],
     [
@@ -662,11 +665,14 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     ['Full report', code(file)],
   ];
   const parts = [heading, '', factsTable(rows)];
-  const list = (title: string, entries: PageChange[]) => {
+  const link = (url: string) =>
+    `[${linkText(url.replace(`https://${domain}`, ''))}](${linkTarget(url)})`;
+  const list = (title: string, entries: (PageChange | PageMove)[]) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
       const label = page.title ? `${plainText(page.title)} — ` : '';
-      return `- ${label}[${linkText(page.url.replace(`https://${domain}`, ''))}](${linkTarget(page.url)})`;
+      const from = 'previous' in page ? ` (was ${link(page.previous.url)})` : '';
+      return `- ${label}${link(page.url)}${from}`;
     });
     const more =
       entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];
@@ -675,6 +681,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   list('Changed pages', pages.changed);
   list('Added pages', pages.added);
   list('Removed pages', pages.removed);
+  list('Moved pages', pages.moved);
   list('Pages whose navigation changed', pages.navigationChanged);
   return parts.join('\n');
 }

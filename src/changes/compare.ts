@@ -18,6 +18,12 @@ export interface PageChange {
   title?: string;
 }
 
+/** A page at a new address with the content it had at its old one. */
+export interface PageMove extends PageChange {
+  /** Where it was in the earlier export: that address is no longer served. */
+  previous: { path: string; url: string };
+}
+
 export interface AssetChange {
   path: string;
   /** For a changed asset: its name in the earlier export (the content hash differs). */
@@ -49,6 +55,11 @@ export interface ChangeReport {
     after: number;
     added: PageChange[];
     removed: PageChange[];
+    /**
+     * Pages at a new address with the content a removed page had, one to one: compared
+     * by content only, neither added nor removed.
+     */
+    moved: PageMove[];
     /** The page's own content changed (its text, links, images or title). */
     changed: PageChange[];
     /** Only the navigation around the page changed (a renamed or added page in the sidebar). */
@@ -148,6 +159,7 @@ export function compareExports(
     after: pagesAfter.size,
     added: [],
     removed: [],
+    moved: [],
     changed: [],
     navigationChanged: [],
     unchanged: 0,
@@ -178,7 +190,14 @@ export function compareExports(
       if (!pagesAfter.has(file)) pages.removed.push(change(before));
     }
   }
-  for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
+  if (sameScheme) findMoves(pages, pagesBefore, pagesAfter);
+  for (const list of [
+    pages.added,
+    pages.removed,
+    pages.moved,
+    pages.changed,
+    pages.navigationChanged,
+  ]) {
     sortByRoute(list);
   }
 
@@ -194,6 +213,44 @@ export function compareExports(
     assets: compareAssets(earlier.assets, now.assets),
     size: { before: previous.totals.bytes, after: current.totals.bytes },
   };
+}
+
+/**
+ * Takes out of the added and removed pages those that moved: an added page whose content
+ * is a removed page's, when no other added or removed page has that content (two pages of
+ * the same text, such as stubs, are left as they are rather than paired by guess).
+ */
+function findMoves(
+  pages: ChangeReport['pages'],
+  before: ReadonlyMap<string, FileEntry>,
+  after: ReadonlyMap<string, FileEntry>,
+): void {
+  if (pages.added.length === 0 || pages.removed.length === 0) return;
+  const removed = onlyOneWithContent(pages.removed, before);
+  const moved = new Set<PageChange>();
+  for (const [content, page] of onlyOneWithContent(pages.added, after)) {
+    const from = removed.get(content);
+    if (from === undefined) continue;
+    pages.moved.push({ ...page, previous: { path: from.path, url: from.url } });
+    moved.add(page).add(from);
+  }
+  pages.added = pages.added.filter((page) => !moved.has(page));
+  pages.removed = pages.removed.filter((page) => !moved.has(page));
+}
+
+/** The pages of `list` by their content fingerprint, for the fingerprints only one of them has. */
+function onlyOneWithContent(
+  list: readonly PageChange[],
+  files: ReadonlyMap<string, FileEntry>,
+): Map<string, PageChange> {
+  const byContent = new Map<string, PageChange | undefined>();
+  for (const page of list) {
+    const content = files.get(page.path)?.page?.content;
+    if (content !== undefined) byContent.set(content, byContent.has(content) ? undefined : page);
+  }
+  const unique = new Map<string, PageChange>();
+  for (const [content, page] of byContent) if (page !== undefined) unique.set(content, page);
+  return unique;
 }
 
 /**

@@ -19,6 +19,8 @@ import {
   exceedsRemovalLimit,
   type ExportFiles,
   exportFiles,
+  type PageChange,
+  type PageMove,
   sortedFiles,
 } from './compare.js';
 import { FINGERPRINT_SCHEME } from './fingerprint.js';
@@ -240,6 +242,7 @@ export class ChangeReview {
     const { pages, assets } = report;
     reporter.setOutput('pages-added', String(pages.added.length));
     reporter.setOutput('pages-removed', String(pages.removed.length));
+    reporter.setOutput('pages-moved', String(pages.moved.length));
     reporter.setOutput('pages-changed', String(pages.changed.length));
     reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
     reporter.setOutput(
@@ -249,14 +252,19 @@ export class ChangeReview {
     reporter.setOutput('changes-file', file);
     reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
     reporter.info(
-      `Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`,
+      `Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.moved.length} moved, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`,
     );
-    for (const [label, list] of [
+    const lists: [string, (PageChange | PageMove)[]][] = [
       ['changed', pages.changed],
       ['added', pages.added],
       ['removed', pages.removed],
-    ] as const) {
-      for (const page of list.slice(0, 10)) reporter.info(`  ${label}: ${page.url}`);
+      ['moved', pages.moved],
+    ];
+    for (const [label, list] of lists) {
+      for (const page of list.slice(0, 10)) {
+        const from = 'previous' in page ? `${page.previous.url} → ` : '';
+        reporter.info(`  ${label}: ${from}${page.url}`);
+      }
       if (list.length > 10) reporter.info(`  … ${list.length - 10} more ${label}`);
     }
     reporter.info(

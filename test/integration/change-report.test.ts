@@ -228,6 +228,37 @@ describe('change report against the earlier export in path', () => {
     expect(run.summary).toContain('**Removed pages** (1)');
   });
 
+  it('reports a page moved to another address as moved, which max-removed-pages does not count', async () => {
+    await exportOnce(PAGES);
+    const moved = PAGES.map((p) =>
+      p.route === 'api/topic-6' ? { ...p, route: 'reference/api/topic-6' } : p,
+    );
+    const run = await exportOnce(moved, { 'max-removed-pages': '0' });
+    expect(run.outcome.error).toBeUndefined();
+    expect(run.outputs).toMatchObject({
+      'pages-moved': '1',
+      'pages-removed': '0',
+      'pages-added': '0',
+      'pages-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.moved).toEqual([
+      {
+        ...pageRef('reference/api/topic-6', 6),
+        previous: { path: 'api/topic-6.html', url: 'https://docs.example.com/api/topic-6' },
+      },
+    ]);
+    // Its link moved in every other page's sidebar.
+    expect(report.pages.navigationChanged).toHaveLength(PAGES.length - 1);
+    expect(run.summary).toContain('12 → 12: 0 added, 0 removed, 1 moved, 0 changed');
+    expect(run.summary).toContain(
+      '- Topic 6 - Example Docs — [/reference/api/topic-6](https://docs.example.com/reference/api/topic-6) (was [/api/topic-6](https://docs.example.com/api/topic-6))',
+    );
+    expect(run.stdout).toContain(
+      'moved: https://docs.example.com/api/topic-6 → https://docs.example.com/reference/api/topic-6',
+    );
+  });
+
   it('reports a new release of the site code as changed assets, not as changed pages', async () => {
     await exportOnce(PAGES);
     await serve(PAGES, { codeVersion: 2 });

@@ -244,6 +244,60 @@ describe('compareExports', () => {
     expect(report.pages.unchanged).toBe(1);
   });
 
+  it('reports a page at a new address with the content of a removed one as moved, neither added nor removed', () => {
+    const before = manifest({
+      'index.html': page('home'),
+      'guides/setup.html': page('setup'),
+      'guides/gone.html': page('gone'),
+    });
+    const after = manifest(
+      {
+        'index.html': page('home', 'nav 2'),
+        'start/setup.html': page('setup', 'nav 2'),
+        'guides/new.html': page('new', 'nav 2'),
+      },
+      { jobId: 'se_2' },
+    );
+    const report = compareExports(before, after, 'the test');
+    expect(report.pages.moved).toEqual([
+      {
+        path: 'start/setup.html',
+        url: 'https://docs.example.com/start/setup',
+        title: 'setup',
+        previous: { path: 'guides/setup.html', url: 'https://docs.example.com/guides/setup' },
+      },
+    ]);
+    expect(report.pages.added.map((p) => p.path)).toEqual(['guides/new.html']);
+    expect(report.pages.removed.map((p) => p.path)).toEqual(['guides/gone.html']);
+    // The guard counts what is gone, not what moved.
+    expect(exceedsRemovalLimit(report, { pages: 1 })).toBeUndefined();
+    expect(exceedsRemovalLimit(report, { pages: 0 })).toMatch(/^it removes 1 of the 3 pages/);
+  });
+
+  it('pairs no moved page by guess: the same content twice, an edit, or pages without fingerprints', () => {
+    const before = manifest({
+      'old/stub-1.html': page('stub'),
+      'old/stub-2.html': page('stub'),
+      'old/edited.html': page('edited'),
+    });
+    const after = manifest({
+      'new/stub-1.html': page('stub'),
+      'new/stub-2.html': page('stub'),
+      'new/edited.html': page('edited, and more'),
+    });
+    const report = compareExports(before, after, 'the test');
+    expect(report.pages.moved).toEqual([]);
+    expect(report.pages.added).toHaveLength(3);
+    expect(report.pages.removed).toHaveLength(3);
+    // Compared by bytes (no fingerprints in the earlier export), nothing is a move either.
+    const bytes = compareExports(
+      manifest({ 'a.html': 'same bytes' }, { fingerprints: false }),
+      manifest({ 'b.html': 'same bytes' }, { fingerprints: false }),
+      'the test',
+    );
+    expect(bytes.pages).toMatchObject({ moved: [], added: [{ path: 'b.html' }] });
+  });
+
   it('compares pages by bytes when the earlier manifest has no fingerprints', () => {
     const before = manifest(
       { 'a.html': 'same bytes', 'b.html': 'old bytes' },
