@@ -2675,6 +2675,7 @@ function compareExports(previous, current, source, files = {}) {
         after: pagesAfter.size,
         added: [],
         removed: [],
+        moved: [],
         changed: [],
         navigationChanged: [],
         unchanged: 0,
@@ -2710,7 +2711,15 @@ function compareExports(previous, current, source, files = {}) {
                 pages.removed.push(change(before));
         }
     }
-    for (const list of [pages.added, pages.removed, pages.changed, pages.navigationChanged]) {
+    if (sameScheme)
+        findMoves(pages, pagesBefore, pagesAfter);
+    for (const list of [
+        pages.added,
+        pages.removed,
+        pages.moved,
+        pages.changed,
+        pages.navigationChanged,
+    ]) {
         sortByRoute(list);
     }
     return {
@@ -2724,6 +2733,40 @@ function compareExports(previous, current, source, files = {}) {
         assets: compareAssets(earlier.assets, now.assets),
         size: { before: previous.totals.bytes, after: current.totals.bytes },
     };
+}
+/**
+ * Takes out of the added and removed pages those that moved: an added page whose content
+ * is a removed page's, when no other added or removed page has that content (two pages of
+ * the same text, such as stubs, are left as they are rather than paired by guess).
+ */
+function findMoves(pages, before, after) {
+    if (pages.added.length === 0 || pages.removed.length === 0)
+        return;
+    const removed = onlyOneWithContent(pages.removed, before);
+    const moved = new Set();
+    for (const [content, page] of onlyOneWithContent(pages.added, after)) {
+        const from = removed.get(content);
+        if (from === undefined)
+            continue;
+        pages.moved.push({ ...page, previous: { path: from.path, url: from.url } });
+        moved.add(page).add(from);
+    }
+    pages.added = pages.added.filter((page) => !moved.has(page));
+    pages.removed = pages.removed.filter((page) => !moved.has(page));
+}
+/** The pages of `list` by their content fingerprint, for the fingerprints only one of them has. */
+function onlyOneWithContent(list, files) {
+    const byContent = new Map();
+    for (const page of list) {
+        const content = files.get(page.path)?.page?.content;
+        if (content !== undefined)
+            byContent.set(content, byContent.has(content) ? undefined : page);
+    }
+    const unique = new Map();
+    for (const [content, page] of byContent)
+        if (page !== undefined)
+            unique.set(content, page);
+    return unique;
 }
 /**
  * Assets are matched by their name without build ids and content hashes, then by
@@ -3386,19 +3429,24 @@ class ChangeReview {
         const { pages, assets } = report;
         reporter.setOutput('pages-added', String(pages.added.length));
         reporter.setOutput('pages-removed', String(pages.removed.length));
+        reporter.setOutput('pages-moved', String(pages.moved.length));
         reporter.setOutput('pages-changed', String(pages.changed.length));
         reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
         reporter.setOutput('assets-changed', String(assets.changed.length + assets.added.length + assets.removed.length));
         reporter.setOutput('changes-file', file);
         reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
-        reporter.info(`Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`);
-        for (const [label, list] of [
+        reporter.info(`Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.moved.length} moved, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`);
+        const lists = [
             ['changed', pages.changed],
             ['added', pages.added],
             ['removed', pages.removed],
-        ]) {
-            for (const page of list.slice(0, 10))
-                reporter.info(`  ${label}: ${page.url}`);
+            ['moved', pages.moved],
+        ];
+        for (const [label, list] of lists) {
+            for (const page of list.slice(0, 10)) {
+                const from = 'previous' in page ? `${page.previous.url} → ` : '';
+                reporter.info(`  ${label}: ${from}${page.url}`);
+            }
             if (list.length > 10)
                 reporter.info(`  … ${list.length - 10} more ${label}`);
         }
