@@ -33,6 +33,8 @@ export interface SiteSpec {
   variant: Variant;
   /** Per-route changes: a new markdown body, or null to leave the page out. */
   edits?: Record<string, string | null>;
+  /** Pages built at another route (old route → new), the links to them following. */
+  moves?: Record<string, string>;
   /** Another build of the same content (a build of its own: new build id, new hashes). */
   rebuild?: number;
 }
@@ -125,7 +127,7 @@ export async function buildSite(spec: SiteSpec): Promise<string> {
     const project = await writeProject(
       spec.generator,
       work,
-      pagesWith(spec.edits),
+      pagesWith(spec.edits, spec.moves),
       spec.variant,
       GENERATORS,
     );

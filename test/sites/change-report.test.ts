@@ -1,8 +1,9 @@
 /**
  * The change report on sites built by real generators (Next.js static export, VitePress):
  * two builds of the same content differ in nearly every byte, yet report no changed page;
- * a one-page edit reports exactly that page; a deleted page is reported as removed. Each
- * build is served by the emulator as an export bundle and goes through the whole action.
+ * a one-page edit reports exactly that page; a deleted page is reported as removed, a moved
+ * one as moved. Each build is served by the emulator as an export bundle and goes through
+ * the whole action.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import {
   changeSites,
   DELETED_ROUTE,
   EDITED_ROUTE,
+  MOVED,
   RELINKED_ROUTE,
 } from './change-sites.js';
 
@@ -168,6 +170,18 @@ for (const generator of CHANGE_GENERATORS) {
       expect(report.pages.navigationChanged.map((p) => p.path)).toEqual(
         expect.arrayContaining([page(''), page('guides/getting-started'), page(EDITED_ROUTE)]),
       );
+    });
+
+    it('reports a page moved to another section as moved, the page linking to it as changed', async () => {
+      const report = await compare(sites.base, sites.moved);
+      expect(report.pages.moved.map((p) => [p.previous.path, p.path])).toEqual([
+        [page(MOVED.from), page(MOVED.to)],
+      ]);
+      expect(report.pages.moved[0]?.previous.url).toBe(`https://docs.example.com/${MOVED.from}`);
+      expect(report.pages.added).toEqual([]);
+      expect(report.pages.removed).toEqual([]);
+      // Its one link now leads to the new address.
+      expect(report.pages.changed.map((p) => p.path)).toEqual([page(RELINKED_ROUTE)]);
     });
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The builds the change report is proven on: for Next.js and VitePress, the standard
- * clean site, a second build of the same content, the site with one page edited, and the
+ * clean site, a second build of the same content, the site with one page edited, the
  * site with one page deleted (and the one link to it removed, since VitePress refuses dead
- * links). Built with the other fixtures (test/sites/build.ts) by .ci/run:
+ * links), and the site with one page moved to another section. Built with the other fixtures (test/sites/build.ts) by .ci/run:
  *
  *   tsx test/sites/change-sites.ts
  */
@@ -19,6 +19,8 @@ export const EDITED_ROUTE = 'guides/configuration';
 export const DELETED_ROUTE = 'reference/cli';
 /** The page that linked to the deleted one, edited to drop the link. */
 export const RELINKED_ROUTE = 'reference/api';
+/** The page moved to another section (the page above links to it there). */
+export const MOVED = { from: 'reference/cli', to: 'guides/cli' };
 
 export function changeSites(generator: ChangeGenerator) {
   const base: SiteSpec = { generator, variant: 'clean' };
@@ -44,6 +46,7 @@ export function changeSites(generator: ChangeGenerator) {
         ),
       },
     },
+    moved: { ...base, moves: { [MOVED.from]: MOVED.to } },
   } satisfies Record<string, SiteSpec>;
 }
 

@@ -130,11 +130,24 @@ export const LOGO_PNG = Buffer.from(
   'base64',
 );
 
-/** The pages with per-build changes applied (another route's body, or a page removed). */
-export function pagesWith(edits: Readonly<Record<string, string | null>> = {}): Page[] {
-  return PAGES.flatMap((page) => {
+/**
+ * The pages with per-build changes applied (another route's body, or a page removed),
+ * then moved: the page at each route of `moves` is built at the route it maps to, where
+ * the links to it lead too.
+ */
+export function pagesWith(
+  edits: Readonly<Record<string, string | null>> = {},
+  moves: Readonly<Record<string, string>> = {},
+): Page[] {
+  const edited = PAGES.flatMap((page) => {
     const edit = edits[page.route];
     if (edit === null) return [];
     return [edit === undefined ? page : { ...page, body: edit }];
+  });
+  return edited.map((page) => {
+    let body = page.body;
+    for (const [from, to] of Object.entries(moves))
+      body = body.replaceAll(`](/${from})`, `](/${to})`);
+    return { ...page, route: moves[page.route] ?? page.route, body };
   });
 }
