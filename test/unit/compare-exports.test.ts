@@ -298,6 +298,27 @@ describe('compareExports', () => {
     expect(bytes.pages).toMatchObject({ moved: [], added: [{ path: 'b.html' }] });
   });
 
+  it('pairs no moved page between pages that lack a fingerprint in exports that have them', () => {
+    // Both manifests carry fingerprints of the same scheme, but these two pages have none:
+    // their content is unknown, not equal.
+    const before = manifest({ 'index.html': page('home'), 'old/a.html': 'bytes of a' });
+    const after = manifest({ 'index.html': page('home'), 'new/b.html': 'bytes of b' });
+    const report = compareExports(before, after, 'the test');
+    expect(report.pages).toMatchObject({
+      moved: [],
+      added: [{ path: 'new/b.html' }],
+      removed: [{ path: 'old/a.html' }],
+    });
+    expect(exceedsRemovalLimit(report, { pages: 0 })).toMatch(/^it removes 1 of the 2 pages/);
+    // One side without a fingerprint is no match for the other's either.
+    const half = compareExports(
+      manifest({ 'old/a.html': page('a') }),
+      manifest({ 'new/a.html': 'bytes of a' }),
+      'the test',
+    );
+    expect(half.pages).toMatchObject({ moved: [], added: [{ path: 'new/a.html' }] });
+  });
+
   it('compares pages by bytes when the earlier manifest has no fingerprints', () => {
     const before = manifest(
       { 'a.html': 'same bytes', 'b.html': 'old bytes' },
