@@ -13,6 +13,7 @@ import {
   TimeoutError,
   UnsafeArchiveError,
 } from './errors.js';
+import { parseConfig } from './config.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals, signalExitCode } from './signals.js';
@@ -82,18 +83,36 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
 
 async function run(request: RunRequest, context: CliContext): Promise<number> {
   const raw: Record<string, string> = { command: request.command, ...request.inputs };
+  const environment = {
+    workspace: context.cwd,
+    tempDir: os.tmpdir(),
+    home: os.homedir(),
+    runnerDirs: [os.tmpdir()],
+    invokedAs: 'cli' as const,
+    promptGiven: request.sources.prompt !== undefined,
+  };
+  // A person typing the instruction is asked for it only once the rest of the command is
+  // valid: what they typed would be lost to an error about a missing key or project.
+  let refused: InputError | undefined;
   if (raw.prompt === '-') {
     if (context.stdinIsTerminal) {
-      context.stderr.write(
-        'Type the instruction for the agent, then Ctrl-D on a line of its own:\n',
+      refused = inputErrorOf(() =>
+        parseConfig({ ...raw, prompt: 'instruction' }, { ...environment, promptGiven: true }),
       );
+      if (refused === undefined) {
+        context.stderr.write(
+          'Type the instruction for the agent, then Ctrl-D on a line of its own:\n',
+        );
+      }
     }
-    raw.prompt = await context.readStdin();
+    if (refused === undefined) raw.prompt = await context.readStdin();
   }
   // A key piped in ends with a line break, which is no part of it.
   if (raw['api-key'] === '-') raw['api-key'] = (await context.readStdin()).trim();
 
   const redactor = new Redactor();
+  // As execute does: a refused input's message may echo the key.
+  if (refused !== undefined) redactor.add(raw['api-key']?.trim());
   const clock = context.clock ?? systemClock;
   const reporter = new TerminalReporter({
     stream: context.stderr,
@@ -112,19 +131,15 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   const cancel = cancelOnSignals(context.signals);
   // Loaded only to run: --version, help and usage errors answer without the HTTP stack.
   const { execute } = await import('./main.js');
-  const outcome = await execute(
-    raw,
-    {
-      workspace: context.cwd,
-      tempDir: os.tmpdir(),
-      home: os.homedir(),
-      runnerDirs: [os.tmpdir()],
-      invokedAs: 'cli',
-      promptGiven: request.sources.prompt !== undefined,
-    },
-    reporter,
-    { signal: cancel.signal, redactor, clock, random: context.random },
-  );
+  const outcome =
+    refused !== undefined
+      ? { error: refused }
+      : await execute(raw, environment, reporter, {
+          signal: cancel.signal,
+          redactor,
+          clock,
+          random: context.random,
+        });
   cancel.dispose();
   reporter.close();
 
@@ -181,6 +196,16 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   if (error instanceof InputError) return EXIT.usage;
   if (error instanceof CancelledError) return cancelledExit(error);
   return EXIT.failed;
+}
+
+/** The InputError `check` throws, if it throws one. */
+function inputErrorOf(check: () => unknown): InputError | undefined {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+  }
+  return undefined;
 }
 
 /** The exit code of the signal that cancelled the run, as shells report it. */

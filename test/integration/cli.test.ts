@@ -131,6 +131,23 @@ describe('static-export CLI', () => {
     expect(typed.stderr).toMatch(
       /^Type the instruction for the agent, then Ctrl-D on a line of its own:$/m,
     );
+    // Not asked for when the command is refused anyway: what was typed would be lost.
+    const before = emulator.requests.length;
+    let read = false;
+    const refused = await runCli(['agent', '--base-url', emulator.baseUrl, '--prompt', '-'], {
+      env: {},
+      get stdin() {
+        read = true;
+        return prompt;
+      },
+      stdinIsTerminal: true,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toMatch(/Ctrl-D/);
+    expect(refused.stderr).toMatch(/^error: ADMIN_API_KEY is not set/m);
+    expect(refused.stderr).toMatch(/^error: --project-id: is required/m);
+    expect(read).toBe(false);
+    expect(emulator.requests.length).toBe(before);
   });
 
   it.each([
