@@ -90,7 +90,10 @@ describe('externalHost', () => {
     const piece = '\n'.repeat(64 * 1024);
     for (let i = 0; i < breaks / piece.length; i += 1) lines.append(piece);
     const after = process.memoryUsage();
-    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThanOrEqual(4 * breaks + 256 * 1024);
+    // The breaks and the start of line 1 fill 129 blocks of 256 KB: 4 * breaks + 256 KB
+    // exactly. The first block's smaller copies (252 KB in all) are garbage the collector
+    // may not have freed yet: up to 1 MB more is allowed, where 8 bytes a line is 32 MB more.
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThanOrEqual(4 * breaks + 1024 * 1024);
     expect(after.heapUsed - before.heapUsed).toBeLessThan(4 * 1024 * 1024);
     for (const offset of [0, 1500, 70_000, breaks])
       expect(lines.at(offset)).toEqual({ line: offset + 1, column: 1 });
