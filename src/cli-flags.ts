@@ -412,8 +412,10 @@ export function parseCommandLine(
       }
       // Read from a terminal, the key would show on the screen as it is typed.
       if (stdinIsTerminal) {
+        const given = sources['api-key'] ?? '--api-key';
+        const asGiven = given.startsWith('--') ? `${given} -` : `${given}=-`;
         throw new UsageError(
-          `--api-key - reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY, or pipe it in (printf '%s' "$KEY" | static-export ${command} … --api-key -)`,
+          `${asGiven} reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY to the key, or pipe it in (printf '%s' "$KEY" | static-export ${command} … --api-key -)`,
         );
       }
       sources['api-key'] = 'stdin';

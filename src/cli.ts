@@ -101,7 +101,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
       );
       if (refused === undefined) {
         context.stderr.write(
-          'Type the instruction for the agent, then Ctrl-D on a line of its own:\n',
+          `Type the instruction for the agent, then ${process.platform === 'win32' ? 'Ctrl-Z and Enter' : 'Ctrl-D on a line of its own'}:\n`,
         );
       }
     }

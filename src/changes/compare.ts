@@ -8,7 +8,11 @@ import { assetKey, isPage, pageRoute, pageUrl, roleOf } from './site-files.js';
  */
 
 export const CHANGES_FORMAT = 'static-export-changes';
-export const CHANGES_VERSION = 1;
+/**
+ * 2: a page moved to another address is listed in `pages.moved`, and no longer in
+ * `pages.removed` and `pages.added`.
+ */
+export const CHANGES_VERSION = 2;
 
 export interface PageChange {
   /** File in the export (`guides/intro.html`). */

@@ -145,7 +145,7 @@ describe('checkReadiness on a hand-made site', () => {
       expect(warnings).toEqual([
         {
           level: 'warning',
-          message: `2 frame documents inside <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep were not read (the first in guides/frames.html, line 2): what they load and link to is not checked.`,
+          message: `Documents in <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep were not read, in 2 places (the first inside the <iframe> at guides/frames.html, line 2): what they load and link to is not checked.`,
           annotation: {
             title: 'Frames not read',
             file: path.join('/work-space/site', 'guides/frames.html'),

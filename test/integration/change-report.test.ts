@@ -138,7 +138,7 @@ describe('change report against the earlier export in path', () => {
     const report = await reportOf(run.outputs['changes-file'] as string);
     expect(report).toMatchObject({
       format: 'static-export-changes',
-      version: 1,
+      version: 2,
       comparedBy: 'content',
       previous: { jobId: first.manifest.jobId },
       current: { jobId: second.manifest.jobId },

@@ -333,9 +333,16 @@ describe('static-export CLI', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /^error: --api-key - reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY, or pipe it in \(printf '%s' "\$KEY" \| static-export export … --api-key -\)$/m,
+      /^error: --api-key - reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY to the key, or pipe it in \(printf '%s' "\$KEY" \| static-export export … --api-key -\)$/m,
     );
     expect(emulator.requests.length).toBe(before);
+    // Set to `-` in the environment, the variable is named as the user set it.
+    const fromEnvironment = await runCli(['export', '--domain', 'docs.example.com'], {
+      env: { ADMIN_API_KEY: '-' },
+      stdinIsTerminal: true,
+    });
+    expect(fromEnvironment.code).toBe(2);
+    expect(fromEnvironment.stderr).toMatch(/^error: ADMIN_API_KEY=- reads the key from a pipe/m);
   });
 
   it('shows the options of each command with --help', async () => {
