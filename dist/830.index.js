@@ -2656,7 +2656,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     });
     const unread = scan.unreadFrames;
     if (unread.first !== undefined) {
-        reporter.warning(`${count(unread.count, 'frame document')} inside <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep ${unread.count === 1 ? 'was' : 'were'} not read (the first in ${unread.first.file}, line ${unread.first.line}): what ${unread.count === 1 ? 'it loads and links to is' : 'they load and link to is'} not checked.`, annotationAt(config, unread.first.file, unread.first.line, undefined, 'Frames not read'));
+        reporter.warning(`Documents in <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep were not read, in ${count(unread.count, 'place')} (the first inside the <iframe> at ${unread.first.file}, line ${unread.first.line}): what they load and link to is not checked.`, annotationAt(config, unread.first.file, unread.first.line, undefined, 'Frames not read'));
     }
     const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;
     const findings = findingsFromScan(scan, config.deploymentType);

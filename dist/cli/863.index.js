@@ -2614,7 +2614,11 @@ function assetKey(file) {
  * export may be a manifest served by the live site.
  */
 const CHANGES_FORMAT = 'static-export-changes';
-const CHANGES_VERSION = 1;
+/**
+ * 2: a page moved to another address is listed in `pages.moved`, and no longer in
+ * `pages.removed` and `pages.added`.
+ */
+const CHANGES_VERSION = 2;
 /**
  * Sorts an export's files, once: the earlier export's as soon as it is known (its pages
  * are looked up while the new export is extracted), the new one's as its pages are.
