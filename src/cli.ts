@@ -13,7 +13,6 @@ import {
   TimeoutError,
   UnsafeArchiveError,
 } from './errors.js';
-import { parseConfig } from './config.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals, signalExitCode } from './signals.js';
@@ -96,6 +95,8 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   let refused: InputError | undefined;
   if (raw.prompt === '-') {
     if (context.stdinIsTerminal) {
+      // Loaded here, as main.js is below: --version and help answer without zod.
+      const { parseConfig } = await import('./config.js');
       refused = inputErrorOf(() =>
         parseConfig({ ...raw, prompt: 'instruction' }, { ...environment, promptGiven: true }),
       );
