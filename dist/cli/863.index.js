@@ -7033,7 +7033,7 @@ async function executeConfigured(raw, environment, reporter, options) {
     const givenKey = raw['api-key']?.trim();
     redactor.add(givenKey);
     const needsReleaseVersion = (raw['helm-values-file'] ?? '').trim() !== '' && (raw['release-version'] ?? '').trim() === '';
-    const config = (0,_build_config/* parseConfig */.o4)(raw, {
+    const config = (0,_build_config.parseConfig)(raw, {
         workspace: environment.workspace,
         ...(environment.home !== undefined ? { home: environment.home } : {}),
         runnerDirs: environment.runnerDirs ?? [environment.tempDir],
