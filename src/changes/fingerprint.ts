@@ -33,7 +33,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * of `<source>`, `srcset`, `poster`, `<embed>`, `<object>` and `<track>`, on the pages
  * that have them, the target of a `<meta http-equiv=refresh>` on redirect pages, and
  * declarative shadow roots (`<template shadowrootmode>`); nor did a header, footer or
- * aside inside an element of `role="main"`, now content, on the pages that have one.
+ * aside inside an element of `role="main"`, now content, on the pages that have one; nor
+ * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -679,6 +680,7 @@ const SCRATCH = {
 export function readVisible(bytes: Buffer): VisibleFingerprint {
   const html = bytes.toString('latin1');
   const n = html.length;
+  capitalsFrom = -1;
   const content = new VisibleText(SCRATCH.content);
   const navigation = new VisibleText(SCRATCH.navigation);
   let title: string | undefined;
@@ -839,11 +841,57 @@ function readSourceSet(out: VisibleText, srcset: string | undefined): void {
 /** Where the value valueOf returned last starts in the page. */
 let valueStart = 0;
 
-/** The value of attribute `name` in the tag text html[from, to), quoted or not. */
+/**
+ * The value of attribute `name` in the tag text html[from, to), quoted or not. Attribute
+ * names are read in any case (`<A HREF="…">`, as hand-written HTML has them): a tag with
+ * capitals in it is searched again, lowercased, when the name is not found as it is.
+ */
 function valueOf(page: string, name: string, from: number, to: number): string | undefined {
-  // The page up to the tag's end (a view, not a copy): a search for an attribute the tag
+  const found = valueIn(page, page, 0, name, from, to);
+  if (found !== undefined || !hasCapitals(page, from, to)) return found;
+  return valueIn(page.slice(from, to).toLowerCase(), page, from, name, 0, to - from);
+}
+
+/**
+ * The tag hasCapitals was last asked about, in the page readVisible reads, and whether it
+ * has any: a tag is asked once per attribute it lacks.
+ */
+let capitalsFrom = -1;
+let capitalsTo = -1;
+let capitals = false;
+
+/** Whether page[from, to) holds an ASCII capital letter. */
+function hasCapitals(page: string, from: number, to: number): boolean {
+  if (from !== capitalsFrom || to !== capitalsTo) {
+    capitalsFrom = from;
+    capitalsTo = to;
+    capitals = false;
+    for (let i = from; i < to; i += 1) {
+      const c = page.charCodeAt(i);
+      if (c >= 65 && c <= 90) {
+        capitals = true;
+        break;
+      }
+    }
+  }
+  return capitals;
+}
+
+/**
+ * valueOf in `text`, which is `page` from `base` on, as it is or lowercased: positions are
+ * the same in both, and the value is read from `page`.
+ */
+function valueIn(
+  text: string,
+  page: string,
+  base: number,
+  name: string,
+  from: number,
+  to: number,
+): string | undefined {
+  // The text up to the tag's end (a view, not a copy): a search for an attribute the tag
   // lacks stops there, where one of the whole page ran to the next tag that has it.
-  const html = page.slice(0, to);
+  const html = text.slice(0, to);
   let at = from;
   for (;;) {
     const found = html.indexOf(name, at);
@@ -863,14 +911,14 @@ function valueOf(page: string, name: string, from: number, to: number): string |
     const quote = html.charCodeAt(i);
     if (quote === 34 || quote === 39) {
       const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
-      valueStart = i + 1;
-      return html.slice(i + 1, close === -1 ? to : close);
+      valueStart = base + i + 1;
+      return page.slice(base + i + 1, base + (close === -1 ? to : close));
     }
     let end = i;
     while (end < to && !isHtmlWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
       end += 1;
-    valueStart = i;
-    return html.slice(i, end);
+    valueStart = base + i;
+    return page.slice(base + i, base + end);
   }
 }
 

@@ -276,6 +276,27 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('reads attribute names in any case, as a browser does, and values as they are written', () => {
+    const lower = visible(
+      '<main><a href="/Guides/A">guide</a><img src="/x.png" alt="Chart"></main>',
+    );
+    // Hand-written HTML in capitals shows the reader the same page.
+    expect(
+      visible('<MAIN><A HREF="/Guides/A">guide</A><IMG Src="/x.png" ALT="Chart"></MAIN>').content,
+    ).toBe(lower.content);
+    // And an edit there is an edit: the link's target, the image, its alt text.
+    for (const edited of [
+      '<main><A HREF="/guides/b">guide</A><img src="/x.png" alt="Chart"></main>',
+      '<main><a href="/Guides/A">guide</a><IMG SRC="/y.png" alt="Chart"></main>',
+      '<main><a href="/Guides/A">guide</a><img src="/x.png" ALT="Graph"></main>',
+    ])
+      expect(visible(edited).content, edited).not.toBe(lower.content);
+    // A name in capitals inside a value is no attribute: `data-note="HREF=/x"` holds no link.
+    expect(visible('<main><a data-note="HREF=/x">guide</a></main>').content).toBe(
+      visible('<main><a data-note="HREF=/y">guide</a></main>').content,
+    );
+  });
+
   it('survives a truncated page and unquoted attributes', () => {
     expect(() =>
       readVisible(Buffer.from('<html><body><a href=/x>link</a><p>cut <b')),
