@@ -104,16 +104,16 @@ const BLOCK_SPAN = 2 ** 32;
  */
 export class LineIndex {
   readonly #blocks: Uint32Array[] = [];
-  /** Per block: the offset its starts are counted from, and its first line (0-based). */
+  /**
+   * Per block: the offset its starts are counted from, and its first line (0-based); a
+   * block holds the lines up to the next one's first.
+   */
   readonly #bases: number[] = [];
   readonly #firstLines: number[] = [];
-  /** How many starts each full block holds; the last one's count is #count. */
-  readonly #counts: number[] = [];
-  /** The block being filled, with its base and count. */
+  /** The block being filled, with its base and how many starts it holds. */
   #block = new Uint32Array(0);
   #base = 0;
   #count = 0;
-  #lines = 0;
   #length = 0;
 
   constructor(
@@ -139,13 +139,11 @@ export class LineIndex {
     const b = lastAtMost(this.#bases, this.#bases.length, offset);
     const block = this.#blocks[b] as Uint32Array;
     const base = this.#bases[b] as number;
-    const i = lastAtMost(
-      block,
-      b === last ? this.#count : (this.#counts[b] as number),
-      offset - base,
-    );
+    const first = this.#firstLines[b] as number;
+    const count = b === last ? this.#count : (this.#firstLines[b + 1] as number) - first;
+    const i = lastAtMost(block, count, offset - base);
     return {
-      line: (this.#firstLines[b] as number) + i + 1,
+      line: first + i + 1,
       column: offset - (base + (block[i] as number)) + 1,
     };
   }
@@ -158,7 +156,6 @@ export class LineIndex {
     }
     this.#block[this.#count] = start - this.#base;
     this.#count += 1;
-    this.#lines += 1;
   }
 
   /** A page's first block starts small (most pages have a few thousand lines) and doubles. */
@@ -170,7 +167,8 @@ export class LineIndex {
   }
 
   #startBlock(base: number): void {
-    if (this.#blocks.length > 0) this.#counts.push(this.#count);
+    const firstLine =
+      this.#blocks.length === 0 ? 0 : (this.#firstLines.at(-1) as number) + this.#count;
     this.#block = new Uint32Array(
       this.#blocks.length === 0
         ? Math.min(FIRST_BLOCK_LINES, this.limits.blockLines)
@@ -178,7 +176,7 @@ export class LineIndex {
     );
     this.#blocks.push(this.#block);
     this.#bases.push(base);
-    this.#firstLines.push(this.#lines);
+    this.#firstLines.push(firstLine);
     this.#base = base;
     this.#count = 0;
   }
