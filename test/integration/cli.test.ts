@@ -92,19 +92,20 @@ describe('static-export CLI', () => {
 
   it('runs an agent job and reads the prompt from stdin with --prompt -', async () => {
     const prompt = 'Update the changelog\nfor the 2.0 release';
-    const run = await runCli(
-      [
-        'agent',
-        '--json',
-        '--base-url',
-        emulator.baseUrl,
-        '--project-id',
-        'demo-project',
-        '--prompt',
-        '-',
-      ],
-      { env: { ADMIN_API_KEY: emulator.keys.write }, stdin: prompt },
-    );
+    const fromStdin = [
+      'agent',
+      '--json',
+      '--base-url',
+      emulator.baseUrl,
+      '--project-id',
+      'demo-project',
+      '--prompt',
+      '-',
+    ];
+    const run = await runCli(fromStdin, {
+      env: { ADMIN_API_KEY: emulator.keys.write },
+      stdin: prompt,
+    });
     expect(run.code, run.stderr).toBe(0);
     const outputs = JSON.parse(run.stdout) as Record<string, string>;
     expect(outputs).toMatchObject({
@@ -114,19 +115,11 @@ describe('static-export CLI', () => {
     expect(emulator.agentJobs.get(outputs['agent-job-id'] as string)?.prompts).toEqual([prompt]);
     expect(run.stderr).not.toMatch(/Ctrl-D/);
     // Typed at a terminal, the prompt is asked for first, and how to end it said.
-    const typed = await runCli(
-      [
-        'agent',
-        '--json',
-        '--base-url',
-        emulator.baseUrl,
-        '--project-id',
-        'demo-project',
-        '--prompt',
-        '-',
-      ],
-      { env: { ADMIN_API_KEY: emulator.keys.write }, stdin: prompt, stdinIsTerminal: true },
-    );
+    const typed = await runCli(fromStdin, {
+      env: { ADMIN_API_KEY: emulator.keys.write },
+      stdin: prompt,
+      stdinIsTerminal: true,
+    });
     expect(typed.code, typed.stderr).toBe(0);
     expect(typed.stderr).toMatch(
       /^Type the instruction for the agent, then Ctrl-D on a line of its own:$/m,
