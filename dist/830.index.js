@@ -375,16 +375,16 @@ const BLOCK_SPAN = 2 ** 32;
 class LineIndex {
     limits;
     #blocks = [];
-    /** Per block: the offset its starts are counted from, and its first line (0-based). */
+    /**
+     * Per block: the offset its starts are counted from, and its first line (0-based); a
+     * block holds the lines up to the next one's first.
+     */
     #bases = [];
     #firstLines = [];
-    /** How many starts each full block holds; the last one's count is #count. */
-    #counts = [];
-    /** The block being filled, with its base and count. */
+    /** The block being filled, with its base and how many starts it holds. */
     #block = new Uint32Array(0);
     #base = 0;
     #count = 0;
-    #lines = 0;
     #length = 0;
     constructor(text, limits = {
         blockLines: BLOCK_LINES,
@@ -406,9 +406,11 @@ class LineIndex {
         const b = lastAtMost(this.#bases, this.#bases.length, offset);
         const block = this.#blocks[b];
         const base = this.#bases[b];
-        const i = lastAtMost(block, b === last ? this.#count : this.#counts[b], offset - base);
+        const first = this.#firstLines[b];
+        const count = b === last ? this.#count : this.#firstLines[b + 1] - first;
+        const i = lastAtMost(block, count, offset - base);
         return {
-            line: this.#firstLines[b] + i + 1,
+            line: first + i + 1,
             column: offset - (base + block[i]) + 1,
         };
     }
@@ -423,7 +425,6 @@ class LineIndex {
         }
         this.#block[this.#count] = start - this.#base;
         this.#count += 1;
-        this.#lines += 1;
     }
     /** A page's first block starts small (most pages have a few thousand lines) and doubles. */
     #growBlock() {
@@ -433,14 +434,13 @@ class LineIndex {
         this.#blocks[this.#blocks.length - 1] = grown;
     }
     #startBlock(base) {
-        if (this.#blocks.length > 0)
-            this.#counts.push(this.#count);
+        const firstLine = this.#blocks.length === 0 ? 0 : this.#firstLines.at(-1) + this.#count;
         this.#block = new Uint32Array(this.#blocks.length === 0
             ? Math.min(FIRST_BLOCK_LINES, this.limits.blockLines)
             : this.limits.blockLines);
         this.#blocks.push(this.#block);
         this.#bases.push(base);
-        this.#firstLines.push(this.#lines);
+        this.#firstLines.push(firstLine);
         this.#base = base;
         this.#count = 0;
     }
