@@ -1,5 +1,5 @@
 /**
- * The builds the change report is proven on: for Next.js and VitePress, the standard
+ * The builds the change report is proven on: for Next.js, VitePress and Starlight, the standard
  * clean site, a second build of the same content, the site with one page edited, the
  * site with one page deleted (and the one link to it removed, since VitePress refuses dead
  * links), and the site with one page moved to another section. Built with the other fixtures (test/sites/build.ts) by .ci/run:
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSite, cachedSite, type SiteSpec } from './build.js';
 import { PAGES } from './content.js';
 
-export type ChangeGenerator = 'next' | 'vitepress';
+export type ChangeGenerator = 'next' | 'vitepress' | 'starlight';
 
 const bodyOf = (route: string) => PAGES.find((page) => page.route === route)?.body as string;
 
@@ -50,7 +50,7 @@ export function changeSites(generator: ChangeGenerator) {
   } satisfies Record<string, SiteSpec>;
 }
 
-export const CHANGE_GENERATORS: ChangeGenerator[] = ['next', 'vitepress'];
+export const CHANGE_GENERATORS: ChangeGenerator[] = ['next', 'vitepress', 'starlight'];
 
 async function main(): Promise<void> {
   for (const generator of CHANGE_GENERATORS) {
