@@ -162,14 +162,9 @@ describe('command line', () => {
     expect(() => optionsFromArgs(['--unknown'])).toThrow();
   });
 
-  it('prints the URLs and keys, logs requests and stops cleanly on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'emulator/cli.ts', '--port', '0', '--pages', '3'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+  /** Starts the emulator's command line; its banner's lines as they come, and its address. */
+  async function startCli(command: string, args: string[]) {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const seen: string[] = [];
     const waiting: { test: (line: string) => boolean; resolve: (line: string) => void }[] = [];
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -183,8 +178,21 @@ describe('command line', () => {
         else waiting.push({ test, resolve });
       });
     await lineMatching((line) => line.startsWith('Control:'));
+    const baseUrl = /Admin API:\s+(\S+)/.exec(seen.join('\n'))?.[1] ?? '';
+    return { child, seen, lineMatching, baseUrl };
+  }
+
+  it('prints the URLs and keys, logs requests and stops cleanly on SIGTERM', async () => {
+    const { child, seen, lineMatching, baseUrl } = await startCli(process.execPath, [
+      '--import',
+      'tsx',
+      'emulator/cli.ts',
+      '--port',
+      '0',
+      '--pages',
+      '3',
+    ]);
     const banner = seen.join('\n');
-    const baseUrl = /Admin API:\s+(\S+)/.exec(banner)?.[1] ?? '';
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(banner).toMatch(/Object store:\s+http:\/\/127\.0\.0\.1:\d+/);
     expect(banner).toContain('mint_emulatorwritekey0001');
@@ -199,5 +207,29 @@ describe('command line', () => {
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(0);
+  });
+
+  it('stops with `npm run emulator` when npm alone is signalled, as `kill $!` does in a script', async () => {
+    const { child, baseUrl } = await startCli('npm', [
+      'run',
+      '--silent',
+      'emulator',
+      '--',
+      '--port',
+      '0',
+    ]);
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    // Before, npm exited and the emulator went on holding its port.
+    let answered = true;
+    for (let i = 0; i < 50 && answered; i += 1) {
+      answered = await fetch(baseUrl).then(
+        () => true,
+        () => false,
+      );
+      if (answered) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answered).toBe(false);
   });
 });
