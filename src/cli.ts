@@ -13,6 +13,7 @@ import {
   TimeoutError,
   UnsafeArchiveError,
 } from './errors.js';
+import { withoutQuery } from './net.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals, signalExitCode } from './signals.js';
@@ -190,7 +191,10 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     );
     writeJson(context.stdout, { ...typed, ...(failure ? { error: failure } : {}) });
   } else {
-    writeOutputs(context.stdout, outputs, reporter.maskedOutputs);
+    writeOutputs(context.stdout, outputs, {
+      masked: reporter.maskedOutputs,
+      linkShown: outcome.config?.command === 'export' && outcome.config.showBundleUrl,
+    });
   }
 
   if (error === undefined) return EXIT.ok;
@@ -221,16 +225,27 @@ function writeJson(stream: NodeJS.WriteStream, value: unknown): void {
 
 /**
  * The outputs as a table to read, which ends up in a CI log: one masked for the log shows
- * as `***` there. `--output` and `--json` are the results asked for, and hold it whole.
+ * as `***` there, and the bundle link, a credential until it expires, as the log names it,
+ * without its signed query, unless `--show-bundle-url` asks for it whole (as the action's
+ * summary does). `--output` and `--json` are the results asked for, and hold it whole.
  */
 function writeOutputs(
   stream: NodeJS.WriteStream,
   outputs: Partial<Record<OutputName, string>>,
-  masked: ReadonlySet<OutputName>,
+  { masked, linkShown }: { masked: ReadonlySet<OutputName>; linkShown: boolean },
 ) {
-  const entries = OUTPUT_NAMES.flatMap((name) =>
-    outputs[name] !== undefined ? [[name, masked.has(name) ? '***' : outputs[name]] as const] : [],
-  );
+  const shown = (name: OutputName, value: string) => {
+    if (masked.has(name)) return '***';
+    if (name !== 'bundle-url' || linkShown) return value;
+    const named = withoutQuery(value);
+    return named === value
+      ? value
+      : `${named} (whole in --output bundle-url, --json, or here with --show-bundle-url)`;
+  };
+  const entries = OUTPUT_NAMES.flatMap((name) => {
+    const value = outputs[name];
+    return value !== undefined ? [[name, shown(name, value)] as const] : [];
+  });
   if (entries.length === 0) return;
   const width = Math.max(...entries.map(([name]) => name.length)) + 2;
   const lines = entries.map(([name, value]) => `  ${name.padEnd(width)}${value}`);

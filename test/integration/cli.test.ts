@@ -248,6 +248,27 @@ describe('static-export CLI', () => {
     expect(`${table.stdout}${table.stderr}`).not.toContain('X-Amz-Signature=');
   });
 
+  it('names the bundle link in the outputs table without its signature, whole with --show-bundle-url', async () => {
+    const args = [
+      'export',
+      '--base-url',
+      emulator.baseUrl,
+      '--domain',
+      'docs.example.com',
+      '--no-download',
+    ];
+    const env = { ADMIN_API_KEY: emulator.keys.write };
+    const table = await runCli(args, { env });
+    expect(table.code, table.stderr).toBe(0);
+    // Printed at the end of a CI log, the signed link would let any reader download the export.
+    expect(`${table.stdout}${table.stderr}`).not.toContain('X-Amz-Signature=');
+    expect(table.stdout).toMatch(
+      /^ {2}bundle-url +http:\/\/127\.0\.0\.1:\d+\/\S+\.tar\.gz\?… \(whole in --output bundle-url, --json, or here with --show-bundle-url\)$/m,
+    );
+    const shown = await runCli([...args, '--show-bundle-url'], { env });
+    expect(shown.stdout).toMatch(/^ {2}bundle-url +\S+X-Amz-Signature=[0-9a-f]{64}$/m);
+  });
+
   it('exits 1 when the job fails, with the reason on stderr in --json mode', async () => {
     const run = await runCli(
       ['export', '--json', '--base-url', emulator.baseUrl, '--domain', 'fail.example.com'],
