@@ -111,6 +111,32 @@ interface TokenizerPosition {
  * last one of the buffer when it is not there.
  */
 class SearchingTokenizer extends Tokenizer {}
+
+/** The Tokenizer's state that `stateCDATASequence` reads, and what it asks its parser. */
+interface CdataState {
+  sequenceIndex: number;
+  cbs: { cdataAllowed?(): boolean };
+}
+const CDATA_LAST = 'CDATA['.length - 1;
+const OPENING_SQUARE_BRACKET = 0x5b;
+const tokenizerCdataSequence = (
+  Tokenizer.prototype as unknown as { stateCDATASequence(c: number): void }
+).stateCDATASequence;
+Object.defineProperty(SearchingTokenizer.prototype, 'stateCDATASequence', {
+  /**
+   * `<![CDATA[` opens a CDATA section only in an SVG or MathML element. Elsewhere a browser
+   * reads it as a bogus comment, which the next `>` ends: in `<![CDATA[ a > <img src=…> ]]>`
+   * the image loads. The Tokenizer would hide everything up to `]]>`; it is handed a
+   * character that is not the last `[`, and takes the bogus comment's path from there.
+   */
+  value: function stateCDATASequence(this: CdataState, c: number): void {
+    const bogus =
+      this.sequenceIndex === CDATA_LAST &&
+      c === OPENING_SQUARE_BRACKET &&
+      this.cbs.cdataAllowed?.() !== true;
+    tokenizerCdataSequence.call(this, bogus ? 0 : c);
+  },
+});
 Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
   value: function fastForwardTo(this: TokenizerPosition, c: number): boolean {
     const found = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
@@ -253,6 +279,12 @@ Object.defineProperties(ScanningParser.prototype, {
       return foreignNow(this);
     },
   },
+  // Asked by the tokenizer at `<![CDATA[` (see SearchingTokenizer).
+  cdataAllowed: {
+    value: function cdataAllowed(this: TagState): boolean {
+      return currentNodeForeign(this);
+    },
+  },
   emitOpenTag: {
     value: function emitOpenTag(this: TagState, name: string): void {
       this.openTagStart = this.startIndex;
@@ -306,8 +338,17 @@ Object.defineProperties(ScanningParser.prototype, {
 /** Whether the start tag just read opened an SVG or MathML element (the `<svg>` or `<math>` itself, or an element in foreign content). */
 function openedForeign(state: TagState): boolean {
   const open = state.foreignOpen;
-  const top = open[open.length - 1];
-  if (top?.name !== state.tagname) return false;
+  return open[open.length - 1]?.name === state.tagname && currentNodeForeign(state);
+}
+
+/**
+ * Whether the innermost open element is an SVG or MathML one: the `<svg>` or `<math>`
+ * itself, or one opened in foreign content (an integration point such as
+ * `<foreignObject>` too, though its content is HTML; not an HTML element inside it).
+ */
+function currentNodeForeign(state: Pick<TagState, 'foreignOpen'>): boolean {
+  const open = state.foreignOpen;
+  if (open.length === 0) return false;
   const parent = open[open.length - 2];
   return parent === undefined || parent.foreign;
 }

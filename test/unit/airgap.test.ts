@@ -237,6 +237,28 @@ describe('what the browser does with each reference in HTML', () => {
     ).toEqual([['load', '<img src>', 'https://img.example.com/e.png']]);
   });
 
+  it('reads `<![CDATA[` as a CDATA section only in an SVG or MathML element, as Chromium does', () => {
+    const read = (page: string) => referencesInHtml(page).map((r) => r.url);
+    const cdata = (host: string) =>
+      `<![CDATA[ a > <img src="https://${host}.example.com/x.png"> ]]>`;
+    // In HTML it is a bogus comment that the first `>` ends: the image after it loads.
+    expect(read(`<p>${cdata('html')}</p>`)).toEqual(['https://html.example.com/x.png']);
+    expect(read(`<svg></svg>${cdata('after-svg')}`)).toEqual([
+      'https://after-svg.example.com/x.png',
+    ]);
+    expect(
+      read(`<svg><foreignObject><div>${cdata('div-in-svg')}</div></foreignObject></svg>`),
+    ).toEqual(['https://div-in-svg.example.com/x.png']);
+    // In an SVG or MathML element (an integration point too) it is text up to `]]>`.
+    expect(read(`<svg>${cdata('svg')}</svg>`)).toEqual([]);
+    expect(read(`<math>${cdata('math')}</math>`)).toEqual([]);
+    expect(read(`<svg><foreignObject>${cdata('foreign-object')}</foreignObject></svg>`)).toEqual(
+      [],
+    );
+    // A bogus comment that holds the whole tag still hides it.
+    expect(read('<p><![CDATA[ <img src="https://hidden.example.com/x.png"> ]]></p>')).toEqual([]);
+  });
+
   it('reads a <form> inside an open one as browsers do: not at all', () => {
     const page = [
       '<form action="https://a.example.com/first"><p><form action="https://b.example.com/ignored">',

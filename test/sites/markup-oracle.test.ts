@@ -1,0 +1,126 @@
+/**
+ * Markup whose reading browsers and simple parsers disagree on, read by the readiness
+ * check's static scan and loaded in Chromium: the hosts the scan takes for loads must be
+ * the hosts Chromium asks for, or more where another browser or setting would load them,
+ * never fewer. Each snippet is set as a page's content, with every request that leaves it
+ * recorded and refused (no traffic leaves the machine).
+ */
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findBrowser } from '../../src/airgap/browser.js';
+import { referencesInHtml } from '../../src/airgap/html.js';
+import { launchChromium } from './ground-truth.js';
+
+const CI = process.env.CI === 'true';
+const chromium = findBrowser();
+if (!chromium && !CI) console.log('Skipping the markup oracle: no Chromium.');
+
+const img = (host: string) => `<img src="https://${host}.example.com/x.png">`;
+
+/** Snippets, each named by what it tries, that the scan must read as Chromium loads them. */
+const SNIPPETS: Record<string, string> = {
+  'CDATA in HTML, a > inside': `<p><![CDATA[ a > ${img('cdata-html')} ]]></p>`,
+  'CDATA in HTML holding the tag': `<p><![CDATA[ ${img('cdata-hidden')} ]]></p>`,
+  'CDATA after an SVG': `<svg></svg><![CDATA[ a > ${img('cdata-after-svg')} ]]>`,
+  'CDATA in an SVG': `<svg><![CDATA[ a > <image href="https://cdata-svg.example.com/x.png"/> ]]></svg>`,
+  'CDATA in MathML': `<math><![CDATA[ a > ${img('cdata-math')} ]]></math>`,
+  'CDATA in foreignObject': `<svg><foreignObject><![CDATA[ a > ${img('cdata-fo')} ]]></foreignObject></svg>`,
+  'CDATA in a div in foreignObject': `<svg><foreignObject><div><![CDATA[ a > ${img('cdata-fo-div')} ]]></div></foreignObject></svg>`,
+  'a comment with > inside': `<!-- a > ${img('comment')} -->`,
+  'a processing instruction': `<? a > ${img('pi')} ?>`,
+  'a bogus declaration': `<!x a > ${img('bogus')}`,
+  'raw text elements': ['textarea', 'title', 'xmp', 'noembed', 'noframes', 'iframe']
+    .map((tag) => `<${tag}>${img(tag)}</${tag}>`)
+    .join(''),
+  '<plaintext>': `<plaintext>${img('plaintext')}`,
+  'a <style> in the body': `<p><style>p{background:url(https://body-style.example.com/a.png)}</style>text</p>`,
+  'URLs as browsers clean them': [
+    '<IMG SRC="https://upper.example.com/a.png">',
+    '<img src="  https://spaces.example.com/a.png  ">',
+    '<img src="ht\ttps://tab.example.com/a.png">',
+    '<img src="https&#x3a;//entity.example.com/a.png">',
+    '<img src="https:\\\\backslashes.example.com/a.png">',
+    '<img src=https://unquoted.example.com/a.png>',
+    '<img src="https://first.example.com/a.png" src="https://second.example.com/a.png">',
+  ].join(''),
+};
+
+/**
+ * Snippets the scan reads more loads in than Chromium makes here, on purpose: another
+ * browser, screen or setting makes them. It must still read every load Chromium makes.
+ */
+const MORE_THAN_CHROMIUM: Record<string, string> = {
+  // A screen of another density picks the other candidate; a browser without WebP, the <img>.
+  'every srcset candidate': `<img srcset="https://one-x.example.com/a.png 1x, https://two-x.example.com/b.png 2x">`,
+  'every <picture> source': `<picture><source srcset="https://webp.example.com/a.webp" type="image/webp"><img src="https://png.example.com/a.png"></picture>`,
+  // Shown with scripting off; cloned in by a script.
+  '<noscript> and <template>': `<noscript>${img('noscript')}</noscript><template>${img('template')}</template>`,
+  // Loaded once a script or a media query shows it.
+  'a hidden background': `<div style="display:none;background:url(https://hidden-bg.example.com/a.png)"></div>`,
+  // Run by browsers without modules.
+  'a nomodule script': `<script nomodule src="https://nomodule.example.com/a.js"></script>`,
+  // Fetched by a browser with a window (tab icons), and at play or when chosen.
+  'icons, tracks and lazy media': [
+    '<link rel=icon href="https://icon.example.com/a.png">',
+    '<video><track src="https://track.example.com/a.vtt"></video>',
+    '<video preload=none src="https://video-none.example.com/a.mp4"></video>',
+  ].join(''),
+};
+
+describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromium does', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium(chromium as string);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The hosts Chromium asks for while it loads `html`. */
+  async function contacted(html: string): Promise<string[]> {
+    const page = await browser.newPage();
+    const hosts = new Set<string>();
+    try {
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.protocol === 'https:' || url.protocol === 'http:') {
+          hosts.add(url.host);
+          void request.abort('blockedbyclient').catch(() => undefined);
+        } else void request.continue().catch(() => undefined);
+      });
+      await page.setContent(`<!doctype html><html><body>${html}</body></html>`, {
+        waitUntil: 'load',
+      });
+    } finally {
+      await page.close();
+    }
+    return [...hosts].sort();
+  }
+
+  /** The hosts the scan takes for loads in `html`. */
+  const scanned = (html: string) =>
+    [
+      ...new Set(
+        referencesInHtml(html)
+          .filter((r) => r.role === 'load')
+          .map((r) => new URL(r.url).host),
+      ),
+    ].sort();
+
+  it.each(Object.entries(SNIPPETS))('%s', async (_name, html) => {
+    expect(scanned(html)).toEqual(await contacted(html));
+  });
+
+  it.each(Object.entries(MORE_THAN_CHROMIUM))('%s: more, never fewer', async (_name, html) => {
+    const chromiumLoads = await contacted(html);
+    const scan = scanned(html);
+    expect(scan).toEqual(expect.arrayContaining(chromiumLoads));
+    expect(scan.length).toBeGreaterThan(chromiumLoads.length);
+  });
+
+  it('sees the loads it is shown', async () => {
+    // The oracle itself: a plain image is asked for.
+    expect(await contacted(img('plain'))).toEqual(['plain.example.com']);
+  });
+});
