@@ -1358,6 +1358,23 @@ function isVoidElement(name) {
  */
 class SearchingTokenizer extends Tokenizer/* default */.A {
 }
+const CDATA_LAST = 'CDATA['.length - 1;
+const OPENING_SQUARE_BRACKET = 0x5b;
+const tokenizerCdataSequence = Tokenizer/* default */.A.prototype.stateCDATASequence;
+Object.defineProperty(SearchingTokenizer.prototype, 'stateCDATASequence', {
+    /**
+     * `<![CDATA[` opens a CDATA section only in an SVG or MathML element. Elsewhere a browser
+     * reads it as a bogus comment, which the next `>` ends: in `<![CDATA[ a > <img src=…> ]]>`
+     * the image loads. The Tokenizer would hide everything up to `]]>`; it is handed a
+     * character that is not the last `[`, and takes the bogus comment's path from there.
+     */
+    value: function stateCDATASequence(c) {
+        const bogus = this.sequenceIndex === CDATA_LAST &&
+            c === OPENING_SQUARE_BRACKET &&
+            this.cbs.cdataAllowed?.() !== true;
+        tokenizerCdataSequence.call(this, bogus ? 0 : c);
+    },
+});
 Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
     value: function fastForwardTo(c) {
         const found = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
@@ -1454,6 +1471,12 @@ Object.defineProperties(ScanningParser.prototype, {
             return foreignNow(this);
         },
     },
+    // Asked by the tokenizer at `<![CDATA[` (see SearchingTokenizer).
+    cdataAllowed: {
+        value: function cdataAllowed() {
+            return currentNodeForeign(this);
+        },
+    },
     emitOpenTag: {
         value: function emitOpenTag(name) {
             this.openTagStart = this.startIndex;
@@ -1511,8 +1534,16 @@ Object.defineProperties(ScanningParser.prototype, {
 /** Whether the start tag just read opened an SVG or MathML element (the `<svg>` or `<math>` itself, or an element in foreign content). */
 function openedForeign(state) {
     const open = state.foreignOpen;
-    const top = open[open.length - 1];
-    if (top?.name !== state.tagname)
+    return open[open.length - 1]?.name === state.tagname && currentNodeForeign(state);
+}
+/**
+ * Whether the innermost open element is an SVG or MathML one: the `<svg>` or `<math>`
+ * itself, or one opened in foreign content (an integration point such as
+ * `<foreignObject>` too, though its content is HTML; not an HTML element inside it).
+ */
+function currentNodeForeign(state) {
+    const open = state.foreignOpen;
+    if (open.length === 0)
         return false;
     const parent = open[open.length - 2];
     return parent === undefined || parent.foreign;
