@@ -87,6 +87,7 @@ const HEAD_END = Buffer.from('</head');
 const COMMENT_OPEN = Buffer.from('<!--');
 const COMMENT_CLOSE = Buffer.from('-->');
 const GREATER_THAN = 62;
+const BANG = 33;
 const LESS_THAN = 60;
 const CR = 13;
 const LF = 10;
@@ -423,9 +424,10 @@ function hexEnd(text: string, at: number): number {
 
 /**
  * Where the comment that holds `at` ends (past its `-->`, or the end of the page when it
- * is never closed, as `readVisible` reads it), looking in the run from `from`; -1 when
- * `at` is in no comment. Comments do not nest, so only the last one opened before `at`
- * can hold it.
+ * is never closed), looking in the run from `from`; -1 when `at` is in no comment.
+ * Comments do not nest, so only the last one opened before `at` can hold it. A comment
+ * that a browser ends sooner (`--!>`, `<!-->`) is taken here to go on to its `-->`: the
+ * markup then keeps more than `readVisible` reads (a script after it), never less.
  */
 function endOfCommentAround(page: PageSearch, from: number, at: number): number {
   const { bytes } = page;
@@ -501,6 +503,26 @@ function isTagAt(bytes: Buffer, opening: Buffer, at: number): boolean {
   }
   const after = bytes[at + opening.length];
   return after === undefined || isNameEnd(after);
+}
+
+/**
+ * Index just past the comment whose text starts at `from` (after its `<!--`), where
+ * browsers end it: at `-->` or `--!>`, or at once for `<!-->` and `<!--->`; the end of
+ * the text when it is never closed. Each `--` is looked at once.
+ */
+function afterComment(html: string, from: number): number {
+  if (html.charCodeAt(from) === GREATER_THAN) return from + 1;
+  if (html.startsWith('->', from)) return from + 2;
+  for (
+    let dashes = html.indexOf('--', from);
+    dashes !== -1;
+    dashes = html.indexOf('--', dashes + 1)
+  ) {
+    const next = html.charCodeAt(dashes + 2);
+    if (next === GREATER_THAN) return dashes + 3;
+    if (next === BANG && html.charCodeAt(dashes + 3) === GREATER_THAN) return dashes + 4;
+  }
+  return html.length;
 }
 
 /** Index just past `needle` from `from`, or the end of the text. */
@@ -689,6 +711,8 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   let regionDepth = 0;
   /** Inside `<main>` or `<article>`, header, footer and aside belong to the content. */
   let mainDepth = 0;
+  /** How many `<svg>` and `<math>` are open, where `<![CDATA[` opens text. */
+  let foreignDepth = 0;
   /**
    * The element that is the main content by its role (Sphinx's `<div role="main">`), and
    * how many of its kind are open: inside it too, they belong to the content.
@@ -726,7 +750,15 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     if (lt === -1) break;
     const next = html.charCodeAt(lt + 1);
     if (next === 33 /* ! */) {
-      at = html.startsWith('<!--', lt) ? after(html, '-->', lt + 4) : after(html, '>', lt);
+      if (foreignDepth > 0 && html.startsWith('<![CDATA[', lt)) {
+        // In SVG or MathML, a CDATA section is text (`<text><![CDATA[ a < b ]]></text>`).
+        const end = html.indexOf(']]>', lt + 9);
+        out.text(bytes, lt + 9, end === -1 ? n : end);
+        at = end === -1 ? n : end + 3;
+      } else {
+        // Elsewhere `<![CDATA[` is a bogus comment, which the first `>` ends.
+        at = html.startsWith('<!--', lt) ? afterComment(html, lt + 4) : after(html, '>', lt);
+      }
       out.separate();
       continue;
     }
@@ -742,6 +774,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
 
     if (closing) {
       if (name === 'pre' && preDepth > 0) preDepth -= 1;
+      if ((name === 'svg' || name === 'math') && foreignDepth > 0) foreignDepth -= 1;
       if (name === roleMain && --roleMainDepth === 0) {
         roleMain = undefined;
         mainDepth -= 1;
@@ -768,6 +801,8 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     }
     if (name === 'main' || name === 'article') mainDepth += 1;
     else if (name === 'pre') preDepth += 1;
+    else if ((name === 'svg' || name === 'math') && html.charCodeAt(gt - 1) !== 47 /* / */)
+      foreignDepth += 1;
     if (roleMain !== undefined) {
       if (name === roleMain) roleMainDepth += 1;
     } else if (

@@ -9,6 +9,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBrowser } from '../../src/airgap/browser.js';
 import { referencesInHtml } from '../../src/airgap/html.js';
+import { fingerprintPage } from '../../src/changes/fingerprint.js';
 import { launchChromium } from './ground-truth.js';
 
 const CI = process.env.CI === 'true';
@@ -124,3 +125,91 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
     expect(await contacted(img('plain'))).toEqual(['plain.example.com']);
   });
 });
+
+/**
+ * The change report's page fingerprint against Chromium's rendering: a page template
+ * filled with two words, set as a page's content. Where Chromium shows the word (in the
+ * body's `innerText`), changing it must change the page's content fingerprint; where it
+ * does not, the fingerprint must stay the same, but for what a reader can still bring into
+ * view (a collapsed `<details>`, a `hidden` tab panel, a frame, an image's alt text).
+ */
+const SHOWN: Record<string, (word: string) => string> = {
+  'CDATA in HTML, a > inside': (w) => `<p>Hello<![CDATA[ a > ${w} ]]></p>`,
+  'CDATA in an SVG <text>': (w) => `<p>Hello</p><svg><text><![CDATA[ ${w} ]]></text></svg>`,
+  'a comment ended by --!>': (w) => `<p>Hello<!-- a --!> ${w}</p>`,
+  'an empty comment, <!-->': (w) => `<p>Hello<!--> ${w}</p>`,
+  'an empty comment, <!--->': (w) => `<p>Hello<!---> ${w}</p>`,
+  'a bogus declaration': (w) => `<p>Hello<!x a > ${w}</p>`,
+  'a processing instruction': (w) => `<p>Hello<? a > ${w} ?></p>`,
+  '<xmp> and <plaintext>': (w) => `<xmp>${w}</xmp><plaintext>${w}`,
+  'a <script> closed in capitals': (w) =>
+    `<p>Hello</p><SCRIPT>var a="</script>";</SCRIPT><p>${w}</p>`,
+  'a <script> tag in a comment': (w) => `<!-- <script> --><p>${w}</p><script></script>`,
+  'a <style> in the body, and in an SVG': (w) =>
+    `<style>p{}</style><p>${w}</p><svg><style></style><text>${w}</text></svg>`,
+  'form controls': (w) => `<select><option>${w}</option></select><button>${w}</button>`,
+};
+const NOT_SHOWN: Record<string, (word: string) => string> = {
+  'CDATA in HTML holding the text': (w) => `<p>Hello<![CDATA[ ${w} ]]></p>`,
+  'a comment with > inside': (w) => `<p>Hello<!-- a > ${w} --></p>`,
+  '<template> and <noscript>': (w) =>
+    `<p>Hello</p><template>${w}</template><noscript>${w}</noscript>`,
+  'a <script> in an SVG': (w) => `<p>Hello</p><svg><script>${w}</script></svg>`,
+};
+const REVEALED: Record<string, (word: string) => string> = {
+  'a collapsed <details>': (w) => `<details><summary>More</summary>${w}</details>`,
+  'a hidden tab panel': (w) => `<div role="tabpanel" hidden>${w}</div>`,
+  'a frame': (w) => `<iframe srcdoc="<p>${w}</p>"></iframe>`,
+  'alt text': (w) => `<img src="a.png" alt="${w}">`,
+  '<textarea>': (w) => `<textarea>${w}</textarea>`,
+};
+
+describe.skipIf(!chromium && !CI)(
+  "the change report's fingerprint sees what Chromium shows",
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium(chromium as string);
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    const page = (body: string) =>
+      `<!doctype html><html><head><title>T</title></head><body>${body}</body></html>`;
+
+    /** Whether Chromium shows the two bodies' text differently. */
+    async function shownDiffers(make: (word: string) => string): Promise<boolean> {
+      const texts: string[] = [];
+      for (const word of ['alpha', 'omega']) {
+        const tab = await browser.newPage();
+        try {
+          await tab.setContent(page(make(word)));
+          texts.push(String(await tab.evaluate('document.body.innerText')));
+        } finally {
+          await tab.close();
+        }
+      }
+      return texts[0] !== texts[1];
+    }
+
+    const fingerprintDiffers = (make: (word: string) => string) =>
+      fingerprintPage(Buffer.from(page(make('alpha')))).content !==
+      fingerprintPage(Buffer.from(page(make('omega')))).content;
+
+    it.each(Object.entries(SHOWN))('shown: %s', async (_name, make) => {
+      expect(await shownDiffers(make)).toBe(true);
+      expect(fingerprintDiffers(make)).toBe(true);
+    });
+
+    it.each(Object.entries(NOT_SHOWN))('not shown: %s', async (_name, make) => {
+      expect(await shownDiffers(make)).toBe(false);
+      expect(fingerprintDiffers(make)).toBe(false);
+    });
+
+    it.each(Object.entries(REVEALED))('brought into view: %s', async (_name, make) => {
+      expect(await shownDiffers(make)).toBe(false);
+      expect(fingerprintDiffers(make)).toBe(true);
+    });
+  },
+);

@@ -63,6 +63,28 @@ describe('what a reader sees of a page', () => {
     expect(noisy.content).toBe(plain.content);
   });
 
+  it('ends a comment where a browser does, and reads CDATA as text only in SVG and MathML', () => {
+    const read = (body: string) => visible(body).content;
+    // `--!>` ends a comment, and `<!-->` and `<!--->` are empty ones: the text after shows.
+    for (const comment of ['<!-- a --!>', '<!-->', '<!--->']) {
+      expect(read(`<p>Hi${comment} reader</p>`), comment).not.toBe(read(`<p>Hi${comment} you</p>`));
+      expect(read(`<p>Hi${comment} reader</p>`), comment).toBe(read('<p>Hi reader</p>'));
+    }
+    // A `>` inside a comment does not end it.
+    expect(read('<p>Hi<!-- a > reader --></p>')).toBe(read('<p>Hi<!-- a > you --></p>'));
+    // In an SVG, CDATA is text; in HTML a bogus comment, up to the first `>`.
+    expect(read('<svg><text><![CDATA[ reader ]]></text></svg>')).not.toBe(
+      read('<svg><text><![CDATA[ you ]]></text></svg>'),
+    );
+    expect(read('<p><![CDATA[ reader ]]></p>')).toBe(read('<p><![CDATA[ you ]]></p>'));
+    expect(read('<svg/><p><![CDATA[ reader ]]></p>')).toBe(read('<svg/><p><![CDATA[ you ]]></p>'));
+    // Pages built to hold a comment open read in linear time.
+    const started = performance.now();
+    readVisible(page(`<!--${'-'.repeat(4_000_000)}`));
+    readVisible(page(`<svg><![CDATA[${'-'.repeat(4_000_000)}`));
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   it('sees a declarative shadow root, which a browser shows where it is', () => {
     const callout = (text: string, mode = 'shadowrootmode="open"') =>
       visible(`<main><my-callout><template ${mode}><p>${text}</p></template></my-callout></main>`)
