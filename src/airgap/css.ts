@@ -39,8 +39,10 @@ export function urlsInCss(source: string): FoundUrl[] {
   let inNamespace = false;
   /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
   const blocks: boolean[] = [];
+  /** Tokens before this offset are the inside of a url() read whole already. */
+  let skipUntil = 0;
   tokenize(source, (type, start, end) => {
-    if (type === WHITESPACE || type === COMMENT) return;
+    if (type === WHITESPACE || type === COMMENT || start < skipUntil) return;
     const text = source.slice(start, end);
     if (inNamespace) {
       if (text === ';' || text === '{' || text === '}') inNamespace = false;
@@ -50,6 +52,22 @@ export function urlsInCss(source: string): FoundUrl[] {
       inNamespace = true;
       pending = undefined;
       return;
+    }
+    // `u\72l(…)` is url(…) to a browser, which decodes the name before it looks at it; the
+    // tokenizer only knows `url(` as written, and splits an unquoted URL into pieces.
+    if (type === FUNCTION && text.includes('\\') && unquote(text).toLowerCase() === 'url(') {
+      const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/) as RegExpMatchArray;
+      if (inner[1] === '') {
+        const close = unescapedParenthesis(source, end);
+        found.push({
+          url: unquote(source.slice(end, close).trim()),
+          offset: start,
+          via: 'css url()',
+        });
+        pending = undefined;
+        skipUntil = close + 1;
+        return;
+      }
     }
     if (type === FUNCTION || type === LEFT_PARENTHESIS)
       blocks.push(type === FUNCTION && IMAGE_SET.test(text));
@@ -70,9 +88,20 @@ export function urlsInCss(source: string): FoundUrl[] {
       return;
     }
     pending = undefined;
-    if (type === FUNCTION && /^(url|src)\($/i.test(text)) pending = { via: 'css url()' };
+    if (type === FUNCTION && /^(url|src)\($/i.test(text.includes('\\') ? unquote(text) : text))
+      pending = { via: 'css url()' };
     else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
       pending = { via: 'css @import' };
   });
   return found;
+}
+
+/** Where the unquoted URL from `from` ends: its first `)` that no backslash escapes, or the end. */
+function unescapedParenthesis(source: string, from: number): number {
+  for (let i = from; i < source.length; i += 1) {
+    const c = source.charCodeAt(i);
+    if (c === 0x5c /* \\ */) i += 1;
+    else if (c === 0x29 /* ) */) return i;
+  }
+  return source.length;
 }

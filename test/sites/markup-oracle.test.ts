@@ -17,6 +17,8 @@ const chromium = findBrowser();
 if (!chromium && !CI) console.log('Skipping the markup oracle: no Chromium.');
 
 const img = (host: string) => `<img src="https://${host}.example.com/x.png">`;
+/** A box that shows its style's images. */
+const box = (style: string) => `<div style="width:9px;height:9px;${style}"></div>`;
 
 /** Snippets, each named by what it tries, that the scan must read as Chromium loads them. */
 const SNIPPETS: Record<string, string> = {
@@ -44,6 +46,21 @@ const SNIPPETS: Record<string, string> = {
     '<img src=https://unquoted.example.com/a.png>',
     '<img src="https://first.example.com/a.png" src="https://second.example.com/a.png">',
   ].join(''),
+  'CSS as browsers read it': [
+    box('background:u\\72l(https://escaped-url.example.com/a.png)'),
+    box('background:URL(https://upper-url.example.com/a.png)'),
+    box('background:url(https://paren.example.com/a\\).png)'),
+    box('background:url(https&#58;//entity.example.com/a.png)'),
+    box('cursor:url(https://cursor.example.com/a.png),auto'),
+    box('border:5px solid;border-image:url(https://border.example.com/a.png) 30'),
+    box('mask-image:url(https://mask.example.com/a.png)'),
+    '<ul style="list-style-image:url(https://list.example.com/a.png)"><li>x</li></ul>',
+    '<style>@import "https://import-string.example.com/a.css";',
+    '@IMPORT url(https://import-upper.example.com/a.css);',
+    '@font-face{font-family:F;src:url(https://font.example.com/a.woff2)} p{font-family:F}',
+    ':root{--bg:url(https://custom-property.example.com/a.png)} i{display:block;height:9px;background:var(--bg)}',
+    'b::before{content:url(https://content.example.com/a.png)}</style><p>text</p><i></i><b></b>',
+  ].join(''),
 };
 
 /**
@@ -61,6 +78,13 @@ const MORE_THAN_CHROMIUM: Record<string, string> = {
   // Run by browsers without modules.
   'a nomodule script': `<script nomodule src="https://nomodule.example.com/a.js"></script>`,
   // Fetched by a browser with a window (tab icons), and at play or when chosen.
+  // Used by another page, printed, or read by a browser that takes an @import late.
+  'fonts no text uses, print styles, a late @import': [
+    '<style>@font-face{font-family:G;src:url(https://unused-font.example.com/a.woff2)}',
+    '@media print{div{background:url(https://print.example.com/a.png)}}',
+    'p{color:red} @import url(https://late-import.example.com/a.css);</style>',
+    '<div style="width:9px;height:9px"></div>',
+  ].join(''),
   'icons, tracks and lazy media': [
     '<link rel=icon href="https://icon.example.com/a.png">',
     '<video><track src="https://track.example.com/a.vtt"></video>',

@@ -524,6 +524,24 @@ describe('formats real generators emit', () => {
     ]);
   });
 
+  it('reads url() whose name is written with escapes, as browsers decode it', () => {
+    const css = [
+      '.a { background: u\\72l(https://img.example.com/a\\).png) }',
+      ".b { background: \\75 rl('https://img.example.com/b.png') }",
+      '.c { background: U\\52L( https://img.example.com/c.png ) }',
+      '.d { color: red }',
+      '.e { background: u\\72l(https://img.example.com/never-closed.png',
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => [u.via, u.url])).toEqual([
+      ['css url()', 'https://img.example.com/a).png'],
+      ['css url()', 'https://img.example.com/b.png'],
+      ['css url()', 'https://img.example.com/c.png'],
+      ['css url()', 'https://img.example.com/never-closed.png'],
+    ]);
+    // Many of them unclosed read in linear time: the first takes the rest of the sheet.
+    expect(urlsInCss('u\\72l('.repeat(200_000))).toHaveLength(1);
+  });
+
   it('reads no URL in @namespace, which names a namespace and is never fetched', () => {
     const css = [
       '@namespace url(http://www.w3.org/1999/xhtml);',
