@@ -784,8 +784,10 @@ function urlsInCss(source) {
     let inNamespace = false;
     /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
     const blocks = [];
+    /** Tokens before this offset are the inside of a url() read whole already. */
+    let skipUntil = 0;
     (0,tokenizer/* tokenize */.qw)(source, (type, start, end) => {
-        if (type === WHITESPACE || type === COMMENT)
+        if (type === WHITESPACE || type === COMMENT || start < skipUntil)
             return;
         const text = source.slice(start, end);
         if (inNamespace) {
@@ -797,6 +799,22 @@ function urlsInCss(source) {
             inNamespace = true;
             pending = undefined;
             return;
+        }
+        // `u\72l(…)` is url(…) to a browser, which decodes the name before it looks at it; the
+        // tokenizer only knows `url(` as written, and splits an unquoted URL into pieces.
+        if (type === FUNCTION && text.includes('\\') && unquote(text).toLowerCase() === 'url(') {
+            const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/);
+            if (inner[1] === '') {
+                const close = unescapedParenthesis(source, end);
+                found.push({
+                    url: unquote(source.slice(end, close).trim()),
+                    offset: start,
+                    via: 'css url()',
+                });
+                pending = undefined;
+                skipUntil = close + 1;
+                return;
+            }
         }
         if (type === FUNCTION || type === LEFT_PARENTHESIS)
             blocks.push(type === FUNCTION && IMAGE_SET.test(text));
@@ -818,12 +836,23 @@ function urlsInCss(source) {
             return;
         }
         pending = undefined;
-        if (type === FUNCTION && /^(url|src)\($/i.test(text))
+        if (type === FUNCTION && /^(url|src)\($/i.test(text.includes('\\') ? unquote(text) : text))
             pending = { via: 'css url()' };
         else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
             pending = { via: 'css @import' };
     });
     return found;
+}
+/** Where the unquoted URL from `from` ends: its first `)` that no backslash escapes, or the end. */
+function unescapedParenthesis(source, from) {
+    for (let i = from; i < source.length; i += 1) {
+        const c = source.charCodeAt(i);
+        if (c === 0x5c /* \\ */)
+            i += 1;
+        else if (c === 0x29 /* ) */)
+            return i;
+    }
+    return source.length;
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
