@@ -1,4 +1,5 @@
 import { type Token, tokenizer, tokTypes } from 'acorn';
+import { urlsInCss } from './css.js';
 import { externalHost, isRealHost } from './references.js';
 import { isSdkHost } from './sdk-hosts.js';
 
@@ -22,6 +23,22 @@ const REQUESTING_CALLS = new Set([
   'loadScript',
   'getScript',
   'import',
+  'Request',
+]);
+
+/** Style properties a script sets to CSS that loads what its `url()` names. */
+const LOADING_STYLE_PROPERTIES = new Set([
+  'background',
+  'backgroundImage',
+  'borderImage',
+  'borderImageSource',
+  'content',
+  'cssText',
+  'cursor',
+  'listStyle',
+  'listStyleImage',
+  'mask',
+  'maskImage',
 ]);
 
 const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
@@ -81,6 +98,25 @@ export function urlsInScript(source: string): ScriptUrl[] {
   }
 }
 
+/**
+ * Why the CSS in the string after these tokens is applied, so that its `url()` loads:
+ * `el.style.backgroundImage = "url(…)"`, `new FontFace("…", "url(…)")`; undefined
+ * otherwise. CSS shown as text, in a page's data, loads nothing; nor does a custom
+ * property a script sets (`style.setProperty("--icon", "url(…)")`) until a style uses it:
+ * VitePress's theme sets one to an icon service only when the icon's own CSS is missing.
+ */
+function cssEvidenceFrom(before: readonly Seen[]): string | undefined {
+  const at = (back: number) => before[before.length - back];
+  const [one, two, three] = [at(1), at(2), at(3)];
+  if (one?.label === '=' && two?.label === 'name' && three?.label === '.')
+    return LOADING_STYLE_PROPERTIES.has(two.value) ? `.${two.value} =` : undefined;
+  if (one?.label === ',' && two?.label === 'string' && three?.label === '(') {
+    const callee = at(4)?.value;
+    if (callee === 'FontFace') return 'FontFace()';
+  }
+  return undefined;
+}
+
 function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[] {
   const found: ScriptUrl[] = [];
   const before: Seen[] = [];
@@ -102,6 +138,17 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
         const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
         const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
         found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+      }
+    } else if (
+      (token.type === tokTypes.string || token.type === tokTypes.template) &&
+      /url\(/i.test(current.value)
+    ) {
+      const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+      const evidence = cssEvidenceFrom(context);
+      for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+        const host = externalHost(url);
+        if (host !== undefined && isRealHost(host))
+          found.push({ url, offset: token.start, evidence: `${evidence} url()` });
       }
     }
     before.push(current);

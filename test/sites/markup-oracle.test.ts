@@ -61,6 +61,24 @@ const SNIPPETS: Record<string, string> = {
     ':root{--bg:url(https://custom-property.example.com/a.png)} i{display:block;height:9px;background:var(--bg)}',
     'b::before{content:url(https://content.example.com/a.png)}</style><p>text</p><i></i><b></b>',
   ].join(''),
+  'scripts that request what they name': `<script>${[
+    'fetch("https://fetch.example.com/a")',
+    'fetch(`https://template.example.com/a`, { method: "POST" })',
+    'fetch(new Request("https://request.example.com/a"))',
+    'var x = new XMLHttpRequest(); x.open("GET", "https://xhr.example.com/a"); x.send()',
+    'navigator.sendBeacon("https://beacon.example.com/a", "x")',
+    'new EventSource("https://events.example.com/a")',
+    'new Image().src = "https://image.example.com/a.png"',
+    'var s = document.createElement("script"); s.src = "https://script.example.com/a.js"; document.head.appendChild(s)',
+    'var i = document.createElement("img"); i.setAttribute("src", "https://attribute.example.com/a.png"); document.body.appendChild(i)',
+    'document.body.style.backgroundImage = "url(https://style.example.com/a.png)"',
+    'new FontFace("F", "url(https://font-face.example.com/a.woff2)").load()',
+    'import("https://dynamic-import.example.com/a.js")',
+    // CSS and markup only shown as text load nothing.
+    'var sample = "<pre>body { background: url(https://sample.example.com/a.png) }</pre>"',
+  ].join(
+    ';\n',
+  )}</script><script type="module">import x from "https://import.example.com/a.js"</script>`,
 };
 
 /**

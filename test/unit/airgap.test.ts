@@ -403,8 +403,27 @@ describe('URL strings in scripts count as loads only with evidence', () => {
     ['jsx("script", { src: "https://cdn.example.com/a.js" })', '{ src: … }'],
     ['posthog.init("k", { api_host: "https://us.i.posthog.com" })', 'SDK host'],
     ['fetch("https:\\/\\/api.example.com\\/v1")', 'fetch()'],
+    ['fetch(new Request("https://api.example.com/v2"))', 'Request()'],
+    [
+      'el.style.backgroundImage = "url(https://img.example.com/bg.png)"',
+      '.backgroundImage = url()',
+    ],
+    ['new FontFace("Inter", "url(https://fonts.example.com/i.woff2)")', 'FontFace() url()'],
   ])('%s → %s', (source, evidence) => {
     expect(urlsInScript(source)).toEqual([expect.objectContaining({ evidence })]);
+  });
+
+  it('reads CSS in a string as a load only where a script applies it', () => {
+    // A page's text in a script (a VitePress page chunk, flight data) may show CSS: shown,
+    // it loads nothing.
+    const source = [
+      'const html = "<pre>body { background: url(https://fonts.example.com/a.png) }</pre>";',
+      'const note = `Set cursor: url(https://img.example.com/c.png)`;',
+      'el.title = "url(https://img.example.com/t.png)";',
+      // VitePress's social icon fallback, set only when the icon's CSS is missing.
+      'o.style.setProperty("--icon", `url(\'https://api.iconify.design/simple-icons/${t.icon}.svg\')`);',
+    ].join('\n');
+    expect(urlsInScript(source)).toEqual([]);
   });
 
   it('reads a classic script with legacy octal escapes and numbers, which a module may not hold', () => {
