@@ -932,6 +932,7 @@ function isSdkHost(host) {
 
 
 
+
 /** Calls whose first argument is requested: `fetch("…")`, `new WebSocket("…")`, `import("…")`. */
 const REQUESTING_CALLS = new Set([
     'fetch',
@@ -945,6 +946,21 @@ const REQUESTING_CALLS = new Set([
     'loadScript',
     'getScript',
     'import',
+    'Request',
+]);
+/** Style properties a script sets to CSS that loads what its `url()` names. */
+const LOADING_STYLE_PROPERTIES = new Set([
+    'background',
+    'backgroundImage',
+    'borderImage',
+    'borderImageSource',
+    'content',
+    'cssText',
+    'cursor',
+    'listStyle',
+    'listStyleImage',
+    'mask',
+    'maskImage',
 ]);
 const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
 function seen(token) {
@@ -1002,6 +1018,25 @@ function urlsInScript(source) {
         }
     }
 }
+/**
+ * Why the CSS in the string after these tokens is applied, so that its `url()` loads:
+ * `el.style.backgroundImage = "url(…)"`, `new FontFace("…", "url(…)")`; undefined
+ * otherwise. CSS shown as text, in a page's data, loads nothing; nor does a custom
+ * property a script sets (`style.setProperty("--icon", "url(…)")`) until a style uses it:
+ * VitePress's theme sets one to an icon service only when the icon's own CSS is missing.
+ */
+function cssEvidenceFrom(before) {
+    const at = (back) => before[before.length - back];
+    const [one, two, three] = [at(1), at(2), at(3)];
+    if (one?.label === '=' && two?.label === 'name' && three?.label === '.')
+        return LOADING_STYLE_PROPERTIES.has(two.value) ? `.${two.value} =` : undefined;
+    if (one?.label === ',' && two?.label === 'string' && three?.label === '(') {
+        const callee = at(4)?.value;
+        if (callee === 'FontFace')
+            return 'FontFace()';
+    }
+    return undefined;
+}
 function tokenUrls(source, sourceType) {
     const found = [];
     const before = [];
@@ -1021,6 +1056,16 @@ function tokenUrls(source, sourceType) {
                 const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
                 const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
                 found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+            }
+        }
+        else if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
+            /url\(/i.test(current.value)) {
+            const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+            const evidence = cssEvidenceFrom(context);
+            for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+                const host = externalHost(url);
+                if (host !== undefined && isRealHost(host))
+                    found.push({ url, offset: token.start, evidence: `${evidence} url()` });
             }
         }
         before.push(current);
