@@ -28,6 +28,7 @@ const SNIPPETS: Record<string, string> = {
   'CDATA in an SVG': `<svg><![CDATA[ a > <image href="https://cdata-svg.example.com/x.png"/> ]]></svg>`,
   'CDATA in MathML': `<math><![CDATA[ a > ${img('cdata-math')} ]]></math>`,
   'CDATA in foreignObject': `<svg><foreignObject><![CDATA[ a > ${img('cdata-fo')} ]]></foreignObject></svg>`,
+  'CDATA in an SVG in foreignObject': `<svg><foreignObject><svg><![CDATA[ a > </svg></foreignObject></svg><script> ]]> ${img('cdata-svg-in-fo')}`,
   'CDATA in a div in foreignObject': `<svg><foreignObject><div><![CDATA[ a > ${img('cdata-fo-div')} ]]></div></foreignObject></svg>`,
   'a comment with > inside': `<!-- a > ${img('comment')} -->`,
   'a processing instruction': `<? a > ${img('pi')} ?>`,

@@ -241,6 +241,7 @@ describe('what the browser does with each reference in HTML', () => {
     const read = (page: string) => referencesInHtml(page).map((r) => r.url);
     const cdata = (host: string) =>
       `<![CDATA[ a > <img src="https://${host}.example.com/x.png"> ]]>`;
+    const img = '<img src="https://after-cdata.example.com/x.png">';
     // In HTML it is a bogus comment that the first `>` ends: the image after it loads.
     expect(read(`<p>${cdata('html')}</p>`)).toEqual(['https://html.example.com/x.png']);
     expect(read(`<svg></svg>${cdata('after-svg')}`)).toEqual([
@@ -257,6 +258,15 @@ describe('what the browser does with each reference in HTML', () => {
     );
     // A bogus comment that holds the whole tag still hides it.
     expect(read('<p><![CDATA[ <img src="https://hidden.example.com/x.png"> ]]></p>')).toEqual([]);
+    // An <svg> or <math> inside an integration point is SVG or MathML again: text up to
+    // `]]>`, so what it holds is markup neither there nor after a `>` in it.
+    expect(
+      read(`<svg><foreignObject><svg>${cdata('svg-in-fo')}</svg></foreignObject></svg>`),
+    ).toEqual([]);
+    expect(read(`<math><mi><svg>${cdata('svg-in-mi')}</svg></mi></math>`)).toEqual([]);
+    expect(
+      read(`<svg><foreignObject><svg><![CDATA[ a > </svg></foreignObject></svg><script> ]]>${img}`),
+    ).toEqual(['https://after-cdata.example.com/x.png']);
   });
 
   it('reads a <form> inside an open one as browsers do: not at all', () => {
