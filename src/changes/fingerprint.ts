@@ -10,9 +10,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * Two levels, both computed from the page's bytes without decoding them:
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
- *   live (such a tag inside a comment is part of the comment, kept). Cheap (native
- *   search and CRC, no decoding): when it equals the earlier export's, the page is
- *   unchanged and its other hashes are carried over. CRC-32
+ *   live (such a tag inside a comment or a CDATA section is part of it, kept). Cheap
+ *   (native search and CRC, no decoding): when it equals the earlier export's, the page
+ *   is unchanged and its other hashes are carried over. CRC-32
  *   detects every edit confined to 4 bytes and misses others with odds of 1 in 4
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
@@ -86,6 +86,8 @@ const LEFT_OUT = [
 const HEAD_END = Buffer.from('</head');
 const COMMENT_OPEN = Buffer.from('<!--');
 const COMMENT_CLOSE = Buffer.from('-->');
+const CDATA_OPEN = Buffer.from('<![CDATA[');
+const CDATA_CLOSE = Buffer.from(']]>');
 const GREATER_THAN = 62;
 const BANG = 33;
 const LESS_THAN = 60;
@@ -179,15 +181,25 @@ class PageSearch {
   #gtUpTo = 0;
   #lastGt = -1;
   #nextGt = -2;
-  /** The end of the comment last looked for, by where it opens. */
-  #closedOpen = -1;
-  #closedAt = -1;
-  /** The last `<!--` opened in [#commentFrom, #commentUpTo). */
-  #commentFrom = -1;
-  #commentUpTo = -1;
-  #commentOpen = -1;
+  /** Comments, and CDATA sections (text in an SVG, which `readVisible` reads whole). */
+  readonly comments: CommentLike;
+  readonly cdata: CommentLike;
+  /** Where the first `<![CDATA[` is (-1: none), or -2 before it is looked for. */
+  #firstCdata = -2;
 
-  constructor(readonly bytes: Buffer) {}
+  constructor(readonly bytes: Buffer) {
+    this.comments = new CommentLike(bytes, COMMENT_OPEN, COMMENT_CLOSE);
+    this.cdata = new CommentLike(bytes, CDATA_OPEN, CDATA_CLOSE);
+  }
+
+  /**
+   * Whether a CDATA section opens before `at`: most pages have none, and are spared a
+   * second look back along each run.
+   */
+  cdataBefore(at: number): boolean {
+    if (this.#firstCdata === -2) this.#firstCdata = this.bytes.indexOf(CDATA_OPEN);
+    return this.#firstCdata !== -1 && this.#firstCdata < at;
+  }
 
   /** Where `closing` (lowercase ASCII) occurs from `from`: lowercase first, then in any case. */
   closing(closing: Buffer, from: number): number {
@@ -216,32 +228,62 @@ class PageSearch {
       this.#nextGt = -2;
     }
   }
+}
 
-  /** Where the `-->` of the comment opened at `open` starts, or -1. */
-  commentClose(open: number): number {
+/**
+ * Where a comment, or a CDATA section, opens and closes, found for PageSearch in the same
+ * increasing order: `opening` and the `closing` that ends it.
+ */
+class CommentLike {
+  /** The end of the one last looked for, by where it opens. */
+  #closedOpen = -1;
+  #closedAt = -1;
+  /** The last opening in [#from, #upTo). */
+  #from = -1;
+  #upTo = -1;
+  #open = -1;
+
+  constructor(
+    readonly bytes: Buffer,
+    readonly opening: Buffer,
+    readonly closing: Buffer,
+  ) {}
+
+  /** Where the closing of the one opened at `open` starts, or -1. */
+  closeOf(open: number): number {
     if (open !== this.#closedOpen) {
       this.#closedOpen = open;
-      this.#closedAt = this.bytes.indexOf(COMMENT_CLOSE, open + COMMENT_OPEN.length);
+      this.#closedAt = this.bytes.indexOf(this.closing, open + this.opening.length);
     }
     return this.#closedAt;
   }
 
-  /** The last `<!--` that starts in [from, at) and is whole before `at`, or -1. */
-  lastCommentOpen(from: number, at: number): number {
+  /** The last opening that starts in [from, at) and is whole before `at`, or -1. */
+  lastOpen(from: number, at: number): number {
+    const { opening } = this;
     let open: number;
-    if (from === this.#commentFrom && at >= this.#commentUpTo) {
+    if (from === this.#from && at >= this.#upTo) {
       // Only what lies past the last look is new; an opening across its edge is looked for too.
-      const since = Math.max(from, this.#commentUpTo - (COMMENT_OPEN.length - 1));
-      const found = this.bytes.subarray(since, at).lastIndexOf(COMMENT_OPEN);
-      open = found === -1 ? this.#commentOpen : since + found;
+      const since = Math.max(from, this.#upTo - (opening.length - 1));
+      const found = this.bytes.subarray(since, at).lastIndexOf(opening);
+      open = found === -1 ? this.#open : since + found;
     } else {
-      const found = this.bytes.subarray(from, at).lastIndexOf(COMMENT_OPEN);
+      const found = this.bytes.subarray(from, at).lastIndexOf(opening);
       open = found === -1 ? -1 : from + found;
     }
-    this.#commentFrom = from;
-    this.#commentUpTo = at;
-    this.#commentOpen = open;
+    this.#from = from;
+    this.#upTo = at;
+    this.#open = open;
     return open;
+  }
+
+  /** Where the one that holds `at` ends (past its closing, or the end of the page), or -1. */
+  endAround(from: number, at: number): number {
+    const open = this.lastOpen(from, at);
+    if (open === -1) return -1;
+    const close = this.closeOf(open);
+    const end = close === -1 ? this.bytes.length : close + this.closing.length;
+    return end > at ? end : -1;
   }
 }
 
@@ -427,15 +469,15 @@ function hexEnd(text: string, at: number): number {
  * is never closed), looking in the run from `from`; -1 when `at` is in no comment.
  * Comments do not nest, so only the last one opened before `at` can hold it. A comment
  * that a browser ends sooner (`--!>`, `<!-->`) is taken here to go on to its `-->`: the
- * markup then keeps more than `readVisible` reads (a script after it), never less.
+ * markup then keeps more than `readVisible` reads (a script after it), never less. So is
+ * a CDATA section, up to its `]]>`: in an SVG, `readVisible` reads it whole as text,
+ * `<script>` and all (`<text><![CDATA[ <p><script>…</script> ]]></text>`); elsewhere a
+ * browser ends it at the first `>`, and keeping more costs nothing but the markup's
+ * steadiness on such a page.
  */
 function endOfCommentAround(page: PageSearch, from: number, at: number): number {
-  const { bytes } = page;
-  const open = page.lastCommentOpen(from, at);
-  if (open === -1) return -1;
-  const close = page.commentClose(open);
-  const end = close === -1 ? bytes.length : close + COMMENT_CLOSE.length;
-  return end > at ? end : -1;
+  const comment = page.comments.endAround(from, at);
+  return page.cdataBefore(at) ? Math.max(comment, page.cdata.endAround(from, at)) : comment;
 }
 
 /**

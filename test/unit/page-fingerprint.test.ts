@@ -417,6 +417,36 @@ describe('markup digest', () => {
     );
   });
 
+  it('keeps a script, style or link tag inside a CDATA section, which an SVG shows as text', () => {
+    // An SVG diagram of markup: a reader sees `<script>show("v1")</script>` in the picture.
+    // Left out of the markup, an edit to it kept the earlier fingerprint of the page.
+    const body = (text: string) =>
+      `<main><svg><text><![CDATA[<p>${text}</p>]]></text></svg></main>`;
+    const pages = [
+      (text: string) => page(body(text)),
+      // Without a `</head>`, styles and links are left out everywhere.
+      (text: string) => Buffer.from(`<!DOCTYPE html><title>T</title>${body(text)}`),
+    ];
+    for (const text of [
+      '<script>show("v1")</script>',
+      '<style>b { background: url(v1.png) }</style>',
+      '<link href="/v1.css">',
+    ]) {
+      for (const make of pages) {
+        const earlier = make(text);
+        const now = make(text.replace('v1', 'v2'));
+        const first = fingerprintPage(earlier);
+        expect(readVisible(now).content, text).not.toBe(first.content);
+        expect(fingerprintPage(now, first).content, text).not.toBe(first.content);
+        expect(sameMarkup(now, first), text).toBe(false);
+      }
+    }
+    // The elements after a CDATA section are still left out.
+    expect(digest(page('<svg><![CDATA[ a > b ]]></svg><p>a</p><script>build 1</script>'))).toBe(
+      digest(page('<svg><![CDATA[ a > b ]]></svg><p>a</p><script>build 2</script>')),
+    );
+  });
+
   it('reads a tag name inside another tag, or a closing tag in capitals, as the visible scan does', () => {
     const cases = [
       // Serializers that follow the spec leave < unescaped in attribute values.
