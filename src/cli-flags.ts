@@ -62,7 +62,12 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
     'hide the bundle link in the log (not in --output, --json)',
     EXPORT_ONLY,
   ),
-  input('show-bundle-url', undefined, 'link the bundle in the job summary (GitHub)', EXPORT_ONLY),
+  input(
+    'show-bundle-url',
+    undefined,
+    'show the whole bundle link in the outputs table (in the job summary on GitHub)',
+    EXPORT_ONLY,
+  ),
   input(
     'max-extract-size',
     'size',

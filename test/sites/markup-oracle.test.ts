@@ -31,6 +31,7 @@ const SNIPPETS: Record<string, string> = {
   'CDATA in an SVG in foreignObject': `<svg><foreignObject><svg><![CDATA[ a > </svg></foreignObject></svg><script> ]]> ${img('cdata-svg-in-fo')}`,
   'CDATA in a div in foreignObject': `<svg><foreignObject><div><![CDATA[ a > ${img('cdata-fo-div')} ]]></div></foreignObject></svg>`,
   'a comment with > inside': `<!-- a > ${img('comment')} -->`,
+  'comments ended by --!>, and empty ones': `<!-- a --!> ${img('bang')}<!--> ${img('empty')}<!---> ${img('empty-dash')}`,
   'a processing instruction': `<? a > ${img('pi')} ?>`,
   'a bogus declaration': `<!x a > ${img('bogus')}`,
   'raw text elements': ['textarea', 'title', 'xmp', 'noembed', 'noframes', 'iframe']
