@@ -1611,14 +1611,18 @@ function openedForeign(state) {
     return open[open.length - 1]?.name === state.tagname && currentNodeForeign(state);
 }
 /**
- * Whether the innermost open element is an SVG or MathML one: the `<svg>` or `<math>`
- * itself, or one opened in foreign content (an integration point such as
- * `<foreignObject>` too, though its content is HTML; not an HTML element inside it).
+ * Whether the innermost open element is an SVG or MathML one: an `<svg>` or `<math>`,
+ * wherever it is (one inside a `<foreignObject>` or `<mi>` too), or one opened in foreign
+ * content (an integration point such as `<foreignObject>` too, though its content is
+ * HTML; not an HTML element inside it).
  */
 function currentNodeForeign(state) {
     const open = state.foreignOpen;
-    if (open.length === 0)
+    const current = open[open.length - 1];
+    if (current === undefined)
         return false;
+    if (current.name === 'svg' || current.name === 'math')
+        return true;
     const parent = open[open.length - 2];
     return parent === undefined || parent.foreign;
 }
