@@ -53,9 +53,11 @@ export function urlsInCss(source: string): FoundUrl[] {
       pending = undefined;
       return;
     }
-    // `u\72l(…)` is url(…) to a browser, which decodes the name before it looks at it; the
-    // tokenizer only knows `url(` as written, and splits an unquoted URL into pieces.
-    if (type === FUNCTION && text.includes('\\') && unquote(text).toLowerCase() === 'url(') {
+    // A function's name as a browser reads it: `u\72l(…)` is url(…), decoded before it is
+    // looked at. The tokenizer only knows `url(` as written, and splits an unquoted URL
+    // after an escaped one into pieces.
+    const name = type === FUNCTION && text.includes('\\') ? unquote(text) : text;
+    if (type === FUNCTION && name !== text && name.toLowerCase() === 'url(') {
       const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/) as RegExpMatchArray;
       if (inner[1] === '') {
         const close = unescapedParenthesis(source, end);
@@ -88,8 +90,7 @@ export function urlsInCss(source: string): FoundUrl[] {
       return;
     }
     pending = undefined;
-    if (type === FUNCTION && /^(url|src)\($/i.test(text.includes('\\') ? unquote(text) : text))
-      pending = { via: 'css url()' };
+    if (type === FUNCTION && /^(url|src)\($/i.test(name)) pending = { via: 'css url()' };
     else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
       pending = { via: 'css @import' };
   });

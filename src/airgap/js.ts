@@ -128,27 +128,23 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
     allowAwaitOutsideFunction: true,
   })) {
     const current = seen(token);
-    if (
-      (token.type === tokTypes.string || token.type === tokTypes.template) &&
-      LOOKS_LIKE_URL.test(current.value)
-    ) {
-      const url = current.value.trim();
-      const host = externalHost(url);
-      if (host !== undefined && isRealHost(host)) {
-        const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-        const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-        found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
-      }
-    } else if (
-      (token.type === tokTypes.string || token.type === tokTypes.template) &&
-      /url\(/i.test(current.value)
-    ) {
+    if (token.type === tokTypes.string || token.type === tokTypes.template) {
+      // What comes before a template's text is what comes before its opening backquote.
       const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-      const evidence = cssEvidenceFrom(context);
-      for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+      if (LOOKS_LIKE_URL.test(current.value)) {
+        const url = current.value.trim();
         const host = externalHost(url);
-        if (host !== undefined && isRealHost(host))
-          found.push({ url, offset: token.start, evidence: `${evidence} url()` });
+        if (host !== undefined && isRealHost(host)) {
+          const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+          found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+        }
+      } else if (/url\(/i.test(current.value)) {
+        const evidence = cssEvidenceFrom(context);
+        for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+          const host = externalHost(url);
+          if (host !== undefined && isRealHost(host))
+            found.push({ url, offset: token.start, evidence: `${evidence} url()` });
+        }
       }
     }
     before.push(current);
