@@ -800,9 +800,11 @@ function urlsInCss(source) {
             pending = undefined;
             return;
         }
-        // `u\72l(…)` is url(…) to a browser, which decodes the name before it looks at it; the
-        // tokenizer only knows `url(` as written, and splits an unquoted URL into pieces.
-        if (type === FUNCTION && text.includes('\\') && unquote(text).toLowerCase() === 'url(') {
+        // A function's name as a browser reads it: `u\72l(…)` is url(…), decoded before it is
+        // looked at. The tokenizer only knows `url(` as written, and splits an unquoted URL
+        // after an escaped one into pieces.
+        const name = type === FUNCTION && text.includes('\\') ? unquote(text) : text;
+        if (type === FUNCTION && name !== text && name.toLowerCase() === 'url(') {
             const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/);
             if (inner[1] === '') {
                 const close = unescapedParenthesis(source, end);
@@ -836,7 +838,7 @@ function urlsInCss(source) {
             return;
         }
         pending = undefined;
-        if (type === FUNCTION && /^(url|src)\($/i.test(text.includes('\\') ? unquote(text) : text))
+        if (type === FUNCTION && /^(url|src)\($/i.test(name))
             pending = { via: 'css url()' };
         else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
             pending = { via: 'css @import' };
@@ -1048,24 +1050,24 @@ function tokenUrls(source, sourceType) {
         allowAwaitOutsideFunction: true,
     })) {
         const current = seen(token);
-        if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
-            LOOKS_LIKE_URL.test(current.value)) {
-            const url = current.value.trim();
-            const host = externalHost(url);
-            if (host !== undefined && isRealHost(host)) {
-                const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-                const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-                found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
-            }
-        }
-        else if ((token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) &&
-            /url\(/i.test(current.value)) {
+        if (token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) {
+            // What comes before a template's text is what comes before its opening backquote.
             const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
-            const evidence = cssEvidenceFrom(context);
-            for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+            if (LOOKS_LIKE_URL.test(current.value)) {
+                const url = current.value.trim();
                 const host = externalHost(url);
-                if (host !== undefined && isRealHost(host))
-                    found.push({ url, offset: token.start, evidence: `${evidence} url()` });
+                if (host !== undefined && isRealHost(host)) {
+                    const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
+                    found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+                }
+            }
+            else if (/url\(/i.test(current.value)) {
+                const evidence = cssEvidenceFrom(context);
+                for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
+                    const host = externalHost(url);
+                    if (host !== undefined && isRealHost(host))
+                        found.push({ url, offset: token.start, evidence: `${evidence} url()` });
+                }
             }
         }
         before.push(current);
