@@ -238,10 +238,11 @@ class ScanningParser extends Parser {
 
 /**
  * The end tags the scan acts on outside SVG and MathML: those of the raw-text elements it
- * reads, and </form>. Another end tag's name (</a>, </li>, </div>: most of them) is not
- * even cut from the text when its length rules it out.
+ * reads, </form>, and those of the elements whose `<base>` browsers ignore. Another end
+ * tag's name (</a>, </li>, </div>: most of them) is not even cut from the text when its
+ * length rules it out.
  */
-const END_TAGS_READ = ['script', 'style', 'form'];
+const END_TAGS_READ = ['script', 'style', 'form', 'template', 'noscript'];
 const END_TAG_READ_LENGTHS = new Set(END_TAGS_READ.map((name) => name.length));
 
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
@@ -496,6 +497,12 @@ export class HtmlScanner {
     | undefined;
   /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
   #inForm = false;
+  /**
+   * How many `<template>` and `<noscript>` elements are open: a `<base>` in one is not the
+   * page's (a template's content is a document of its own; with scripts on, a noscript's
+   * is text).
+   */
+  #inert = 0;
   /** Flight data of the page, in order, and where each piece came from. */
   readonly #flight: string[] = [];
   readonly #flightStarts: { at: number; offset: number }[] = [];
@@ -518,6 +525,8 @@ export class HtmlScanner {
         onclosetag: (name) => {
           if (this.#raw && name === this.#raw.tag) this.#closeRaw();
           if (name === 'form') this.#inForm = false;
+          else if ((name === 'template' || name === 'noscript') && this.#inert > 0)
+            this.#inert -= 1;
         },
       },
       {
@@ -583,7 +592,15 @@ export class HtmlScanner {
         else this.#callbacks.unreadFrame?.(offset);
       }
     }
-    if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
+    if (tag === 'template' || tag === 'noscript') this.#inert += 1;
+    // The first in the page's own tree; an SVG <base> is no HTML one.
+    else if (
+      tag === 'base' &&
+      attributes.href !== undefined &&
+      this.base === undefined &&
+      this.#inert === 0 &&
+      !this.#parser.isInForeignContext()
+    )
       this.base = decodeHTMLAttribute(attributes.href);
     if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
       const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));

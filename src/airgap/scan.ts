@@ -690,7 +690,9 @@ function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
     try {
       urlPath = decodeURIComponent(target.pathname);
     } catch {
-      urlPath = target.pathname;
+      // A `%` not followed by two hex digits (`100%`): nginx answers 400 Bad Request. Or
+      // bytes that are no UTF-8, which no file name in the tree spells.
+      return { path: target.pathname, resolved: undefined };
     }
   }
   return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
@@ -708,9 +710,15 @@ function checkLinks(
   if (found.length === 0) return;
   let pageBase: URL;
   try {
-    pageBase = new URL(base ?? '', new URL(pageUrl(file), SITE_ORIGIN));
+    pageBase = new URL(pageUrl(file), SITE_ORIGIN);
   } catch {
     return;
+  }
+  if (base !== undefined) {
+    // A base browsers cannot use (no URL, or a data: or javascript: one) leaves the page's own.
+    const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
+    if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
+      pageBase = parsed;
   }
   // Links resolve the same from every page of a directory (and root-absolute ones from every page).
   const scope =

@@ -41,9 +41,14 @@ export class SiteTree {
     return new SiteTree(root, new Set(files), new Set(directories));
   }
 
-  /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
+  /**
+   * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
+   * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
+   * `/guides//intro` is served.
+   */
   resolve(urlPath: string): Resolved | undefined {
-    const trimmed = urlPath.replace(/^\/+/, '');
+    const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
+    const trimmed = merged.replace(/^\/+/, '');
     if (trimmed.includes('..') && trimmed.split('/').includes('..')) return undefined;
     if (trimmed === '' || trimmed.endsWith('/')) {
       const index = `${trimmed}index.html`;

@@ -704,6 +704,63 @@ describe('scanning a site', () => {
     expect(scan.links.checked).toBe(1);
   });
 
+  it('resolves links from the page under a <base href> browsers cannot use', async () => {
+    const links = '<a href="next">x</a> <a href="gone">y</a>';
+    const scan = await scanPages(
+      {
+        'a/next.html': '<p>next</p>',
+        // The first <base href> is the page's, even when it is unusable.
+        'a/data.html': `<base href="data:text/html,x"><base href="/b/">${links}`,
+        'a/invalid.html': `<base href="http://[x">${links}`,
+        'a/script.html': `<base href="javascript:void 0">${links}`,
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.checked).toBe(6);
+    expect(scan.links.broken.map((b) => [b.file, b.target])).toEqual([
+      ['a/data.html', '/a/gone'],
+      ['a/invalid.html', '/a/gone'],
+      ['a/script.html', '/a/gone'],
+    ]);
+  });
+
+  it('takes no <base href> from a template, a noscript or an SVG', async () => {
+    const scan = await scanPages(
+      {
+        'a/next.html': '<p>next</p>',
+        'a/page.html': [
+          '<template><base href="/x/"></template><noscript><base href="/y/"></noscript>',
+          '<svg><base href="/z/"/></svg><a href="next">next</a>',
+        ].join(''),
+        // Once the noscript ends, a <base> is the page's again.
+        'b/only-b.html': '<p>b</p>',
+        'a/late.html': '<noscript><p>x</noscript><base href="/b/"><a href="only-b">b</a>',
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.checked).toBe(2);
+    expect(scan.links.broken).toEqual([]);
+  });
+
+  it('resolves links as nginx reads their paths: slashes merged, a lone % refused', async () => {
+    const scan = await scanPages(
+      {
+        'guides/next.html': '<p>next</p>',
+        'guides/100%.html': '<p>percent</p>',
+        'guides/page.html': [
+          '<a href="/guides//next">a</a> <a href="//x.example.com//next">b</a>',
+          '<a href="100%">c</a> <a href="100%25">d</a> <a href="%C3">e</a>',
+        ].join(''),
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.checked).toBe(4);
+    expect(scan.links.broken.map((b) => [b.url, b.target])).toEqual([
+      ['100%', '/guides/100%'],
+      ['%C3', '/guides/%C3'],
+    ]);
+  });
+
   it('resolves a link of only a query to the page it is on', async () => {
     const scan = await scanPages(
       {
