@@ -1517,10 +1517,11 @@ class ScanningParser extends Parser/* Parser */.i {
 }
 /**
  * The end tags the scan acts on outside SVG and MathML: those of the raw-text elements it
- * reads, and </form>. Another end tag's name (</a>, </li>, </div>: most of them) is not
- * even cut from the text when its length rules it out.
+ * reads, </form>, and those of the elements whose `<base>` browsers ignore. Another end
+ * tag's name (</a>, </li>, </div>: most of them) is not even cut from the text when its
+ * length rules it out.
  */
-const END_TAGS_READ = ['script', 'style', 'form'];
+const END_TAGS_READ = ['script', 'style', 'form', 'template', 'noscript'];
 const END_TAG_READ_LENGTHS = new Set(END_TAGS_READ.map((name) => name.length));
 /** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
 const HTML_INTEGRATION_POINTS = {
@@ -1746,6 +1747,12 @@ class HtmlScanner {
     #raw;
     /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
     #inForm = false;
+    /**
+     * How many `<template>` and `<noscript>` elements are open: a `<base>` in one is not the
+     * page's (a template's content is a document of its own; with scripts on, a noscript's
+     * is text).
+     */
+    #inert = 0;
     /** Flight data of the page, in order, and where each piece came from. */
     #flight = [];
     #flightStarts = [];
@@ -1770,6 +1777,8 @@ class HtmlScanner {
                     this.#closeRaw();
                 if (name === 'form')
                     this.#inForm = false;
+                else if ((name === 'template' || name === 'noscript') && this.#inert > 0)
+                    this.#inert -= 1;
             },
         }, {
             decodeEntities: false,
@@ -1841,7 +1850,14 @@ class HtmlScanner {
                     this.#callbacks.unreadFrame?.(offset);
             }
         }
-        if (tag === 'base' && attributes.href !== undefined && this.base === undefined)
+        if (tag === 'template' || tag === 'noscript')
+            this.#inert += 1;
+        // The first in the page's own tree; an SVG <base> is no HTML one.
+        else if (tag === 'base' &&
+            attributes.href !== undefined &&
+            this.base === undefined &&
+            this.#inert === 0 &&
+            !this.#parser.isInForeignContext())
             this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
         if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
             const url = refreshUrl((0,decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
@@ -1976,9 +1992,14 @@ class SiteTree {
     static of(root, files, directories) {
         return new SiteTree(root, new Set(files), new Set(directories));
     }
-    /** The file a decoded URL path (`/guides/intro`) is served from, or undefined (404). */
+    /**
+     * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
+     * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
+     * `/guides//intro` is served.
+     */
     resolve(urlPath) {
-        const trimmed = urlPath.replace(/^\/+/, '');
+        const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
+        const trimmed = merged.replace(/^\/+/, '');
         if (trimmed.includes('..') && trimmed.split('/').includes('..'))
             return undefined;
         if (trimmed === '' || trimmed.endsWith('/')) {
@@ -2611,7 +2632,9 @@ function resolveLink(tree, pageBase, value) {
             urlPath = decodeURIComponent(target.pathname);
         }
         catch {
-            urlPath = target.pathname;
+            // A `%` not followed by two hex digits (`100%`): nginx answers 400 Bad Request. Or
+            // bytes that are no UTF-8, which no file name in the tree spells.
+            return { path: target.pathname, resolved: undefined };
         }
     }
     return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
@@ -2621,10 +2644,16 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         return;
     let pageBase;
     try {
-        pageBase = new URL(base ?? '', new URL(pageUrl(file), SITE_ORIGIN));
+        pageBase = new URL(pageUrl(file), SITE_ORIGIN);
     }
     catch {
         return;
+    }
+    if (base !== undefined) {
+        // A base browsers cannot use (no URL, or a data: or javascript: one) leaves the page's own.
+        const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
+        if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
+            pageBase = parsed;
     }
     // Links resolve the same from every page of a directory (and root-absolute ones from every page).
     const scope = base === undefined
