@@ -129,12 +129,13 @@ export async function loadPagesInBrowser(
       page.on('requestfailed', settled);
       page.on('response', (response) => {
         const url = new URL(response.url());
+        const status = response.status();
         if (
-          response.status() === 404 &&
+          (status === 404 || status === 400) &&
           url.origin === server.origin &&
           url.pathname !== '/favicon.ico'
         )
-          result.missing.push({ path: decodeURIComponent(url.pathname), page: current });
+          result.missing.push({ path: decodedPath(url.pathname), page: current });
       });
       // WebSockets bypass request interception: record them (the resolver rules refuse them).
       const session = await page.createCDPSession();
@@ -174,6 +175,15 @@ export async function loadPagesInBrowser(
     signal?.removeEventListener('abort', onAbort);
     await browser?.close().catch(() => undefined);
     await server.close();
+  }
+}
+
+/** A URL path as a file's name reads, or as written when it is no percent-encoding (`100%`). */
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
   }
 }
 

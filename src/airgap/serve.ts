@@ -29,6 +29,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
+/** A `%` that two hex digits do not follow. */
+const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
+
 export interface SiteServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
@@ -38,19 +41,34 @@ export interface SiteServer {
 /**
  * Serves an extracted site on a loopback port with the export's URL rules (the file,
  * then `.html` appended, then a directory's index.html; 404.html for the rest), so the
- * browser sees it as a reader on a correctly configured host would.
+ * browser sees it as a reader on a correctly configured host would. As nginx does, a
+ * directory asked for without its trailing slash is a redirect to it (so the index
+ * page's relative references resolve inside the directory), and a path that is no
+ * percent-encoding a bad request.
  */
 export async function serveSite(tree: SiteTree): Promise<SiteServer> {
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    let decoded: string;
+    if (LONE_PERCENT.test(url.pathname)) {
+      response.writeHead(400, { 'content-type': 'text/plain' });
+      response.end('bad request');
+      return;
+    }
+    let decoded: string | undefined;
     try {
       decoded = decodeURIComponent(url.pathname);
     } catch {
-      decoded = url.pathname;
+      // Bytes that are no UTF-8 (`%C3` alone): no file of the tree has that name.
     }
     const resolved =
-      request.method === 'GET' || request.method === 'HEAD' ? tree.resolve(decoded) : undefined;
+      decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
+        ? tree.resolve(decoded)
+        : undefined;
+    if (resolved?.rule === 'index' && !url.pathname.endsWith('/')) {
+      response.writeHead(301, { location: `${url.pathname}/${url.search}` });
+      response.end();
+      return;
+    }
     const send = (file: string, status: number) => {
       response.writeHead(status, {
         'content-type':

@@ -437,6 +437,22 @@ describe.skipIf(!browser && process.env.CI !== 'true')('the headless browser pas
     );
   });
 
+  it('serves a folder asked for without its slash as nginx does, so its page finds its files', async () => {
+    const root = await siteOf({
+      // A frame of the folder's page, as readers reach it from a link without the slash.
+      'index.html': '<!doctype html><iframe src="/guides/setup"></iframe><img src="/img/100%.png">',
+      'guides/setup/index.html': '<!doctype html><img src="diagram.png">',
+      'guides/setup/diagram.png': 'png',
+      'img/100%.png': 'png',
+    });
+    const result = await check(root, { 'deployment-type': 'air-gapped', 'browser-check': 'true' });
+    // Not /guides/diagram.png; and a lone % is refused, as nginx answers it 400.
+    const missing = result.of('warning').filter((w) => w.message.startsWith('While loading pages'));
+    expect(missing.map((m) => m.message)).toEqual([
+      'While loading pages the browser requested 1 path that no file of the export serves: /img/100%.png (from /).',
+    ]);
+  });
+
   it('stops when the run is cancelled, leaving no browser behind', async () => {
     const root = await siteOf({
       'index.html':
