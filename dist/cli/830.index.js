@@ -55,22 +55,39 @@ const CONTENT_TYPES = {
     '.wasm': 'application/wasm',
     '.map': 'application/json',
 };
+/** A `%` that two hex digits do not follow. */
+const LONE_PERCENT = /%(?![0-9a-f]{2})/i;
 /**
  * Serves an extracted site on a loopback port with the export's URL rules (the file,
  * then `.html` appended, then a directory's index.html; 404.html for the rest), so the
- * browser sees it as a reader on a correctly configured host would.
+ * browser sees it as a reader on a correctly configured host would. As nginx does, a
+ * directory asked for without its trailing slash is a redirect to it (so the index
+ * page's relative references resolve inside the directory), and a path that is no
+ * percent-encoding a bad request.
  */
 async function serveSite(tree) {
     const server = (0,external_node_http_.createServer)((request, response) => {
         const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+        if (LONE_PERCENT.test(url.pathname)) {
+            response.writeHead(400, { 'content-type': 'text/plain' });
+            response.end('bad request');
+            return;
+        }
         let decoded;
         try {
             decoded = decodeURIComponent(url.pathname);
         }
         catch {
-            decoded = url.pathname;
+            // Bytes that are no UTF-8 (`%C3` alone): no file of the tree has that name.
         }
-        const resolved = request.method === 'GET' || request.method === 'HEAD' ? tree.resolve(decoded) : undefined;
+        const resolved = decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
+            ? tree.resolve(decoded)
+            : undefined;
+        if (resolved?.rule === 'index' && !url.pathname.endsWith('/')) {
+            response.writeHead(301, { location: `${url.pathname}/${url.search}` });
+            response.end();
+            return;
+        }
         const send = (file, status) => {
             response.writeHead(status, {
                 'content-type': CONTENT_TYPES[external_node_path_.extname(file).toLowerCase()] ?? 'application/octet-stream',
@@ -200,10 +217,11 @@ async function loadPagesInBrowser(tree, options) {
             page.on('requestfailed', settled);
             page.on('response', (response) => {
                 const url = new URL(response.url());
-                if (response.status() === 404 &&
+                const status = response.status();
+                if ((status === 404 || status === 400) &&
                     url.origin === server.origin &&
                     url.pathname !== '/favicon.ico')
-                    result.missing.push({ path: decodeURIComponent(url.pathname), page: current });
+                    result.missing.push({ path: decodedPath(url.pathname), page: current });
             });
             // WebSockets bypass request interception: record them (the resolver rules refuse them).
             const session = await page.createCDPSession();
@@ -249,6 +267,15 @@ async function loadPagesInBrowser(tree, options) {
         signal?.removeEventListener('abort', onAbort);
         await browser?.close().catch(() => undefined);
         await server.close();
+    }
+}
+/** A URL path as a file's name reads, or as written when it is no percent-encoding (`100%`). */
+function decodedPath(pathname) {
+    try {
+        return decodeURIComponent(pathname);
+    }
+    catch {
+        return pathname;
     }
 }
 /** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
