@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, type RunningServer, whenServing } from './web-servers.js';
 
 /** Debian's nginx binary, when installed. */
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => existsSync(file));
@@ -16,18 +16,7 @@ const MIME_TYPES = `types {
 }
 default_type application/octet-stream;`;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-export interface RunningNginx {
-  origin: string;
-  stop(): Promise<void>;
-}
+export type RunningNginx = RunningServer;
 
 /**
  * Starts the real nginx in the foreground on a loopback port with a `server` block
@@ -58,30 +47,7 @@ ${serverBlock(listen)}
   if (test.status !== 0)
     throw new Error(`nginx refused the configuration:\n${test.stderr}\n${config}`);
   const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', file], { stdio: 'ignore' });
-  const origin = `http://${listen}`;
-  for (let attempt = 0; ; attempt += 1) {
-    const up = await fetch(`${origin}/`).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (attempt > 50 || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `nginx did not start: ${await fs.readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => '')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    origin,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await fs.rm(prefix, { recursive: true, force: true });
-    },
-  };
+  return whenServing('nginx', child, `http://${listen}`, prefix, () =>
+    fs.readFile(path.join(prefix, 'error.log'), 'utf8'),
+  );
 }

@@ -1,0 +1,150 @@
+/**
+ * The README's Caddy and Apache configurations, taken from the README itself, held to the
+ * nginx block the check prints: Debian's Caddy, Apache and nginx serve the same export on
+ * loopback, and each request must get the same page, after the same redirects, from all
+ * three (a missing page: a 404 with the export's 404.html).
+ */
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nginxConfig } from '../../src/airgap/serving.js';
+import { NGINX, startNginx } from './nginx.js';
+import { APACHE, CADDY, type RunningServer, startApache, startCaddy } from './web-servers.js';
+
+const CI = process.env.CI === 'true';
+const missing = [
+  ...(NGINX ? [] : ['nginx']),
+  ...(CADDY ? [] : ['caddy']),
+  ...(APACHE ? [] : ['apache2-bin']),
+];
+if (missing.length > 0 && !CI)
+  console.log(`Skipping the server configurations: no ${missing.join(', ')}.`);
+
+/** The README's first code block in `language`. */
+async function readmeBlock(language: string): Promise<string> {
+  const readme = await fs.readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1];
+  if (block === undefined) throw new Error(`README.md has no ${language} block`);
+  return block;
+}
+
+/** An export's shapes: pages with and without folders, Next.js's RSC folders, odd names. */
+const FILES = [
+  'index.html',
+  '404.html',
+  'guides/intro.html',
+  // Next.js: a folder of RSC payloads beside each page.
+  'guides/intro/payload.txt',
+  'guides/setup/index.html',
+  'guides/v1.2.html',
+  'guides/a b.html',
+  'guides/100%.html',
+  'guides/hash#.html',
+  'guides/data.json',
+  'guides/empty/note.txt',
+  'both.html',
+  'both/index.html',
+  'assets/app.css',
+];
+
+const REQUESTS = [
+  ...['/', '/index', '/index.html', '/guides/intro', '/guides/intro/', '/guides/intro.html'],
+  ...['/guides/intro?tab=1', '/guides/intro/payload.txt', '/guides/setup', '/guides/setup/'],
+  ...['/guides/setup?tab=1', '/guides/setup/index', '/guides/v1.2', '/guides/a%20b'],
+  ...['/guides/100%25', '/guides/hash%23', '/guides/data', '/guides/data.json'],
+  ...['/guides/empty/', '/guides/empty/note.txt', '/both', '/both/', '/assets/app.css'],
+  ...['/assets/', '/nope', '/guides/nope/', '/guides/intro.html/'],
+];
+
+/** Where Caddy (2.6, Debian's) answers otherwise, harmlessly: the README says so. */
+const CADDY_DIFFERS: Record<string, string> = {
+  // The slash it adds to a folder's address drops the query.
+  '/guides/setup?tab=1': '→ /guides/setup/ the file guides/setup/index.html',
+  // A file asked for with a slash after its name is a redirect to it.
+  '/guides/intro.html/': '→ /guides/intro.html the file guides/intro.html',
+};
+
+describe.skipIf(missing.length > 0 && !CI)("the README's server configurations", () => {
+  let root: string;
+  const servers: Record<string, RunningServer> = {};
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-servers-'));
+    for (const file of FILES) {
+      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fs.writeFile(path.join(root, file), `the file ${file}`);
+    }
+    servers.nginx = await startNginx((listen) =>
+      nginxConfig({ has404Page: true }, { root, listen }),
+    );
+    const caddy = await readmeBlock('caddy');
+    servers.Caddy = await startCaddy((address) =>
+      caddy.replace(/^\S+ \{/, `${address} {`).replace(/root \* \S+/, `root * ${root}`),
+    );
+    servers.Apache = await startApache(root, await readmeBlock('apache'));
+  });
+  afterAll(async () => {
+    for (const server of Object.values(servers)) await server.stop();
+    if (root) await fs.rm(root, { recursive: true, force: true });
+  });
+
+  /**
+   * What a reader gets for `target`, sent as written: the redirects followed (each by the
+   * path it leads to), then the file served, or "not served" (403 and 404 alike: a folder
+   * without an index is 403 to nginx, 404 to the others).
+   */
+  async function answer(origin: string, target: string, hops = 0): Promise<string> {
+    const { hostname, port } = new URL(origin);
+    const { status, location, body } = await new Promise<{
+      status: number;
+      location: string | undefined;
+      body: string;
+    }>((resolve, reject) => {
+      http
+        .get({ host: hostname, port, path: target }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              location: response.headers.location,
+              body: Buffer.concat(chunks).toString(),
+            }),
+          );
+        })
+        .on('error', reject);
+    });
+    if ([301, 302, 307, 308].includes(status) && location && hops < 3) {
+      const next = new URL(location, origin);
+      return `→ ${next.pathname}${next.search} ${await answer(origin, `${next.pathname}${next.search}`, hops + 1)}`;
+    }
+    if (status === 200) return body;
+    return status === 403 || status === 404 ? 'not served' : `${status}`;
+  }
+
+  it.each(REQUESTS)('%s: Caddy and Apache serve what nginx does', async (target) => {
+    const expected = await answer(servers.nginx!.origin, target);
+    expect(await answer(servers.Caddy!.origin, target), 'Caddy').toBe(
+      CADDY_DIFFERS[target] ?? expected,
+    );
+    expect(await answer(servers.Apache!.origin, target), 'Apache').toBe(expected);
+  });
+
+  it('each answers a missing page with the export’s 404.html', async () => {
+    for (const [name, server] of Object.entries(servers)) {
+      const response = await fetch(`${server.origin}/no/such/page`);
+      expect(response.status, name).toBe(404);
+      expect(await response.text(), name).toBe('the file 404.html');
+    }
+  });
+
+  it('serves a folder’s page at the folder’s address with its slash, where its links resolve', async () => {
+    // The trap the slash-less address sets: relative links one folder up.
+    expect(await answer(servers.nginx!.origin, '/guides/setup')).toBe(
+      '→ /guides/setup/ the file guides/setup/index.html',
+    );
+    // The trap of Next.js's RSC folders: a server that tries the folder first.
+    expect(await answer(servers.nginx!.origin, '/guides/intro')).toBe('the file guides/intro.html');
+  });
+});
