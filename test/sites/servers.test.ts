@@ -1,16 +1,19 @@
 /**
- * The README's Caddy and Apache configurations, taken from the README itself, held to the
- * nginx block the check prints: Debian's Caddy, Apache and nginx serve the same export on
- * loopback, and each request must get the same page, after the same redirects, from all
- * three (a missing page: a 404 with the export's 404.html).
+ * The README's Caddy, Apache and CloudFront configurations, taken from the README itself,
+ * held to the nginx block the check prints: Debian's Caddy, Apache and nginx serve the
+ * same export on loopback, and each request must get the same page, after the same
+ * redirects, from all three (a missing page: a 404 with the export's 404.html); the
+ * CloudFront Function, in front of s3rver, the same page but where the README says not.
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { NGINX, startNginx } from './nginx.js';
+import { type ObjectStore, startObjectStore } from '../peers/support/s3.js';
 import { APACHE, CADDY, type RunningServer, startApache, startCaddy } from './web-servers.js';
 
 const CI = process.env.CI === 'true';
@@ -64,6 +67,13 @@ const CADDY_DIFFERS: Record<string, string> = {
   '/guides/setup?tab=1': '→ /guides/setup/ the file guides/setup/index.html',
   // A file asked for with a slash after its name is a redirect to it.
   '/guides/intro.html/': '→ /guides/intro.html the file guides/intro.html',
+};
+
+/** What the function cannot serve, as the README says: it cannot look into the bucket. */
+const CLOUDFRONT_DIFFERS: Record<string, string> = {
+  '/guides/setup': 'a folder without its slash reads as a page',
+  '/guides/setup?tab=1': 'a folder without its slash reads as a page',
+  '/guides/v1.2': 'a page whose name has a dot reads as a file',
 };
 
 describe.skipIf(missing.length > 0 && !CI)("the README's server configurations", () => {
@@ -146,5 +156,60 @@ describe.skipIf(missing.length > 0 && !CI)("the README's server configurations",
     );
     // The trap of Next.js's RSC folders: a server that tries the folder first.
     expect(await answer(servers.nginx!.origin, '/guides/intro')).toBe('the file guides/intro.html');
+  });
+});
+
+/**
+ * The README's CloudFront Function, run in a VM context of its own, in front of an S3
+ * REST endpoint (s3rver) holding the export: each request's URI goes through the
+ * function, and the key it names is asked of the store.
+ */
+describe.skipIf(!NGINX && !CI)("the README's CloudFront Function in front of S3", () => {
+  let root: string;
+  let nginx: RunningServer;
+  let store: ObjectStore;
+  let handler: (event: { request: { uri: string } }) => { uri: string };
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cloudfront-'));
+    store = await startObjectStore();
+    for (const file of FILES) {
+      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await fs.writeFile(path.join(root, file), `the file ${file}`);
+      await store.put(file, Buffer.from(`the file ${file}`));
+    }
+    nginx = await startNginx((listen) => nginxConfig({ has404Page: true }, { root, listen }));
+    const context = vm.createContext({});
+    vm.runInContext(await readmeBlock('js'), context);
+    handler = context.handler as typeof handler;
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await store?.stop();
+    if (root) await fs.rm(root, { recursive: true, force: true });
+  });
+
+  /** What S3 serves for `target` once the function has rewritten its path. */
+  async function served(target: string): Promise<string> {
+    const uri = handler({ request: { uri: new URL(target, 'http://viewer').pathname } }).uri;
+    const response = await fetch(await store.presign(decodeURIComponent(uri.slice(1)), 60));
+    return response.status === 200 ? response.text() : 'not served';
+  }
+
+  /** nginx's answer, its redirects left out (CloudFront answers with the page itself). */
+  async function nginxServes(target: string): Promise<string> {
+    const response = await fetch(`${nginx.origin}${target}`);
+    return response.status === 200 ? response.text() : 'not served';
+  }
+
+  it.each(REQUESTS.filter((target) => !(target in CLOUDFRONT_DIFFERS)))(
+    '%s: served as nginx serves it',
+    async (target) => {
+      expect(await served(target)).toBe(await nginxServes(target));
+    },
+  );
+
+  it.each(Object.entries(CLOUDFRONT_DIFFERS))('%s: %s', async (target, why) => {
+    expect(await nginxServes(target), why).not.toBe('not served');
+    expect(await served(target), why).toBe('not served');
   });
 });
