@@ -14,7 +14,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const ACTION_ENTRY = path.join(ROOT, 'dist', 'index.js');
 /**
  * Node 24, the runtime of `runs.using: node24`: the current Node when it is 24 (then
- * scripts/install-node24.mjs installs nothing), else the one installed from npm into
+ * scripts/install-tools.mjs installs nothing), else the one installed from npm into
  * tools/node24.
  */
 export const NODE24 = process.versions.node.startsWith('24.')

@@ -1,6 +1,12 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { writeFileAtomic } from '../deliver/place.js';
+import { VERSION } from '../version.js';
 import type { Readiness, Severity } from './findings.js';
+
+/** A rule's help, shown with each alert in code scanning: plain, and as Markdown. */
+function help(markdown: string): { text: string; markdown: string } {
+  return { text: markdown.replace(/`/g, ''), markdown };
+}
 
 const RULES: ReportingDescriptor[] = [
   {
@@ -10,6 +16,9 @@ const RULES: ReportingDescriptor[] = [
     fullDescription: {
       text: 'A script, stylesheet, image, frame, font, preconnect or request target on a host outside the site. An air-gapped deployment cannot reach it.',
     },
+    help: help(
+      'Serve the file from the site itself (self-host the script, stylesheet, font or image, and reference it by a path of the site), or remove the reference. If the network the site is deployed in reaches the host, list it in `allowed-hosts`.',
+    ),
   },
   {
     id: 'outside-link',
@@ -18,6 +27,9 @@ const RULES: ReportingDescriptor[] = [
     fullDescription: {
       text: 'An <a href> or form target on a host outside the site: readers who follow it in an air-gapped network reach a dead end.',
     },
+    help: help(
+      'Point the link at a page of the site, or remove it. If the network the site is deployed in reaches the host, list it in `allowed-hosts`. A link outside the site never fails the step.',
+    ),
   },
   {
     id: 'broken-link',
@@ -26,6 +38,9 @@ const RULES: ReportingDescriptor[] = [
     fullDescription: {
       text: 'The link resolves, under the export URL rules (file, file.html, directory/index.html), to no file.',
     },
+    help: help(
+      'Fix the link, or add the page it names. `broken-links: fail` fails the step on a broken link; `broken-links: off` turns the check off.',
+    ),
   },
 ];
 
@@ -103,6 +118,7 @@ export async function writeReportFiles(
         tool: {
           driver: {
             name: 'static-export deployment readiness',
+            semanticVersion: VERSION,
             rules: RULES,
           },
         },

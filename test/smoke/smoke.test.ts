@@ -30,7 +30,7 @@ if (stale) throw new Error(`dist/ is stale (${stale}): run npm run build, or npm
 
 const node24Missing = CURRENT !== 24 && !existsSync(NODE24);
 if (node24Missing) {
-  const message = `Node 24 is not installed at ${NODE24} (node scripts/install-node24.mjs).`;
+  const message = `Node 24 is not installed at ${NODE24} (node scripts/install-tools.mjs node24).`;
   // In CI a missing runtime is a failure; on a laptop the Node 24 pass is skipped.
   if (process.env.CI === 'true') throw new Error(message);
   console.log(`Skipping the Node 24 smoke tests: ${message}`);
