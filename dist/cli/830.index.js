@@ -664,8 +664,15 @@ function findingsFromBrowser(pass, deploymentType, allowedHosts, fileOf) {
 
 // EXTERNAL MODULE: ./.build/deliver/place.js
 var place = __webpack_require__(4271);
+// EXTERNAL MODULE: ./.build/version.js
+var version = __webpack_require__(5922);
 ;// CONCATENATED MODULE: ./.build/airgap/report-files.js
 
+
+/** A rule's help, shown with each alert in code scanning: plain, and as Markdown. */
+function help(markdown) {
+    return { text: markdown.replace(/`/g, ''), markdown };
+}
 const RULES = [
     {
         id: 'outside-load',
@@ -674,6 +681,7 @@ const RULES = [
         fullDescription: {
             text: 'A script, stylesheet, image, frame, font, preconnect or request target on a host outside the site. An air-gapped deployment cannot reach it.',
         },
+        help: help('Serve the file from the site itself (self-host the script, stylesheet, font or image, and reference it by a path of the site), or remove the reference. If the network the site is deployed in reaches the host, list it in `allowed-hosts`.'),
     },
     {
         id: 'outside-link',
@@ -682,6 +690,7 @@ const RULES = [
         fullDescription: {
             text: 'An <a href> or form target on a host outside the site: readers who follow it in an air-gapped network reach a dead end.',
         },
+        help: help('Point the link at a page of the site, or remove it. If the network the site is deployed in reaches the host, list it in `allowed-hosts`. A link outside the site never fails the step.'),
     },
     {
         id: 'broken-link',
@@ -690,6 +699,7 @@ const RULES = [
         fullDescription: {
             text: 'The link resolves, under the export URL rules (file, file.html, directory/index.html), to no file.',
         },
+        help: help('Fix the link, or add the page it names. `broken-links: fail` fails the step on a broken link; `broken-links: off` turns the check off.'),
     },
 ];
 const LEVEL = {
@@ -760,6 +770,7 @@ async function writeReportFiles(readiness, files) {
                 tool: {
                     driver: {
                         name: 'static-export deployment readiness',
+                        semanticVersion: version/* VERSION */.x,
                         rules: RULES,
                     },
                 },
