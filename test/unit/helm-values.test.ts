@@ -36,4 +36,17 @@ describe('the Helm values file', () => {
       );
     }
   });
+
+  it('escapes what YAML 1.1 readers refuse in a file, and writes a lone surrogate as U+FFFD', () => {
+    const text = renderHelmValues({
+      ...values,
+      jobId: 'se_\u0016\ufffe\nstaticExport: {}',
+      version: 'v1\uffff\ud800',
+    });
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\ufffe\uffff]/);
+    expect(text.split('\n')).toHaveLength(6);
+    expect((parse(text) as { staticExport: { version: string } }).staticExport.version).toBe(
+      'v1\uffff\ufffd',
+    );
+  });
 });
