@@ -354,6 +354,14 @@ export interface SummaryContext {
   workspace?: string;
 }
 
+/**
+ * A paragraph on one line: a line break would start a list, a heading or a table. Pipes
+ * stay as they are: escaped, one inside a code span would show its backslash.
+ */
+function oneLine(text: string): string {
+  return text.replace(/\r\n?|\n/g, ' ');
+}
+
 function cell(text: string): string {
   // A pipe plainText() already escaped stays escaped once. A lone CR ends a line too.
   return text.replace(/(?<!\\)\|/g, '\\|').replace(/\r\n?|\n/g, ' ');
@@ -384,7 +392,9 @@ function inertProse(text: string): string {
   // length, so in ```[a](b)` the link is no code at all.
   return text
     .split(/((?<!`)`[^`\n]+`(?!`))/)
-    .map((part, at) => (at % 2 === 1 ? part : noAutolink(part.replace(/[\\[\]<>&!`:@]/g, '\\$&'))))
+    .map((part, at) =>
+      at % 2 === 1 ? part : noAutolink(part.replace(/[\\[\]<>&!`:@*_~]/g, '\\$&')),
+    )
     .join('');
 }
 
@@ -426,8 +436,12 @@ export function fitSummary(markdown: string, maxBytes = SUMMARY_MAX_BYTES): stri
 }
 
 /** Link text: brackets would end it early. */
+/**
+ * A link's text (an address or a pull request's name): what would end it, or make
+ * emphasis, strikethrough, code or HTML of it, is escaped.
+ */
 function linkText(text: string): string {
-  return text.replace(/[[\]]/g, '');
+  return text.replace(/[\\`*_~<>[\]!&]/g, '\\$&');
 }
 
 /** A two-column table of facts: the first fact is its header row (no empty header). */
@@ -509,9 +523,7 @@ function exportFacts(record: ExportRecord, context: SummaryContext): string {
  * as a `www.` link): inert here, as everywhere else the summary quotes the site.
  */
 function checksSection(record: ExportRecord): string {
-  return (record.checks ?? [])
-    .map((c) => `- ${inertProse(c).replace(/[*_~]/g, '\\$&')}`)
-    .join('\n');
+  return (record.checks ?? []).map((c) => `- ${inertProse(c)}`).join('\n');
 }
 
 /** Rows of the hosts table the summary holds; the next ones are named in one line. */
@@ -532,14 +544,17 @@ export function renderReadiness(readiness: Readiness): string {
       '| Host | What | Level | Count | Found in |',
       '|---|---|---|---|---|',
       ...hosts.slice(0, SUMMARY_HOST_ROWS).map((h) => {
+        // Code spans: a file name is shown as written, and `<script src>` is no tag.
         const where = [
-          ...h.locations.map((l) => code(`${l.file}${l.line !== undefined ? `:${l.line}` : ''}`)),
+          ...h.locations.map((l) =>
+            codeCell(`${l.file}${l.line !== undefined ? `:${l.line}` : ''}`),
+          ),
           ...(h.requestedBy.length > 0
-            ? [`browser: ${h.requestedBy.slice(0, 3).map(code).join(', ')}`]
+            ? [`browser: ${h.requestedBy.slice(0, 3).map(codeCell).join(', ')}`]
             : []),
         ].join(', ');
-        const what = `${h.role === 'load' ? 'loads' : 'links'} (${h.vias.slice(0, 3).join('; ')})`;
-        return `| ${codeCell(h.host)} | ${cell(what)} | ${level[h.severity]} | ${h.count} | ${cell(where)} |`;
+        const what = `${h.role === 'load' ? 'loads' : 'links'} (${h.vias.slice(0, 3).map(codeCell).join('; ')})`;
+        return `| ${codeCell(h.host)} | ${what} | ${level[h.severity]} | ${h.count} | ${where} |`;
       }),
     );
     if (hosts.length > SUMMARY_HOST_ROWS) {
@@ -633,7 +648,7 @@ function signedBytes(delta: number): string {
 /** The change report section of the export summary: counts, then the pages by kind. */
 export function renderChangeSection(changes: ChangeSummary, domain: string): string {
   if (changes.kind === 'none') {
-    return `#### Changes\n\nNo change report: ${cell(inertProse(changes.reason))}.`;
+    return `#### Changes\n\nNo change report: ${oneLine(inertProse(changes.reason))}.`;
   }
   const { report, file } = changes;
   const { pages, assets, size } = report;
@@ -687,7 +702,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
 }
 
 function failureSection(failure: string | undefined): string {
-  return failure === undefined ? '' : `**Error:** ${cell(inertProse(failure))}`;
+  return failure === undefined ? '' : `**Error:** ${oneLine(inertProse(failure))}`;
 }
 
 /** Sections in order, the empty ones left out. */
@@ -733,7 +748,7 @@ function pullRequestName(link: string): string {
 }
 
 function agentHeading(record: AgentRecord, failure: string | undefined): string {
-  const job = `Agent job in ${record.projectId}`;
+  const job = `Agent job in ${plainText(record.projectId)}`;
   if (failure !== undefined) {
     // Stopped (a timeout, a cancellation) while the job still runs: it did not fail.
     const settled: readonly string[] = AGENT_FINAL_STATUSES;

@@ -1,0 +1,210 @@
+/**
+ * The job summary rendered by cmark-gfm (Debian's), the GitHub Flavored Markdown library
+ * GitHub's renderer is built on, with GitHub's extensions and raw HTML let through (GitHub
+ * sanitizes it afterwards; here any raw tag shows). Names and text that others wrote
+ * (file names and page titles from the archive, what the server sends, the prompt) must
+ * show as written: every table row with its header's cells, no link, image, HTML tag,
+ * emphasis or strikethrough of their own.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkReadiness } from '../../src/airgap/check.js';
+import { pageUrl } from '../../src/changes/site-files.js';
+import type { ChangeReport } from '../../src/changes/compare.js';
+import { parseConfig, type ExportConfig } from '../../src/config.js';
+import { type ExportRecord, renderAgentSummary, renderExportSummary } from '../../src/report.js';
+import { recordingReporter } from '../support/recording-reporter.js';
+
+const CI = process.env.CI === 'true';
+const CMARK = '/usr/bin/cmark-gfm';
+const installed = existsSync(CMARK);
+if (!installed && !CI) console.log('Skipping the summary rendering test: no cmark-gfm.');
+
+/** Text that Markdown, GFM or HTML would read as something else. */
+const HOSTILE = [
+  'a|b',
+  'c`d',
+  'x\\|y',
+  '<b>bold</b>',
+  '<img src=x>',
+  '[link](https://evil.example/)',
+  '![image](https://evil.example/p.png)',
+  'www.evil.example',
+  'https://evil.example/x',
+  '*em* _em_',
+  '~~struck~~',
+  '&amp; &lt;',
+  '<!-- c',
+  '```',
+  'end\\',
+];
+
+function render(markdown: string): string {
+  const run = spawnSync(
+    CMARK,
+    [
+      '--unsafe',
+      ...['table', 'autolink', 'strikethrough', 'tagfilter', 'tasklist'].flatMap((e) => ['-e', e]),
+    ],
+    { input: markdown, encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(run.stderr);
+  return run.stdout;
+}
+
+const decode = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+
+/** What a rendered summary holds that the tests judge. */
+function read(html: string) {
+  const tables = [...html.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((table) =>
+    [...(table[1] as string).matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map(
+      (row) => [...(row[1] as string).matchAll(/<t[hd]>/g)].length,
+    ),
+  );
+  const tags = new Set([...html.matchAll(/<([a-zA-Z][\w-]*)/g)].map((m) => m[1] as string));
+  // Every anchor, with the address it leads to ('' for none: raw HTML such as `<a name>`).
+  const links = [...html.matchAll(/<a\b([^>]*)>/g)].map(
+    (m) => /^ href="([^"]*)"$/.exec(m[1] as string)?.[1] ?? '',
+  );
+  return { tables, tags, links, text: decode(html) };
+}
+
+/** The tags our own Markdown makes; anything else came from the text it shows. */
+const OURS = new Set([
+  'h3',
+  'h4',
+  'p',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'code',
+  'ul',
+  'li',
+  'a',
+  'strong',
+]);
+
+function expectShownAsWritten(markdown: string, allowedLinks: (link: string) => boolean) {
+  const { tables, tags, links, text } = read(render(markdown));
+  for (const rows of tables)
+    expect(new Set(rows).size, `cells per row: ${rows.join(', ')}`).toBe(1);
+  expect([...tags].filter((tag) => !OURS.has(tag))).toEqual([]);
+  expect(links.filter((link) => !allowedLinks(link))).toEqual([]);
+  return text;
+}
+
+describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () => {
+  it('shows the file names and page titles of an export as written', async () => {
+    const site = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-gfm-'));
+    const names = HOSTILE.map((text, i) => `p${i}-${text.replace(/\//g, '_')}.html`);
+    for (const [i, name] of names.entries()) {
+      await fs.writeFile(
+        path.join(site, name),
+        `<a href="/gone-${i}">x</a><script src="https://h${i}.example.com/a.js"></script><a href="https://l${i}.example.com/">y</a>`,
+      );
+    }
+    const config = parseConfig(
+      {
+        'api-key': 'mint_test',
+        domain: 'docs.example.com',
+        path: 'site',
+        'deployment-type': 'client-hosted',
+        'browser-check': 'false',
+      },
+      { workspace: '/work-space' },
+    ) as ExportConfig;
+    const record: ExportRecord = {
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      finishedAt: 1000,
+      status: 'completed',
+      jobId: 'se_1',
+    };
+    await checkReadiness(site, config, recordingReporter().reporter, record, { tempDir: site });
+    const page = (i: number) => ({
+      path: names[i] as string,
+      url: pageUrl('docs.example.com', names[i] as string),
+      title: HOSTILE[i] as string,
+    });
+    const report: ChangeReport = {
+      format: 'static-export-changes',
+      version: 1,
+      source: 'the earlier export in `site` (its manifest said <b>x</b>)',
+      previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
+      current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
+      comparedBy: 'content',
+      pages: {
+        before: 15,
+        after: 15,
+        added: [page(0), page(1)],
+        removed: [page(2)],
+        moved: [
+          {
+            ...page(3),
+            previous: { path: 'old.html', url: pageUrl('docs.example.com', 'old.html') },
+          },
+        ],
+        changed: HOSTILE.map((_, i) => page(i)),
+        navigationChanged: [],
+        unchanged: 0,
+        comparedByBytes: 0,
+      },
+      assets: { added: [], removed: [], changed: [], unchanged: 0 },
+      size: { before: 1, after: 1 },
+    } as ChangeReport;
+    record.changes = { kind: 'report', report, file: '/tmp/changes.json' };
+    const text = expectShownAsWritten(
+      renderExportSummary(
+        record,
+        'Export failed: the server said `a|b` [x](https://evil.example/) <img src=y>',
+      ),
+      (link) => link.startsWith('https://docs.example.com/'),
+    );
+    for (const name of names) expect(text).toContain(name.replace(/`/g, "'"));
+    for (const title of HOSTILE) expect(text).toContain(title);
+    expect(text).toContain('the server said a|b [x](https://evil.example/) <img src=y>');
+    await fs.rm(site, { recursive: true, force: true });
+  });
+
+  it('shows what the agent job’s server and its prompt hold as written', () => {
+    const hostile = HOSTILE.join(' ');
+    const text = expectShownAsWritten(
+      renderAgentSummary(
+        {
+          command: 'agent',
+          projectId: 'docs<b>|x',
+          prompt: hostile,
+          startedAt: 0,
+          finishedAt: 1000,
+          waited: true,
+          jobId: 'job|1',
+          status: 'failed',
+          model: hostile,
+          repository: 'acme/docs',
+          ref: hostile,
+          prLink: 'https://github.com/acme/docs/pull/1',
+        },
+        `Agent job job|1 failed: ${hostile}`,
+      ),
+      (link) => link === 'https://github.com/acme/docs/pull/1',
+    );
+    expect(text).toContain('Agent job in docs<b>|x failed');
+    // In the facts table, and in the error line (a code span there between lone backticks).
+    expect(text).toContain(`Model\n${hostile}`);
+    expect(text).toContain(`Error: Agent job job|1 failed: ${hostile}`);
+  });
+});
