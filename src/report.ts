@@ -435,7 +435,6 @@ export function fitSummary(markdown: string, maxBytes = SUMMARY_MAX_BYTES): stri
   return `${text.slice(0, Math.max(0, text.lastIndexOf('\n')))}${note}`;
 }
 
-/** Link text: brackets would end it early. */
 /**
  * A link's text (an address or a pull request's name): what would end it, or make
  * emphasis, strikethrough, code or HTML of it, is escaped.
