@@ -1,6 +1,6 @@
 import { tokenizer, tokTypes } from 'acorn';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { Parser, Tokenizer } from 'htmlparser2';
+import { type Handler, Parser, Tokenizer } from 'htmlparser2';
 import { isHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
@@ -160,7 +160,11 @@ interface TagState {
   openTagStart: number;
   tagname: string;
   attribs: Record<string, string> | null;
-  cbs: { onclosetag?(name: string, isImplied: boolean): void };
+  cbs: {
+    onclosetag?(name: string, isImplied: boolean): void;
+    /** Whether an end tag of this name closes an HTML element around the `<svg>` or `<math>`. */
+    closesAroundForeign?(name: string): boolean;
+  };
   getSlice(start: number, endIndex: number): string;
   readTagName(start: number, endIndex: number): string;
   endOpenTag(isImplied: boolean): void;
@@ -292,6 +296,8 @@ Object.defineProperties(ScanningParser.prototype, {
       this.tagname = name;
       this.attribs = {};
       const open = this.foreignOpen;
+      // `<svg><p>`: a browser leaves foreign content for the HTML element.
+      if (BREAKOUT.has(name) && foreignNow(this)) leaveForeign(this);
       if (name === 'svg' || name === 'math') pushForeign(this, { name, root: name, foreign: true });
       else if (open.length > 0 && !this.isVoidElement(name)) {
         const { root } = open[open.length - 1] as ForeignOpen;
@@ -388,16 +394,42 @@ function closeForeign(state: TagState, name: string): void {
   // A name none of them has is known without walking the stack (one stray end tag each).
   let keep = state.foreignNames.get(name) ? open.length - 1 : -1;
   while (keep >= 0 && open[keep]?.name !== name) keep -= 1;
-  if (keep < 0) {
-    if (name !== 'p' && name !== 'br') return;
-    keep = open.length;
-    while (keep > 0 && open[keep - 1]?.foreign) keep -= 1;
+  if (keep >= 0) {
+    popForeignTo(state, keep);
+  } else if (name === 'p' || name === 'br') {
+    leaveForeign(state);
+  } else if (state.cbs.closesAroundForeign?.(name)) {
+    // `<template><svg></template>`: the end tag closes the SVG, then its own element.
+    popForeignTo(state, 0);
+    state.cbs.onclosetag?.(name, false);
   }
-  while (open.length > keep) {
+}
+
+/** Closes the foreign elements open down to the innermost HTML one or integration point. */
+function leaveForeign(state: TagState): void {
+  const open = state.foreignOpen;
+  let keep = open.length;
+  while (keep > 0 && open[keep - 1]?.foreign) keep -= 1;
+  popForeignTo(state, keep);
+}
+
+function popForeignTo(state: TagState, keep: number): void {
+  while (state.foreignOpen.length > keep) {
     const element = popForeign(state);
     state.cbs.onclosetag?.(element.name, false);
   }
 }
+
+/**
+ * The HTML start tags that end foreign content wherever they are in an `<svg>` or `<math>`
+ * (the HTML standard's list, but `<font>`, which does only with some attributes).
+ */
+const BREAKOUT = new Set([
+  ...['b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt'],
+  ...['em', 'embed', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'hr', 'i', 'img', 'li'],
+  ...['listing', 'menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span'],
+  ...['strong', 'strike', 'sub', 'sup', 'table', 'tt', 'u', 'ul', 'var'],
+]);
 
 const COMMA = 44;
 
@@ -498,11 +530,12 @@ export class HtmlScanner {
   /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
   #inForm = false;
   /**
-   * How many `<template>` and `<noscript>` elements are open: a `<base>` in one is not the
-   * page's (a template's content is a document of its own; with scripts on, a noscript's
-   * is text).
+   * `<template>` elements open, and a `<noscript>`: a `<base>` in one is not the page's (a
+   * template's content is a document of its own; with scripts on, a noscript's is text,
+   * where a `<template>` is none).
    */
-  #inert = 0;
+  #templates = 0;
+  #inNoscript = false;
   /** Flight data of the page, in order, and where each piece came from. */
   readonly #flight: string[] = [];
   readonly #flightStarts: { at: number; offset: number }[] = [];
@@ -513,28 +546,29 @@ export class HtmlScanner {
   constructor(callbacks: HtmlScanCallbacks, depth = 0) {
     this.#callbacks = callbacks;
     this.#depth = depth;
-    this.#parser = new ScanningParser(
-      {
-        onopentag: (name, attributes) => this.#open(name, attributes),
-        ontext: (text) => {
-          if (!this.#raw) return;
-          if (this.#raw.parts.length === 0) this.#raw.start = this.#parser.startIndex;
-          this.#raw.parts.push(text);
-        },
-        // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
-        onclosetag: (name) => {
-          if (this.#raw && name === this.#raw.tag) this.#closeRaw();
-          if (name === 'form') this.#inForm = false;
-          else if ((name === 'template' || name === 'noscript') && this.#inert > 0)
-            this.#inert -= 1;
-        },
+    const handler: Partial<Handler> & Pick<TagState['cbs'], 'closesAroundForeign'> = {
+      onopentag: (name, attributes) => this.#open(name, attributes),
+      ontext: (text) => {
+        if (!this.#raw) return;
+        if (this.#raw.parts.length === 0) this.#raw.start = this.#parser.startIndex;
+        this.#raw.parts.push(text);
       },
-      {
-        decodeEntities: false,
-        lowerCaseAttributeNames: true,
-        Tokenizer: SearchingTokenizer,
+      // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
+      onclosetag: (name) => {
+        if (this.#raw && name === this.#raw.tag) this.#closeRaw();
+        if (name === 'form') this.#inForm = false;
+        else if (name === 'noscript') this.#inNoscript = false;
+        else if (name === 'template' && this.#templates > 0 && !this.#inNoscript)
+          this.#templates -= 1;
       },
-    );
+      closesAroundForeign: (name) =>
+        (name === 'template' && this.#templates > 0) || (name === 'noscript' && this.#inNoscript),
+    };
+    this.#parser = new ScanningParser(handler, {
+      decodeEntities: false,
+      lowerCaseAttributeNames: true,
+      Tokenizer: SearchingTokenizer,
+    });
   }
 
   write(chunk: string): void {
@@ -592,16 +626,8 @@ export class HtmlScanner {
         else this.#callbacks.unreadFrame?.(offset);
       }
     }
-    if (tag === 'template' || tag === 'noscript') this.#inert += 1;
-    // The first in the page's own tree; an SVG <base> is no HTML one.
-    else if (
-      tag === 'base' &&
-      attributes.href !== undefined &&
-      this.base === undefined &&
-      this.#inert === 0 &&
-      !this.#parser.isInForeignContext()
-    )
-      this.base = decodeHTMLAttribute(attributes.href);
+    if (tag === 'template' || tag === 'noscript' || tag === 'base')
+      this.#openInert(tag, attributes);
     if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
       const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
       if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
@@ -616,6 +642,16 @@ export class HtmlScanner {
         decode: this.#parser.isInForeignContext(),
       };
     this.#parser.textWanted = this.#raw !== undefined;
+  }
+
+  /** Follows `<template>` and `<noscript>`, and takes the first `<base href>` of the page's own tree. */
+  #openInert(tag: string, attributes: Record<string, string>): void {
+    // In an SVG or MathML element these are no HTML elements.
+    if (this.#inNoscript || this.#parser.isInForeignContext()) return;
+    if (tag === 'template') this.#templates += 1;
+    else if (tag === 'noscript') this.#inNoscript = true;
+    else if (attributes.href !== undefined && this.base === undefined && this.#templates === 0)
+      this.base = decodeHTMLAttribute(attributes.href);
   }
 
   #closeRaw(): void {

@@ -33,6 +33,7 @@ const SNIPPETS: Record<string, string> = {
   'a comment with > inside': `<!-- a > ${img('comment')} -->`,
   'comments ended by --!>, and empty ones': `<!-- a --!> ${img('bang')}<!--> ${img('empty')}<!---> ${img('empty-dash')}`,
   'a processing instruction': `<? a > ${img('pi')} ?>`,
+  'an HTML element ends SVG content': `<svg><p><script>var s = "${img('in-script').replace(/"/g, "'")}"</script><textarea>${img('in-textarea')}</textarea></p></svg>`,
   'a bogus declaration': `<!x a > ${img('bogus')}`,
   'raw text elements': ['textarea', 'title', 'xmp', 'noembed', 'noframes', 'iframe']
     .map((tag) => `<${tag}>${img(tag)}</${tag}>`)

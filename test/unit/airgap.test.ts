@@ -742,6 +742,24 @@ describe('scanning a site', () => {
     expect(scan.links.broken).toEqual([]);
   });
 
+  it('takes the <base href> after markup that ends a template, a noscript or an SVG', async () => {
+    const links = '<base href="/b/"><a href="only-b">b</a>';
+    const scan = await scanPages(
+      {
+        'b/only-b.html': '<p>b</p>',
+        // </template> closes the SVG inside it; in a noscript a <template> is text; <p> ends SVG content.
+        'a/template.html': `<template><svg></template>${links}`,
+        'a/noscript.html': `<noscript><template></noscript>${links}`,
+        'a/svg.html': `<svg><p>${links}`,
+        // Still inside: the SVG's own elements, a template's content.
+        'a/inside.html':
+          '<template><svg><g></g></svg><base href="/b/"></template><a href="only-b">b</a>',
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.broken.map((b) => b.file)).toEqual(['a/inside.html']);
+  });
+
   it('resolves links as nginx reads their paths: slashes merged, a lone % refused', async () => {
     const scan = await scanPages(
       {
