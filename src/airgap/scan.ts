@@ -715,7 +715,8 @@ function checkLinks(
     return;
   }
   if (base !== undefined) {
-    // A base browsers cannot use (no URL, or a data: or javascript: one) leaves the page's own.
+    // A base that is no URL, or a data: or javascript: one, leaves the page's own, as the
+    // HTML standard says (Chromium follows no relative link under one that is no URL).
     const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
     if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
       pageBase = parsed;

@@ -64,7 +64,8 @@ export async function serveSite(tree: SiteTree): Promise<SiteServer> {
       decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
         ? tree.resolve(decoded)
         : undefined;
-    if (resolved?.rule === 'index' && !url.pathname.endsWith('/')) {
+    // As decoded: nginx serves `/guides/setup%2F` as the folder's index, with no redirect.
+    if (resolved?.rule === 'index' && !decoded?.endsWith('/')) {
       response.writeHead(301, { location: `${url.pathname}/${url.search}` });
       response.end();
       return;

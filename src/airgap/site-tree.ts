@@ -48,8 +48,8 @@ export class SiteTree {
    */
   resolve(urlPath: string): Resolved | undefined {
     const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
-    const trimmed = merged.replace(/^\/+/, '');
-    if (trimmed.includes('..') && trimmed.split('/').includes('..')) return undefined;
+    const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
+    if (trimmed === undefined) return undefined;
     if (trimmed === '' || trimmed.endsWith('/')) {
       const index = `${trimmed}index.html`;
       return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
@@ -72,6 +72,26 @@ export class SiteTree {
       .sort()
       .map((file) => ({ file, url: pageUrl(file) }));
   }
+}
+
+/**
+ * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
+ * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
+ * that climbs above the root (nginx: 400).
+ */
+function withoutDotSegments(urlPath: string): string | undefined {
+  const kept: string[] = [];
+  const steps = urlPath.replace(/^\/+/, '').split('/');
+  for (const [at, step] of steps.entries()) {
+    const last = at === steps.length - 1;
+    if (step === '..') {
+      if (kept.length === 0) return undefined;
+      kept.pop();
+    } else if (step !== '.') kept.push(step);
+    // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
+    if (last && (step === '.' || step === '..')) kept.push('');
+  }
+  return kept.join('/');
 }
 
 /**
