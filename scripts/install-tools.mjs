@@ -5,6 +5,7 @@
 // the world tests. Names the tools to install, or installs all of them.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const TOOLS = {
   node24: {
@@ -25,7 +26,7 @@ let failed = false;
 for (const name of names) {
   const tool = TOOLS[name];
   if (!tool) throw new Error(`No tool named ${name} (${Object.keys(TOOLS).join(', ')}).`);
-  const dir = new URL(`../tools/${name}/`, import.meta.url).pathname;
+  const dir = fileURLToPath(new URL(`../tools/${name}/`, import.meta.url));
   if (!tool.needed() || existsSync(`${dir}${tool.binary}`)) continue;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     console.log(`tools/${name}: no package for this platform; ${tool.skipped}.`);

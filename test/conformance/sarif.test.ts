@@ -39,7 +39,12 @@ async function validate(file: string): Promise<Finding[]> {
       ...['--output', report, '--log', 'ForceOverwrite'],
       ...['--rule-kind', 'Gh;Sarif', '--level', 'Error;Warning'],
     ],
-    { encoding: 'utf8', timeout: 60_000 },
+    // A .NET binary: without ICU (Debian's libicu), it needs the invariant culture.
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, DOTNET_SYSTEM_GLOBALIZATION_INVARIANT: '1' },
+    },
   );
   expect(run.status, run.stdout + run.stderr).toBe(0);
   const log = JSON.parse(await fs.readFile(report, 'utf8')) as {

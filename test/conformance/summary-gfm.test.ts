@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkReadiness } from '../../src/airgap/check.js';
 import { pageUrl } from '../../src/changes/site-files.js';
-import type { ChangeReport } from '../../src/changes/compare.js';
+import { CHANGES_FORMAT, CHANGES_VERSION, type ChangeReport } from '../../src/changes/compare.js';
 import { parseConfig, type ExportConfig } from '../../src/config.js';
 import { type ExportRecord, renderAgentSummary, renderExportSummary } from '../../src/report.js';
 import { recordingReporter } from '../support/recording-reporter.js';
@@ -141,8 +141,8 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
       title: HOSTILE[i] as string,
     });
     const report: ChangeReport = {
-      format: 'static-export-changes',
-      version: 1,
+      format: CHANGES_FORMAT,
+      version: CHANGES_VERSION,
       source: 'the earlier export in `site` (its manifest said <b>x</b>)',
       previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
       current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
@@ -165,7 +165,7 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
       },
       assets: { added: [], removed: [], changed: [], unchanged: 0 },
       size: { before: 1, after: 1 },
-    } as ChangeReport;
+    };
     record.changes = { kind: 'report', report, file: '/tmp/changes.json' };
     const text = expectShownAsWritten(
       renderExportSummary(
