@@ -296,8 +296,9 @@ Object.defineProperties(ScanningParser.prototype, {
       this.tagname = name;
       this.attribs = {};
       const open = this.foreignOpen;
-      // `<svg><p>`: a browser leaves foreign content for the HTML element.
-      if (BREAKOUT.has(name) && foreignNow(this)) leaveForeign(this);
+      // `<svg><p>`: a browser leaves foreign content for the HTML element (asked only there:
+      // a name looked up in a set is hashed, at every tag).
+      if (foreignNow(this) && BREAKOUT.has(name)) leaveForeign(this);
       if (name === 'svg' || name === 'math') pushForeign(this, { name, root: name, foreign: true });
       else if (open.length > 0 && !this.isVoidElement(name)) {
         const { root } = open[open.length - 1] as ForeignOpen;
