@@ -83,7 +83,8 @@ async function serveSite(tree) {
         const resolved = decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
             ? tree.resolve(decoded)
             : undefined;
-        if (resolved?.rule === 'index' && !url.pathname.endsWith('/')) {
+        // As decoded: nginx serves `/guides/setup%2F` as the folder's index, with no redirect.
+        if (resolved?.rule === 'index' && !decoded?.endsWith('/')) {
             response.writeHead(301, { location: `${url.pathname}/${url.search}` });
             response.end();
             return;
@@ -1598,6 +1599,10 @@ Object.defineProperties(ScanningParser.prototype, {
             this.tagname = name;
             this.attribs = {};
             const open = this.foreignOpen;
+            // `<svg><p>`: a browser leaves foreign content for the HTML element (asked only there:
+            // a name looked up in a set is hashed, at every tag).
+            if (foreignNow(this) && BREAKOUT.has(name))
+                leaveForeign(this);
             if (name === 'svg' || name === 'math')
                 pushForeign(this, { name, root: name, foreign: true });
             else if (open.length > 0 && !this.isVoidElement(name)) {
@@ -1696,18 +1701,42 @@ function closeForeign(state, name) {
     let keep = state.foreignNames.get(name) ? open.length - 1 : -1;
     while (keep >= 0 && open[keep]?.name !== name)
         keep -= 1;
-    if (keep < 0) {
-        if (name !== 'p' && name !== 'br')
-            return;
-        keep = open.length;
-        while (keep > 0 && open[keep - 1]?.foreign)
-            keep -= 1;
+    if (keep >= 0) {
+        popForeignTo(state, keep);
     }
-    while (open.length > keep) {
+    else if (name === 'p' || name === 'br') {
+        leaveForeign(state);
+    }
+    else if (state.cbs.closesAroundForeign?.(name)) {
+        // `<template><svg></template>`: the end tag closes the SVG, then its own element.
+        popForeignTo(state, 0);
+        state.cbs.onclosetag?.(name, false);
+    }
+}
+/** Closes the foreign elements open down to the innermost HTML one or integration point. */
+function leaveForeign(state) {
+    const open = state.foreignOpen;
+    let keep = open.length;
+    while (keep > 0 && open[keep - 1]?.foreign)
+        keep -= 1;
+    popForeignTo(state, keep);
+}
+function popForeignTo(state, keep) {
+    while (state.foreignOpen.length > keep) {
         const element = popForeign(state);
         state.cbs.onclosetag?.(element.name, false);
     }
 }
+/**
+ * The HTML start tags that end foreign content wherever they are in an `<svg>` or `<math>`
+ * (the HTML standard's list, but `<font>`, which does only with some attributes).
+ */
+const BREAKOUT = new Set([
+    ...['b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt'],
+    ...['em', 'embed', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'hr', 'i', 'img', 'li'],
+    ...['listing', 'menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span'],
+    ...['strong', 'strike', 'sub', 'sup', 'table', 'tt', 'u', 'ul', 'var'],
+]);
 const COMMA = 44;
 /**
  * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
@@ -1786,11 +1815,12 @@ class HtmlScanner {
     /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
     #inForm = false;
     /**
-     * How many `<template>` and `<noscript>` elements are open: a `<base>` in one is not the
-     * page's (a template's content is a document of its own; with scripts on, a noscript's
-     * is text).
+     * `<template>` elements open, and a `<noscript>`: a `<base>` in one is not the page's (a
+     * template's content is a document of its own; with scripts on, a noscript's is text,
+     * where a `<template>` is none).
      */
-    #inert = 0;
+    #templates = 0;
+    #inNoscript = false;
     /** Flight data of the page, in order, and where each piece came from. */
     #flight = [];
     #flightStarts = [];
@@ -1800,7 +1830,7 @@ class HtmlScanner {
     constructor(callbacks, depth = 0) {
         this.#callbacks = callbacks;
         this.#depth = depth;
-        this.#parser = new ScanningParser({
+        const handler = {
             onopentag: (name, attributes) => this.#open(name, attributes),
             ontext: (text) => {
                 if (!this.#raw)
@@ -1815,10 +1845,14 @@ class HtmlScanner {
                     this.#closeRaw();
                 if (name === 'form')
                     this.#inForm = false;
-                else if ((name === 'template' || name === 'noscript') && this.#inert > 0)
-                    this.#inert -= 1;
+                else if (name === 'noscript')
+                    this.#inNoscript = false;
+                else if (name === 'template' && this.#templates > 0 && !this.#inNoscript)
+                    this.#templates -= 1;
             },
-        }, {
+            closesAroundForeign: (name) => (name === 'template' && this.#templates > 0) || (name === 'noscript' && this.#inNoscript),
+        };
+        this.#parser = new ScanningParser(handler, {
             decodeEntities: false,
             lowerCaseAttributeNames: true,
             Tokenizer: SearchingTokenizer,
@@ -1888,15 +1922,8 @@ class HtmlScanner {
                     this.#callbacks.unreadFrame?.(offset);
             }
         }
-        if (tag === 'template' || tag === 'noscript')
-            this.#inert += 1;
-        // The first in the page's own tree; an SVG <base> is no HTML one.
-        else if (tag === 'base' &&
-            attributes.href !== undefined &&
-            this.base === undefined &&
-            this.#inert === 0 &&
-            !this.#parser.isInForeignContext())
-            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
+        if (tag === 'template' || tag === 'noscript' || tag === 'base')
+            this.#openInert(tag, attributes);
         if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
             const url = refreshUrl((0,decode/* decodeHTMLAttribute */.Im)(attributes.content ?? ''));
             if (url)
@@ -1912,6 +1939,18 @@ class HtmlScanner {
                 decode: this.#parser.isInForeignContext(),
             };
         this.#parser.textWanted = this.#raw !== undefined;
+    }
+    /** Follows `<template>` and `<noscript>`, and takes the first `<base href>` of the page's own tree. */
+    #openInert(tag, attributes) {
+        // In an SVG or MathML element these are no HTML elements.
+        if (this.#inNoscript || this.#parser.isInForeignContext())
+            return;
+        if (tag === 'template')
+            this.#templates += 1;
+        else if (tag === 'noscript')
+            this.#inNoscript = true;
+        else if (attributes.href !== undefined && this.base === undefined && this.#templates === 0)
+            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
     }
     #closeRaw() {
         const raw = this.#raw;
@@ -2037,8 +2076,8 @@ class SiteTree {
      */
     resolve(urlPath) {
         const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
-        const trimmed = merged.replace(/^\/+/, '');
-        if (trimmed.includes('..') && trimmed.split('/').includes('..'))
+        const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
+        if (trimmed === undefined)
             return undefined;
         if (trimmed === '' || trimmed.endsWith('/')) {
             const index = `${trimmed}index.html`;
@@ -2062,6 +2101,29 @@ class SiteTree {
             .sort()
             .map((file) => ({ file, url: pageUrl(file) }));
     }
+}
+/**
+ * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
+ * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
+ * that climbs above the root (nginx: 400).
+ */
+function withoutDotSegments(urlPath) {
+    const kept = [];
+    const steps = urlPath.replace(/^\/+/, '').split('/');
+    for (const [at, step] of steps.entries()) {
+        const last = at === steps.length - 1;
+        if (step === '..') {
+            if (kept.length === 0)
+                return undefined;
+            kept.pop();
+        }
+        else if (step !== '.')
+            kept.push(step);
+        // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
+        if (last && (step === '.' || step === '..'))
+            kept.push('');
+    }
+    return kept.join('/');
 }
 /**
  * The URL path a page is served at: its clean form, a directory for index.html. Only
@@ -2688,7 +2750,8 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         return;
     }
     if (base !== undefined) {
-        // A base browsers cannot use (no URL, or a data: or javascript: one) leaves the page's own.
+        // A base that is no URL, or a data: or javascript: one, leaves the page's own, as the
+        // HTML standard says (Chromium follows no relative link under one that is no URL).
         const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
         if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
             pageBase = parsed;
