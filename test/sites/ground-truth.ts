@@ -42,3 +42,50 @@ export async function hostsContacted(
 export function launchChromium(executablePath: string): Promise<Browser> {
   return launchBrowser(puppeteer, executablePath, 20_000);
 }
+
+/**
+ * Every URL attribute of the given pages as Chromium resolves it (links and what the
+ * pages load, relative ones and those under a `<base href>` too), loaded from `origin`,
+ * with the pages holding each: the addresses inside the site (as a path and query) and
+ * whether nginx serves them.
+ */
+export async function linksServed(
+  browser: Browser,
+  origin: string,
+  pages: readonly string[],
+): Promise<Map<string, { served: boolean; pages: string[] }>> {
+  const links = new Map<string, { served: boolean; pages: string[] }>();
+  const context = await browser.createBrowserContext();
+  try {
+    for (const pagePath of pages) {
+      const page = await context.newPage();
+      // Only the page itself: its scripts and images play no part here.
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        if (request.isNavigationRequest()) void request.continue().catch(() => undefined);
+        else void request.abort('blockedbyclient').catch(() => undefined);
+      });
+      await page.goto(`${origin}${pagePath}`, { waitUntil: 'domcontentloaded', timeout: 20_000 });
+      // What every element's URL attribute resolves to: links, and what the page loads.
+      const hrefs = (await page.evaluate(
+        `[...document.querySelectorAll('[href], [src]')].flatMap((e) =>
+          [e.getAttribute('href') !== null ? e.href : undefined, e.getAttribute('src') !== null ? e.src : undefined]
+            .filter((u) => typeof u === 'string' && u !== ''))`,
+      )) as string[];
+      await page.close();
+      for (const href of hrefs) {
+        const url = new URL(href);
+        if (url.origin !== origin) continue;
+        const target = `${url.pathname}${url.search}`;
+        const entry = links.get(target) ?? { served: false, pages: [] };
+        if (!entry.pages.includes(pagePath)) entry.pages.push(pagePath);
+        links.set(target, entry);
+      }
+    }
+  } finally {
+    await context.close();
+  }
+  for (const [target, entry] of links)
+    entry.served = (await fetch(`${origin}${target}`)).status === 200;
+  return links;
+}

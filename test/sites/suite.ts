@@ -18,7 +18,7 @@ import { parseConfig, type ExportConfig } from '../../src/config.js';
 import { type ExportRecord, renderExportSummary } from '../../src/report.js';
 import { cachedSite, missingFixtureReason, STANDARD_SITES } from './build.js';
 import { LEAKY_LOADS, OUTBOUND_LINKS } from './content.js';
-import { hostsContacted, launchChromium } from './ground-truth.js';
+import { hostsContacted, launchChromium, linksServed } from './ground-truth.js';
 import { NGINX, type RunningNginx, startNginx } from './nginx.js';
 import { recordingReporter } from '../support/recording-reporter.js';
 
@@ -55,16 +55,17 @@ export function readinessSuite(generator: Generator): void {
       let nginx: RunningNginx;
       let tree: SiteTree;
       let truth: Map<string, string[]>;
+      let pageUrls: string[];
       beforeAll(async () => {
         tree = await SiteTree.read(site);
         nginx = await startNginx((listen) =>
           nginxConfig({ has404Page: tree.files.has('404.html') }, { root: site, listen }),
         );
-        const pages = tree
+        pageUrls = tree
           .pages()
           .filter((p) => !/(^|\/)(404|_not-found)(\.html|\/index\.html)$/.test(p.file))
           .map((p) => p.url);
-        truth = await hostsContacted(browser, nginx.origin, pages);
+        truth = await hostsContacted(browser, nginx.origin, pageUrls);
       }, 120_000);
       afterAll(async () => {
         await nginx?.stop();
@@ -104,6 +105,15 @@ export function readinessSuite(generator: Generator): void {
           const response = await fetch(`${nginx.origin}${target}`, { redirect: 'manual' });
           expect([200, 301], `${target} -> ${response.status}`).toContain(response.status);
         }
+      });
+
+      it('reports broken exactly the addresses the pages name, as Chromium resolves them, that nginx does not serve', async () => {
+        const links = await linksServed(browser, nginx.origin, pageUrls);
+        expect(links.size).toBeGreaterThan(3);
+        const notServed = [...links].filter(([, link]) => !link.served).map(([target]) => target);
+        const result = await check({ 'deployment-type': 'cloud' });
+        const reported = (result.record.readiness?.links.broken ?? []).map((b) => b.target);
+        expect(new Set(reported)).toEqual(new Set(notServed));
       });
 
       if (spec.variant === 'clean') {
