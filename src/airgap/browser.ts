@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, PuppeteerNode } from 'puppeteer-core';
 import { abortReason } from '../errors.js';
 import { serveSite } from './serve.js';
-import type { SiteTree } from './site-tree.js';
+import { decodedUrlPath, type SiteTree } from './site-tree.js';
 
 /** Browsers looked for, in order, when no path is given (the binaries, not their shell wrappers). */
 const CANDIDATES = [
@@ -135,7 +135,11 @@ export async function loadPagesInBrowser(
           url.origin === server.origin &&
           url.pathname !== '/favicon.ico'
         )
-          result.missing.push({ path: decodedPath(url.pathname), page: current });
+          // A path that is no percent-encoding (`100%`) is shown as written.
+          result.missing.push({
+            path: decodedUrlPath(url.pathname) ?? url.pathname,
+            page: current,
+          });
       });
       // WebSockets bypass request interception: record them (the resolver rules refuse them).
       const session = await page.createCDPSession();
@@ -175,15 +179,6 @@ export async function loadPagesInBrowser(
     signal?.removeEventListener('abort', onAbort);
     await browser?.close().catch(() => undefined);
     await server.close();
-  }
-}
-
-/** A URL path as a file's name reads, or as written when it is no percent-encoding (`100%`). */
-function decodedPath(pathname: string): string {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return pathname;
   }
 }
 

@@ -19,7 +19,13 @@ import {
   isAllowedHost,
   LineIndex,
 } from './references.js';
-import { pageUrl, type Resolved, type SiteTree, type UrlRule } from './site-tree.js';
+import {
+  decodedUrlPath,
+  pageUrl,
+  type Resolved,
+  type SiteTree,
+  type UrlRule,
+} from './site-tree.js';
 
 export interface BrokenLink {
   file: string;
@@ -687,13 +693,9 @@ function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
       return null;
     }
     if (target.origin !== SITE_ORIGIN) return null;
-    try {
-      urlPath = decodeURIComponent(target.pathname);
-    } catch {
-      // A `%` not followed by two hex digits (`100%`): nginx answers 400 Bad Request. Or
-      // bytes that are no UTF-8, which no file name in the tree spells.
-      return { path: target.pathname, resolved: undefined };
-    }
+    const decoded = decodedUrlPath(target.pathname);
+    if (decoded === undefined) return { path: target.pathname, resolved: undefined };
+    urlPath = decoded;
   }
   return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { SiteTree } from './site-tree.js';
+import { decodedUrlPath, type SiteTree } from './site-tree.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -54,12 +54,7 @@ export async function serveSite(tree: SiteTree): Promise<SiteServer> {
       response.end('bad request');
       return;
     }
-    let decoded: string | undefined;
-    try {
-      decoded = decodeURIComponent(url.pathname);
-    } catch {
-      // Bytes that are no UTF-8 (`%C3` alone): no file of the tree has that name.
-    }
+    const decoded = decodedUrlPath(url.pathname);
     const resolved =
       decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
         ? tree.resolve(decoded)

@@ -75,6 +75,19 @@ export class SiteTree {
 }
 
 /**
+ * A URL path decoded as a file's name reads (`/a%20b` is `/a b`), or undefined when it is
+ * no percent-encoding of UTF-8: a `%` that two hex digits do not follow (`100%`, which
+ * nginx answers 400), or bytes no file name of the tree spells (`%C3` alone).
+ */
+export function decodedUrlPath(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
  * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
  * that climbs above the root (nginx: 400).
