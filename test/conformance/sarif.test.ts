@@ -13,6 +13,7 @@ import { checkReadiness } from '../../src/airgap/check.js';
 import { parseConfig, type ExportConfig } from '../../src/config.js';
 import type { ExportRecord } from '../../src/report.js';
 import { recordingReporter } from '../support/recording-reporter.js';
+import { writeTree } from '../support/files.js';
 
 const CI = process.env.CI === 'true';
 const MULTITOOL = path.resolve(
@@ -73,10 +74,7 @@ describe.skipIf(!installed && !CI)("the readiness check's SARIF file", () => {
   it('passes the SARIF Multitool: schema, SARIF rules and GitHub code scanning’s', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-sarif-'));
     const site = path.join(root, 'staging');
-    for (const [name, content] of Object.entries(SITE)) {
-      await fs.mkdir(path.dirname(path.join(site, name)), { recursive: true });
-      await fs.writeFile(path.join(site, name), content);
-    }
+    await writeTree(site, SITE);
     // On the runner, the step's directory is the workspace and `path` lies in it.
     const config = parseConfig(
       {

@@ -21,6 +21,7 @@ import { listTree } from '../support/action.js';
 import { imageInFrames } from '../support/nested-frames.js';
 import { tarOf } from '../support/archives.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
+import { writeTree } from '../support/files.js';
 
 const DOMAIN = 'docs.example.com';
 
@@ -30,10 +31,7 @@ async function tempDir(label: string): Promise<string> {
 
 async function siteOf(files: Record<string, string>): Promise<string> {
   const root = await tempDir('site');
-  for (const [name, content] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(root, name)), { recursive: true });
-    await fs.writeFile(path.join(root, name), content);
-  }
+  await writeTree(root, files);
   return root;
 }
 

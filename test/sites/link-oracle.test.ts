@@ -18,6 +18,7 @@ import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 import { launchChromium } from './ground-truth.js';
 import { NGINX, type RunningNginx, startNginx } from './nginx.js';
+import { writeTree } from '../support/files.js';
 
 const CI = process.env.CI === 'true';
 const chromium = findBrowser();
@@ -142,10 +143,7 @@ describe.skipIf(missing.length > 0 && !CI)('the link check agrees with Chromium 
       ...TARGETS.map((file): [string, string] => [file, document('<p>target</p>')]),
       ...Object.values(PAGES).map(({ file, body }): [string, string] => [file, document(body)]),
     ];
-    for (const [file, text] of files) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), text);
-    }
+    await writeTree(root, files);
     const tree = await SiteTree.read(root);
     scan = await scanSite(tree, { allowedHosts: [], external: false, links: true });
     nginx = await startNginx((listen) => nginxConfig({ has404Page: false }, { root, listen }));

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, type RunningServer, whenServing } from './web-servers.js';
+import { freePort } from '../peers/support/processes.js';
+import { type RunningServer, whenServing } from './web-servers.js';
 
 /** Debian's nginx binary, when installed. */
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => existsSync(file));

@@ -15,6 +15,7 @@ import { nginxConfig } from '../../src/airgap/serving.js';
 import { NGINX, startNginx } from './nginx.js';
 import { type ObjectStore, startObjectStore } from '../peers/support/s3.js';
 import { APACHE, CADDY, type RunningServer, startApache, startCaddy } from './web-servers.js';
+import { writeTree } from '../support/files.js';
 
 const CI = process.env.CI === 'true';
 const missing = [
@@ -57,6 +58,9 @@ const FILES = [
   'CNAME',
   '.well-known/apple-app-site-association',
 ];
+
+/** Each file holds its own name, so that a page served is known by its text. */
+const contents = FILES.map((file) => [file, `the file ${file}`] as const);
 
 const REQUESTS = [
   ...['/', '/index', '/index.html', '/guides/intro', '/guides/intro/', '/guides/intro.html'],
@@ -105,10 +109,7 @@ describe.skipIf(missing.length > 0 && !CI)("the README's server configurations",
   const servers: Record<string, RunningServer> = {};
   beforeAll(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-servers-'));
-    for (const file of FILES) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), `the file ${file}`);
-    }
+    await writeTree(root, contents);
     servers.nginx = await startNginx((listen) =>
       nginxConfig({ has404Page: true }, { root, listen }),
     );
@@ -198,11 +199,8 @@ describe.skipIf(!NGINX && !CI)("the README's CloudFront Function in front of S3"
   beforeAll(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cloudfront-'));
     store = await startObjectStore();
-    for (const file of FILES) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), `the file ${file}`);
-      await store.put(file, Buffer.from(`the file ${file}`));
-    }
+    await writeTree(root, contents);
+    for (const [file, content] of contents) await store.put(file, Buffer.from(content));
     nginx = await startNginx((listen) => nginxConfig({ has404Page: true }, { root, listen }));
     const context = vm.createContext({});
     vm.runInContext(await readmeBlock('js'), context);

@@ -1,21 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../peers/support/processes.js';
 
 /** Debian's Caddy (package caddy) and Apache (package apache2-bin), when installed. */
 export const CADDY = ['/usr/bin/caddy'].find((file) => existsSync(file));
 export const APACHE = ['/usr/sbin/apache2'].find((file) => existsSync(file));
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface RunningServer {
   origin: string;

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
 import { siteContents } from './site-contents.js';
+import { writeTree } from './files.js';
 
 /**
  * Writes an earlier export of this action into `dir`: the files and the manifest that
@@ -13,10 +14,7 @@ export async function writeEarlierExport(
   files: Record<string, string | Buffer>,
   jobId = 'se_0000000000000001',
 ): Promise<void> {
-  for (const [name, content] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
-    await fs.writeFile(path.join(dir, name), content);
-  }
+  await writeTree(dir, files);
   const manifest = buildManifest({
     domain: 'docs.example.com',
     jobId,

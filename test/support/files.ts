@@ -53,3 +53,15 @@ export async function exists(file: string): Promise<boolean> {
 export async function strayFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((name) => !/^static-export-changes-.+\.json$/.test(name));
 }
+
+/** Writes each file of `files` (relative path -> content) under `dir`, its folders made. */
+export async function writeTree(
+  dir: string,
+  files: Record<string, string | Buffer> | Iterable<readonly [string, string | Buffer]>,
+): Promise<void> {
+  const entries = Symbol.iterator in files ? files : Object.entries(files);
+  for (const [name, content] of entries) {
+    await fs.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await fs.writeFile(path.join(dir, name), content);
+  }
+}

@@ -21,6 +21,7 @@ import { scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 import { imageInFrames } from '../support/nested-frames.js';
+import { writeTree } from '../support/files.js';
 
 describe('externalHost', () => {
   it.each([
@@ -599,10 +600,7 @@ describe('scanning a site', () => {
   ): Promise<Awaited<ReturnType<typeof scanSite>>> {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
     try {
-      for (const [file, html] of Object.entries(pages)) {
-        await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-        await fs.writeFile(path.join(root, file), html);
-      }
+      await writeTree(root, pages);
       return await scanSite(await SiteTree.read(root), { allowedHosts: [], ...options });
     } finally {
       await fs.rm(root, { recursive: true, force: true });
@@ -890,16 +888,16 @@ describe('grouping findings by host', () => {
 describe("the export's URL rules", () => {
   it('serves the file, then .html, then the directory index, like try_files $uri $uri.html $uri/', async () => {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-tree-'));
-    for (const file of [
-      'index.html',
-      'guides/x.html',
-      'guides/x/__next._tree.txt',
-      'api/index.html',
-      'logo.png',
-    ]) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), '');
-    }
+    await writeTree(
+      root,
+      [
+        'index.html',
+        'guides/x.html',
+        'guides/x/__next._tree.txt',
+        'api/index.html',
+        'logo.png',
+      ].map((file) => [file, ''] as const),
+    );
     const tree = await SiteTree.read(root);
     expect(tree.resolve('/')).toEqual({ file: 'index.html', rule: 'index' });
     expect(tree.resolve('/logo.png')).toEqual({ file: 'logo.png', rule: 'file' });
@@ -927,10 +925,10 @@ describe("the export's URL rules", () => {
       '100%.html',
       'a b/index.html',
     ];
-    for (const file of files) {
-      await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await fs.writeFile(path.join(root, file), '');
-    }
+    await writeTree(
+      root,
+      files.map((file) => [file, ''] as const),
+    );
     const tree = await SiteTree.read(root);
     for (const { file, url } of tree.pages()) {
       const address = new URL(pageAddress('http://127.0.0.1:1', url));
