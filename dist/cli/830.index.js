@@ -27,7 +27,118 @@ var external_node_fs_ = __webpack_require__(3024);
 var promises_ = __webpack_require__(8500);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
+// EXTERNAL MODULE: ./.build/tree-walk.js
+var tree_walk = __webpack_require__(9904);
+;// CONCATENATED MODULE: ./.build/airgap/site-tree.js
+
+/** The files and directories of an extracted site, and its URL rules. */
+class SiteTree {
+    root;
+    files;
+    directories;
+    constructor(root, files, directories) {
+        this.root = root;
+        this.files = files;
+        this.directories = directories;
+    }
+    static async read(root) {
+        const files = new Set();
+        const directories = new Set(['']);
+        for (const { path, dirent } of await (0,tree_walk/* readTree */.Z)(root)) {
+            if (dirent.isFile())
+                files.add(path);
+            else if (dirent.isDirectory())
+                directories.add(path);
+        }
+        return new SiteTree(root, files, directories);
+    }
+    /** A tree already listed (a worker thread gets the lists of the one that read it). */
+    static of(root, files, directories) {
+        return new SiteTree(root, new Set(files), new Set(directories));
+    }
+    /**
+     * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
+     * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
+     * `/guides//intro` is served.
+     */
+    resolve(urlPath) {
+        const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
+        const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
+        if (trimmed === undefined)
+            return undefined;
+        if (trimmed === '' || trimmed.endsWith('/')) {
+            const index = `${trimmed}index.html`;
+            return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
+        }
+        if (this.files.has(trimmed))
+            return { file: trimmed, rule: 'file' };
+        if (this.files.has(`${trimmed}.html`)) {
+            return this.directories.has(trimmed)
+                ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
+                : { file: `${trimmed}.html`, rule: 'html' };
+        }
+        if (this.files.has(`${trimmed}/index.html`))
+            return { file: `${trimmed}/index.html`, rule: 'index' };
+        return undefined;
+    }
+    /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
+    pages() {
+        return [...this.files]
+            .filter((file) => /\.html?$/i.test(file))
+            .sort()
+            .map((file) => ({ file, url: pageUrl(file) }));
+    }
+}
+/**
+ * A URL path decoded as a file's name reads (`/a%20b` is `/a b`), or undefined when it is
+ * no percent-encoding of UTF-8: a `%` that two hex digits do not follow (`100%`, which
+ * nginx answers 400), or bytes no file name of the tree spells (`%C3` alone).
+ */
+function decodedUrlPath(pathname) {
+    try {
+        return decodeURIComponent(pathname);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
+ * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
+ * that climbs above the root (nginx: 400).
+ */
+function withoutDotSegments(urlPath) {
+    const kept = [];
+    const steps = urlPath.replace(/^\/+/, '').split('/');
+    for (const [at, step] of steps.entries()) {
+        const last = at === steps.length - 1;
+        if (step === '..') {
+            if (kept.length === 0)
+                return undefined;
+            kept.pop();
+        }
+        else if (step !== '.')
+            kept.push(step);
+        // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
+        if (last && (step === '.' || step === '..'))
+            kept.push('');
+    }
+    return kept.join('/');
+}
+/**
+ * The URL path a page is served at: its clean form, a directory for index.html. Only
+ * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
+ */
+function pageUrl(file) {
+    if (file === 'index.html')
+        return '/';
+    if (file.endsWith('/index.html'))
+        return `/${file.slice(0, -'index.html'.length)}`;
+    return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
+}
+
 ;// CONCATENATED MODULE: ./.build/airgap/serve.js
+
 
 
 
@@ -73,13 +184,7 @@ async function serveSite(tree) {
             response.end('bad request');
             return;
         }
-        let decoded;
-        try {
-            decoded = decodeURIComponent(url.pathname);
-        }
-        catch {
-            // Bytes that are no UTF-8 (`%C3` alone): no file of the tree has that name.
-        }
+        const decoded = decodedUrlPath(url.pathname);
         const resolved = decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
             ? tree.resolve(decoded)
             : undefined;
@@ -127,6 +232,7 @@ async function serveSite(tree) {
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/browser.js
+
 
 
 
@@ -222,7 +328,11 @@ async function loadPagesInBrowser(tree, options) {
                 if ((status === 404 || status === 400) &&
                     url.origin === server.origin &&
                     url.pathname !== '/favicon.ico')
-                    result.missing.push({ path: decodedPath(url.pathname), page: current });
+                    // A path that is no percent-encoding (`100%`) is shown as written.
+                    result.missing.push({
+                        path: decodedUrlPath(url.pathname) ?? url.pathname,
+                        page: current,
+                    });
             });
             // WebSockets bypass request interception: record them (the resolver rules refuse them).
             const session = await page.createCDPSession();
@@ -268,15 +378,6 @@ async function loadPagesInBrowser(tree, options) {
         signal?.removeEventListener('abort', onAbort);
         await browser?.close().catch(() => undefined);
         await server.close();
-    }
-}
-/** A URL path as a file's name reads, or as written when it is no percent-encoding (`100%`). */
-function decodedPath(pathname) {
-    try {
-        return decodeURIComponent(pathname);
-    }
-    catch {
-        return pathname;
     }
 }
 /** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
@@ -2040,103 +2141,6 @@ var external_node_string_decoder_ = __webpack_require__(6193);
 var external_node_worker_threads_ = __webpack_require__(5919);
 // EXTERNAL MODULE: ./.build/worker-file.js
 var worker_file = __webpack_require__(625);
-// EXTERNAL MODULE: ./.build/tree-walk.js
-var tree_walk = __webpack_require__(9904);
-;// CONCATENATED MODULE: ./.build/airgap/site-tree.js
-
-/** The files and directories of an extracted site, and its URL rules. */
-class SiteTree {
-    root;
-    files;
-    directories;
-    constructor(root, files, directories) {
-        this.root = root;
-        this.files = files;
-        this.directories = directories;
-    }
-    static async read(root) {
-        const files = new Set();
-        const directories = new Set(['']);
-        for (const { path, dirent } of await (0,tree_walk/* readTree */.Z)(root)) {
-            if (dirent.isFile())
-                files.add(path);
-            else if (dirent.isDirectory())
-                directories.add(path);
-        }
-        return new SiteTree(root, files, directories);
-    }
-    /** A tree already listed (a worker thread gets the lists of the one that read it). */
-    static of(root, files, directories) {
-        return new SiteTree(root, new Set(files), new Set(directories));
-    }
-    /**
-     * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
-     * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
-     * `/guides//intro` is served.
-     */
-    resolve(urlPath) {
-        const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
-        const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
-        if (trimmed === undefined)
-            return undefined;
-        if (trimmed === '' || trimmed.endsWith('/')) {
-            const index = `${trimmed}index.html`;
-            return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
-        }
-        if (this.files.has(trimmed))
-            return { file: trimmed, rule: 'file' };
-        if (this.files.has(`${trimmed}.html`)) {
-            return this.directories.has(trimmed)
-                ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
-                : { file: `${trimmed}.html`, rule: 'html' };
-        }
-        if (this.files.has(`${trimmed}/index.html`))
-            return { file: `${trimmed}/index.html`, rule: 'index' };
-        return undefined;
-    }
-    /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
-    pages() {
-        return [...this.files]
-            .filter((file) => /\.html?$/i.test(file))
-            .sort()
-            .map((file) => ({ file, url: pageUrl(file) }));
-    }
-}
-/**
- * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
- * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
- * that climbs above the root (nginx: 400).
- */
-function withoutDotSegments(urlPath) {
-    const kept = [];
-    const steps = urlPath.replace(/^\/+/, '').split('/');
-    for (const [at, step] of steps.entries()) {
-        const last = at === steps.length - 1;
-        if (step === '..') {
-            if (kept.length === 0)
-                return undefined;
-            kept.pop();
-        }
-        else if (step !== '.')
-            kept.push(step);
-        // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
-        if (last && (step === '.' || step === '..'))
-            kept.push('');
-    }
-    return kept.join('/');
-}
-/**
- * The URL path a page is served at: its clean form, a directory for index.html. Only
- * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
- */
-function pageUrl(file) {
-    if (file === 'index.html')
-        return '/';
-    if (file.endsWith('/index.html'))
-        return `/${file.slice(0, -'index.html'.length)}`;
-    return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
-}
-
 ;// CONCATENATED MODULE: ./.build/airgap/scan.js
 
 
@@ -2728,14 +2732,10 @@ function resolveLink(tree, pageBase, value) {
         }
         if (target.origin !== SITE_ORIGIN)
             return null;
-        try {
-            urlPath = decodeURIComponent(target.pathname);
-        }
-        catch {
-            // A `%` not followed by two hex digits (`100%`): nginx answers 400 Bad Request. Or
-            // bytes that are no UTF-8, which no file name in the tree spells.
+        const decoded = decodedUrlPath(target.pathname);
+        if (decoded === undefined)
             return { path: target.pathname, resolved: undefined };
-        }
+        urlPath = decoded;
     }
     return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
 }
