@@ -35,6 +35,16 @@ afterAll(async () => {
 /** Every run also checks that the write key is in neither stream (support/in-process.ts). */
 const runCli = (args: string[], options?: CliOptions) => harness.cli(args, options);
 
+/** An export of docs.example.com from the emulator, then `more`. */
+const exportArgs = (...more: string[]) => [
+  'export',
+  '--base-url',
+  emulator.baseUrl,
+  '--domain',
+  'docs.example.com',
+  ...more,
+];
+
 describe('static-export CLI', () => {
   it('accepts every input of action.yml as a flag of the same name', async () => {
     const action = parse(await fs.readFile(path.join(ROOT, 'action.yml'), 'utf8')) as {
@@ -249,14 +259,7 @@ describe('static-export CLI', () => {
   });
 
   it('names the bundle link in the outputs table without its signature, whole with --show-bundle-url', async () => {
-    const args = [
-      'export',
-      '--base-url',
-      emulator.baseUrl,
-      '--domain',
-      'docs.example.com',
-      '--no-download',
-    ];
+    const args = exportArgs('--no-download');
     const env = { ADMIN_API_KEY: emulator.keys.write };
     const table = await runCli(args, { env });
     expect(table.code, table.stderr).toBe(0);
@@ -378,12 +381,6 @@ describe('static-export CLI', () => {
 });
 
 describe('static-export CLI basics', () => {
-  const base = ['--base-url', '', '--domain', 'docs.example.com'];
-  const exportArgs = (...more: string[]) => [
-    'export',
-    ...base.map((word) => word || emulator.baseUrl),
-    ...more,
-  ];
   const withKey = { ADMIN_API_KEY: '' };
   const env = (extra: Record<string, string> = {}) => ({
     ...withKey,
