@@ -9,11 +9,14 @@ import { startExport } from './support/export.js';
 import { NGINX, startNginx } from './support/nginx.js';
 import { freePort, scratch, stopAfterEach } from './support/processes.js';
 import { SQUID, startSquid } from './support/squid.js';
+import { startTinyproxy, TINYPROXY } from './support/tinyproxy.js';
 import { createPrivateCa } from './support/tls.js';
 
 /**
  * Forward proxies as runners meet them: Debian's squid with its default CONNECT rules
- * (only port 443 and the listed ones), with and without Basic authentication; NO_PROXY
+ * (only port 443 and the listed ones), with and without Basic authentication; Debian's
+ * tinyproxy, which answers in HTTP/1.0 and marks its own answers only by its Server
+ * header; NO_PROXY
  * in the forms curl accepts (a bare IPv6 address, CIDR ranges), on IPv6 loopback too.
  */
 
@@ -33,6 +36,34 @@ const apiAndStore = (host = '127.0.0.1') => startExport(site.archive, peers, { h
 function through(env: Record<string, string>): ProxyRoutes {
   const dispatcher = new ProxyRoutes(env);
   cleanup(() => dispatcher.close());
+  return dispatcher;
+}
+
+/** The API behind nginx with TLS, from a private CA, on a port of its own. */
+async function tlsApi(): Promise<{ tlsPort: number; ca: string }> {
+  const ca = await createPrivateCa(await scratch('ca'));
+  const { api } = await apiAndStore();
+  const nginx = later(
+    await startNginx(
+      1,
+      ([p]) => `server {
+        listen 127.0.0.1:${p} ssl;
+        ssl_certificate ${ca.certFile};
+        ssl_certificate_key ${ca.keyFile};
+        location / { proxy_pass ${api.baseUrl}; }
+      }`,
+    ),
+  );
+  return { tlsPort: nginx.ports[0] as number, ca: await fs.readFile(ca.caFile, 'utf8') };
+}
+
+/** Both proxy variables set to `proxy`, trusting `ca` through its tunnels. */
+function trusting(proxy: string, ca: string): ProxyRoutes {
+  const dispatcher = new ProxyRoutes(
+    { HTTPS_PROXY: proxy, HTTP_PROXY: proxy },
+    { connect: { ca } },
+  );
+  cleanup(() => dispatcher.close().catch(() => undefined));
   return dispatcher;
 }
 
@@ -114,26 +145,9 @@ describe.skipIf(!SQUID.available)('squid', () => {
   it.skipIf(!NGINX.available)(
     'an https API through a CONNECT tunnel the proxy allows, with its private CA trusted',
     async () => {
-      const ca = await createPrivateCa(await scratch('ca'));
-      const { api } = await apiAndStore();
-      const nginx = later(
-        await startNginx(
-          1,
-          ([p]) => `server {
-            listen 127.0.0.1:${p} ssl;
-            ssl_certificate ${ca.certFile};
-            ssl_certificate_key ${ca.keyFile};
-            location / { proxy_pass ${api.baseUrl}; }
-          }`,
-        ),
-      );
-      const tlsPort = nginx.ports[0] as number;
+      const { tlsPort, ca } = await tlsApi();
       const squid = later(await startSquid({ tlsPorts: [tlsPort] }));
-      const dispatcher = new ProxyRoutes(
-        { HTTPS_PROXY: squid.url, HTTP_PROXY: squid.url },
-        { connect: { ca: await fs.readFile(ca.caFile, 'utf8') } },
-      );
-      cleanup(() => dispatcher.close().catch(() => undefined));
+      const dispatcher = trusting(squid.url, ca);
       const run = await runAction(
         { ...INPUTS, 'base-url': `https://127.0.0.1:${tlsPort}` },
         { dispatcher },
@@ -147,6 +161,96 @@ describe.skipIf(!SQUID.available)('squid', () => {
       expect(
         log.filter((line) => line.startsWith(`CONNECT 127.0.0.1:${tlsPort}`)).length,
       ).toBeGreaterThanOrEqual(1);
+    },
+  );
+});
+
+describe.skipIf(!TINYPROXY.available)('tinyproxy', () => {
+  const auth = { user: 'ci', password: 'pa-ss_w0rd.x' };
+
+  it('plain-http targets go through it, its HTTP/1.0 answers included, and the export arrives', async () => {
+    const tinyproxy = later(await startTinyproxy({ auth }));
+    const { api, store } = await apiAndStore();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: tinyproxy.url }) },
+    );
+    expect(run.code, run.error).toBe(0);
+    expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+    const requests = await tinyproxy.requests();
+    expect(requests).toContain(`POST ${api.baseUrl}/v1/static-export/jobs`);
+    expect(requests.some((line) => line.startsWith(`GET ${store.endpoint}/`))).toBe(true);
+    expect(requests.filter((line) => line.startsWith('CONNECT'))).toEqual([]);
+    expect(JSON.stringify(run)).not.toContain(auth.password);
+  });
+
+  it('without credentials: its 407, and how to give them', async () => {
+    const tinyproxy = later(await startTinyproxy({ auth }));
+    const { api } = await apiAndStore();
+    const bare = tinyproxy.url.replace(/\/\/.*@/, '//');
+    const run = await runAction(
+      { ...INPUTS, 'base-url': api.baseUrl },
+      { dispatcher: through({ HTTP_PROXY: bare }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(
+      /the proxy http:\/\/127\.0\.0\.1:\d+ requires authentication \(HTTP 407\)\. Put the proxy credentials in the proxy URL/,
+    );
+    expect(api.requests).toEqual([]);
+  });
+
+  // tinyproxy answers wrong credentials with 401, the status an API gives a wrong key.
+  it.each([
+    ['a plain-http API', 'http'],
+    ['an https API (CONNECT)', 'https'],
+  ])(
+    'wrong credentials, %s: its 401 is named as the proxy refusing them, not the API key',
+    async (_name, scheme) => {
+      const tinyproxy = later(await startTinyproxy({ auth }));
+      const { api } = await apiAndStore();
+      const baseUrl = scheme === 'http' ? api.baseUrl : `https://127.0.0.1:${await freePort()}`;
+      const wrong = tinyproxy.url.replace(auth.password, 's3cr3t-wrong');
+      const run = await runAction(
+        { ...INPUTS, 'base-url': baseUrl },
+        { dispatcher: through({ HTTP_PROXY: wrong, HTTPS_PROXY: wrong }) },
+      );
+      expect(run.code).toBe(1);
+      expect(run.error).toMatch(
+        new RegExp(
+          `the proxy http://127\\.0\\.0\\.1:${tinyproxy.port} requires authentication \\(HTTP 401\\)\\. The proxy refused the user name and password in the proxy URL`,
+        ),
+      );
+      expect(run.error).not.toMatch(/api-key/);
+      expect(JSON.stringify(run)).not.toContain('s3cr3t-wrong');
+      expect(api.requests).toEqual([]);
+    },
+  );
+
+  it('a host it cannot reach: its own 500 is named as the proxy failing to connect', async () => {
+    const tinyproxy = later(await startTinyproxy());
+    const port = await freePort();
+    const run = await runAction(
+      { ...INPUTS, 'base-url': `http://127.0.0.1:${port}` },
+      { dispatcher: through({ HTTP_PROXY: tinyproxy.url }) },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toContain(
+      `the proxy http://127.0.0.1:${tinyproxy.port} could not connect to 127.0.0.1:${port} (HTTP 500)`,
+    );
+  });
+
+  it.skipIf(!NGINX.available)(
+    'an https API through a CONNECT tunnel it allows, with credentials and a private CA',
+    async () => {
+      const { tlsPort, ca } = await tlsApi();
+      const tinyproxy = later(await startTinyproxy({ auth, tlsPorts: [tlsPort] }));
+      const run = await runAction(
+        { ...INPUTS, 'base-url': `https://127.0.0.1:${tlsPort}` },
+        { dispatcher: trusting(tinyproxy.url, ca) },
+      );
+      expect(run.code, run.error).toBe(0);
+      expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+      expect(await tinyproxy.requests()).toContain(`CONNECT 127.0.0.1:${tlsPort}`);
     },
   );
 });

@@ -92,6 +92,21 @@ export async function startPeer(
   return { output: () => output, stop };
 }
 
+/** A forward proxy started on loopback. */
+export interface ForwardProxy extends Peer {
+  port: number;
+  /** The proxy URL, with the credentials when the proxy asks for them. */
+  url: string;
+}
+
+/** A proxy URL on loopback, with `auth` in it, percent-encoded. */
+export function proxyUrl(port: number, auth?: { user: string; password: string }): string {
+  const credentials = auth
+    ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.password)}@`
+    : '';
+  return `http://${credentials}127.0.0.1:${port}`;
+}
+
 /**
  * A Debian program a family of peer tests needs. Locally a missing one skips the family
  * with the reason printed; in CI (CI=true) it fails, since .ci/run installs them.

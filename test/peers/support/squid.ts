@@ -1,13 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { freePort, type Peer, run, scratch, startPeer, tool } from './processes.js';
+import {
+  type ForwardProxy,
+  freePort,
+  proxyUrl,
+  run,
+  scratch,
+  startPeer,
+  tool,
+} from './processes.js';
 
 export const SQUID = tool('/usr/sbin/squid', 'squid');
 
-export interface Squid extends Peer {
-  port: number;
-  /** The proxy URL, with the credentials when the proxy asks for them. */
-  url: string;
+export interface Squid extends ForwardProxy {
   /** Lines of the access log: `METHOD URL STATUS`. */
   accessLog(): Promise<string[]>;
 }
@@ -55,13 +60,10 @@ export async function startSquid(
     host: '127.0.0.1',
     port,
   });
-  const credentials = options.auth
-    ? `${encodeURIComponent(options.auth.user)}:${encodeURIComponent(options.auth.password)}@`
-    : '';
   return {
     ...peer,
     port,
-    url: `http://${credentials}127.0.0.1:${port}`,
+    url: proxyUrl(port, options.auth),
     async accessLog() {
       const text = await fs.readFile(path.join(dir, 'access.log'), 'utf8').catch(() => '');
       // Lines of requests only: a bare connection (the readiness probe) logs as `- error:…`.
