@@ -998,22 +998,29 @@ function classifyNetworkError(err, request) {
 }
 /**
  * An error answer that the proxy itself wrote (not the server behind it): squid marks its
- * pages with X-Squid-Error, proxies that follow RFC 9209 send Proxy-Status.
+ * pages with X-Squid-Error, proxies that follow RFC 9209 send Proxy-Status, and tinyproxy
+ * names itself as the server (it passes on the server's own Server header untouched).
  */
 function answeredByProxy(headers) {
-    return (header(headers, 'x-squid-error') !== undefined || header(headers, 'proxy-status') !== undefined);
+    return (header(headers, 'x-squid-error') !== undefined ||
+        header(headers, 'proxy-status') !== undefined ||
+        /^tinyproxy\//i.test(header(headers, 'server') ?? ''));
 }
-/** A proxy's own refusal (a CONNECT answered with an error, or a 407 to a plain request). */
+/**
+ * A proxy's own refusal (a CONNECT answered with an error, or a 407 to a plain request).
+ * A 401 from the proxy itself is a refusal of its credentials too: tinyproxy answers wrong
+ * ones with 401, not 407.
+ */
 function proxyRefusal(status, proxy, host) {
     const name = describeProxy(proxy);
     const withCredentials = proxy.username !== '' || proxy.password !== '';
-    if (status === 407) {
+    if (status === 407 || status === 401) {
         return {
             kind: 'proxy',
             transient: false,
-            code: 'HTTP 407',
+            code: `HTTP ${status}`,
             status,
-            summary: `the proxy ${name} requires authentication (HTTP 407)`,
+            summary: `the proxy ${name} requires authentication (HTTP ${status})`,
             advice: withCredentials
                 ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
                 : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): http://user:password@host:port (percent-encode special characters; keep it in a secret).',
