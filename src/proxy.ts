@@ -280,6 +280,13 @@ function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
       ? { requestTls: options.connect }
       : {}),
     uri: proxy.href,
+    // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
+    ...(proxy.protocol === 'socks5:' && (proxy.username !== '' || proxy.password !== '')
+      ? {
+          username: decodeURIComponent(proxy.username),
+          password: decodeURIComponent(proxy.password),
+        }
+      : {}),
     clientFactory: (origin: URL, clientOptions: object) => {
       const pool = new Pool(origin, clientOptions);
       const connect = pool.connect.bind(pool) as (

@@ -8,6 +8,7 @@ import { runAction } from './support/action.js';
 import { startExport } from './support/export.js';
 import { NGINX, startNginx } from './support/nginx.js';
 import { freePort, scratch, stopAfterEach } from './support/processes.js';
+import { DANTE, MICROSOCKS, startDante, startMicrosocks } from './support/socks.js';
 import { SQUID, startSquid } from './support/squid.js';
 import { startTinyproxy, TINYPROXY } from './support/tinyproxy.js';
 import { createPrivateCa } from './support/tls.js';
@@ -251,6 +252,105 @@ describe.skipIf(!TINYPROXY.available)('tinyproxy', () => {
       expect(run.code, run.error).toBe(0);
       expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
       expect(await tinyproxy.requests()).toContain(`CONNECT 127.0.0.1:${tlsPort}`);
+    },
+  );
+});
+
+describe('SOCKS5', () => {
+  const auth = { user: 'ci', password: 'pa:ss w0rd' };
+
+  it.skipIf(!MICROSOCKS.available)(
+    'through microsocks with credentials (special characters encoded), the export arrives',
+    async () => {
+      const socks = later(await startMicrosocks({ auth }));
+      const { api } = await apiAndStore();
+      const run = await runAction(
+        { ...INPUTS, 'base-url': api.baseUrl },
+        { dispatcher: through({ ALL_PROXY: socks.url }) },
+      );
+      expect(run.code, run.error).toBe(0);
+      expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
+      expect(api.requests.length).toBeGreaterThan(0);
+      expect(JSON.stringify(run)).not.toContain('w0rd');
+    },
+  );
+
+  it.skipIf(!MICROSOCKS.available)(
+    'wrong or missing credentials fail the run at once, named as the proxy refusing them',
+    async () => {
+      const socks = later(await startMicrosocks({ auth }));
+      const { api } = await apiAndStore();
+      const wrong = socks.url.replace(encodeURIComponent(auth.password), 's3cr3t-wrong');
+      const bare = socks.url.replace(/\/\/.*@/, '//');
+      const refusals = [];
+      for (const proxy of [wrong, bare]) {
+        const run = await runAction(
+          { ...INPUTS, 'base-url': api.baseUrl },
+          { dispatcher: through({ ALL_PROXY: proxy }) },
+        );
+        expect(run.code).toBe(1);
+        expect(run.lines.join('\n')).not.toMatch(/trying again/);
+        expect(JSON.stringify(run)).not.toContain('s3cr3t-wrong');
+        refusals.push(run.error);
+      }
+      const name = `the proxy socks5://127.0.0.1:${socks.port} requires authentication`;
+      expect(refusals[0]).toContain(name);
+      expect(refusals[0]).toContain(
+        'The proxy refused the user name and password in the proxy URL',
+      );
+      expect(refusals[1]).toContain(name);
+      expect(refusals[1]).toContain('Put the proxy credentials in the proxy URL');
+      expect(api.requests).toEqual([]);
+    },
+  );
+
+  it.skipIf(!DANTE.available)(
+    "a target Dante's rules refuse: the proxy and its rules are named, at once",
+    async () => {
+      const { api } = await apiAndStore();
+      const apiPort = Number(new URL(api.baseUrl).port);
+      const dante = later(await startDante({ blocked: [apiPort] }));
+      const run = await runAction(
+        { ...INPUTS, 'base-url': api.baseUrl },
+        { dispatcher: through({ ALL_PROXY: dante.url }) },
+      );
+      expect(run.code).toBe(1);
+      expect(run.error).toContain(
+        `the proxy socks5://127.0.0.1:${dante.port} refused to connect to 127.0.0.1:${apiPort}`,
+      );
+      expect(run.error).toContain("The proxy's access rules do not allow");
+      expect(run.lines.join('\n')).not.toMatch(/trying again/);
+    },
+  );
+
+  it.skipIf(!DANTE.available)(
+    'a target Dante cannot reach is named as such, and tried again within the timeout',
+    async () => {
+      const dante = later(await startDante());
+      const port = await freePort();
+      const run = await runAction(
+        { ...INPUTS, 'base-url': `http://127.0.0.1:${port}`, timeout: '4s' },
+        { dispatcher: through({ ALL_PROXY: dante.url }) },
+      );
+      expect(run.code).toBe(1);
+      expect(run.error).toContain(
+        `the proxy socks5://127.0.0.1:${dante.port} could not connect to 127.0.0.1:${port}`,
+      );
+      expect(run.lines.join('\n')).toMatch(/trying again/);
+    },
+  );
+
+  it.skipIf(!DANTE.available || !NGINX.available)(
+    'an https API through Dante, with its private CA trusted inside the tunnel',
+    async () => {
+      const { tlsPort, ca } = await tlsApi();
+      const dante = later(await startDante());
+      const run = await runAction(
+        { ...INPUTS, 'base-url': `https://127.0.0.1:${tlsPort}` },
+        { dispatcher: trusting(dante.url, ca) },
+      );
+      expect(run.code, run.error).toBe(0);
+      expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
     },
   );
 });

@@ -100,11 +100,15 @@ export interface ForwardProxy extends Peer {
 }
 
 /** A proxy URL on loopback, with `auth` in it, percent-encoded. */
-export function proxyUrl(port: number, auth?: { user: string; password: string }): string {
+export function proxyUrl(
+  port: number,
+  auth?: { user: string; password: string },
+  scheme: 'http' | 'socks5' = 'http',
+): string {
   const credentials = auth
     ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.password)}@`
     : '';
-  return `http://${credentials}127.0.0.1:${port}`;
+  return `${scheme}://${credentials}127.0.0.1:${port}`;
 }
 
 /**
