@@ -657,6 +657,13 @@ function tunnellingAgent(proxy, options) {
             ? { requestTls: options.connect }
             : {}),
         uri: proxy.href,
+        // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
+        ...(proxy.protocol === 'socks5:' && (proxy.username !== '' || proxy.password !== '')
+            ? {
+                username: decodeURIComponent(proxy.username),
+                password: decodeURIComponent(proxy.password),
+            }
+            : {}),
         clientFactory: (origin, clientOptions) => {
             const pool = new undici/* Pool */.bC(origin, clientOptions);
             const connect = pool.connect.bind(pool);
@@ -916,6 +923,10 @@ function classifyNetworkError(err, request) {
     if (err instanceof ProxyTunnelRefused)
         return proxyRefusal(err.status, err.proxy, request.host);
     const codes = codesOf(err);
+    const socks = codes.find((c) => c.startsWith(SOCKS5_ERROR));
+    if (request.proxy !== undefined && socks !== undefined) {
+        return socksRefusal(socks, messageOf(err), request.proxy, request.host);
+    }
     const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
     const detail = `${code ?? 'error'}: ${messageOf(err)}`;
     const has = (set) => codes.some((c) => set.has(c));
@@ -1043,6 +1054,52 @@ function proxyRefusal(status, proxy, host) {
         status,
         summary: `the proxy ${name} could not connect to ${host} (HTTP ${status})`,
         ...(status >= 500 ? {} : { advice: `Check the proxy settings for ${host}.` }),
+    };
+}
+/** The prefix of undici's codes for a SOCKS5 proxy's refusals and replies. */
+const SOCKS5_ERROR = 'UND_ERR_SOCKS5';
+/**
+ * A SOCKS5 proxy's refusal, by undici's code: of the credentials (not transient, as with
+ * an HTTP proxy's 407), of the target by its rules, or of a target it could not reach
+ * (its reply codes 3 to 5: tried again, as a connection refused directly would be).
+ */
+function socksRefusal(code, message, proxy, host) {
+    const name = describeProxy(proxy);
+    const withCredentials = proxy.username !== '' || proxy.password !== '';
+    const failure = { kind: 'proxy', code };
+    if (code === `${SOCKS5_ERROR}_AUTH_FAILED` || code === `${SOCKS5_ERROR}_AUTH_REJECTED`) {
+        return {
+            ...failure,
+            transient: false,
+            summary: `the proxy ${name} requires authentication (${code}: ${message})`,
+            advice: withCredentials && code === `${SOCKS5_ERROR}_AUTH_FAILED`
+                ? 'The proxy refused the user name and password in the proxy URL: correct them (socks5://user:password@host:port, percent-encoding special characters).'
+                : withCredentials
+                    ? 'The proxy takes no user name and password: remove them from the proxy URL, or check that it is the proxy meant.'
+                    : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): socks5://user:password@host:port (percent-encode special characters; keep it in a secret).',
+        };
+    }
+    const reply = /_REPLY_(\d+)$/.exec(code)?.[1];
+    if (reply === '2') {
+        return {
+            ...failure,
+            transient: false,
+            summary: `the proxy ${name} refused to connect to ${host} (${code}: ${message})`,
+            advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+        };
+    }
+    if (reply !== undefined && Number(reply) <= 6) {
+        return {
+            ...failure,
+            transient: true,
+            summary: `the proxy ${name} could not connect to ${host} (${code}: ${message})`,
+        };
+    }
+    return {
+        ...failure,
+        transient: false,
+        summary: `the proxy ${name} did not answer as a SOCKS5 proxy this action can use (${code}: ${message})`,
+        advice: 'Check that the proxy URL names a SOCKS5 proxy, or use an HTTP proxy.',
     };
 }
 /** The host:port of a URL, for messages. */
