@@ -18,14 +18,35 @@ export interface FoundUrl {
   via: string;
 }
 
+/**
+ * An escape as CSS Syntax reads it: up to six hex digits and one whitespace after them,
+ * a line break (in a string, a line continued: nothing), or any other character as itself.
+ */
+const ESCAPE = /\\(?:([0-9a-f]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|([\s\S]))/gi;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/** Text with its escapes decoded: an identifier's, a string's or a url()'s. */
+function decodeEscapes(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(ESCAPE, (_, hex?: string, lineBreak?: string, character?: string) => {
+    if (hex === undefined) return lineBreak !== undefined ? '' : (character as string);
+    const code = Number.parseInt(hex, 16);
+    // Zero, a surrogate or past Unicode's last code point is U+FFFD, as browsers read it.
+    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+      ? REPLACEMENT_CHARACTER
+      : String.fromCodePoint(code);
+  });
+}
+
 function unquote(text: string): string {
   const quote = text[0];
   const inner =
     quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
-  return inner.replace(/\\([0-9a-f]{1,6}\s?|.)/gi, (_, escaped: string) =>
-    /^[0-9a-f]/i.test(escaped) ? String.fromCodePoint(Number.parseInt(escaped, 16)) : escaped,
-  );
+  return decodeEscapes(inner);
 }
+
+/** Thrown from the tokenizer's callback to stop it where it stands. */
+const RESUME = new Error('read again from the end of an escaped url()');
 
 /**
  * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
@@ -39,40 +60,46 @@ export function urlsInCss(source: string): FoundUrl[] {
   let inNamespace = false;
   /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
   const blocks: boolean[] = [];
-  /** Tokens before this offset are the inside of a url() read whole already. */
-  let skipUntil = 0;
-  tokenize(source, (type, start, end) => {
-    if (type === WHITESPACE || type === COMMENT || start < skipUntil) return;
+  /** Where the text the tokenizer reads starts in `source`. */
+  let from = 0;
+  /** Where to read again from, past a url() the tokenizer cannot read. */
+  let resume = 0;
+  const read = (type: number, tokenStart: number, tokenEnd: number): void => {
+    if (type === WHITESPACE || type === COMMENT) return;
+    const start = from + tokenStart;
+    const end = from + tokenEnd;
     const text = source.slice(start, end);
+    // A name as a browser reads it: `@\69mport` is @import and `u\72l(…)` is url(…),
+    // decoded before it is looked at.
+    const name =
+      (type === FUNCTION || type === AT_KEYWORD) && text.includes('\\')
+        ? decodeEscapes(text)
+        : text;
     if (inNamespace) {
       if (text === ';' || text === '{' || text === '}') inNamespace = false;
       return;
     }
-    if (type === AT_KEYWORD && text.toLowerCase() === '@namespace') {
+    if (type === AT_KEYWORD && name.toLowerCase() === '@namespace') {
       inNamespace = true;
       pending = undefined;
       return;
     }
-    // A function's name as a browser reads it: `u\72l(…)` is url(…), decoded before it is
-    // looked at. The tokenizer only knows `url(` as written, and splits an unquoted URL
-    // after an escaped one into pieces.
-    const name = type === FUNCTION && text.includes('\\') ? unquote(text) : text;
+    // The tokenizer only knows `url(` as written: after an escaped one it reads an
+    // unquoted URL as other tokens, where a quote or a comment runs past its `)`. The URL
+    // is read here, and the tokenizer starts again after it.
     if (type === FUNCTION && name !== text && name.toLowerCase() === 'url(') {
       const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/) as RegExpMatchArray;
       if (inner[1] === '') {
         const close = unescapedParenthesis(source, end);
-        found.push({
-          url: unquote(source.slice(end, close).trim()),
-          offset: start,
-          via: 'css url()',
-        });
+        const url = unquotedUrl(source.slice(end, close));
+        if (url !== undefined) found.push({ url, offset: start, via: 'css url()' });
         pending = undefined;
-        skipUntil = close + 1;
-        return;
+        resume = Math.min(close + 1, source.length);
+        throw RESUME;
       }
     }
     if (type === FUNCTION || type === LEFT_PARENTHESIS)
-      blocks.push(type === FUNCTION && IMAGE_SET.test(text));
+      blocks.push(type === FUNCTION && IMAGE_SET.test(name));
     else if (type === RIGHT_PARENTHESIS) blocks.pop();
     else if (type === STRING && !pending && blocks[blocks.length - 1] === true) {
       found.push({ url: unquote(text), offset: start, via: 'css image-set()' });
@@ -91,9 +118,17 @@ export function urlsInCss(source: string): FoundUrl[] {
     }
     pending = undefined;
     if (type === FUNCTION && /^(url|src)\($/i.test(name)) pending = { via: 'css url()' };
-    else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
+    else if (type === AT_KEYWORD && name.toLowerCase() === '@import')
       pending = { via: 'css @import' };
-  });
+  };
+  do {
+    from = resume;
+    try {
+      tokenize(from === 0 ? source : source.slice(from), read);
+    } catch (err) {
+      if (err !== RESUME) throw err;
+    }
+  } while (resume > from);
   return found;
 }
 
@@ -105,4 +140,43 @@ function unescapedParenthesis(source: string, from: number): number {
     else if (c === 0x29 /* ) */) return i;
   }
   return source.length;
+}
+
+const isCssWhitespace = (c: number) =>
+  c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+
+/** A character that makes an unquoted url() bad: a quote, `(`, or a control character. */
+const breaksUrl = (c: number) =>
+  c === 0x22 ||
+  c === 0x27 ||
+  c === 0x28 ||
+  c <= 0x08 ||
+  c === 0x0b ||
+  (c >= 0x0e && c <= 0x1f) ||
+  c === 0x7f;
+
+/**
+ * The URL of an unquoted url() from its inside, or undefined for a bad one that loads
+ * nothing: a quote, `(`, whitespace or a control character inside it, or a backslash
+ * before a line break (CSS Syntax, "consume a url token").
+ */
+function unquotedUrl(inside: string): string | undefined {
+  let first = 0;
+  let last = inside.length;
+  while (first < last && isCssWhitespace(inside.charCodeAt(first))) first += 1;
+  while (last > first && isCssWhitespace(inside.charCodeAt(last - 1))) last -= 1;
+  const written = inside.slice(first, last);
+  for (let i = 0; i < written.length; i += 1) {
+    const c = written.charCodeAt(i);
+    if (c === 0x5c /* \\ */) {
+      const next = written.charCodeAt(i + 1);
+      if (next === 0x0a || next === 0x0c || next === 0x0d) return undefined;
+      // Hex digits and the one whitespace that ends them (CR LF is one) are the escape's own.
+      const escape = /^\\(?:[0-9a-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[\s\S])/i.exec(
+        written.slice(i, i + 9),
+      );
+      i += (escape?.[0].length ?? 1) - 1;
+    } else if (isCssWhitespace(c) || breaksUrl(c)) return undefined;
+  }
+  return decodeEscapes(written);
 }

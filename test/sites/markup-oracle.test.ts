@@ -3,11 +3,13 @@
  * check's static scan and loaded in Chromium: the hosts the scan takes for loads must be
  * the hosts Chromium asks for, or more where another browser or setting would load them,
  * never fewer. Each snippet is set as a page's content, with every request that leaves it
- * recorded and refused (no traffic leaves the machine).
+ * recorded and refused (no traffic leaves the machine); a style sheet the page links is
+ * answered by the test.
  */
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBrowser } from '../../src/airgap/browser.js';
+import { urlsInCss } from '../../src/airgap/css.js';
 import { referencesInHtml } from '../../src/airgap/html.js';
 import { fingerprintPage } from '../../src/changes/fingerprint.js';
 import { launchChromium } from './ground-truth.js';
@@ -64,6 +66,12 @@ const SNIPPETS: Record<string, string> = {
     ':root{--bg:url(https://custom-property.example.com/a.png)} i{display:block;height:9px;background:var(--bg)}',
     'b::before{content:url(https://content.example.com/a.png)}</style><p>text</p><i></i><b></b>',
   ].join(''),
+  'CSS escapes in a style attribute': [
+    box("background-image:\\69mage-set('https://attribute-image-set.example.com/a.png' 1x)"),
+    box(
+      "background:u\\72l(x');background-image:url(https://attribute-after-bad-url.example.com/a.png)",
+    ),
+  ].join(''),
   'scripts that request what they name': `<script>${[
     'fetch("https://fetch.example.com/a")',
     'fetch(`https://template.example.com/a`, { method: "POST" })',
@@ -83,6 +91,36 @@ const SNIPPETS: Record<string, string> = {
     ';\n',
   )}</script><script type="module">import x from "https://import.example.com/a.js"</script>`,
 };
+
+/**
+ * Style sheets, each named by what it tries, that the scan must read as Chromium loads
+ * them: in a `<style>`, and as a file the page links (answered by the test, never fetched).
+ */
+const STYLE_SHEETS: Record<string, string> = {
+  // Browsers decode an identifier's escapes before they look at it, at-rule names too.
+  'at-rule names written with escapes': [
+    '@\\69mport "https://import-escaped.example.com/a.css" print;',
+    '@\\69 mport "https://import-escaped-space.example.com/a.css";',
+    '@\\49\\4d\\50\\4f\\52\\54 "https://import-all-escaped.example.com/a.css" layer(a);',
+  ].join(''),
+  'function names written with escapes': [
+    'div{background-image:\\69mage-set("https://image-set-escaped.example.com/a.png" 1x)}',
+    'p{background-image:-webkit-\\69mage-set("https://webkit-image-set-escaped.example.com/a.png" 1x)}',
+  ].join(''),
+  // A bad url() ends at its `)`: a quote in it opens no string that runs on.
+  'a bad url() with an escaped name, and what follows it': [
+    'div{background:u\\72l(x")} p{background:url(https://after-quote.example.com/a.png)}',
+    'i{background:u\\72l(a b)} i{background-image:url(https://after-space.example.com/a.png)}',
+    "b{background:u\\72l(x'/*)} b{background-image:url(https://after-comment.example.com/a.png)}",
+  ].join(''),
+  // A backslash before a line break continues a string on the next line.
+  'a string continued on the next line':
+    'div{background:url("https://continued.exa\\\nmple.com/a.png")}',
+};
+/** What the style sheets style. */
+const STYLED = '<div>text</div><p>text</p><i>text</i><b>text</b>';
+/** Where the page finds the style sheet it links. */
+const STYLE_SHEET_URL = 'http://style-sheet.invalid/a.css';
 
 /**
  * Snippets the scan reads more loads in than Chromium makes here, on purpose: another
@@ -122,13 +160,19 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
     await browser?.close();
   });
 
-  /** The hosts Chromium asks for while it loads `html`. */
-  async function contacted(html: string): Promise<string[]> {
+  /** The hosts Chromium asks for while it loads `html`, which may link `styleSheet` (STYLE_SHEET_URL). */
+  async function contacted(html: string, styleSheet?: string): Promise<string[]> {
     const page = await browser.newPage();
     const hosts = new Set<string>();
     try {
       await page.setRequestInterception(true);
       page.on('request', (request) => {
+        if (styleSheet !== undefined && request.url() === STYLE_SHEET_URL) {
+          void request
+            .respond({ contentType: 'text/css', body: styleSheet })
+            .catch(() => undefined);
+          return;
+        }
         const url = new URL(request.url());
         if (url.protocol === 'https:' || url.protocol === 'http:') {
           hosts.add(url.host);
@@ -156,6 +200,17 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
 
   it.each(Object.entries(SNIPPETS))('%s', async (_name, html) => {
     expect(scanned(html)).toEqual(await contacted(html));
+  });
+
+  it.each(Object.entries(STYLE_SHEETS))('%s, in a <style>', async (_name, css) => {
+    const html = `<style>${css}</style>${STYLED}`;
+    expect(scanned(html)).toEqual(await contacted(html));
+  });
+
+  it.each(Object.entries(STYLE_SHEETS))('%s, in a linked file', async (_name, css) => {
+    const hosts = [...new Set(urlsInCss(css).map((found) => new URL(found.url).host))].sort();
+    const html = `<link rel="stylesheet" href="${STYLE_SHEET_URL}">${STYLED}`;
+    expect(hosts).toEqual(await contacted(html, css));
   });
 
   it.each(Object.entries(MORE_THAN_CHROMIUM))('%s: more, never fewer', async (_name, html) => {

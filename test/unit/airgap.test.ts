@@ -568,8 +568,58 @@ describe('formats real generators emit', () => {
       ['css url()', 'https://img.example.com/c.png'],
       ['css url()', 'https://img.example.com/never-closed.png'],
     ]);
-    // Many of them unclosed read in linear time: the first takes the rest of the sheet.
-    expect(urlsInCss('u\\72l('.repeat(200_000))).toHaveLength(1);
+    // Many of them unclosed read in linear time: the first takes the rest of the sheet, a
+    // bad url() for the `(` in it.
+    expect(urlsInCss('u\\72l('.repeat(200_000))).toEqual([]);
+  });
+
+  it('reads at-rule and function names written with escapes, as browsers decode them', () => {
+    const css = [
+      '@\\69mport "https://fonts.example.com/a.css";',
+      '@\\69 mport "https://fonts.example.com/b.css" print;',
+      '@n\\61mespace url(https://www.w3.org/1999/xhtml);',
+      '.a { background: \\69mage-set("https://img.example.com/a.png" 1x) }',
+      '.b { background: -webkit-\\69mage-set("https://img.example.com/b.png" 1x) }',
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => [u.via, u.url])).toEqual([
+      ['css @import', 'https://fonts.example.com/a.css'],
+      ['css @import', 'https://fonts.example.com/b.css'],
+      ['css image-set()', 'https://img.example.com/a.png'],
+      ['css image-set()', 'https://img.example.com/b.png'],
+    ]);
+  });
+
+  it('reads no URL in a bad url() with an escaped name, and reads on after its )', () => {
+    const after = (n: number) => ` .x { background: url(https://img.example.com/${n}.png) }`;
+    const css = [
+      `.a { background: u\\72l(x") }${after(1)}`,
+      `.b { background: u\\72l(a b) }${after(2)}`,
+      `.c { background: u\\72l(x'/*) }${after(3)}`,
+      `.d { background: u\\72l(a\\\nb) }${after(4)}`,
+      `.e { background: u\\72l( a\\20 b ) }`,
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => u.url)).toEqual([
+      'https://img.example.com/1.png',
+      'https://img.example.com/2.png',
+      'https://img.example.com/3.png',
+      'https://img.example.com/4.png',
+      'a b',
+    ]);
+    // Many of them, each closed, read in linear time.
+    expect(urlsInCss('u\\72l(x")'.repeat(50_000))).toEqual([]);
+  });
+
+  it('decodes escapes as CSS does: a line continued in a string, a code point past Unicode', () => {
+    const css = [
+      '.a { background: url("https://img.exa\\\nmple.com/a.png") }',
+      '.b { background: url("https://img.example.com/\\110000.png") }',
+      '.c { background: u\\72l(https://img.example.com/\\0.png) }',
+    ].join('\n');
+    expect(urlsInCss(css).map((u) => u.url)).toEqual([
+      'https://img.example.com/a.png',
+      'https://img.example.com/\uFFFD.png',
+      'https://img.example.com/\uFFFD.png',
+    ]);
   });
 
   it('reads no URL in @namespace, which names a namespace and is never fetched', () => {
