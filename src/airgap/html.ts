@@ -514,7 +514,10 @@ export const MAX_FRAME_DEPTH = 8;
  * Next.js flight data. JSON-LD is metadata and not read further.
  */
 export class HtmlScanner {
-  /** `<base href>`, which relative references resolve against. */
+  /**
+   * `<base href>`, which relative references resolve against: the page's first, once read,
+   * or set before reading when an earlier reading found it.
+   */
   base: string | undefined;
   readonly #callbacks: HtmlScanCallbacks;
   readonly #parser: ScanningParser;

@@ -467,7 +467,8 @@ export class FileScanner {
     }
   }
 
-  async #scan(file: string, absolute: string, kind: Kind): Promise<FileScan> {
+  /** `pageBase`: the page's `<base href>`, when an earlier reading found it too late. */
+  async #scan(file: string, absolute: string, kind: Kind, pageBase?: string): Promise<FileScan> {
     const { tree, options } = this;
     const content = readSmall(absolute);
     const part: FileScan = {
@@ -541,8 +542,19 @@ export class FileScanner {
       const isPage = !file.toLowerCase().endsWith('.svg');
       if (isPage) part.pages += 1;
       const pending: HtmlReference[] = [];
+      // Browsers resolve a link when it is followed, and a lazy image when it is shown,
+      // against the page's first <base href>, wherever it stands. One found after
+      // references it changes were read has the page read again, knowing it from the start.
+      let readBeforeBase = false;
+      let linksCheckedBeforeBase = false;
+      const baseCameLate = () =>
+        pageBase === undefined &&
+        scanner.base !== undefined &&
+        (linksCheckedBeforeBase ||
+          (readBeforeBase && options.external && baseNamesHost(scanner.base)));
       const scanner = new HtmlScanner({
         reference: (found) => {
+          if (scanner.base === undefined) readBeforeBase = true;
           external(underBase(found, scanner.base));
           if (isPage && options.links && found.attribute && found.role !== 'metadata')
             pending.push(found);
@@ -553,6 +565,7 @@ export class FileScanner {
           part.unreadFrames.first ??= { file, line: lines.at(offset).line };
         },
       });
+      scanner.base = pageBase;
       const chunks =
         content !== undefined
           ? textPieces(content)
@@ -564,11 +577,14 @@ export class FileScanner {
         if (content === undefined) part.bytes += Buffer.byteLength(chunk);
         lines.append(chunk);
         scanner.write(chunk);
+        if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
         // Links are resolved as the page streams, so only a chunk's worth is held.
+        if (scanner.base === undefined && pending.length > 0) linksCheckedBeforeBase = true;
         checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
         pending.length = 0;
       }
       scanner.end();
+      if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
       checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
       return part;
     }
@@ -654,17 +670,20 @@ function isSitePath(url: string): boolean {
 
 const SITE_ORIGIN = 'http://site.invalid';
 
+/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
+function baseNamesHost(base: string): boolean {
+  return externalHost(base.trim()) !== undefined;
+}
+
 /**
  * A page's reference as the browser requests it: under a `<base href>` that names a host,
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
-  const written = base?.trim();
-  // `//cdn.example.com/` (or `\\cdn…`) names a host too, with the page's own scheme.
-  if (written === undefined || externalHost(written) === undefined) return found;
+  if (base === undefined || !baseNamesHost(base)) return found;
   if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
   try {
-    return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
+    return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
   } catch {
     return found;
   }

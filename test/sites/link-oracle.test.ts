@@ -120,6 +120,16 @@ const PAGES: Record<string, { file: string; body: string }> = {
       '<base href="/guides/setup/"><a href="../next">a</a><a href="index">b</a>',
     ].join(''),
   },
+  // The page is read in pieces of 64 KB; browsers resolve a link when it is followed.
+  'a <base href> past the first 64 KB, for the links before it': {
+    file: 'guides/base-late.html',
+    body: [
+      anchors(['next', '../next', 'setup']).join(''),
+      `<p>${'text '.repeat(16_000)}</p>`,
+      '<base href="/guides/setup/">',
+      anchors(['index', '../next/']).join(''),
+    ].join(''),
+  },
   // Not here: a <base href> that is no URL. The HTML standard resolves the page's links
   // from the page then, as the check does (a unit test); Chromium follows none of them.
   'a <base href> after a <noscript>': {

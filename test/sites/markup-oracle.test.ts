@@ -6,12 +6,18 @@
  * recorded and refused (no traffic leaves the machine); a style sheet the page links is
  * answered by the test.
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBrowser } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
 import { referencesInHtml } from '../../src/airgap/html.js';
+import { scanSite } from '../../src/airgap/scan.js';
+import { SiteTree } from '../../src/airgap/site-tree.js';
 import { fingerprintPage } from '../../src/changes/fingerprint.js';
+import { writeTree } from '../support/files.js';
 import { launchChromium } from './ground-truth.js';
 
 const CI = process.env.CI === 'true';
@@ -121,6 +127,8 @@ const STYLE_SHEETS: Record<string, string> = {
 const STYLED = '<div>text</div><p>text</p><i>text</i><b>text</b>';
 /** Where the page finds the style sheet it links. */
 const STYLE_SHEET_URL = 'http://style-sheet.invalid/a.css';
+/** Where a page is served from, when it is (answered by the test). */
+const PAGE_URL = 'http://page.invalid/';
 
 /**
  * Snippets the scan reads more loads in than Chromium makes here, on purpose: another
@@ -160,28 +168,40 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
     await browser?.close();
   });
 
-  /** The hosts Chromium asks for while it loads `html`, which may link `styleSheet` (STYLE_SHEET_URL). */
-  async function contacted(html: string, styleSheet?: string): Promise<string[]> {
+  /**
+   * The hosts Chromium asks for while it loads `html`, set as a blank page's content; or
+   * `served` from PAGE_URL, whose own host (the site's) is left out, and given time to
+   * lay out (lazy images load then). The page may link `styleSheet` at STYLE_SHEET_URL.
+   */
+  async function contacted(
+    html: string,
+    { styleSheet, served = false }: { styleSheet?: string; served?: boolean } = {},
+  ): Promise<string[]> {
     const page = await browser.newPage();
     const hosts = new Set<string>();
+    const document = `<!doctype html><html><body>${html}</body></html>`;
+    const answers = new Map<string, { contentType: string; body: string }>();
+    if (styleSheet !== undefined)
+      answers.set(STYLE_SHEET_URL, { contentType: 'text/css', body: styleSheet });
+    if (served) answers.set(PAGE_URL, { contentType: 'text/html', body: document });
     try {
       await page.setRequestInterception(true);
       page.on('request', (request) => {
-        if (styleSheet !== undefined && request.url() === STYLE_SHEET_URL) {
-          void request
-            .respond({ contentType: 'text/css', body: styleSheet })
-            .catch(() => undefined);
+        const answer = answers.get(request.url());
+        if (answer !== undefined) {
+          void request.respond(answer).catch(() => undefined);
           return;
         }
         const url = new URL(request.url());
         if (url.protocol === 'https:' || url.protocol === 'http:') {
-          hosts.add(url.host);
+          if (!served || url.origin !== new URL(PAGE_URL).origin) hosts.add(url.host);
           void request.abort('blockedbyclient').catch(() => undefined);
         } else void request.continue().catch(() => undefined);
       });
-      await page.setContent(`<!doctype html><html><body>${html}</body></html>`, {
-        waitUntil: 'load',
-      });
+      if (served) {
+        await page.goto(PAGE_URL, { waitUntil: 'load' });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      } else await page.setContent(document, { waitUntil: 'load' });
     } finally {
       await page.close();
     }
@@ -210,7 +230,30 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
   it.each(Object.entries(STYLE_SHEETS))('%s, in a linked file', async (_name, css) => {
     const hosts = [...new Set(urlsInCss(css).map((found) => new URL(found.url).host))].sort();
     const html = `<link rel="stylesheet" href="${STYLE_SHEET_URL}">${STYLED}`;
-    expect(hosts).toEqual(await contacted(html, css));
+    expect(hosts).toEqual(await contacted(html, { styleSheet: css }));
+  });
+
+  it('a <base href> past the first 64 KB, for the loads before it', async () => {
+    // An image loads as it is read, from the page's own host; a lazy one once it is laid
+    // out, under the base the page has by then.
+    const html = [
+      '<img src="eager.png"><img loading="lazy" src="lazy.png" width="9" height="9">',
+      `<p>${'text '.repeat(16_000)}</p>`,
+      '<base href="https://late-base.example.com/">',
+    ].join('');
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-markup-oracle-'));
+    try {
+      await writeTree(root, [['index.html', `<!doctype html><html><body>${html}</body></html>`]]);
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: true,
+        links: false,
+      });
+      const hosts = [...new Set(scan.external.filter((e) => e.role === 'load').map((e) => e.host))];
+      expect(hosts.sort()).toEqual(await contacted(html, { served: true }));
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 
   it.each(Object.entries(MORE_THAN_CHROMIUM))('%s: more, never fewer', async (_name, html) => {

@@ -772,6 +772,32 @@ describe('scanning a site', () => {
     ]);
   });
 
+  it('applies a <base href> to the references before it, past the first 64 KB too', async () => {
+    // Text that puts the <base href> past the first piece of a page read whole (80 KB), and
+    // of a page streamed (2.1 MB).
+    const text = (bytes: number) => `<p>${'text '.repeat(bytes / 5)}</p>`;
+    const before = '<a href="only-b">b</a><img src="pic.png">';
+    const scan = await scanPages(
+      {
+        'b/only-b.html': '<p>b</p>',
+        'b/pic.png': 'png',
+        'a/early.html': `${before}<base href="/b/">`,
+        'a/late.html': `${before}${text(80_000)}<base href="/b/">`,
+        'a/streamed.html': `${before}${text(2_100_000)}<base href="/b/">`,
+        'a/cdn-early.html':
+          '<script src="early.js"></script><base href="https://cdn.example.com/">',
+        'a/cdn-late.html': `<script src="late.js"></script>${text(80_000)}<base href="https://cdn.example.com/">`,
+      },
+      { external: true, links: true },
+    );
+    expect(scan.links.broken).toEqual([]);
+    expect(scan.links.checked).toBe(6);
+    expect(scan.external.map((e) => [e.file, e.url])).toEqual([
+      ['a/cdn-early.html', 'https://cdn.example.com/early.js'],
+      ['a/cdn-late.html', 'https://cdn.example.com/late.js'],
+    ]);
+  });
+
   it('takes no <base href> from a template, a noscript or an SVG', async () => {
     const scan = await scanPages(
       {
