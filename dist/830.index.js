@@ -907,11 +907,33 @@ const LEFT_PARENTHESIS = 21;
 const RIGHT_PARENTHESIS = 22;
 const COMMENT = 25;
 const IMAGE_SET = /^(?:-webkit-)?image-set\($/i;
+/**
+ * An escape as CSS Syntax reads it: up to six hex digits and one whitespace after them,
+ * a line break (in a string, a line continued: nothing), or any other character as itself.
+ */
+const ESCAPE = /\\(?:([0-9a-f]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|([\s\S]))/gi;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+/** Text with its escapes decoded: an identifier's, a string's or a url()'s. */
+function decodeEscapes(text) {
+    if (!text.includes('\\'))
+        return text;
+    return text.replace(ESCAPE, (_, hex, lineBreak, character) => {
+        if (hex === undefined)
+            return lineBreak !== undefined ? '' : character;
+        const code = Number.parseInt(hex, 16);
+        // Zero, a surrogate or past Unicode's last code point is U+FFFD, as browsers read it.
+        return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+            ? REPLACEMENT_CHARACTER
+            : String.fromCodePoint(code);
+    });
+}
 function unquote(text) {
     const quote = text[0];
     const inner = quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
-    return inner.replace(/\\([0-9a-f]{1,6}\s?|.)/gi, (_, escaped) => /^[0-9a-f]/i.test(escaped) ? String.fromCodePoint(Number.parseInt(escaped, 16)) : escaped);
+    return decodeEscapes(inner);
 }
+/** Thrown from the tokenizer's callback to stop it where it stands. */
+const RESUME = new Error('read again from the end of an escaped url()');
 /**
  * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
  * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
@@ -924,42 +946,48 @@ function urlsInCss(source) {
     let inNamespace = false;
     /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
     const blocks = [];
-    /** Tokens before this offset are the inside of a url() read whole already. */
-    let skipUntil = 0;
-    (0,tokenizer/* tokenize */.qw)(source, (type, start, end) => {
-        if (type === WHITESPACE || type === COMMENT || start < skipUntil)
+    /** Where the text the tokenizer reads starts in `source`. */
+    let from = 0;
+    /** Where to read again from, past a url() the tokenizer cannot read. */
+    let resume = 0;
+    const read = (type, tokenStart, tokenEnd) => {
+        if (type === WHITESPACE || type === COMMENT)
             return;
+        const start = from + tokenStart;
+        const end = from + tokenEnd;
         const text = source.slice(start, end);
+        // A name as a browser reads it: `@\69mport` is @import and `u\72l(…)` is url(…),
+        // decoded before it is looked at.
+        const name = (type === FUNCTION || type === AT_KEYWORD) && text.includes('\\')
+            ? decodeEscapes(text)
+            : text;
         if (inNamespace) {
             if (text === ';' || text === '{' || text === '}')
                 inNamespace = false;
             return;
         }
-        if (type === AT_KEYWORD && text.toLowerCase() === '@namespace') {
+        if (type === AT_KEYWORD && name.toLowerCase() === '@namespace') {
             inNamespace = true;
             pending = undefined;
             return;
         }
-        // A function's name as a browser reads it: `u\72l(…)` is url(…), decoded before it is
-        // looked at. The tokenizer only knows `url(` as written, and splits an unquoted URL
-        // after an escaped one into pieces.
-        const name = type === FUNCTION && text.includes('\\') ? unquote(text) : text;
+        // The tokenizer only knows `url(` as written: after an escaped one it reads an
+        // unquoted URL as other tokens, where a quote or a comment runs past its `)`. The URL
+        // is read here, and the tokenizer starts again after it.
         if (type === FUNCTION && name !== text && name.toLowerCase() === 'url(') {
             const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/);
             if (inner[1] === '') {
                 const close = unescapedParenthesis(source, end);
-                found.push({
-                    url: unquote(source.slice(end, close).trim()),
-                    offset: start,
-                    via: 'css url()',
-                });
+                const url = unquotedUrl(source.slice(end, close));
+                if (url !== undefined)
+                    found.push({ url, offset: start, via: 'css url()' });
                 pending = undefined;
-                skipUntil = close + 1;
-                return;
+                resume = Math.min(close + 1, source.length);
+                throw RESUME;
             }
         }
         if (type === FUNCTION || type === LEFT_PARENTHESIS)
-            blocks.push(type === FUNCTION && IMAGE_SET.test(text));
+            blocks.push(type === FUNCTION && IMAGE_SET.test(name));
         else if (type === RIGHT_PARENTHESIS)
             blocks.pop();
         else if (type === STRING && !pending && blocks[blocks.length - 1] === true) {
@@ -980,9 +1008,19 @@ function urlsInCss(source) {
         pending = undefined;
         if (type === FUNCTION && /^(url|src)\($/i.test(name))
             pending = { via: 'css url()' };
-        else if (type === AT_KEYWORD && text.toLowerCase() === '@import')
+        else if (type === AT_KEYWORD && name.toLowerCase() === '@import')
             pending = { via: 'css @import' };
-    });
+    };
+    do {
+        from = resume;
+        try {
+            (0,tokenizer/* tokenize */.qw)(from === 0 ? source : source.slice(from), read);
+        }
+        catch (err) {
+            if (err !== RESUME)
+                throw err;
+        }
+    } while (resume > from);
     return found;
 }
 /** Where the unquoted URL from `from` ends: its first `)` that no backslash escapes, or the end. */
@@ -995,6 +1033,43 @@ function unescapedParenthesis(source, from) {
             return i;
     }
     return source.length;
+}
+const isCssWhitespace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+/** A character that makes an unquoted url() bad: a quote, `(`, or a control character. */
+const breaksUrl = (c) => c === 0x22 ||
+    c === 0x27 ||
+    c === 0x28 ||
+    c <= 0x08 ||
+    c === 0x0b ||
+    (c >= 0x0e && c <= 0x1f) ||
+    c === 0x7f;
+/**
+ * The URL of an unquoted url() from its inside, or undefined for a bad one that loads
+ * nothing: a quote, `(`, whitespace or a control character inside it, or a backslash
+ * before a line break (CSS Syntax, "consume a url token").
+ */
+function unquotedUrl(inside) {
+    let first = 0;
+    let last = inside.length;
+    while (first < last && isCssWhitespace(inside.charCodeAt(first)))
+        first += 1;
+    while (last > first && isCssWhitespace(inside.charCodeAt(last - 1)))
+        last -= 1;
+    const written = inside.slice(first, last);
+    for (let i = 0; i < written.length; i += 1) {
+        const c = written.charCodeAt(i);
+        if (c === 0x5c /* \\ */) {
+            const next = written.charCodeAt(i + 1);
+            if (next === 0x0a || next === 0x0c || next === 0x0d)
+                return undefined;
+            // Hex digits and the one whitespace that ends them (CR LF is one) are the escape's own.
+            const escape = /^\\(?:[0-9a-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[\s\S])/i.exec(written.slice(i, i + 9));
+            i += (escape?.[0].length ?? 1) - 1;
+        }
+        else if (isCssWhitespace(c) || breaksUrl(c))
+            return undefined;
+    }
+    return decodeEscapes(written);
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
@@ -1908,7 +1983,10 @@ const MAX_FRAME_DEPTH = 8;
  * Next.js flight data. JSON-LD is metadata and not read further.
  */
 class HtmlScanner {
-    /** `<base href>`, which relative references resolve against. */
+    /**
+     * `<base href>`, which relative references resolve against: the page's first, once read,
+     * or set before reading when an earlier reading found it.
+     */
     base;
     #callbacks;
     #parser;
@@ -2496,7 +2574,8 @@ class FileScanner {
             throw (0,errors/* asLocalFileError */.kH)(err, absolute, READ_DOING) ?? err;
         }
     }
-    async #scan(file, absolute, kind) {
+    /** `pageBase`: the page's `<base href>`, when an earlier reading found it too late. */
+    async #scan(file, absolute, kind, pageBase) {
         const { tree, options } = this;
         const content = readSmall(absolute);
         const part = {
@@ -2577,8 +2656,19 @@ class FileScanner {
             if (isPage)
                 part.pages += 1;
             const pending = [];
+            // Browsers resolve a link when it is followed, and a lazy image when it is shown,
+            // against the page's first <base href>, wherever it stands. One found after
+            // references it changes were read has the page read again, knowing it from the start.
+            let readBeforeBase = false;
+            let linksCheckedBeforeBase = false;
+            const baseCameLate = () => pageBase === undefined &&
+                scanner.base !== undefined &&
+                (linksCheckedBeforeBase ||
+                    (readBeforeBase && options.external && baseNamesHost(scanner.base)));
             const scanner = new HtmlScanner({
                 reference: (found) => {
+                    if (scanner.base === undefined)
+                        readBeforeBase = true;
                     external(underBase(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata')
                         pending.push(found);
@@ -2589,6 +2679,7 @@ class FileScanner {
                     part.unreadFrames.first ??= { file, line: lines.at(offset).line };
                 },
             });
+            scanner.base = pageBase;
             const chunks = content !== undefined
                 ? textPieces(content)
                 : (0,external_node_fs_.createReadStream)(absolute, {
@@ -2600,11 +2691,17 @@ class FileScanner {
                     part.bytes += Buffer.byteLength(chunk);
                 lines.append(chunk);
                 scanner.write(chunk);
+                if (baseCameLate())
+                    return this.#scan(file, absolute, kind, scanner.base);
                 // Links are resolved as the page streams, so only a chunk's worth is held.
+                if (scanner.base === undefined && pending.length > 0)
+                    linksCheckedBeforeBase = true;
                 checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
                 pending.length = 0;
             }
             scanner.end();
+            if (baseCameLate())
+                return this.#scan(file, absolute, kind, scanner.base);
             checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
             return part;
         }
@@ -2692,19 +2789,21 @@ function isSitePath(url) {
         second !== CARRIAGE_RETURN);
 }
 const SITE_ORIGIN = 'http://site.invalid';
+/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
+function baseNamesHost(base) {
+    return externalHost(base.trim()) !== undefined;
+}
 /**
  * A page's reference as the browser requests it: under a `<base href>` that names a host,
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase(found, base) {
-    const written = base?.trim();
-    // `//cdn.example.com/` (or `\\cdn…`) names a host too, with the page's own scheme.
-    if (written === undefined || externalHost(written) === undefined)
+    if (base === undefined || !baseNamesHost(base))
         return found;
     if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
         return found;
     try {
-        return { ...found, url: new URL(found.url, new URL(written, SITE_ORIGIN)).href };
+        return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
     }
     catch {
         return found;
