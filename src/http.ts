@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
 import { formatDuration } from './duration.js';
-import { describeProxy, ProxyRoutes, ProxyTunnelRefused } from './proxy.js';
+import { describeProxy, ProxyConnectionFailed, ProxyRoutes, ProxyTunnelRefused } from './proxy.js';
 
 type Body = Dispatcher.ResponseData['body'];
 type Headers = Dispatcher.ResponseData['headers'];
@@ -226,6 +226,8 @@ export interface FailedRequest {
   host: string;
   /** The proxy it went through, if any. */
   proxy?: URL;
+  /** The request's URL is plain http: any TLS on its way was an https:// proxy's. */
+  plainHttp?: boolean;
 }
 
 /**
@@ -243,13 +245,24 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
   const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
   const detail = `${code ?? 'error'}: ${messageOf(err)}`;
   const has = (set: Set<string>) => codes.some((c) => set.has(c));
+  // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
+  // request): the proxy's certificate.
+  const proxyTls =
+    err instanceof ProxyConnectionFailed
+      ? err.proxy
+      : request.plainHttp === true
+        ? request.proxy
+        : undefined;
+  const tlsPeer = proxyTls
+    ? { host: hostOf(proxyTls), named: `the proxy ${describeProxy(proxyTls)}` }
+    : { host: request.host, named: request.host };
   if (has(UNKNOWN_ISSUER)) {
     return {
       kind: 'tls',
       transient: false,
       code,
-      summary: `the TLS certificate of ${request.host} is not signed by a CA this runner trusts (${code})`,
-      advice: `If ${request.host} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
+      summary: `the TLS certificate of ${tlsPeer.named} is not signed by a CA this runner trusts (${code})`,
+      advice: `If ${tlsPeer.host} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
     };
   }
   if (has(CERT_DATES)) {
@@ -257,8 +270,8 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
       kind: 'tls',
       transient: false,
       code,
-      summary: `the TLS certificate of ${request.host} is outside its validity dates (${code})`,
-      advice: `Check the runner's clock, and that ${request.host} serves a current certificate.`,
+      summary: `the TLS certificate of ${tlsPeer.named} is outside its validity dates (${code})`,
+      advice: `Check the runner's clock, and that ${tlsPeer.host} serves a current certificate.`,
     };
   }
   if (has(TLS_OTHER)) {
@@ -266,7 +279,7 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
       kind: 'tls',
       transient: false,
       code,
-      summary: `the TLS handshake with ${request.host} failed (${detail})`,
+      summary: `the TLS handshake with ${tlsPeer.named} failed (${detail})`,
       advice:
         code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'UND_ERR_PRX_TLS'
           ? `The certificate is for another host name: check the URL's host name.`

@@ -207,6 +207,19 @@ export class ProxyTunnelRefused extends Error {
   }
 }
 
+/**
+ * The connection to the proxy itself failed (its TLS, for an `https://` proxy), before any
+ * CONNECT was sent: the failure is the proxy's, whatever host the request was for.
+ */
+export class ProxyConnectionFailed extends Error {
+  override name = 'ProxyConnectionFailed';
+  readonly proxy: URL;
+  constructor(proxy: URL, cause: unknown) {
+    super(`The connection to the proxy ${describeProxy(proxy)} failed`, { cause });
+    this.proxy = proxy;
+  }
+}
+
 function proxyAuthorization(proxy: URL): string | undefined {
   if (proxy.username === '' && proxy.password === '') return undefined;
   const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
@@ -243,8 +256,8 @@ abstract class CompositeDispatcher extends Dispatcher {
 
 /**
  * Plain-http requests through a proxy, as curl sends them: the whole URL on the request
- * line (absolute form), to a connection with the proxy. The proxy's own answers (407,
- * 403) come back as ordinary responses.
+ * line (absolute form), to a connection with the proxy (over TLS to an https:// one). The
+ * proxy's own answers (407, 403) come back as ordinary responses.
  */
 class AbsoluteFormProxy extends CompositeDispatcher {
   readonly #pool: Pool;
@@ -275,9 +288,13 @@ class AbsoluteFormProxy extends CompositeDispatcher {
 function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
   return new ProxyAgent({
     ...options,
-    // The TLS settings meant for the server apply inside the tunnel.
+    // The TLS settings meant for the server apply inside the tunnel, and to an https://
+    // proxy itself (its CA, when one is given, is the server's too).
     ...(options.connect && typeof options.connect === 'object'
-      ? { requestTls: options.connect }
+      ? {
+          requestTls: options.connect,
+          ...(proxy.protocol === 'https:' ? { proxyTls: options.connect } : {}),
+        }
       : {}),
     uri: proxy.href,
     // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
@@ -294,7 +311,12 @@ function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
       ) => Promise<Dispatcher.ConnectData>;
       return Object.assign(pool, {
         connect: async (connectOptions: Dispatcher.ConnectOptions) => {
-          const data = await connect(connectOptions);
+          let data: Dispatcher.ConnectData;
+          try {
+            data = await connect(connectOptions);
+          } catch (err) {
+            throw new ProxyConnectionFailed(proxy, err);
+          }
           if (data.statusCode !== 200) {
             data.socket.destroy();
             throw new ProxyTunnelRefused({
@@ -341,7 +363,7 @@ export class ProxyRoutes extends CompositeDispatcher {
     let dispatcher = this.#viaProxy.get(key);
     if (dispatcher === undefined) {
       dispatcher =
-        url.protocol === 'http:' && proxy.protocol === 'http:'
+        url.protocol === 'http:' && proxy.protocol !== 'socks5:'
           ? new AbsoluteFormProxy(proxy, this.#options)
           : tunnellingAgent(proxy, this.#options);
       this.#viaProxy.set(key, dispatcher);

@@ -363,7 +363,7 @@ export class AdminApi {
       if (signal?.aborted) throw abortReason(signal);
       // Not cut off: the failure itself says what it means for a call that must not run twice.
       if (once) this.#unanswered = undefined;
-      throw networkError(call, err, redactor, hostOf(url), proxy);
+      throw networkError(call, err, redactor, url, proxy);
     }
     this.serverTime.observe(response.headers);
 
@@ -379,7 +379,7 @@ export class AdminApi {
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       if (once) this.#unanswered = undefined;
-      throw networkError(call, err, redactor, hostOf(url), proxy);
+      throw networkError(call, err, redactor, url, proxy);
     }
     if (once) this.#unanswered = undefined;
     const contentType = header(response.headers, 'content-type');
@@ -499,10 +499,13 @@ function networkError(
   call: Call<z.ZodType>,
   err: unknown,
   redactor: Redactor,
-  host: string,
+  url: URL,
   proxy: URL | undefined,
 ): ApiError {
-  const failure = classifyNetworkError(err, { host, ...(proxy ? { proxy } : {}) });
+  const failure = classifyNetworkError(err, {
+    host: hostOf(url),
+    ...(proxy ? { proxy, plainHttp: url.protocol === 'http:' } : {}),
+  });
   const detail = redactor.redact(failure.summary);
   const advice =
     failure.advice ??

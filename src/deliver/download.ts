@@ -244,7 +244,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         const proxy = proxyOf(options.dispatcher, target);
         const failure = classifyNetworkError(err, {
           host: hostOf(target),
-          ...(proxy ? { proxy } : {}),
+          ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
         });
         if (!failure.transient) {
           throw new DownloadError(

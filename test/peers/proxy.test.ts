@@ -41,9 +41,9 @@ function through(env: Record<string, string>): ProxyRoutes {
 }
 
 /** The API behind nginx with TLS, from a private CA, on a port of its own. */
-async function tlsApi(): Promise<{ tlsPort: number; ca: string }> {
+async function tlsApi() {
   const ca = await createPrivateCa(await scratch('ca'));
-  const { api } = await apiAndStore();
+  const { api, store } = await apiAndStore();
   const nginx = later(
     await startNginx(
       1,
@@ -55,7 +55,13 @@ async function tlsApi(): Promise<{ tlsPort: number; ca: string }> {
       }`,
     ),
   );
-  return { tlsPort: nginx.ports[0] as number, ca: await fs.readFile(ca.caFile, 'utf8') };
+  return {
+    tlsPort: nginx.ports[0] as number,
+    ca: await fs.readFile(ca.caFile, 'utf8'),
+    caFiles: ca,
+    api,
+    store,
+  };
 }
 
 /** Both proxy variables set to `proxy`, trusting `ca` through its tunnels. */
@@ -162,6 +168,44 @@ describe.skipIf(!SQUID.available)('squid', () => {
       expect(
         log.filter((line) => line.startsWith(`CONNECT 127.0.0.1:${tlsPort}`)).length,
       ).toBeGreaterThanOrEqual(1);
+    },
+  );
+
+  it.skipIf(!NGINX.available)(
+    'an https:// proxy: its TLS with the CA given, then the tunnel; an untrusted one is named',
+    async () => {
+      const { tlsPort, ca, caFiles, api, store } = await tlsApi();
+      const squid = later(
+        await startSquid({
+          tlsPorts: [tlsPort],
+          tls: { certFile: caFiles.certFile, keyFile: caFiles.keyFile },
+        }),
+      );
+      expect(squid.url).toMatch(/^https:/);
+      const trusted = await runAction(
+        { ...INPUTS, 'base-url': `https://127.0.0.1:${tlsPort}` },
+        { dispatcher: trusting(squid.url, ca) },
+      );
+      expect(trusted.code, trusted.error).toBe(0);
+      expect(await treeDigest(path.join(trusted.workspace, 'site'))).toEqual(site.digest);
+
+      // Its certificate untrusted, for an https API (before the tunnel) and a plain-http
+      // one (sent to it in absolute form, over TLS): the proxy is named, not the API.
+      for (const baseUrl of [`https://127.0.0.1:${tlsPort}`, api.baseUrl]) {
+        const untrusted = await runAction(
+          { ...INPUTS, 'base-url': baseUrl },
+          { dispatcher: through({ HTTPS_PROXY: squid.url, HTTP_PROXY: squid.url }) },
+        );
+        expect(untrusted.code).toBe(1);
+        expect(untrusted.error).toContain(
+          `the TLS certificate of the proxy https://127.0.0.1:${squid.port} is not signed by a CA this runner trusts`,
+        );
+      }
+      // A plain-http target goes to it in absolute form, never through a CONNECT its
+      // default rules refuse (as curl sends it).
+      expect(
+        (await squid.accessLog()).filter((line) => line.startsWith(`GET ${store.endpoint}/`)),
+      ).toHaveLength(1);
     },
   );
 });

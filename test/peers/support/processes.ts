@@ -103,7 +103,7 @@ export interface ForwardProxy extends Peer {
 export function proxyUrl(
   port: number,
   auth?: { user: string; password: string },
-  scheme: 'http' | 'socks5' = 'http',
+  scheme: 'http' | 'https' | 'socks5' = 'http',
 ): string {
   const credentials = auth
     ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.password)}@`

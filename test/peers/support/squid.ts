@@ -22,7 +22,12 @@ export interface Squid extends ForwardProxy {
  * the ports in `tlsPorts`), optionally Basic authentication, on loopback.
  */
 export async function startSquid(
-  options: { auth?: { user: string; password: string }; tlsPorts?: number[] } = {},
+  options: {
+    auth?: { user: string; password: string };
+    tlsPorts?: number[];
+    /** Clients speak TLS to it, with this certificate (an `https://` proxy). */
+    tls?: { certFile: string; keyFile: string };
+  } = {},
 ): Promise<Squid> {
   const dir = await scratch('squid');
   // squid drops to the `proxy` user: it must reach this directory and write its logs here.
@@ -30,7 +35,9 @@ export async function startSquid(
   await fs.chmod(dir, 0o777);
   const port = await freePort();
   const lines = [
-    `http_port 127.0.0.1:${port}`,
+    options.tls
+      ? `https_port 127.0.0.1:${port} tls-cert=${options.tls.certFile} tls-key=${options.tls.keyFile}`
+      : `http_port 127.0.0.1:${port}`,
     `pid_filename ${dir}/squid.pid`,
     `cache_log ${dir}/cache.log`,
     `logformat lines %rm %ru %>Hs`,
@@ -63,7 +70,7 @@ export async function startSquid(
   return {
     ...peer,
     port,
-    url: proxyUrl(port, options.auth),
+    url: proxyUrl(port, options.auth, options.tls ? 'https' : 'http'),
     async accessLog() {
       const text = await fs.readFile(path.join(dir, 'access.log'), 'utf8').catch(() => '');
       // Lines of requests only: a bare connection (the readiness probe) logs as `- error:…`.
