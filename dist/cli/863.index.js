@@ -596,6 +596,18 @@ class ProxyTunnelRefused extends Error {
         this.target = options.target;
     }
 }
+/**
+ * The connection to the proxy itself failed (its TLS, for an `https://` proxy), before any
+ * CONNECT was sent: the failure is the proxy's, whatever host the request was for.
+ */
+class ProxyConnectionFailed extends Error {
+    name = 'ProxyConnectionFailed';
+    proxy;
+    constructor(proxy, cause) {
+        super(`The connection to the proxy ${describeProxy(proxy)} failed`, { cause });
+        this.proxy = proxy;
+    }
+}
 function proxyAuthorization(proxy) {
     if (proxy.username === '' && proxy.password === '')
         return undefined;
@@ -623,8 +635,8 @@ class CompositeDispatcher extends undici/* Dispatcher */.mk {
 }
 /**
  * Plain-http requests through a proxy, as curl sends them: the whole URL on the request
- * line (absolute form), to a connection with the proxy. The proxy's own answers (407,
- * 403) come back as ordinary responses.
+ * line (absolute form), to a connection with the proxy (over TLS to an https:// one). The
+ * proxy's own answers (407, 403) come back as ordinary responses.
  */
 class AbsoluteFormProxy extends CompositeDispatcher {
     #pool;
@@ -652,9 +664,13 @@ class AbsoluteFormProxy extends CompositeDispatcher {
 function tunnellingAgent(proxy, options) {
     return new undici/* ProxyAgent */.kT({
         ...options,
-        // The TLS settings meant for the server apply inside the tunnel.
+        // The TLS settings meant for the server apply inside the tunnel, and to an https://
+        // proxy itself (its CA, when one is given, is the server's too).
         ...(options.connect && typeof options.connect === 'object'
-            ? { requestTls: options.connect }
+            ? {
+                requestTls: options.connect,
+                ...(proxy.protocol === 'https:' ? { proxyTls: options.connect } : {}),
+            }
             : {}),
         uri: proxy.href,
         // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
@@ -669,7 +685,13 @@ function tunnellingAgent(proxy, options) {
             const connect = pool.connect.bind(pool);
             return Object.assign(pool, {
                 connect: async (connectOptions) => {
-                    const data = await connect(connectOptions);
+                    let data;
+                    try {
+                        data = await connect(connectOptions);
+                    }
+                    catch (err) {
+                        throw new ProxyConnectionFailed(proxy, err);
+                    }
                     if (data.statusCode !== 200) {
                         data.socket.destroy();
                         throw new ProxyTunnelRefused({
@@ -713,7 +735,7 @@ class ProxyRoutes extends CompositeDispatcher {
         let dispatcher = this.#viaProxy.get(key);
         if (dispatcher === undefined) {
             dispatcher =
-                url.protocol === 'http:' && proxy.protocol === 'http:'
+                url.protocol === 'http:' && proxy.protocol !== 'socks5:'
                     ? new AbsoluteFormProxy(proxy, this.#options)
                     : tunnellingAgent(proxy, this.#options);
             this.#viaProxy.set(key, dispatcher);
@@ -930,13 +952,23 @@ function classifyNetworkError(err, request) {
     const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
     const detail = `${code ?? 'error'}: ${messageOf(err)}`;
     const has = (set) => codes.some((c) => set.has(c));
+    // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
+    // request): the proxy's certificate.
+    const proxyTls = err instanceof ProxyConnectionFailed
+        ? err.proxy
+        : request.plainHttp === true
+            ? request.proxy
+            : undefined;
+    const tlsPeer = proxyTls
+        ? { host: hostOf(proxyTls), named: `the proxy ${describeProxy(proxyTls)}` }
+        : { host: request.host, named: request.host };
     if (has(UNKNOWN_ISSUER)) {
         return {
             kind: 'tls',
             transient: false,
             code,
-            summary: `the TLS certificate of ${request.host} is not signed by a CA this runner trusts (${code})`,
-            advice: `If ${request.host} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
+            summary: `the TLS certificate of ${tlsPeer.named} is not signed by a CA this runner trusts (${code})`,
+            advice: `If ${tlsPeer.host} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
         };
     }
     if (has(CERT_DATES)) {
@@ -944,8 +976,8 @@ function classifyNetworkError(err, request) {
             kind: 'tls',
             transient: false,
             code,
-            summary: `the TLS certificate of ${request.host} is outside its validity dates (${code})`,
-            advice: `Check the runner's clock, and that ${request.host} serves a current certificate.`,
+            summary: `the TLS certificate of ${tlsPeer.named} is outside its validity dates (${code})`,
+            advice: `Check the runner's clock, and that ${tlsPeer.host} serves a current certificate.`,
         };
     }
     if (has(TLS_OTHER)) {
@@ -953,7 +985,7 @@ function classifyNetworkError(err, request) {
             kind: 'tls',
             transient: false,
             code,
-            summary: `the TLS handshake with ${request.host} failed (${detail})`,
+            summary: `the TLS handshake with ${tlsPeer.named} failed (${detail})`,
             advice: code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'UND_ERR_PRX_TLS'
                 ? `The certificate is for another host name: check the URL's host name.`
                 : `Check that the URL's scheme and port match the server (https to a TLS port).`,
@@ -1484,7 +1516,7 @@ class AdminApi {
             // Not cut off: the failure itself says what it means for a call that must not run twice.
             if (once)
                 this.#unanswered = undefined;
-            throw networkError(call, err, redactor, hostOf(url), proxy);
+            throw networkError(call, err, redactor, url, proxy);
         }
         this.serverTime.observe(response.headers);
         const { statusCode } = response;
@@ -1498,7 +1530,7 @@ class AdminApi {
                 throw (0,errors/* abortReason */.Js)(signal);
             if (once)
                 this.#unanswered = undefined;
-            throw networkError(call, err, redactor, hostOf(url), proxy);
+            throw networkError(call, err, redactor, url, proxy);
         }
         if (once)
             this.#unanswered = undefined;
@@ -1576,8 +1608,11 @@ const NETWORK_KIND = {
     refused: 'network',
     broken: 'network',
 };
-function networkError(call, err, redactor, host, proxy) {
-    const failure = classifyNetworkError(err, { host, ...(proxy ? { proxy } : {}) });
+function networkError(call, err, redactor, url, proxy) {
+    const failure = classifyNetworkError(err, {
+        host: hostOf(url),
+        ...(proxy ? { proxy, plainHttp: url.protocol === 'http:' } : {}),
+    });
     const detail = redactor.redact(failure.summary);
     const advice = failure.advice ??
         (failure.kind === 'timeout' ? '' : 'Check `base-url` and the network or proxy settings.');
@@ -3849,7 +3884,7 @@ async function downloadBundle(options) {
                 const proxy = proxyOf(options.dispatcher, target);
                 const failure = classifyNetworkError(err, {
                     host: hostOf(target),
-                    ...(proxy ? { proxy } : {}),
+                    ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
                 });
                 if (!failure.transient) {
                     throw new errors/* DownloadError */.nV(`Could not download the bundle from ${(0,net/* withoutQuery */.j$)(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
