@@ -17,9 +17,10 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   billion; a miss would only keep an earlier fingerprint, never fail a run. With it
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
- * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media
- *   and alt texts, with whitespace collapsed (but inside `<pre>`, where indentation is
- *   content: a code sample's) and build ids and content hashes taken out of asset URLs;
+ * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media,
+ *   alt texts and the values inputs show, with whitespace collapsed (but inside `<pre>`,
+ *   where indentation is content: a code sample's) and build ids and content hashes taken
+ *   out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
@@ -34,7 +35,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * that have them, the target of a `<meta http-equiv=refresh>` on redirect pages, and
  * declarative shadow roots (`<template shadowrootmode>`); nor did a header, footer or
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
- * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals.
+ * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
+ * nor the value an `<input>` shows (a button's label), on the pages that have one.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -71,6 +73,12 @@ const NAVIGATION_IDS = new Set([
   'banner',
 ]);
 const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+/**
+ * Input types whose `value` a reader does not see: a hidden field, a box or a radio
+ * button (their state is shown, not their value), a password (masked), a file chooser
+ * and an image button (which show a file name and an image).
+ */
+const VALUE_NOT_SHOWN = new Set(['hidden', 'checkbox', 'radio', 'password', 'file', 'image']);
 
 /**
  * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
@@ -885,6 +893,14 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       const src = valueOf(html, name === 'object' ? 'data' : 'src', nameEnd, gt);
       if (src !== undefined) out.word(normalizeUrl(src));
       if (name === 'source') readSourceSet(out, valueOf(html, 'srcset', nameEnd, gt));
+    } else if (name === 'input') {
+      // A button's label (`type="submit" value="Send"`) and the text a field is filled
+      // with: shown, though not part of the page's text (`innerText`).
+      const type = valueOf(html, 'type', nameEnd, gt)?.toLowerCase();
+      if (type === undefined || !VALUE_NOT_SHOWN.has(type)) {
+        const value = valueOf(html, 'value', nameEnd, gt);
+        if (value !== undefined) out.word(value);
+      }
     } else if (name === 'meta') {
       // The description, and where a redirect page sends its reader (`0; url=/new`, as
       // Next.js writes `redirect()` in a static export): the page has nothing else to see.

@@ -307,6 +307,9 @@ const REVEALED: Record<string, (word: string) => string> = {
   'a frame': (w) => `<iframe srcdoc="<p>${w}</p>"></iframe>`,
   'alt text': (w) => `<img src="a.png" alt="${w}">`,
   '<textarea>': (w) => `<textarea>${w}</textarea>`,
+  "a button's label": (w) =>
+    `<input type="submit" value="${w}"><input type="button" value="${w}"><input type="reset" value="${w}">`,
+  'a filled-in field': (w) => `<input value="${w}">`,
 };
 
 describe.skipIf(!chromium && !CI)(

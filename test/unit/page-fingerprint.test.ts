@@ -298,6 +298,29 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('sees the label of a button and the text a field is filled with, as a reader does', () => {
+    const read = (control: string, value: string) =>
+      visible(`<main><form>${control.replace('%', value)}</form></main>`).content;
+    for (const shown of [
+      '<input type="submit" value="%">',
+      '<input type="button" value="%">',
+      '<input type="reset" value="%">',
+      '<input type="text" value="%">',
+      '<input value="%">',
+      '<INPUT TYPE="Submit" VALUE="%">',
+    ]) {
+      expect(read(shown, 'Send'), shown).not.toBe(read(shown, 'Delete'));
+    }
+    // Values a reader never sees: a hidden field's, a box's or a password's.
+    for (const hidden of [
+      '<input type="hidden" value="%">',
+      '<input type="checkbox" value="%">',
+      '<input type="password" value="%">',
+    ]) {
+      expect(read(hidden, 'Send'), hidden).toBe(read(hidden, 'Delete'));
+    }
+  });
+
   it('reads attribute names in any case, as a browser does, and values as they are written', () => {
     const lower = visible(
       '<main><a href="/Guides/A">guide</a><img src="/x.png" alt="Chart"></main>',
