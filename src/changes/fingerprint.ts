@@ -1,5 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import {
+  DecodingMode,
+  decodeHTML,
+  decodeHTMLAttribute,
+  EntityDecoder,
+  htmlDecodeTree,
+} from 'entities/decode';
 import { isHtmlWhitespace } from '../html-whitespace.js';
 
 /**
@@ -7,7 +14,7 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * compared page by page even though every build rewrites the bytes (Next.js build ids
  * and flight data, VitePress hash maps, content-hashed asset names).
  *
- * Two levels, both computed from the page's bytes without decoding them:
+ * Two levels, both computed from the page's bytes, not decoded into a string of text:
  * - `markup`: CRC-32 and length of the page without scripts, nor the head's styles and
  *   `<link>` tags: where build ids, flight data, hash maps and preloads of hashed chunks
  *   live (such a tag inside a comment or a CDATA section is part of it, kept). Cheap
@@ -18,9 +25,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media,
- *   alt texts and the values inputs show, with whitespace collapsed (but inside `<pre>`,
- *   where indentation is content: a code sample's) and build ids and content hashes taken
- *   out of asset URLs;
+ *   alt texts and the values inputs show, with character references decoded where a `&`
+ *   occurs, whitespace collapsed (but inside `<pre>`, where indentation is content: a code
+ *   sample's) and build ids and content hashes taken out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
@@ -37,6 +44,12 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
  * nor the value an `<input>` shows (a button's label), on the pages that have one.
+ * Character references decoded (`&#x27;`, `&#39;` and `'` read alike) came without one
+ * too, though on a site React renders they change what most pages hash to (it writes
+ * every `'` and `&` of a page's text as one): the hashes are only made again for a page
+ * whose markup changed, so such a page is reported changed once, at its first edit or
+ * markup change after the upgrade (a sidebar renamed on every page reports those pages
+ * changed, not navigation changed, once).
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -667,6 +680,57 @@ class VisibleText {
     this.#spaced = false;
   }
 
+  /**
+   * Appends the character reference at html[amp] (`&amp;`, `&#x27;`, `&copy`), decoded as a
+   * browser decodes one in text, or the `&` itself when none starts there; returns where
+   * the text goes on. In a `<pre>` the character is kept as it is, even whitespace.
+   */
+  reference(html: string, amp: number, pre: boolean): number {
+    this.#references ??= new EntityDecoder(htmlDecodeTree, (codePoint) =>
+      this.#character(codePoint),
+    );
+    this.#pre = pre;
+    this.#references.startEntity(DecodingMode.Legacy);
+    let consumed = this.#references.write(html, amp + 1);
+    // -1: the page ends inside the reference.
+    if (consumed < 0) consumed = this.#references.end();
+    if (consumed > 0) return amp + consumed;
+    this.#character(38 /* & */);
+    return amp + 1;
+  }
+
+  /** Decodes references for `reference`, made at the page's first. */
+  #references: EntityDecoder | undefined;
+  /** Whether the reference being decoded is inside `<pre>`. */
+  #pre = false;
+
+  /** Appends the character `codePoint` as UTF-8, whitespace collapsed outside `<pre>`. */
+  #character(codePoint: number): void {
+    if (!this.#pre && isHtmlWhitespace(codePoint)) {
+      this.separate();
+      return;
+    }
+    this.#reserve(4);
+    const out = this.#buffer;
+    let length = this.#length;
+    if (codePoint < 0x80) out[length++] = codePoint;
+    else if (codePoint < 0x800) {
+      out[length++] = 0xc0 | (codePoint >> 6);
+      out[length++] = 0x80 | (codePoint & 0x3f);
+    } else if (codePoint < 0x10000) {
+      out[length++] = 0xe0 | (codePoint >> 12);
+      out[length++] = 0x80 | ((codePoint >> 6) & 0x3f);
+      out[length++] = 0x80 | (codePoint & 0x3f);
+    } else {
+      out[length++] = 0xf0 | (codePoint >> 18);
+      out[length++] = 0x80 | ((codePoint >> 12) & 0x3f);
+      out[length++] = 0x80 | ((codePoint >> 6) & 0x3f);
+      out[length++] = 0x80 | (codePoint & 0x3f);
+    }
+    this.#length = length;
+    this.#spaced = false;
+  }
+
   /** Appends a word as it is (an attribute value), set apart by spaces. */
   word(value: string): void {
     this.separate();
@@ -774,6 +838,23 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   let out = content;
   let at = 0;
   const closingMissedFrom = new Map<string, number>();
+  /** The next `&` from where text was last read (-1: none), searched for once per `&`. */
+  let nextAmpersand = -2;
+
+  /**
+   * Appends the text html[from, to) to `into`, as it is in a `<pre>`, its character
+   * references decoded.
+   */
+  const readText = (into: VisibleText, from: number, to: number, pre: boolean) => {
+    for (let at = from; ;) {
+      if (nextAmpersand !== -1 && nextAmpersand < at) nextAmpersand = html.indexOf('&', at);
+      const end = nextAmpersand === -1 || nextAmpersand >= to ? to : nextAmpersand;
+      if (pre) into.verbatim(bytes, at, end);
+      else into.text(bytes, at, end);
+      if (end === to) return;
+      at = into.reference(html, end, pre);
+    }
+  };
 
   const opensNavigation = (name: string, lt: number, gt: number): boolean => {
     if (name === 'nav') return true;
@@ -793,10 +874,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   while (at < n) {
     const lt = html.indexOf('<', at);
     const textEnd = lt === -1 ? n : lt;
-    if (textEnd > at) {
-      if (preDepth > 0) out.verbatim(bytes, at, textEnd);
-      else out.text(bytes, at, textEnd);
-    }
+    if (textEnd > at) readText(out, at, textEnd, preDepth > 0);
     if (lt === -1) break;
     const next = html.charCodeAt(lt + 1);
     if (next === 33 /* ! */) {
@@ -844,7 +922,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     if (name === 'title' && title === undefined) {
       const end = indexOfClosing(html, 'title', at, closingMissedFrom);
       title = html.slice(at, end);
-      content.text(bytes, at, end);
+      readText(content, at, end, false);
       content.separate();
       at = after(html, '>', end);
       continue;
@@ -875,8 +953,9 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       if (href !== undefined) {
         const normalized = normalizeUrl(href);
         // Most links lead to pages and stay as written: their bytes are copied as they are.
-        if (normalized === href) out.rawWord(bytes, valueStart, valueStart + href.length);
-        else out.word(normalized);
+        if (normalized === href && valueStart !== -1) {
+          out.rawWord(bytes, valueStart, valueStart + href.length);
+        } else out.word(normalized);
       }
     } else if (name === 'img' || name === 'iframe' || name === 'video' || name === 'audio') {
       const src = valueOf(html, 'src', nameEnd, gt);
@@ -931,18 +1010,36 @@ function readSourceSet(out: VisibleText, srcset: string | undefined): void {
   }
 }
 
-/** Where the value valueOf returned last starts in the page. */
+/**
+ * Where the value valueOf returned last starts in the page, when it is the page's bytes
+ * as they are; -1 when references in it were decoded.
+ */
 let valueStart = 0;
 
 /**
- * The value of attribute `name` in the tag text html[from, to), quoted or not. Attribute
- * names are read in any case (`<A HREF="…">`, as hand-written HTML has them): a tag with
- * capitals in it is searched again, lowercased, when the name is not found as it is.
+ * The value of attribute `name` in the tag text html[from, to), quoted or not, with its
+ * character references decoded (`Q&amp;A`, `don&#x27;t`). Attribute names are read in
+ * any case (`<A HREF="…">`, as hand-written HTML has them): a tag with capitals in it is
+ * searched again, lowercased, when the name is not found as it is.
  */
 function valueOf(page: string, name: string, from: number, to: number): string | undefined {
-  const found = valueIn(page, page, 0, name, from, to);
-  if (found !== undefined || !hasCapitals(page, from, to)) return found;
-  return valueIn(page.slice(from, to).toLowerCase(), page, from, name, 0, to - from);
+  let found = valueIn(page, page, 0, name, from, to);
+  if (found === undefined && hasCapitals(page, from, to)) {
+    found = valueIn(page.slice(from, to).toLowerCase(), page, from, name, 0, to - from);
+  }
+  if (found === undefined || !found.includes('&')) return found;
+  valueStart = -1;
+  return decodedValue(found);
+}
+
+/**
+ * An attribute's value, its bytes read as latin1 (as `readVisible` reads the page), with
+ * its character references decoded: as UTF-8 bytes read as latin1 again, the bytes a
+ * page that has the characters themselves holds.
+ */
+function decodedValue(value: string): string {
+  const decoded = decodeHTMLAttribute(Buffer.from(value, 'latin1').toString('utf8'));
+  return Buffer.from(decoded, 'utf8').toString('latin1');
 }
 
 /**
@@ -1024,22 +1121,7 @@ export const TITLE_CHARS = 1000;
  * accepts it.
  */
 function readableTitle(raw: string): string {
-  const entities: Record<string, string> = {
-    amp: '&',
-    lt: '<',
-    gt: '>',
-    quot: '"',
-    apos: "'",
-    '#39': "'",
-    '#x27': "'",
-    nbsp: ' ',
-  };
-  const title = Buffer.from(raw, 'latin1')
-    .toString('utf8')
-    .replace(
-      /&(#?[a-z0-9]+);/gi,
-      (whole, entity: string) => entities[entity.toLowerCase()] ?? whole,
-    )
+  const title = decodeHTML(Buffer.from(raw, 'latin1').toString('utf8'))
     .replace(/\s+/g, ' ')
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim();

@@ -312,6 +312,56 @@ const REVEALED: Record<string, (word: string) => string> = {
   'a filled-in field': (w) => `<input value="${w}">`,
 };
 
+/**
+ * Pairs of spellings of one page that Chromium shows alike (the same text, and the same
+ * attributes a reader sees or follows), as generators write the same page from version to
+ * version: React escapes `'` as `&#x27;`, Vue as `&#39;`; highlighters split a line into
+ * other tokens. Their fingerprints must be the same.
+ */
+const SAME_LOOK: Record<string, [string, string]> = {
+  '&amp;, decimal and hex': ['<p>Q&amp;A, R&#38;D, S&#x26;P</p>', '<p>Q&A, R&D, S&P</p>'],
+  'an apostrophe as React and Vue escape it': [
+    '<p>don&#x27;t</p><p>won&#39;t</p>',
+    "<p>don't</p><p>won't</p>",
+  ],
+  '&quot;, &lt; and &gt;': ['<p>&quot;a&quot; &lt;b&gt;</p>', '<p>"a" &#60;b></p>'],
+  '&nbsp; runs and the character': ['<p>a&nbsp;&nbsp;b&#160;c</p>', '<p>a\u00a0\u00a0b\u00a0c</p>'],
+  'named references without a semicolon': ['<p>&copy 2024 &amp Co</p>', '<p>\u00a9 2024 & Co</p>'],
+  'references beyond Latin-1': [
+    '<p>a&mdash;b &#x1F600; &#150;</p>',
+    '<p>a\u2014b \u{1F600} \u2013</p>',
+  ],
+  'references to whitespace': ['<p>a&#32;&#10;&#9;b</p>', '<p>a b</p>'],
+  'references in a code sample saved with CR LF': [
+    '<pre>if (a &lt; b &amp;&amp; c)\r\n  x&nbsp;y</pre>',
+    '<pre>if (a &#60; b && c)\n  x\u00a0y</pre>',
+  ],
+  'references in SVG text': [
+    '<svg><text>Q&amp;A</text><path d="M0"/></svg>',
+    '<svg><text>Q&A</text><path d="M0"></path></svg>',
+  ],
+  'alt text quoted three ways': [
+    `<img src="a.png" alt="Q&amp;A &copy;"><img src='b.png' alt='don&#x27;t'><img src=c.png alt=R&#38;D>`,
+    `<img src="a.png" alt="Q&A \u00a9"><img src="b.png" alt="don't"><img src="c.png" alt="R&D">`,
+  ],
+  'attributes in capitals': [
+    '<IMG SRC="a.png" ALT="Q&amp;A"><A HREF="/s?a=1&amp;b=2">s</A>',
+    '<img src="a.png" alt="Q&A"><a href="/s?a=1&b=2">s</a>',
+  ],
+  'link targets': [
+    '<a href="/search?q=a&amp;page=2">s</a><a href="/guides&#x2F;intro">i</a><a href="/s?a=1&copy=2">c</a>',
+    '<a href="/search?q=a&page=2">s</a><a href="/guides/intro">i</a><a href="/s?a=1&amp;copy=2">c</a>',
+  ],
+  'the meta description': [
+    '<meta name="description" content="Don&#x27;t panic"><p>x</p>',
+    `<meta name="description" content="Don't panic"><p>x</p>`,
+  ],
+  "a button's label": [
+    '<input type="submit" value="Q&amp;A">',
+    '<input type="submit" value="Q&A">',
+  ],
+};
+
 describe.skipIf(!chromium && !CI)(
   "the change report's fingerprint sees what Chromium shows",
   () => {
@@ -366,6 +416,40 @@ describe.skipIf(!chromium && !CI)(
     it.each(Object.entries(REVEALED))('brought into view: %s', async (_name, make) => {
       expect(await shownDiffers(make)).toBe(false);
       expect(fingerprintDiffers(make)).toBe(true);
+    });
+
+    /**
+     * What a reader sees of `body` in Chromium: the text, the meta description, and every
+     * URL attribute resolved, alt text and input value. Under a `<base>` of another host,
+     * so that URLs resolve: every request it would make is refused.
+     */
+    async function seen(body: string): Promise<string> {
+      const tab = await browser.newPage();
+      try {
+        await tab.setRequestInterception(true);
+        tab.on('request', (request) => {
+          void request.abort('blockedbyclient').catch(() => undefined);
+        });
+        await tab.setContent(page(`<base href="https://docs.example.com/guide/">${body}`));
+        return String(
+          await tab.evaluate(`JSON.stringify([
+            document.body.innerText,
+            document.querySelector('meta[name=description]')?.content,
+            ...[...document.querySelectorAll('[href], [src]')].map((e) => [e.href, e.src]),
+            ...[...document.querySelectorAll('[alt]')].map((e) => e.alt),
+            ...[...document.querySelectorAll('input')].map((e) => e.value),
+          ])`),
+        );
+      } finally {
+        await tab.close();
+      }
+    }
+
+    it.each(Object.entries(SAME_LOOK))('seen alike: %s', async (_name, [one, other]) => {
+      expect(await seen(one)).toBe(await seen(other));
+      const [a, b] = [one, other].map((body) => fingerprintPage(Buffer.from(page(body))));
+      expect(b?.content).toBe(a?.content);
+      expect(b?.navigation).toBe(a?.navigation);
     });
   },
 );

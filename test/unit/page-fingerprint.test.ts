@@ -298,6 +298,40 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('decodes character references in text and in the attributes it reads, as a browser does', () => {
+    const read = (body: string, head?: string) => visible(`<main>${body}</main>`, head).content;
+    // The spellings of one character that React, Vue and hand-written HTML use.
+    const spellings = [
+      ['<p>Q&amp;A</p>', '<p>Q&#38;A</p>', '<p>Q&#x26;A</p>', '<p>Q&A</p>', '<p>Q&AMP;A</p>'],
+      ['<p>don&#x27;t</p>', '<p>don&#39;t</p>', "<p>don't</p>", '<p>don&apos;t</p>'],
+      ['<p>a&nbsp;&nbsp;b</p>', '<p>a\u00a0\u00a0b</p>', '<p>a&#160;&#xA0;b</p>'],
+      ['<p>&copy 2024 &mdash; Docs &#x1F600;</p>', '<p>\u00a9 2024 \u2014 Docs \u{1F600}</p>'],
+      ['<p>a&#32;&#10; b</p>', '<p>a b</p>'],
+      ['<pre>if (a &lt; b &amp;&amp; c)\r\n  x</pre>', '<pre>if (a &#60; b && c)\n  x</pre>'],
+      [
+        '<img src="/x.png" alt="Q&amp;A">',
+        "<img src='/x.png' alt='Q&#38;A'>",
+        '<IMG SRC=/x.png ALT=Q&A>',
+      ],
+      ['<a href="/search?q=a&amp;page=2">s</a>', '<a href="/search?q=a&page=2">s</a>'],
+      ['<a href="/guides&#x2F;intro">s</a>', '<a href="/guides/intro">s</a>'],
+      ['<input type="submit" value="Q&amp;A">', '<input type="submit" value="Q&A">'],
+    ];
+    for (const [first, ...others] of spellings) {
+      for (const other of others) expect(read(other as string), other).toBe(read(first as string));
+    }
+    const described = (text: string) =>
+      read('<p>x</p>', `<title>T</title><meta name="description" content="${text}">`);
+    expect(described('Don&#x27;t panic')).toBe(described("Don't panic"));
+    const titled = (title: string) => visible('<p>x</p>', `<title>${title}</title>`);
+    expect(titled('Q&#38;A &copy 2024').content).toBe(titled('Q&amp;A \u00a9 2024').content);
+    expect(titled('Q&#38;A &copy 2024').title).toBe('Q&A \u00a9 2024');
+    // A no-break space is no space, and a name an attribute's value only starts with
+    // (`&copy=2`, a query parameter) is no reference there.
+    expect(read('<p>a&nbsp;b</p>')).not.toBe(read('<p>a b</p>'));
+    expect(read('<a href="/s?a=1&copy=2">s</a>')).not.toBe(read('<a href="/s?a=1\u00a9=2">s</a>'));
+  });
+
   it('sees the label of a button and the text a field is filled with, as a reader does', () => {
     const read = (control: string, value: string) =>
       visible(`<main><form>${control.replace('%', value)}</form></main>`).content;
