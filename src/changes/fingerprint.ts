@@ -49,7 +49,9 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * every `'` and `&` of a page's text as one): the hashes are only made again for a page
  * whose markup changed, so such a page is reported changed once, at its first edit or
  * markup change after the upgrade (a sidebar renamed on every page reports those pages
- * changed, not navigation changed, once).
+ * changed, not navigation changed, once). So did comments that part no words any more
+ * (React's `v<!-- -->2`, read `v2`), and tags inside `<pre>` that part no tokens (a
+ * `<br>` there is a line break), on the pages that have them.
  */
 export const FINGERPRINT_SCHEME = 2;
 
@@ -86,6 +88,39 @@ const NAVIGATION_IDS = new Set([
   'banner',
 ]);
 const NAVIGATION_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
+/**
+ * Elements that are part of a line of text, not a block of their own: inside `<pre>` the
+ * text around them reads as one.
+ */
+const PHRASING = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'br',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+]);
 /**
  * Input types whose `value` a reader does not see: a hidden field, a box or a radio
  * button (their state is shown, not their value), a password (masked), a file chooser
@@ -731,6 +766,14 @@ class VisibleText {
     this.#spaced = false;
   }
 
+  /** Appends a line break, as a `<br>` inside `<pre>` shows one. */
+  lineBreak(): void {
+    this.#reserve(1);
+    this.#buffer[this.#length] = LF;
+    this.#length += 1;
+    this.#spaced = false;
+  }
+
   /** Appends a word as it is (an attribute value), set apart by spaces. */
   word(value: string): void {
     this.separate();
@@ -887,18 +930,21 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
         // Elsewhere `<![CDATA[` is a bogus comment, which the first `>` ends.
         at = html.startsWith('<!--', lt) ? afterComment(html, lt + 4) : after(html, '>', lt);
       }
-      out.separate();
+      // A comment parts no words around it: React writes `v<!-- -->2` for `v{2}`.
       continue;
     }
     const gt = html.indexOf('>', lt);
     if (gt === -1) break;
     at = gt + 1;
-    out.separate();
     const closing = next === 47; /* / */
     const nameStart = lt + (closing ? 2 : 1);
     let nameEnd = nameStart;
     while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd))) nameEnd += 1;
     const name = html.slice(nameStart, nameEnd).toLowerCase();
+    // Inside `<pre>`, where whitespace is kept, a highlighter's tokens and line elements
+    // part nothing (`<span>if</span><span>(</span>` reads `if(`), and a `<br>` is a line break.
+    if (preDepth === 0 || !PHRASING.has(name)) out.separate();
+    else if (name === 'br' && !closing) out.lineBreak();
 
     if (closing) {
       if (name === 'pre' && preDepth > 0) preDepth -= 1;

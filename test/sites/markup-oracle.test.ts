@@ -360,6 +360,15 @@ const SAME_LOOK: Record<string, [string, string]> = {
     '<input type="submit" value="Q&amp;A">',
     '<input type="submit" value="Q&A">',
   ],
+  "a highlighter's tokens": [
+    '<pre><code><span class="k">const</span><span> x</span> = <span>f</span>(<b>1</b>)\ny()</code></pre>',
+    '<pre><code>const x = f(1)\ny()</code></pre>',
+  ],
+  'line breaks in a code sample as <br>': [
+    '<pre><code><span class="token-line"><span>npm i</span><br></span><span class="token-line"><span>npm run</span><br/></span></code></pre>',
+    '<pre><code>npm i\nnpm run\n</code></pre>',
+  ],
+  "React's comments between text": ['<p>v<!-- -->2<!-- -->.<!-- -->1</p>', '<p>v2.1</p>'],
 };
 
 describe.skipIf(!chromium && !CI)(

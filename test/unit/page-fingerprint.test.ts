@@ -355,6 +355,39 @@ describe('what a reader sees of a page', () => {
     }
   });
 
+  it('reads a highlighted code sample as its text: tokens part nothing, a <br> breaks the line', () => {
+    const sample = (code: string) =>
+      visible(`<main><pre><code>${code}</code></pre></main>`).content;
+    const plain = sample('const x = f(1)\ny()\n');
+    // Two highlighters' tokens of the same line, and Docusaurus's `<br>` at each line's end.
+    expect(
+      sample('<span class="k">const</span><span> x</span> = <span>f</span>(<b>1</b>)\ny()\n'),
+    ).toBe(plain);
+    expect(
+      sample(
+        '<span class="line"><span>const x = f(1)</span><br></span><span class="line"><span>y</span><span>()</span><br/></span>',
+      ),
+    ).toBe(plain);
+    // But a block inside a sample still parts its lines, and an edit is still an edit.
+    expect(sample('<div>const x = f(1)</div><div>y()</div>')).not.toBe(
+      sample('<div>const x = f(1)y</div><div>()</div>'),
+    );
+    expect(sample('<span>const</span> x = f(2)\ny()\n')).not.toBe(plain);
+  });
+
+  it('reads the words a comment stands between as one, as a browser shows them', () => {
+    // React parts adjacent text with an empty comment: `v{major}.{minor}` is `v<!-- -->2<!-- -->.<!-- -->1`.
+    expect(visible('<main><p>v<!-- -->2<!-- -->.<!-- -->1</p></main>').content).toBe(
+      visible('<main><p>v2.1</p></main>').content,
+    );
+    expect(visible('<main><p>Hello <!--$-->reader<!--/$--></p></main>').content).toBe(
+      visible('<main><p>Hello reader</p></main>').content,
+    );
+    expect(visible('<main><p>a</p><!-- x --><p>b</p></main>').content).not.toBe(
+      visible('<main><p>ab</p></main>').content,
+    );
+  });
+
   it('reads attribute names in any case, as a browser does, and values as they are written', () => {
     const lower = visible(
       '<main><a href="/Guides/A">guide</a><img src="/x.png" alt="Chart"></main>',
