@@ -120,7 +120,7 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
   {
     name: 'output',
     value: 'name',
-    help: 'print only this output, e.g. --output job-id',
+    help: 'print only this output',
     commands: BOTH,
     input: false,
     multiple: true,
@@ -136,6 +136,18 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', help: 'show help for the command', commands: BOTH, input: false },
   { name: 'version', short: 'V', help: 'print the version', commands: BOTH, input: false },
 ];
+
+/** The output a command's help gives `--output` as an example of. */
+const OUTPUT_EXAMPLE: Record<CommandName, OutputName> = { export: 'job-id', agent: 'pr-link' };
+
+/** OUTPUT_FLAGS as `command`'s help lists them: `--output` with one of its own outputs. */
+export function outputFlagsOf(command: CommandName): FlagSpec[] {
+  return OUTPUT_FLAGS.map((flag) =>
+    flag.name === 'output'
+      ? { ...flag, help: `${flag.help}, e.g. --output ${OUTPUT_EXAMPLE[command]}` }
+      : flag,
+  );
+}
 
 export const ALL_FLAGS: readonly FlagSpec[] = [
   ...EXPORT_FLAGS,

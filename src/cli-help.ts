@@ -4,7 +4,7 @@ import {
   type CommandName,
   EXPORT_FLAGS,
   type FlagSpec,
-  OUTPUT_FLAGS,
+  outputFlagsOf,
 } from './cli-flags.js';
 
 /** Help is written for an 80-column terminal, whatever the width of the one in use. */
@@ -79,7 +79,7 @@ export function usage(command?: CommandName): string {
       '',
       flagSection('CONNECTION FLAGS', CONNECTION_FLAGS),
       '',
-      flagSection('OUTPUT FLAGS', OUTPUT_FLAGS),
+      flagSection('OUTPUT FLAGS', outputFlagsOf(command)),
       '',
       examples([
         '$ export ADMIN_API_KEY=mint_…',
@@ -116,7 +116,7 @@ export function usage(command?: CommandName): string {
         CONNECTION_FLAGS.filter((f) => f.name !== 'project-id'),
       ),
       '',
-      flagSection('OUTPUT FLAGS', OUTPUT_FLAGS),
+      flagSection('OUTPUT FLAGS', outputFlagsOf(command)),
       '',
       examples([
         '$ static-export agent --project-id my-docs --prompt "Fix the broken links"',

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
-import { inputFlagNames } from '../../src/cli-flags.js';
+import { COMMANDS, inputFlagNames } from '../../src/cli-flags.js';
+import { outputsOf } from '../../src/report.js';
 import { VERSION } from '../../src/version.js';
 import { listTree } from '../support/files.js';
 import { type CliOptions, type Harness, ROOT, startHarness } from '../support/in-process.js';
@@ -377,6 +378,13 @@ describe('static-export CLI', () => {
     }
     const agent = await runCli(['agent', '--help']);
     expect(agent.stdout).toContain('--prompt');
+  });
+
+  it.each(COMMANDS)('names only outputs of `%s` after --output in its help', async (command) => {
+    const help = (await runCli([command, '--help'])).stdout;
+    const named = [...help.matchAll(/--output[ =]([a-z][a-z-]*)/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((name) => !outputsOf(command).some((o) => o === name))).toEqual([]);
   });
 });
 
