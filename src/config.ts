@@ -618,7 +618,7 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     ) {
       problems.push({
         input: name,
-        message: `"${given}" (${file}) is inside path (${outputPath}), which the export replaces as a whole: choose a file outside it`,
+        message: `"${given}" (${file}) is inside \`path\` (${outputPath}), which the export replaces as a whole: choose a file outside it`,
       });
     }
     return file;

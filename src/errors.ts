@@ -75,8 +75,8 @@ export class LocalFileError extends ActionError {
     super(
       `Could not ${options.doing} ${options.path}: ${cause} (${options.code}). ${
         options.code === 'ENOSPC' || options.code === 'EDQUOT'
-          ? 'Free space on the runner, or point path (and RUNNER_TEMP or TMPDIR) at a larger disk.'
-          : 'Check that the runner may write there, or choose another path (and RUNNER_TEMP or TMPDIR).'
+          ? 'Free space on the runner, or point `path` (and RUNNER_TEMP or TMPDIR) at a larger disk.'
+          : 'Check that the runner may write there, or choose another `path` (and RUNNER_TEMP or TMPDIR).'
       }`,
       { cause: options.cause },
     );

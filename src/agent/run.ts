@@ -237,7 +237,7 @@ async function createJob(config: AgentConfig, deps: AgentDeps): Promise<AgentJob
     // Said now, while this run can still follow it: a later run could not.
     if (!INPUT_ID.test(job.id)) {
       reporter.warning(
-        `The API named the job ${JSON.stringify(job.id)}, which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`,
+        `The API named the job ${JSON.stringify(job.id)}, which \`agent-job-id\` does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`,
       );
     }
     return job;

@@ -94,7 +94,7 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
       /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
         ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
         : '';
-    return { kind: 'unusable', reason: `compare-with ${shown} does not exist${site}` };
+    return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${site}` };
   }
   // A link the user named is followed; readManifest never follows one itself.
   const manifestFile = stat.isDirectory()
@@ -104,13 +104,13 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   if (read.kind === 'absent') {
     return {
       kind: 'unusable',
-      reason: `compare-with ${shown} is a directory without an export manifest (${MANIFEST_NAME})`,
+      reason: `\`compare-with\` ${shown} is a directory without an export manifest (${MANIFEST_NAME})`,
     };
   }
   if (read.kind === 'invalid') {
     return {
       kind: 'unusable',
-      reason: `compare-with ${manifestFile} is not an export manifest: ${read.reason}`,
+      reason: `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`,
     };
   }
   return usable(read.manifest, `the manifest ${manifestFile}`);

@@ -204,7 +204,7 @@ export class ChangeReview {
     const earlier = earlierExportIn(this.target);
     if (earlier === undefined) {
       reporter.warning(
-        '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.',
+        '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in `path`.',
       );
       return;
     }

@@ -80,7 +80,7 @@ export async function inspectTarget(
   const unwritable = await unwritableReason(path.dirname(target));
   if (unwritable)
     refuse(
-      `cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`,
+      `cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`,
     );
   const sibling = path.basename(siblingPath(target, 'previous'));
   if (Buffer.byteLength(sibling) > NAME_MAX)
@@ -93,15 +93,15 @@ export async function inspectTarget(
   if (stat.isSymbolicLink()) {
     const to = await fs.readlink(target).catch(() => '?');
     refuse(
-      `is a symbolic link (to ${to}): give the directory itself as path, so that the link is not replaced by a directory.`,
+      `is a symbolic link (to ${to}): give the directory itself as \`path\`, so that the link is not replaced by a directory.`,
     );
   }
   if (!stat.isDirectory())
-    refuse('exists and is not a directory: remove it or choose another path.');
+    refuse('exists and is not a directory: remove it or choose another `path`.');
   const parent = await fs.stat(path.dirname(target));
   if (parent.dev !== stat.dev || (await isMountPoint(target)))
     refuse(
-      `is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${path.join(given ?? target, 'site')}.`,
+      `is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as \`path\`, such as ${path.join(given ?? target, 'site')}.`,
     );
   const uid = process.getuid?.();
   // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
@@ -109,7 +109,7 @@ export async function inspectTarget(
   if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0 && parent.uid !== uid) {
     if (stat.uid !== uid)
       refuse(
-        `belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,
+        `belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a \`path\` of this runner's own.`,
       );
   }
 
@@ -155,13 +155,13 @@ export async function inspectArchiveTarget(
   const unwritable = await unwritableReason(dir);
   if (unwritable)
     throw new TargetRefusal(
-      `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another path.`,
+      `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`,
     );
   const stat = await lstatOrUndefined(dir);
   if (stat === undefined) return;
   if (!stat.isDirectory()) {
     throw new TargetRefusal(
-      `${shown} exists and is not a directory: remove it or choose another path.`,
+      `${shown} exists and is not a directory: remove it or choose another \`path\`.`,
     );
   }
   for (const name of names) {
@@ -170,7 +170,7 @@ export async function inspectArchiveTarget(
     if (existing === undefined) continue;
     if (!existing.isFile()) {
       throw new TargetRefusal(
-        `${shown} already holds ${name}, which is not a regular file: remove it or choose another path.`,
+        `${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`,
       );
     }
     const read = await readManifest(path.join(dir, archiveManifestName(name)));
@@ -180,7 +180,7 @@ export async function inspectArchiveTarget(
       read.manifest.archive.sizeBytes === existing.size;
     if (!ours && !rules.overwrite) {
       throw new TargetRefusal(
-        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or ${optIn(rules)}.`,
+        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
       );
     }
   }
@@ -336,7 +336,7 @@ function unreadable(err: NodeJS.ErrnoException, dir: string): never {
   const where = err.path === undefined ? dir : err.path;
   const inside = path.relative(dir, where);
   throw new TargetRefusal(
-    `${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another path.`,
+    `${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another \`path\`.`,
   );
 }
 

@@ -30,7 +30,7 @@ import { contains } from '../deliver/protected.js';
 import { formatBytes } from '../duration.js';
 import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } from '../errors.js';
 import { withoutQuery } from '../net.js';
-import { describeTimeout, type ExportRecord, type Reporter } from '../report.js';
+import { describeTimeout, type ExportRecord, type Reporter, setting } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
 import { describeOtherJob, waitForExport } from './wait.js';
 
@@ -181,7 +181,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
 
   if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
     reporter.notice(
-      `deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`,
+      `${setting('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`,
     );
   }
   if (config.download) {
@@ -347,7 +347,7 @@ async function checkTargetBeforeRun(
         state = await inspectTarget(config.path, rules, config.pathGiven);
         if (state.kind === 'foreign') {
           deps.reporter.warning(
-            `overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`,
+            `${setting('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`,
           );
         }
       } else {
@@ -391,7 +391,7 @@ async function checkTargetBeforeRun(
       throw new InputError([
         {
           input,
-          message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into path`,
+          message: `${file} leads, through a link, inside \`path\` (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into \`path\``,
         },
       ]);
     }

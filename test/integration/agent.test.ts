@@ -230,7 +230,7 @@ describe('agent, end to end against the emulator', () => {
     const run = await harness.run({ ...AGENT, prompt: 'Fix the links', wait: 'false' });
     expect(run.outputs['agent-job-id']).toBe('aj:5e6f+7a8b=');
     expect(run.stdout).toContain(
-      'The API named the job "aj:5e6f+7a8b=", which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.',
+      'The API named the job "aj:5e6f+7a8b=", which `agent-job-id` does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.',
     );
   });
 

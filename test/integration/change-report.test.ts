@@ -362,7 +362,7 @@ describe('max-removed-pages', () => {
     const run = await exportOnce(PAGES, { 'max-removed-pages': '0' });
     expect(run.outcome.error).toBeUndefined();
     expect(warnings(run)).toContain(
-      '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.',
+      '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in `path`.',
     );
   });
 });
@@ -393,11 +393,11 @@ describe('compare-with', () => {
     // A site's name, written as a path, gets the address to give instead.
     const named = await exportOnce(PAGES, { 'compare-with': 'docs.example.com', path: 'other' });
     expect(warnings(named)).toEqual([
-      `No change report: compare-with "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
+      `No change report: \`compare-with\` "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
     ]);
     const file = await exportOnce(PAGES, { 'compare-with': 'previous.json', path: 'other' });
     expect(warnings(file)).toEqual([
-      `No change report: compare-with "previous.json" (${path.join(workspace, 'previous.json')}) does not exist.`,
+      `No change report: \`compare-with\` "previous.json" (${path.join(workspace, 'previous.json')}) does not exist.`,
     ]);
   });
 
@@ -748,7 +748,7 @@ describe('inputs that cannot work together', () => {
       tempDir,
     });
     expect(failure(run)).toMatch(
-      /^changes-file: "site\/changes\.json" \(.+\/site\/changes\.json\) is inside path \(.+\/site\), which the export replaces as a whole: choose a file outside it/,
+      /^changes-file: "site\/changes\.json" \(.+\/site\/changes\.json\) is inside `path` \(.+\/site\), which the export replaces as a whole: choose a file outside it/,
     );
     expect(harness.emulator.requests).toEqual([]);
   });
@@ -767,7 +767,7 @@ describe('inputs that cannot work together', () => {
       });
       expect(failure(run)).toMatch(
         new RegExp(
-          `^${input}: .+/reports/out\\.json leads, through a link, inside path \\(.+/site\\), which the export replaces as a whole: choose a file outside it`,
+          `^${input}: .+/reports/out\\.json leads, through a link, inside \`path\` \\(.+/site\\), which the export replaces as a whole: choose a file outside it`,
         ),
       );
       expect(harness.emulator.requests).toEqual([]);

@@ -8,7 +8,7 @@ import type { Emulator } from '../../emulator/index.js';
 import { COMMANDS, inputFlagNames } from '../../src/cli-flags.js';
 import { outputsOf } from '../../src/report.js';
 import { VERSION } from '../../src/version.js';
-import { listTree } from '../support/files.js';
+import { listTree, writeTree } from '../support/files.js';
 import { type CliOptions, type Harness, ROOT, startHarness } from '../support/in-process.js';
 
 /**
@@ -549,6 +549,64 @@ describe('static-export CLI basics', () => {
     });
     // Advice names where the CLI takes the key from, not the action's input.
     expect(JSON.parse(run.stdout).error.message).toContain('set `ADMIN_API_KEY` to a current');
+  });
+
+  it('names path, overwrite, compare-with and changes-file as flags in its warnings and errors', async () => {
+    const cwd = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-'));
+    /** Hyphenated input names are no English words: outside a flag, each is a slip. */
+    const bare = /(?<![-\w])(?:compare-with|changes-file|max-removed-pages|helm-values-file)\b/;
+    try {
+      await writeTree(path.join(cwd, 'docs'), { 'NOTES.md': 'notes', 'a.txt': 'a' });
+      const replaced = await runCli(exportArgs('--path', 'docs', '--overwrite'), {
+        env: env(),
+        cwd,
+      });
+      expect(replaced.code, replaced.stderr).toBe(0);
+      expect(replaced.stderr).toMatch(
+        /^warning: `--overwrite true`: `--path` \(.+docs\) holds 2 files .*; it will be replaced by the export\.$/m,
+      );
+
+      const unchecked = await runCli(
+        exportArgs(
+          '--path',
+          'new',
+          '--compare-with',
+          '../missing.json',
+          '--max-removed-pages',
+          '1',
+        ),
+        { env: env(), cwd },
+      );
+      expect(unchecked.code, unchecked.stderr).toBe(0);
+      expect(unchecked.stderr).toMatch(
+        /^warning: No change report: `--compare-with` "\.\.\/missing\.json" \(.+\) does not exist\.$/m,
+      );
+      expect(unchecked.stderr).toMatch(
+        /^warning: `--max-removed-pages` was not checked: .* neither from `--compare-with` nor in `--path`\.$/m,
+      );
+
+      await fs.symlink('docs', path.join(cwd, 'linkdir'));
+      const link = await runCli(exportArgs('--path', 'linkdir'), { env: env(), cwd });
+      expect(link.code).toBe(2);
+      expect(link.stderr).toMatch(
+        /^error: --path: "linkdir" .* is a symbolic link \(to docs\): give the directory itself as `--path`, /m,
+      );
+
+      const inside = await runCli(exportArgs('--path', 'site', '--changes-file', 'site/c.json'), {
+        env: env(),
+        cwd,
+      });
+      expect(inside.code).toBe(2);
+      expect(inside.stderr).toMatch(
+        /^error: --changes-file: .* is inside `--path` \(.+site\), which the export replaces as a whole/m,
+      );
+      for (const run of [replaced, unchecked, link, inside]) {
+        expect(run.stderr.replace(/`--[a-z-]+/g, '').replace(/--[a-z-]+/g, '')).not.toMatch(bare);
+        expect(run.stderr).not.toMatch(/(?<![-\w])(?:path|overwrite)`/);
+      }
+    } finally {
+      await fs.rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('names inputs in its advice as its flags, not as a workflow spells them', async () => {

@@ -214,7 +214,7 @@ describe('path safety, end to end', () => {
     expect(result.error).toBeUndefined();
     expect(await listTree(docs)).not.toContain('NOTES.md');
     expect(result.warnings).toEqual([
-      expect.stringMatching(/^overwrite is true: path .*docs holds 2 files/),
+      expect.stringMatching(/^`overwrite: true`: `path` \(.*docs\) holds 2 files/),
       expect.stringMatching(
         /^Replaced .*docs, which this action did not write \(it holds 2 files .*\), because `overwrite` is true\.$/,
       ),

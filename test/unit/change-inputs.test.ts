@@ -136,7 +136,7 @@ describe('agent-job-id', () => {
 describe('changes-file', () => {
   it('must be outside path, which the export replaces as a whole', () => {
     expect(problemsOf({ path: 'site', 'changes-file': 'site/changes.json' })).toEqual([
-      'changes-file: "site/changes.json" (/work/space/site/changes.json) is inside path (/work/space/site), which the export replaces as a whole: choose a file outside it',
+      'changes-file: "site/changes.json" (/work/space/site/changes.json) is inside `path` (/work/space/site), which the export replaces as a whole: choose a file outside it',
     ]);
     for (const outside of [
       'changes.json',

@@ -313,7 +313,7 @@ describe('inspectTarget', () => {
       await expect(
         inspectTarget(path.join(shared, 'site'), { ...rules, overwrite: true }),
       ).rejects.toThrow(
-        `${path.join(shared, 'site')} belongs to another user (uid 2000) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`,
+        `${path.join(shared, 'site')} belongs to another user (uid 2000) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a \`path\` of this runner's own.`,
       );
       // The runner's own directory there is fine, and any in a sticky directory of its own.
       await fs.chown(shared, 1000, 1000);
@@ -341,14 +341,14 @@ describe('inspectTarget on a place it cannot write', () => {
     });
     try {
       await expect(inspectTarget(path.join(pub, 'site'), rules, 'pub/site')).rejects.toThrow(
-        `"pub/site" (${path.join(pub, 'site')}) cannot be written: ${pub} is not writable (EACCES), and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`,
+        `"pub/site" (${path.join(pub, 'site')}) cannot be written: ${pub} is not writable (EACCES), and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`,
       );
       // A directory yet to be created is judged by the nearest parent that exists.
       await expect(inspectTarget(path.join(pub, 'new', 'site'), rules)).rejects.toThrow(
         `cannot be written: ${pub} is not writable (EACCES)`,
       );
       await expect(inspectArchiveTarget(pub, ['docs.example.com.zip'], rules)).rejects.toThrow(
-        `${pub} is not written into: ${pub} is not writable (EACCES). Make it writable for the runner, or choose another path.`,
+        `${pub} is not written into: ${pub} is not writable (EACCES). Make it writable for the runner, or choose another \`path\`.`,
       );
     } finally {
       denied.mockRestore();
@@ -362,7 +362,7 @@ describe('inspectTarget on a place it cannot write', () => {
     try {
       await writeEarlierExport(site, { 'index.html': 'on its own volume' });
       await expect(inspectTarget(site, { ...rules, overwrite: true }, 'site')).rejects.toThrow(
-        `"site" (${site}) is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as site/site.`,
+        `"site" (${site}) is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as \`path\`, such as site/site.`,
       );
     } finally {
       spawnSync('umount', [site]);
@@ -426,7 +426,7 @@ describe('inspectTarget as a user who cannot read all of path (root only: runs a
     };
     for (const overwrite of [false, true]) {
       expect(check(overwrite)).toBe(
-        `${site} holds private, a directory the runner cannot read (EACCES), so what it holds cannot be checked: make it readable for the runner, or choose another path.`,
+        `${site} holds private, a directory the runner cannot read (EACCES), so what it holds cannot be checked: make it readable for the runner, or choose another \`path\`.`,
       );
     }
     await fs.chmod(path.join(site, 'private'), 0o755);
