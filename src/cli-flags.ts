@@ -312,6 +312,12 @@ export function parseCommandLine(
             : `${shown}: --${negated.name} takes a value, not a --no- form`,
         );
       }
+      // The action's `command` input is the subcommand here, not a flag.
+      if (flag === undefined && token.name === 'command') {
+        throw new UsageError(
+          `unknown flag ${shown}: the command is the first word (static-export export … or static-export agent …)`,
+        );
+      }
       if (flag === undefined) {
         const names = ALL_FLAGS.filter((f) => !command || f.commands.includes(command)).map(
           (f) => `--${f.name}`,

@@ -57,6 +57,23 @@ describe('static-export CLI', () => {
     ).toEqual([]);
   });
 
+  it('says in the README that the one input that is no flag, command, is the subcommand', async () => {
+    const action = parse(await fs.readFile(path.join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+    };
+    const flags = new Set(inputFlagNames());
+    const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const bullet = /^- \*\*Flags are the inputs\*\*[^]*?(?=\n- |\n\n)/m.exec(readme)?.[0];
+    const noFlags = Object.keys(action.inputs).filter((name) => !flags.has(name));
+    expect(noFlags).toEqual(['command']);
+    expect(bullet).toMatch(/`command`[^.]*subcommand/);
+    const run = await runCli(['export', '--command', 'agent']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: unknown flag --command: the command is the first word \(static-export export … or static-export agent …\)$/m,
+    );
+  });
+
   it('exports a site with the key from ADMIN_API_KEY and prints the outputs', async () => {
     const run = await runCli(
       ['export', '--base-url', emulator.baseUrl, '--domain', 'docs.example.com', '--path', 'site'],
