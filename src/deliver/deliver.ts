@@ -41,6 +41,8 @@ import {
 export interface DeliverOptions {
   source: BundleSource;
   refresh: (reason: string) => Promise<BundleSource>;
+  /** Told each address the storage redirects to, before any line names it. */
+  onRedirect?: (to: string) => void;
   /** Directory that receives the site, or the archive file when not extracting. */
   target: string;
   extract: boolean;
@@ -120,6 +122,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     const download = await downloadBundle({
       source: options.source,
       refresh: options.refresh,
+      ...(options.onRedirect ? { onRedirect: options.onRedirect } : {}),
       file,
       dispatcher: options.dispatcher,
       clock: options.clock,

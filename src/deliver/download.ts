@@ -81,6 +81,8 @@ export interface DownloadOptions {
    */
   verifyEtag?: boolean;
   onProgress?: (received: number, total: number | undefined) => void;
+  /** Told each address the storage redirects to, before any line names it. */
+  onRedirect?: (to: string) => void;
   /** A line worth showing: a resume, a restart, a fresh link. */
   onEvent?: (message: string) => void;
   debug?: (line: string) => void;
@@ -477,6 +479,7 @@ async function openFollowingRedirects(
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
     discard(response.body);
     const next = new URL(location, url);
+    options.onRedirect?.(next.href);
     options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
     if (hop + 1 > MAX_REDIRECTS) {
       throw new DownloadError(

@@ -30,6 +30,7 @@ import { contains } from '../deliver/protected.js';
 import { formatBytes } from '../duration.js';
 import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } from '../errors.js';
 import { withoutQuery } from '../net.js';
+import { linkParts } from '../redact.js';
 import { describeTimeout, type ExportRecord, type Reporter, setting } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
 import { describeOtherJob, waitForExport } from './wait.js';
@@ -143,8 +144,13 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     ...withSignal,
   };
   const inline = finished.bundleUrl !== undefined;
+  /** Every address the link leads to, hidden from the log when the link is masked. */
+  const maskLink = (link: string) => {
+    if (!config.maskBundleUrl) return;
+    for (const part of linkParts(link, config.baseUrl)) reporter.mask(part, 'log');
+  };
   const publishLink = (source: BundleSource) => {
-    if (config.maskBundleUrl) reporter.mask(source.url, 'log');
+    maskLink(source.url);
     record.bundleUrl = source.url;
     record.bundleUrlMasked = config.maskBundleUrl;
     reporter.setOutput('bundle-url', source.url);
@@ -173,8 +179,9 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       }
     }
     publishLink(link);
+    const address = config.maskBundleUrl ? 'masked (`mask-bundle-url`)' : withoutQuery(link.url);
     reporter.info(
-      `Bundle link ${withoutQuery(link.url)}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`,
+      `Bundle link ${address}${link.sizeBytes !== undefined ? `, ${formatBytes(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`,
     );
     return link;
   });
@@ -202,6 +209,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
             publishLink(source);
             return source;
           },
+          onRedirect: maskLink,
           target: config.path,
           extract: config.extract,
           archiveName: config.domain,

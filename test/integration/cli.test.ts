@@ -276,6 +276,37 @@ describe('static-export CLI', () => {
     expect(`${table.stdout}${table.stderr}`).not.toContain('X-Amz-Signature=');
   });
 
+  it('--mask-bundle-url keeps the address of the link out of every line, verbose ones and errors too', async () => {
+    const env = { ADMIN_API_KEY: emulator.keys.write };
+    const args = exportArgs('--mask-bundle-url', '--verbose', '--path', 'site');
+    const run = await runCli([...args, '--output', 'bundle-url'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const link = new URL(run.stdout.trim());
+    expect(run.stderr).toMatch(
+      /^Bundle link masked \(`--mask-bundle-url`\), [\d.]+ KB, valid until \d{4}-\d\d-\d\dT\S+\.$/m,
+    );
+    // The storage's host and the object's path say where the export is, signature or not.
+    for (const part of [link.host, link.pathname]) expect(run.stderr).not.toContain(part);
+
+    emulator.faults.add({ route: 'store.get', reset: true, times: Infinity });
+    let failed;
+    try {
+      failed = await runCli([...args, '--json'], { env });
+    } finally {
+      emulator.faults.clear();
+    }
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^error: The bundle download failed \d+ times in a row/m);
+    const { error } = JSON.parse(failed.stdout) as { error: { message: string } };
+    for (const part of [link.host, link.pathname]) {
+      expect(failed.stderr).not.toContain(part);
+      expect(error.message).not.toContain(part);
+    }
+    // Unmasked, the log names the link without its signed query, as it always has.
+    const named = await runCli(exportArgs('--no-download'), { env });
+    expect(named.stderr).toMatch(/^Bundle link http:\/\/127\.0\.0\.1:\d+\/\S+\.tar\.gz\?…, /m);
+  });
+
   it('names the bundle link in the outputs table without its signature, whole with --show-bundle-url', async () => {
     const args = exportArgs('--no-download');
     const env = { ADMIN_API_KEY: emulator.keys.write };

@@ -182,6 +182,39 @@ describe('export, end to end against the emulator', () => {
     expect(run.summary).toContain('(masked)');
   });
 
+  it('with mask-bundle-url, leaves no line of the log naming where the link points', async () => {
+    /** The log as the runner shows it: every value asked to be masked replaced by ***. */
+    const shown = (run: { stdout: string; masked: string[] }) =>
+      [...run.masked]
+        .sort((a, b) => b.length - a.length)
+        .reduce((log, value) => log.split(value).join('***'), run.stdout)
+        .split('\n')
+        .filter((line) => !line.startsWith('::add-mask::'))
+        .join('\n');
+    const inputs = { domain: DOMAIN, path: 'site', 'mask-bundle-url': 'true' };
+    const run = await harness.run(inputs);
+    expect(run.code, run.stdout).toBe(0);
+    const link = new URL(run.outputs['bundle-url'] as string);
+    expect(run.stdout).toMatch(
+      /^Bundle link masked \(`mask-bundle-url`\), [\d.]+ KB, valid until \d{4}-\d\d-\d\dT\S+\.$/m,
+    );
+    expect(run.stdout).toMatch(/^::debug::GET /m);
+    for (const part of [link.host, link.pathname]) expect(shown(run)).not.toContain(part);
+
+    harness.emulator.faults.add({ route: 'store.get', reset: true, times: Infinity });
+    let failed;
+    try {
+      failed = await harness.run(inputs);
+    } finally {
+      harness.emulator.faults.clear();
+    }
+    expect(failed.code).toBe(1);
+    expect(errorLines(failed)[0]).toMatch(
+      /^::error::The bundle download failed \d+ times in a row/,
+    );
+    for (const part of [link.host, link.pathname]) expect(shown(failed)).not.toContain(part);
+  });
+
   it('fails with the API error text when the job fails, leaving no site', async () => {
     const run = await harness.run({ domain: 'fail.example.com', path: 'site' });
     expect(run.code).toBe(1);

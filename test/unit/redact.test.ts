@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/redact.js';
+import { linkParts, Redactor } from '../../src/redact.js';
 
 const KEY = 'mint_0123456789abcdefghijklmnop';
 
@@ -43,5 +43,41 @@ describe('Redactor', () => {
 
   it('leaves short runs that happen to match the key', () => {
     expect(redactor.redact('mint_0123 and abcdefg')).toBe('mint_0123 and abcdefg');
+  });
+});
+
+describe('linkParts', () => {
+  const link =
+    'https://exports.s3.example.net:8443/bucket/se_1/docs.example.com.tar.gz?X-Amz-Signature=abc';
+  const api = new URL('https://api.example.com/');
+
+  it('hides every form in which a line can quote where a masked link points', () => {
+    const redactor = new Redactor();
+    for (const part of linkParts(link, api)) redactor.add(part);
+    const lines = [
+      `Bundle link ${link}`,
+      'Could not download the bundle from https://exports.s3.example.net:8443/bucket/se_1/docs.example.com.tar.gz?…: refused',
+      'GET https://exports.s3.example.net:8443/bucket/se_1/docs.example.com.tar.gz → 200',
+      'the TLS handshake with exports.s3.example.net:8443 failed (EPROTO)',
+      'the host name exports.s3.example.net does not resolve from this runner (ENOTFOUND)',
+      'GET /bucket/se_1/docs.example.com.tar.gz',
+    ].map((line) => redactor.redact(line));
+    expect(lines.join('\n')).not.toMatch(/exports\.s3|bucket|Signature/);
+    expect(lines[0]).toBe('Bundle link ***');
+    expect(lines[1]).toBe('Could not download the bundle from ***?…: refused');
+  });
+
+  it("leaves the API's own host readable: the workflow names it", () => {
+    const parts = linkParts(
+      'http://127.0.0.1:9000/exports/a.tar.gz?sig=1',
+      new URL('http://127.0.0.1:4010'),
+    );
+    expect(parts).not.toContain('127.0.0.1');
+    expect(parts).toContain('127.0.0.1:9000');
+    expect(linkParts('https://api.example.com/bundles/a.tar.gz?sig=1', api)).toEqual([
+      'https://api.example.com/bundles/a.tar.gz?sig=1',
+      'https://api.example.com/bundles/a.tar.gz',
+      '/bundles/a.tar.gz',
+    ]);
   });
 });
