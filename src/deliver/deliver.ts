@@ -43,6 +43,8 @@ export interface DeliverOptions {
   refresh: (reason: string) => Promise<BundleSource>;
   /** Told each address the storage redirects to, before any line names it. */
   onRedirect?: (to: string) => void;
+  /** The archive is downloaded and verified: what is known of it, before it is extracted or placed. */
+  onDownloaded?: (download: DownloadResult) => void;
   /** Directory that receives the site, or the archive file when not extracting. */
   target: string;
   extract: boolean;
@@ -138,6 +140,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     reporter.info(
       `Downloaded ${formatBytes(download.size)}, sha256 ${download.sha256}${download.etagVerified ? ' (matches the storage ETag)' : ''}.`,
     );
+    options.onDownloaded?.(download);
     const facts = (format: ExtractedSite['format']) => ({
       ...options.export,
       exportedAt: new Date(options.clock.now()),

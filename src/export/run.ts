@@ -210,6 +210,14 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
             return source;
           },
           onRedirect: maskLink,
+          // Known before the extraction ends and the guards run: a failure still reports it.
+          onDownloaded: (download) => {
+            record.sha256 = download.sha256;
+            record.etagVerified = download.etagVerified;
+            record.sizeBytes = download.size;
+            reporter.setOutput('sha256', download.sha256);
+            reporter.setOutput('size-bytes', String(download.size));
+          },
           target: config.path,
           extract: config.extract,
           archiveName: config.domain,
@@ -250,13 +258,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
             : {}),
         }),
     );
-    const { download } = delivered;
-    record.sha256 = download.sha256;
-    record.etagVerified = download.etagVerified;
-    record.sizeBytes = download.size;
     record.format = delivered.format;
-    reporter.setOutput('sha256', download.sha256);
-    reporter.setOutput('size-bytes', String(download.size));
     reporter.setOutput('path', delivered.directory);
     if (delivered.archivePath) {
       record.archivePath = delivered.archivePath;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -325,6 +326,30 @@ describe('max-removed-pages', () => {
     expect(run.outputs['pages-removed']).toBe('3');
     expect(run.summary).toContain('**Removed pages** (3)');
     expect(run.summary).toContain('**Error:** The export was not put in place');
+    // Downloaded and verified before the guard refused it: its digest is known.
+    expect(run.outputs.sha256).toBe(createHash('sha256').update(serving).digest('hex'));
+  });
+
+  it("keeps the archive's sha256 in the CLI's --json when the guard refuses the export", async () => {
+    await exportOnce(PAGES);
+    await serve(PAGES.slice(0, 9));
+    const cli = await harness.cli(
+      [
+        'export',
+        '--json',
+        '--base-url',
+        harness.emulator.baseUrl,
+        '--domain',
+        'docs.example.com',
+      ].concat(['--path', 'site', '--max-removed-pages', '2']),
+      { cwd: workspace, env: { ADMIN_API_KEY: harness.emulator.keys.write } },
+    );
+    expect(cli.code).toBe(1);
+    expect(JSON.parse(cli.stdout)).toMatchObject({
+      sha256: createHash('sha256').update(serving).digest('hex'),
+      'pages-removed': 3,
+      error: { message: expect.stringContaining('more than `--max-removed-pages` allows (2)') },
+    });
   });
 
   it('counts against an earlier export that overwrite replaces with a file of the user beside it', async () => {
