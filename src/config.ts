@@ -448,7 +448,9 @@ const maxRemovedPages = text.transform((value, ctx): RemovalLimit => {
   if (percent && Number(percent[1]) <= 100) return { percent: Number(percent[1]) };
   ctx.addIssue({
     code: 'custom',
-    message: `must be a number of pages such as 10, or a share such as 5%, got "${value}"`,
+    message: percent
+      ? `a share of the pages is at most 100%, got "${value}"`
+      : `must be a number of pages such as 10, or a share such as 5% (at most 100%), got "${value}"`,
   });
   return z.NEVER;
 });

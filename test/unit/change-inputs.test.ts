@@ -85,9 +85,15 @@ describe('max-removed-pages', () => {
     expect(parse({ 'max-removed-pages': value })).toMatchObject({ maxRemovedPages: limit });
   });
 
-  it.each(['-1', 'ten', '120%', '5 pages', '1e3'])('refuses %s', (value) => {
+  it.each(['-1', 'ten', '5 pages', '1e3'])('refuses %s', (value) => {
     expect(problemsOf({ 'max-removed-pages': value })).toEqual([
-      `max-removed-pages: must be a number of pages such as 10, or a share such as 5%, got "${value}"`,
+      `max-removed-pages: must be a number of pages such as 10, or a share such as 5% (at most 100%), got "${value}"`,
+    ]);
+  });
+
+  it.each(['120%', '150 %', '100.5%'])('refuses %s: a share is at most all the pages', (value) => {
+    expect(problemsOf({ 'max-removed-pages': value })).toEqual([
+      `max-removed-pages: a share of the pages is at most 100%, got "${value}"`,
     ]);
   });
 });
