@@ -1,6 +1,9 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderHelmValues } from '../../src/deliver/helm.js';
+import { ROOT } from '../support/action-yml.js';
 
 const values = {
   bundleUrl: 'https://store.example.com/b.tar.gz?X-Amz-Signature=abc',
@@ -15,6 +18,31 @@ const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
 const NOT_PRINTABLE = /[\u007f-\u0084\u0086-\u009f]/;
 
 describe('the Helm values file', () => {
+  it('is shown in the README as it is written: its comments, then double-quoted values', async () => {
+    const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const sample = /^The values file starts[^]*?```yaml\n([^]*?)```/m.exec(readme)?.[1];
+    const written = renderHelmValues({
+      ...values,
+      bundleUrl: `https://store.example.com/exports/${values.jobId}/docs.example.com.tar.gz?X-Amz-Signature=abc`,
+      version: '3f9a2c1b8e7d4a06c5b4a3f2e1d0c9b8a7f6e5d4',
+      expiresAt: new Date('2025-06-01T13:00:00Z'),
+    });
+    // The sample elides with `…`.
+    const pattern = (line: string) =>
+      new RegExp(
+        `^${line
+          .split('…')
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      );
+    const lines = (sample ?? '').trimEnd().split('\n');
+    expect(lines).toHaveLength(written.trimEnd().split('\n').length);
+    written
+      .trimEnd()
+      .split('\n')
+      .forEach((line, at) => expect(line).toMatch(pattern(lines[at] as string)));
+  });
+
   it('keeps a job id with a YAML 1.1 line break inside its comment', () => {
     // The API's ids may hold any character but a slash, a backslash and C0 controls.
     for (const jobId of ['se_1\u0085injected: true', 'se_1\u2028injected: true']) {
