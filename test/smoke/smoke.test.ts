@@ -391,6 +391,39 @@ describe.concurrent('smoke', () => {
   }
 });
 
+describe('the packed tarball', () => {
+  test('installs with npm i -g and carries no script that npm would run or ask about', async () => {
+    const work = await fs.mkdtemp(path.join(path.dirname(tarball), 'global-'));
+    const install = spawnSync(
+      'npm',
+      ['install', '--global', '--offline', '--prefix', path.join(work, 'prefix'), tarball],
+      {
+        cwd: work,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          npm_config_cache: path.join(work, 'npm-cache'),
+          npm_config_update_notifier: 'false',
+          npm_config_fund: 'false',
+          npm_config_audit: 'false',
+        },
+      },
+    );
+    expect(install.status, install.stderr).toBe(0);
+    // npm 11 warns of a package's install scripts (prepare among them, from a file).
+    expect(install.stderr).not.toMatch(/install-scripts|patch-package/);
+    const installed = path.join(work, 'prefix', 'lib', 'node_modules', 'static-export-action');
+    const manifest = JSON.parse(await fs.readFile(path.join(installed, 'package.json'), 'utf8'));
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(manifest.scripts ?? {}).not.toHaveProperty(script);
+    }
+    const version = spawnSync(path.join(work, 'prefix', 'bin', 'static-export'), ['--version'], {
+      encoding: 'utf8',
+    });
+    expect(version.stdout).toMatch(/^static-export \d+\.\d+\.\d+/);
+  });
+});
+
 /** A site past the size at which the readiness scan moves to worker threads (16 MB read). */
 async function largeLeakySite(dir: string): Promise<string> {
   const site = path.join(dir, 'site');
