@@ -1994,7 +1994,7 @@ async function createJob(config, deps) {
             reporter.info(`Branch: ${job.source.ref}`);
         // Said now, while this run can still follow it: a later run could not.
         if (!_build_config/* INPUT_ID */.R0.test(job.id)) {
-            reporter.warning(`The API named the job ${JSON.stringify(job.id)}, which agent-job-id does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`);
+            reporter.warning(`The API named the job ${JSON.stringify(job.id)}, which \`agent-job-id\` does not take (letters, digits, ".", "_" and "-" only): a later run cannot follow it or send it a follow-up.`);
         }
         return job;
     });
@@ -2165,7 +2165,7 @@ async function inspectTarget(target, rules, given) {
         refuse(`is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`);
     const unwritable = await unwritableReason(external_node_path_.dirname(target));
     if (unwritable)
-        refuse(`cannot be written: ${unwritable}, and the new site is created beside path before it takes its place. Make it writable for the runner, or choose another path.`);
+        refuse(`cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`);
     const sibling = external_node_path_.basename((0,place/* siblingPath */.eR)(target, 'previous'));
     if (Buffer.byteLength(sibling) > NAME_MAX)
         refuse(`has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(external_node_path_.basename(target)))} bytes.`);
@@ -2174,19 +2174,19 @@ async function inspectTarget(target, rules, given) {
         return { kind: 'absent' };
     if (stat.isSymbolicLink()) {
         const to = await promises_.readlink(target).catch(() => '?');
-        refuse(`is a symbolic link (to ${to}): give the directory itself as path, so that the link is not replaced by a directory.`);
+        refuse(`is a symbolic link (to ${to}): give the directory itself as \`path\`, so that the link is not replaced by a directory.`);
     }
     if (!stat.isDirectory())
-        refuse('exists and is not a directory: remove it or choose another path.');
+        refuse('exists and is not a directory: remove it or choose another `path`.');
     const parent = await promises_.stat(external_node_path_.dirname(target));
     if (parent.dev !== stat.dev || (await (0,mounts/* isMountPoint */.A$)(target)))
-        refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as path, such as ${external_node_path_.join(given ?? target, 'site')}.`);
+        refuse(`is a mount point (a file system or a bind mount is mounted there), and a mount point cannot be swapped for a new directory: give a directory inside it as \`path\`, such as ${external_node_path_.join(given ?? target, 'site')}.`);
     const uid = process.getuid?.();
     // In a sticky directory (like /tmp) only the owner of an entry, or of the directory,
     // may rename it away.
     if ((parent.mode & STICKY) !== 0 && uid !== undefined && uid !== 0 && parent.uid !== uid) {
         if (stat.uid !== uid)
-            refuse(`belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a path of this runner's own.`);
+            refuse(`belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a \`path\` of this runner's own.`);
     }
     const state = await describeDirectory(target);
     const outsideAt = await realPathOutsideWorkspace(target, rules);
@@ -2216,12 +2216,12 @@ async function inspectArchiveTarget(dir, names, rules, given) {
     }
     const unwritable = await unwritableReason(dir);
     if (unwritable)
-        throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another path.`);
+        throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`);
     const stat = await target_lstatOrUndefined(dir);
     if (stat === undefined)
         return;
     if (!stat.isDirectory()) {
-        throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another path.`);
+        throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another \`path\`.`);
     }
     for (const name of names) {
         const file = external_node_path_.join(dir, name);
@@ -2229,14 +2229,14 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (existing === undefined)
             continue;
         if (!existing.isFile()) {
-            throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another path.`);
+            throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`);
         }
         const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, archiveManifestName(name)));
         const ours = read.kind === 'valid' &&
             read.manifest.archive.file === name &&
             read.manifest.archive.sizeBytes === existing.size;
         if (!ours && !rules.overwrite) {
-            throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another path, or ${optIn(rules)}.`);
+            throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
         }
     }
 }
@@ -2376,7 +2376,7 @@ function unreadable(err, dir) {
         throw err;
     const where = err.path === undefined ? dir : err.path;
     const inside = external_node_path_.relative(dir, where);
-    throw new TargetRefusal(`${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another path.`);
+    throw new TargetRefusal(`${dir} holds ${inside === '' ? 'entries' : `${inside}, a directory`} the runner cannot read (${err.code}), so what it holds cannot be checked: make it readable for the runner, or choose another \`path\`.`);
 }
 /** The sticky bit of a directory's mode. */
 const STICKY = 0o1000;
@@ -2523,7 +2523,7 @@ async function readManifestAt(file, given) {
         const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
             ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
             : '';
-        return { kind: 'unusable', reason: `compare-with ${shown} does not exist${site}` };
+        return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${site}` };
     }
     // A link the user named is followed; readManifest never follows one itself.
     const manifestFile = stat.isDirectory()
@@ -2533,13 +2533,13 @@ async function readManifestAt(file, given) {
     if (read.kind === 'absent') {
         return {
             kind: 'unusable',
-            reason: `compare-with ${shown} is a directory without an export manifest (${deliver_manifest/* MANIFEST_NAME */.ir})`,
+            reason: `\`compare-with\` ${shown} is a directory without an export manifest (${deliver_manifest/* MANIFEST_NAME */.ir})`,
         };
     }
     if (read.kind === 'invalid') {
         return {
             kind: 'unusable',
-            reason: `compare-with ${manifestFile} is not an export manifest: ${read.reason}`,
+            reason: `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`,
         };
     }
     return usable(read.manifest, `the manifest ${manifestFile}`);
@@ -3495,7 +3495,7 @@ class ChangeReview {
         const { reporter } = this.deps;
         const earlier = earlierExportIn(this.target);
         if (earlier === undefined) {
-            reporter.warning('`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in path.');
+            reporter.warning('`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in `path`.');
             return;
         }
         const source = `the earlier export in \`path\` (${this.config.path})`;
@@ -4086,6 +4086,7 @@ async function openFollowingRedirects(link, headers, options) {
             return { response, url };
         discard(response.body);
         const next = new URL(location, url);
+        options.onRedirect?.(next.href);
         options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)} → ${response.statusCode}, to ${(0,net/* withoutQuery */.j$)(next)}`);
         if (hop + 1 > MAX_REDIRECTS) {
             throw new errors/* DownloadError */.nV(`The bundle link redirected more than ${MAX_REDIRECTS} times (last to ${(0,net/* withoutQuery */.j$)(next)}): refusing to follow further.`);
@@ -6403,6 +6404,7 @@ async function deliverBundle(options) {
         const download = await downloadBundle({
             source: options.source,
             refresh: options.refresh,
+            ...(options.onRedirect ? { onRedirect: options.onRedirect } : {}),
             file,
             dispatcher: options.dispatcher,
             clock: options.clock,
@@ -6416,6 +6418,7 @@ async function deliverBundle(options) {
             debug: (line) => reporter.debug(line),
         });
         reporter.info(`Downloaded ${(0,duration/* formatBytes */.z3)(download.size)}, sha256 ${download.sha256}${download.etagVerified ? ' (matches the storage ETag)' : ''}.`);
+        options.onDownloaded?.(download);
         const facts = (format) => ({
             ...options.export,
             exportedAt: new Date(options.clock.now()),
@@ -6722,6 +6725,7 @@ async function waitForExport(first, options) {
 
 
 
+
 /** start → poll → bundle → download/extract → helm values → artifact. */
 async function runExport(config, deps) {
     const { api, reporter, record, clock } = deps;
@@ -6794,9 +6798,15 @@ async function runExport(config, deps) {
         ...withSignal,
     };
     const inline = finished.bundleUrl !== undefined;
+    /** Every address the link leads to, hidden from the log when the link is masked. */
+    const maskLink = (link) => {
+        if (!config.maskBundleUrl)
+            return;
+        for (const part of (0,redact/* linkParts */.l)(link, config.baseUrl))
+            reporter.mask(part, 'log');
+    };
     const publishLink = (source) => {
-        if (config.maskBundleUrl)
-            reporter.mask(source.url, 'log');
+        maskLink(source.url);
         record.bundleUrl = source.url;
         record.bundleUrlMasked = config.maskBundleUrl;
         reporter.setOutput('bundle-url', source.url);
@@ -6821,11 +6831,12 @@ async function runExport(config, deps) {
             }
         }
         publishLink(link);
-        reporter.info(`Bundle link ${(0,net/* withoutQuery */.j$)(link.url)}${link.sizeBytes !== undefined ? `, ${(0,duration/* formatBytes */.z3)(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
+        const address = config.maskBundleUrl ? 'masked (`mask-bundle-url`)' : (0,net/* withoutQuery */.j$)(link.url);
+        reporter.info(`Bundle link ${address}${link.sizeBytes !== undefined ? `, ${(0,duration/* formatBytes */.z3)(link.sizeBytes)}` : ''}${link.expiresAt ? `, valid until ${link.expiresAt.toISOString()}` : ''}.`);
         return link;
     });
     if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
-        reporter.notice(`deployment-type is ${config.deploymentType}, but the site is not extracted here, so it was not checked for references outside itself.`);
+        reporter.notice(`${(0,report/* setting */.Pe)('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`);
     }
     if (config.download) {
         const checks = config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
@@ -6840,6 +6851,15 @@ async function runExport(config, deps) {
                 source = await refreshBundleLink(started.jobId, inline, bundleOptions);
                 publishLink(source);
                 return source;
+            },
+            onRedirect: maskLink,
+            // Known before the extraction ends and the guards run: a failure still reports it.
+            onDownloaded: (download) => {
+                record.sha256 = download.sha256;
+                record.etagVerified = download.etagVerified;
+                record.sizeBytes = download.size;
+                reporter.setOutput('sha256', download.sha256);
+                reporter.setOutput('size-bytes', String(download.size));
             },
             target: config.path,
             extract: config.extract,
@@ -6880,13 +6900,7 @@ async function runExport(config, deps) {
                 }
                 : {}),
         }));
-        const { download } = delivered;
-        record.sha256 = download.sha256;
-        record.etagVerified = download.etagVerified;
-        record.sizeBytes = download.size;
         record.format = delivered.format;
-        reporter.setOutput('sha256', download.sha256);
-        reporter.setOutput('size-bytes', String(download.size));
         reporter.setOutput('path', delivered.directory);
         if (delivered.archivePath) {
             record.archivePath = delivered.archivePath;
@@ -6966,7 +6980,7 @@ async function checkTargetBeforeRun(config, rules, deps) {
             if (config.extract) {
                 state = await inspectTarget(config.path, rules, config.pathGiven);
                 if (state.kind === 'foreign') {
-                    deps.reporter.warning(`overwrite is true: path ${config.path} ${state.description}; it will be replaced by the export.`);
+                    deps.reporter.warning(`${(0,report/* setting */.Pe)('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`);
                 }
             }
             else {
@@ -7011,7 +7025,7 @@ async function checkTargetBeforeRun(config, rules, deps) {
             throw new errors/* InputError */.dz([
                 {
                     input,
-                    message: `${file} leads, through a link, inside path (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into path`,
+                    message: `${file} leads, through a link, inside \`path\` (${config.path}), which the export replaces as a whole: choose a file outside it, in a directory that is not a link into \`path\``,
                 },
             ]);
         }
