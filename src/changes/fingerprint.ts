@@ -43,7 +43,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * declarative shadow roots (`<template shadowrootmode>`); nor did a header, footer or
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
- * nor the value an `<input>` shows (a button's label), on the pages that have one.
+ * nor the value an `<input>` shows (a button's label), nor whether a box is ticked (a
+ * task list's items), on the pages that have them.
  * Character references decoded (`&#x27;`, `&#39;` and `'` read alike) came without one
  * too, though on a site React renders they change what most pages hash to (it writes
  * every `'` and `&` of a page's text as one): the hashes are only made again for a page
@@ -1025,6 +1026,10 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       if (type === undefined || !VALUE_NOT_SHOWN.has(type)) {
         const value = valueOf(html, 'value', nameEnd, gt);
         if (value !== undefined) out.word(value);
+      } else if (type === 'checkbox' || type === 'radio') {
+        // A box's state is what it shows: an item of a task list ticked (`- [x]`, which
+        // Markdown renders as a disabled checkbox) is an edit a reader sees.
+        out.word(hasAttribute(html, 'checked', nameEnd, gt) ? '[x]' : '[ ]');
       }
     } else if (name === 'meta') {
       // The description, and where a redirect page sends its reader (`0; url=/new`, as
@@ -1076,6 +1081,14 @@ function valueOf(page: string, name: string, from: number, to: number): string |
   if (found === undefined || !found.includes('&')) return found;
   valueStart = -1;
   return decodedValue(found);
+}
+
+/**
+ * Whether the tag text html[from, to] has attribute `name`, with a value or without one
+ * (`<input checked>`), in any case.
+ */
+function hasAttribute(html: string, name: string, from: number, to: number): boolean {
+  return new RegExp(`[\\s"'/]${name}(?=[\\s=/>])`, 'i').test(html.slice(from, to + 1));
 }
 
 /**

@@ -310,6 +310,8 @@ const REVEALED: Record<string, (word: string) => string> = {
   "a button's label": (w) =>
     `<input type="submit" value="${w}"><input type="button" value="${w}"><input type="reset" value="${w}">`,
   'a filled-in field': (w) => `<input value="${w}">`,
+  'an item of a task list ticked': (w) =>
+    `<ul><li><input type="checkbox" disabled${w === 'alpha' ? '' : ' checked'}> Ship it</li></ul>`,
 };
 
 /**

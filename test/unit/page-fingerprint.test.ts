@@ -355,6 +355,22 @@ describe('what a reader sees of a page', () => {
     }
   });
 
+  it('sees an item of a task list ticked, and a radio button chosen', () => {
+    const list = (items: string) => visible(`<main><ul>${items}</ul></main>`).content;
+    const open = '<li><input type="checkbox" disabled> Ship it</li>';
+    const done = '<li><input type="checkbox" disabled checked> Ship it</li>';
+    expect(list(done)).not.toBe(list(open));
+    expect(list('<li><INPUT TYPE="checkbox" CHECKED=""> Ship it</li>')).toBe(list(done));
+    expect(list('<li><input checked type="checkbox"/> Ship it</li>')).toBe(list(done));
+    // A name that only ends in the word is no such attribute.
+    expect(list('<li><input type="checkbox" data-checked disabled> Ship it</li>')).toBe(list(open));
+    const radio = (checked: string) =>
+      list(
+        `<li><input type="radio" name="a"${checked}> A</li><li><input type="radio" name="a"> B</li>`,
+      );
+    expect(radio(' checked')).not.toBe(radio(''));
+  });
+
   it('reads a highlighted code sample as its text: tokens part nothing, a <br> breaks the line', () => {
     const sample = (code: string) =>
       visible(`<main><pre><code>${code}</code></pre></main>`).content;
