@@ -1088,7 +1088,33 @@ function valueOf(page: string, name: string, from: number, to: number): string |
  * (`<input checked>`), in any case.
  */
 function hasAttribute(html: string, name: string, from: number, to: number): boolean {
-  return new RegExp(`[\\s"'/]${name}(?=[\\s=/>])`, 'i').test(html.slice(from, to + 1));
+  let at = from;
+  while (at < to) {
+    const c = html.charCodeAt(at);
+    if (isHtmlWhitespace(c) || c === 47 /* / */) {
+      at += 1;
+      continue;
+    }
+    // An attribute's name, then its value when `=` follows: a value is never a name.
+    let end = at;
+    while (end < to && !isNameEnd(html.charCodeAt(end)) && html.charCodeAt(end) !== 61) end += 1;
+    if (end === at) end += 1;
+    if (end - at === name.length && html.slice(at, end).toLowerCase() === name) return true;
+    at = end;
+    while (at < to && isHtmlWhitespace(html.charCodeAt(at))) at += 1;
+    if (html.charCodeAt(at) !== 61 /* = */) continue;
+    at += 1;
+    while (at < to && isHtmlWhitespace(html.charCodeAt(at))) at += 1;
+    const quote = html.charCodeAt(at);
+    if (quote === 34 || quote === 39) {
+      const close = html.indexOf(quote === 34 ? '"' : "'", at + 1);
+      at = close === -1 || close > to ? to : close + 1;
+    } else {
+      while (at < to && !isHtmlWhitespace(html.charCodeAt(at)) && html.charCodeAt(at) !== 62)
+        at += 1;
+    }
+  }
+  return false;
 }
 
 /**

@@ -362,8 +362,16 @@ describe('what a reader sees of a page', () => {
     expect(list(done)).not.toBe(list(open));
     expect(list('<li><INPUT TYPE="checkbox" CHECKED=""> Ship it</li>')).toBe(list(done));
     expect(list('<li><input checked type="checkbox"/> Ship it</li>')).toBe(list(done));
-    // A name that only ends in the word is no such attribute.
-    expect(list('<li><input type="checkbox" data-checked disabled> Ship it</li>')).toBe(list(open));
+    // A name that only ends in the word, or the word in another attribute's value, is no
+    // such attribute.
+    for (const unticked of [
+      '<li><input type="checkbox" data-checked disabled> Ship it</li>',
+      '<li><input type="checkbox" title="checked items" disabled> Ship it</li>',
+      "<li><input type=checkbox title='a checked=1' disabled> Ship it</li>",
+      '<li><input type="checkbox" title=checked disabled> Ship it</li>',
+    ]) {
+      expect(list(unticked), unticked).toBe(list(open));
+    }
     const radio = (checked: string) =>
       list(
         `<li><input type="radio" name="a"${checked}> A</li><li><input type="radio" name="a"> B</li>`,
