@@ -57,13 +57,15 @@ function withoutFragments(text: string, secret: string): string {
 
 /**
  * What a log must not show of a link masked for it: the link, its address without the
- * signed query, its path, and its host, which network errors quote alone. The API's own
- * host is named by the workflow, no secret, and stays readable in the API's messages.
- * Longest first: a shorter part replaced first would leave the rest of a longer one.
+ * signed query, and its host, which network errors quote alone. Not its path alone: the
+ * archive's own name (`docs.example.com.tar.gz`) or a word such as `/download` would be
+ * masked out of the paths the log names. The API's own host is named by the workflow, no
+ * secret, and stays readable in the API's messages. Longest first: a shorter part
+ * replaced first would leave the rest of a longer one.
  */
 export function linkParts(link: string, apiBase: URL): string[] {
   const url = new URL(link);
-  const parts = [link, `${url.origin}${url.pathname}`, url.pathname];
+  const parts = [link, `${url.origin}${url.pathname}`];
   if (url.host !== apiBase.host) parts.push(url.host);
   if (url.hostname !== apiBase.hostname) parts.push(url.hostname);
   return [...new Set(parts)].filter((part) => part.length >= 4);

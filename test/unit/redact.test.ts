@@ -60,11 +60,23 @@ describe('linkParts', () => {
       'GET https://exports.s3.example.net:8443/bucket/se_1/docs.example.com.tar.gz → 200',
       'the TLS handshake with exports.s3.example.net:8443 failed (EPROTO)',
       'the host name exports.s3.example.net does not resolve from this runner (ENOTFOUND)',
-      'GET /bucket/se_1/docs.example.com.tar.gz',
     ].map((line) => redactor.redact(line));
     expect(lines.join('\n')).not.toMatch(/exports\.s3|bucket|Signature/);
     expect(lines[0]).toBe('Bundle link ***');
     expect(lines[1]).toBe('Could not download the bundle from ***?…: refused');
+  });
+
+  it("leaves the paths the log names readable, though one ends in the link's file name", () => {
+    const redactor = new Redactor();
+    for (const part of linkParts('https://bucket.s3.example.net/docs.example.com.tar.gz?s=1', api))
+      redactor.add(part);
+    for (const part of linkParts('https://cdn.example.net/download?s=1', api)) redactor.add(part);
+    for (const line of [
+      'Archive saved as /home/runner/work/out/docs.example.com.tar.gz.',
+      'Extracted 12 files into /home/runner/download/site.',
+    ]) {
+      expect(redactor.redact(line)).toBe(line);
+    }
   });
 
   it("leaves the API's own host readable: the workflow names it", () => {
@@ -77,7 +89,6 @@ describe('linkParts', () => {
     expect(linkParts('https://api.example.com/bundles/a.tar.gz?sig=1', api)).toEqual([
       'https://api.example.com/bundles/a.tar.gz?sig=1',
       'https://api.example.com/bundles/a.tar.gz',
-      '/bundles/a.tar.gz',
     ]);
   });
 });
