@@ -216,6 +216,16 @@ function codesOf(err: unknown): string[] {
   return codes;
 }
 
+/** `err`, or the first error of its causes, that is a `kind`. */
+function causeOfKind<T>(err: unknown, kind: abstract new (...args: never[]) => T): T | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
+    if (current instanceof kind) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 function messageOf(err: unknown): string {
   const message = (err as { message?: unknown })?.message;
   return typeof message === 'string' ? message : String(err);
@@ -248,11 +258,10 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
   // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
   // request): the proxy's certificate.
   const proxyTls =
-    err instanceof ProxyConnectionFailed
-      ? err.proxy
-      : request.plainHttp === true
-        ? request.proxy
-        : undefined;
+    causeOfKind(err, ProxyConnectionFailed)?.proxy ??
+    (request.plainHttp === true && request.proxy?.protocol === 'https:'
+      ? request.proxy
+      : undefined);
   const tlsPeer = proxyTls
     ? { host: hostOf(proxyTls), named: `the proxy ${describeProxy(proxyTls)}` }
     : { host: request.host, named: request.host };

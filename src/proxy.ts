@@ -214,9 +214,13 @@ export class ProxyTunnelRefused extends Error {
 export class ProxyConnectionFailed extends Error {
   override name = 'ProxyConnectionFailed';
   readonly proxy: URL;
+  /** The failure's own code and message, which undici and the messages read. */
+  readonly code: string | undefined;
   constructor(proxy: URL, cause: unknown) {
-    super(`The connection to the proxy ${describeProxy(proxy)} failed`, { cause });
+    const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+    super(typeof message === 'string' ? message : String(cause), { cause });
     this.proxy = proxy;
+    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import {
   bypassesProxy,
   checkProxyEnvironment,
   parseNoProxy,
+  ProxyConnectionFailed,
   proxyFor,
   ProxySettingError,
   ProxyTunnelRefused,
@@ -153,6 +154,46 @@ describe('network failures are classified by their codes', () => {
     );
     expect(failure).toMatchObject({ kind: 'proxy', transient, status });
     if (advice) expect(failure.advice).toMatch(advice);
+  });
+});
+
+describe("whose TLS failed: the server's or an https:// proxy's", () => {
+  const host = 'storage.example.com:443';
+  const untrusted = () =>
+    Object.assign(new Error('unable to verify the first certificate'), {
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
+
+  it('a plain-http request through an http:// proxy (redirected to https) names the server, as no TLS reached the proxy', () => {
+    const proxy = new URL('http://127.0.0.1:3128');
+    const failure = classifyNetworkError(untrusted(), { host, proxy, plainHttp: true });
+    expect(failure.summary).toContain(`the TLS certificate of ${host}`);
+    expect(failure.summary).not.toContain('proxy');
+  });
+
+  it('a plain-http request through an https:// proxy names the proxy', () => {
+    const proxy = new URL('https://127.0.0.1:3129');
+    const failure = classifyNetworkError(untrusted(), { host, proxy, plainHttp: true });
+    expect(failure.summary).toContain('the TLS certificate of the proxy https://127.0.0.1:3129');
+  });
+
+  it("the connection to the proxy failing, however undici wraps it, names the proxy with the failure's own words", () => {
+    const proxy = new URL('https://127.0.0.1:3129');
+    const altname = Object.assign(new Error("Hostname/IP does not match certificate's altnames"), {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+    const wrapped = new ProxyConnectionFailed(proxy, altname);
+    expect(wrapped.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+    // undici turns such an error into its own, with the error as its cause.
+    const byUndici = Object.assign(new Error('Secure Proxy Connection failed'), {
+      code: 'UND_ERR_PRX_TLS',
+      cause: wrapped,
+    });
+    for (const err of [wrapped, byUndici]) {
+      const failure = classifyNetworkError(err, { host, proxy });
+      expect(failure.summary).toContain('the TLS handshake with the proxy https://127.0.0.1:3129');
+    }
+    expect(classifyNetworkError(wrapped, { host, proxy }).summary).toContain('does not match');
   });
 });
 
