@@ -603,9 +603,13 @@ class ProxyTunnelRefused extends Error {
 class ProxyConnectionFailed extends Error {
     name = 'ProxyConnectionFailed';
     proxy;
+    /** The failure's own code and message, which undici and the messages read. */
+    code;
     constructor(proxy, cause) {
-        super(`The connection to the proxy ${describeProxy(proxy)} failed`, { cause });
+        const { code, message } = (cause ?? {});
+        super(typeof message === 'string' ? message : String(cause), { cause });
         this.proxy = proxy;
+        this.code = typeof code === 'string' ? code : undefined;
     }
 }
 function proxyAuthorization(proxy) {
@@ -932,6 +936,16 @@ function codesOf(err) {
     }
     return codes;
 }
+/** `err`, or the first error of its causes, that is a `kind`. */
+function causeOfKind(err, kind) {
+    let current = err;
+    for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
+        if (current instanceof kind)
+            return current;
+        current = current.cause;
+    }
+    return undefined;
+}
 function messageOf(err) {
     const message = err?.message;
     return typeof message === 'string' ? message : String(err);
@@ -954,11 +968,10 @@ function classifyNetworkError(err, request) {
     const has = (set) => codes.some((c) => set.has(c));
     // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
     // request): the proxy's certificate.
-    const proxyTls = err instanceof ProxyConnectionFailed
-        ? err.proxy
-        : request.plainHttp === true
+    const proxyTls = causeOfKind(err, ProxyConnectionFailed)?.proxy ??
+        (request.plainHttp === true && request.proxy?.protocol === 'https:'
             ? request.proxy
-            : undefined;
+            : undefined);
     const tlsPeer = proxyTls
         ? { host: hostOf(proxyTls), named: `the proxy ${describeProxy(proxyTls)}` }
         : { host: request.host, named: request.host };
