@@ -205,24 +205,27 @@ const CONNECTING = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-function codesOf(err: unknown): string[] {
-  const codes: string[] = [];
+/** `err` and its causes, four at most (undici and fetch wrap an error in another). */
+function* causeChain(err: unknown): Generator<object> {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
+    yield current;
     current = (current as { cause?: unknown }).cause;
+  }
+}
+
+function codesOf(err: unknown): string[] {
+  const codes: string[] = [];
+  for (const error of causeChain(err)) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
   }
   return codes;
 }
 
 /** `err`, or the first error of its causes, that is a `kind`. */
 function causeOfKind<T>(err: unknown, kind: abstract new (...args: never[]) => T): T | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-    if (current instanceof kind) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
+  for (const error of causeChain(err)) if (error instanceof kind) return error;
   return undefined;
 }
 
@@ -373,9 +376,7 @@ export function proxyRefusal(status: number, proxy: URL, host: string): NetworkF
       code: `HTTP ${status}`,
       status,
       summary: `the proxy ${name} requires authentication (HTTP ${status})`,
-      advice: withCredentials
-        ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
-        : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): http://user:password@host:port (percent-encode special characters; keep it in a secret).',
+      advice: credentialsAdvice(proxy, withCredentials),
     };
   }
   if (status === 403) {
@@ -385,7 +386,7 @@ export function proxyRefusal(status: number, proxy: URL, host: string): NetworkF
       code: 'HTTP 403',
       status,
       summary: `the proxy ${name} refused to connect to ${host} (HTTP 403)`,
-      advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+      advice: accessRulesAdvice(host),
     };
   }
   return {
@@ -396,6 +397,22 @@ export function proxyRefusal(status: number, proxy: URL, host: string): NetworkF
     summary: `the proxy ${name} could not connect to ${host} (HTTP ${status})`,
     ...(status >= 500 ? {} : { advice: `Check the proxy settings for ${host}.` }),
   };
+}
+
+/**
+ * What to do about a proxy asking for credentials: correct the ones in its URL, or put
+ * some there, written as a URL of its own scheme.
+ */
+function credentialsAdvice(proxy: URL, withCredentials: boolean): string {
+  const form = `${proxy.protocol === 'socks5:' ? 'socks5' : 'http'}://user:password@host:port`;
+  return withCredentials
+    ? `The proxy refused the user name and password in the proxy URL: correct them (${form}, percent-encoding special characters).`
+    : `Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): ${form} (percent-encode special characters; keep it in a secret).`;
+}
+
+/** What to do about a proxy whose rules refuse `host`. */
+function accessRulesAdvice(host: string): string {
+  return `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`;
 }
 
 /** The prefix of undici's codes for a SOCKS5 proxy's refusals and replies. */
@@ -416,11 +433,9 @@ function socksRefusal(code: string, message: string, proxy: URL, host: string): 
       transient: false,
       summary: `the proxy ${name} requires authentication (${code}: ${message})`,
       advice:
-        withCredentials && code === `${SOCKS5_ERROR}_AUTH_FAILED`
-          ? 'The proxy refused the user name and password in the proxy URL: correct them (socks5://user:password@host:port, percent-encoding special characters).'
-          : withCredentials
-            ? 'The proxy takes no user name and password: remove them from the proxy URL, or check that it is the proxy meant.'
-            : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): socks5://user:password@host:port (percent-encode special characters; keep it in a secret).',
+        withCredentials && code === `${SOCKS5_ERROR}_AUTH_REJECTED`
+          ? 'The proxy takes no user name and password: remove them from the proxy URL, or check that it is the proxy meant.'
+          : credentialsAdvice(proxy, withCredentials),
     };
   }
   const reply = /_REPLY_(\d+)$/.exec(code)?.[1];
@@ -429,7 +444,7 @@ function socksRefusal(code: string, message: string, proxy: URL, host: string): 
       ...failure,
       transient: false,
       summary: `the proxy ${name} refused to connect to ${host} (${code}: ${message})`,
-      advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+      advice: accessRulesAdvice(host),
     };
   }
   if (reply !== undefined && Number(reply) <= 6) {
