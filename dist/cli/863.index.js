@@ -925,25 +925,28 @@ const CONNECTING = new Set([
     'ENETUNREACH',
     'UND_ERR_CONNECT_TIMEOUT',
 ]);
-function codesOf(err) {
-    const codes = [];
+/** `err` and its causes, four at most (undici and fetch wrap an error in another). */
+function* causeChain(err) {
     let current = err;
     for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-        const code = current.code;
+        yield current;
+        current = current.cause;
+    }
+}
+function codesOf(err) {
+    const codes = [];
+    for (const error of causeChain(err)) {
+        const code = error.code;
         if (typeof code === 'string')
             codes.push(code);
-        current = current.cause;
     }
     return codes;
 }
 /** `err`, or the first error of its causes, that is a `kind`. */
 function causeOfKind(err, kind) {
-    let current = err;
-    for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-        if (current instanceof kind)
-            return current;
-        current = current.cause;
-    }
+    for (const error of causeChain(err))
+        if (error instanceof kind)
+            return error;
     return undefined;
 }
 function messageOf(err) {
@@ -1077,9 +1080,7 @@ function proxyRefusal(status, proxy, host) {
             code: `HTTP ${status}`,
             status,
             summary: `the proxy ${name} requires authentication (HTTP ${status})`,
-            advice: withCredentials
-                ? 'The proxy refused the user name and password in the proxy URL: correct them (http://user:password@host:port, percent-encoding special characters).'
-                : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): http://user:password@host:port (percent-encode special characters; keep it in a secret).',
+            advice: credentialsAdvice(proxy, withCredentials),
         };
     }
     if (status === 403) {
@@ -1089,7 +1090,7 @@ function proxyRefusal(status, proxy, host) {
             code: 'HTTP 403',
             status,
             summary: `the proxy ${name} refused to connect to ${host} (HTTP 403)`,
-            advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+            advice: accessRulesAdvice(host),
         };
     }
     return {
@@ -1100,6 +1101,20 @@ function proxyRefusal(status, proxy, host) {
         summary: `the proxy ${name} could not connect to ${host} (HTTP ${status})`,
         ...(status >= 500 ? {} : { advice: `Check the proxy settings for ${host}.` }),
     };
+}
+/**
+ * What to do about a proxy asking for credentials: correct the ones in its URL, or put
+ * some there, written as a URL of its own scheme.
+ */
+function credentialsAdvice(proxy, withCredentials) {
+    const form = `${proxy.protocol === 'socks5:' ? 'socks5' : 'http'}://user:password@host:port`;
+    return withCredentials
+        ? `The proxy refused the user name and password in the proxy URL: correct them (${form}, percent-encoding special characters).`
+        : `Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): ${form} (percent-encode special characters; keep it in a secret).`;
+}
+/** What to do about a proxy whose rules refuse `host`. */
+function accessRulesAdvice(host) {
+    return `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`;
 }
 /** The prefix of undici's codes for a SOCKS5 proxy's refusals and replies. */
 const SOCKS5_ERROR = 'UND_ERR_SOCKS5';
@@ -1117,11 +1132,9 @@ function socksRefusal(code, message, proxy, host) {
             ...failure,
             transient: false,
             summary: `the proxy ${name} requires authentication (${code}: ${message})`,
-            advice: withCredentials && code === `${SOCKS5_ERROR}_AUTH_FAILED`
-                ? 'The proxy refused the user name and password in the proxy URL: correct them (socks5://user:password@host:port, percent-encoding special characters).'
-                : withCredentials
-                    ? 'The proxy takes no user name and password: remove them from the proxy URL, or check that it is the proxy meant.'
-                    : 'Put the proxy credentials in the proxy URL of the variable that names it (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY): socks5://user:password@host:port (percent-encode special characters; keep it in a secret).',
+            advice: withCredentials && code === `${SOCKS5_ERROR}_AUTH_REJECTED`
+                ? 'The proxy takes no user name and password: remove them from the proxy URL, or check that it is the proxy meant.'
+                : credentialsAdvice(proxy, withCredentials),
         };
     }
     const reply = /_REPLY_(\d+)$/.exec(code)?.[1];
@@ -1130,7 +1143,7 @@ function socksRefusal(code, message, proxy, host) {
             ...failure,
             transient: false,
             summary: `the proxy ${name} refused to connect to ${host} (${code}: ${message})`,
-            advice: `The proxy's access rules do not allow ${host}: ask its administrators to allow it, or list the host in NO_PROXY if it is reachable directly.`,
+            advice: accessRulesAdvice(host),
         };
     }
     if (reply !== undefined && Number(reply) <= 6) {
