@@ -1,4 +1,6 @@
 import { tokenize } from 'css-tree/tokenizer';
+// CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
+import { isHtmlWhitespace } from '../html-whitespace.js';
 
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
 const FUNCTION = 2;
@@ -142,9 +144,6 @@ function unescapedParenthesis(source: string, from: number): number {
   return source.length;
 }
 
-const isCssWhitespace = (c: number) =>
-  c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-
 /** A character that makes an unquoted url() bad: a quote, `(`, or a control character. */
 const breaksUrl = (c: number) =>
   c === 0x22 ||
@@ -163,8 +162,8 @@ const breaksUrl = (c: number) =>
 function unquotedUrl(inside: string): string | undefined {
   let first = 0;
   let last = inside.length;
-  while (first < last && isCssWhitespace(inside.charCodeAt(first))) first += 1;
-  while (last > first && isCssWhitespace(inside.charCodeAt(last - 1))) last -= 1;
+  while (first < last && isHtmlWhitespace(inside.charCodeAt(first))) first += 1;
+  while (last > first && isHtmlWhitespace(inside.charCodeAt(last - 1))) last -= 1;
   const written = inside.slice(first, last);
   for (let i = 0; i < written.length; i += 1) {
     const c = written.charCodeAt(i);
@@ -176,7 +175,7 @@ function unquotedUrl(inside: string): string | undefined {
         written.slice(i, i + 9),
       );
       i += (escape?.[0].length ?? 1) - 1;
-    } else if (isCssWhitespace(c) || breaksUrl(c)) return undefined;
+    } else if (isHtmlWhitespace(c) || breaksUrl(c)) return undefined;
   }
   return decodeEscapes(written);
 }
