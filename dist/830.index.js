@@ -897,6 +897,8 @@ var html_whitespace = __webpack_require__(20143);
 var tokenizer = __webpack_require__(527);
 ;// CONCATENATED MODULE: ./.build/airgap/css.js
 
+// CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
+
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
 const FUNCTION = 2;
 const AT_KEYWORD = 3;
@@ -1034,7 +1036,6 @@ function unescapedParenthesis(source, from) {
     }
     return source.length;
 }
-const isCssWhitespace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
 /** A character that makes an unquoted url() bad: a quote, `(`, or a control character. */
 const breaksUrl = (c) => c === 0x22 ||
     c === 0x27 ||
@@ -1051,9 +1052,9 @@ const breaksUrl = (c) => c === 0x22 ||
 function unquotedUrl(inside) {
     let first = 0;
     let last = inside.length;
-    while (first < last && isCssWhitespace(inside.charCodeAt(first)))
+    while (first < last && (0,html_whitespace/* isHtmlWhitespace */.f)(inside.charCodeAt(first)))
         first += 1;
-    while (last > first && isCssWhitespace(inside.charCodeAt(last - 1)))
+    while (last > first && (0,html_whitespace/* isHtmlWhitespace */.f)(inside.charCodeAt(last - 1)))
         last -= 1;
     const written = inside.slice(first, last);
     for (let i = 0; i < written.length; i += 1) {
@@ -1066,7 +1067,7 @@ function unquotedUrl(inside) {
             const escape = /^\\(?:[0-9a-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[\s\S])/i.exec(written.slice(i, i + 9));
             i += (escape?.[0].length ?? 1) - 1;
         }
-        else if (isCssWhitespace(c) || breaksUrl(c))
+        else if ((0,html_whitespace/* isHtmlWhitespace */.f)(c) || breaksUrl(c))
             return undefined;
     }
     return decodeEscapes(written);
