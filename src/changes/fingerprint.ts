@@ -747,23 +747,8 @@ class VisibleText {
       return;
     }
     this.#reserve(4);
-    const out = this.#buffer;
-    let length = this.#length;
-    if (codePoint < 0x80) out[length++] = codePoint;
-    else if (codePoint < 0x800) {
-      out[length++] = 0xc0 | (codePoint >> 6);
-      out[length++] = 0x80 | (codePoint & 0x3f);
-    } else if (codePoint < 0x10000) {
-      out[length++] = 0xe0 | (codePoint >> 12);
-      out[length++] = 0x80 | ((codePoint >> 6) & 0x3f);
-      out[length++] = 0x80 | (codePoint & 0x3f);
-    } else {
-      out[length++] = 0xf0 | (codePoint >> 18);
-      out[length++] = 0x80 | ((codePoint >> 12) & 0x3f);
-      out[length++] = 0x80 | ((codePoint >> 6) & 0x3f);
-      out[length++] = 0x80 | (codePoint & 0x3f);
-    }
-    this.#length = length;
+    if (codePoint < 0x80) this.#buffer[this.#length++] = codePoint;
+    else this.#length += this.#buffer.write(String.fromCodePoint(codePoint), this.#length, 'utf8');
     this.#spaced = false;
   }
 
