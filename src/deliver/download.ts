@@ -123,6 +123,16 @@ interface Opened {
   url: URL;
 }
 
+/** A request of a redirect chain that got no answer, with the address it went to. */
+class HopFailed extends Error {
+  constructor(
+    readonly url: URL,
+    override readonly cause: unknown,
+  ) {
+    super(`GET ${withoutQuery(url)} failed`, { cause });
+  }
+}
+
 /**
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
  * feeding `sink`. A cut connection resumes with Range + If-Range on the ETag; if the
@@ -242,15 +252,18 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
       } catch (err) {
         if (signal?.aborted) throw abortReason(signal);
         if (err instanceof ActionError) throw err;
-        const target = new URL(source.url);
+        // The storage, or the address it redirected to: the host and proxy of that request.
+        const hop = err instanceof HopFailed ? err : undefined;
+        const target = hop?.url ?? new URL(source.url);
         const proxy = proxyOf(options.dispatcher, target);
-        const failure = classifyNetworkError(err, {
+        const failure = classifyNetworkError(hop ? hop.cause : err, {
           host: hostOf(target),
           ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
         });
+        const from = hop ? ` (redirected from ${withoutQuery(new URL(source.url))})` : '';
         if (!failure.transient) {
           throw new DownloadError(
-            `Could not download the bundle from ${withoutQuery(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`,
+            `Could not download the bundle from ${withoutQuery(target)}${from}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`,
           );
         }
         await retryLater(`The storage did not answer (${failure.summary})`);
@@ -467,14 +480,19 @@ async function openFollowingRedirects(
 ): Promise<Opened> {
   let url = new URL(link);
   for (let hop = 0; ; hop += 1) {
-    const response = await request(url, {
-      method: 'GET',
-      dispatcher: options.dispatcher,
-      headers: { 'accept-encoding': 'identity', ...headers },
-      headersTimeout: options.idleTimeoutMs,
-      bodyTimeout: options.idleTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, {
+        method: 'GET',
+        dispatcher: options.dispatcher,
+        headers: { 'accept-encoding': 'identity', ...headers },
+        headersTimeout: options.idleTimeoutMs,
+        bodyTimeout: options.idleTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (err) {
+      throw hop === 0 ? err : new HopFailed(url, err);
+    }
     const location = header(response.headers, 'location');
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
     discard(response.body);

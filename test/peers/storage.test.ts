@@ -5,12 +5,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceSite, referenceSite } from '../reliability/support.js';
 import { treeDigest } from '../support/action.js';
+import { ProxyRoutes } from '../../src/proxy.js';
 import { runAction } from './support/action.js';
 import { startExportApi } from './support/api.js';
 import { ARCHIVE_KEY, type ExportOptions, startExport } from './support/export.js';
 import { NGINX, startNginx } from './support/nginx.js';
 import { freePort, run as exec, scratch, stopAfterEach } from './support/processes.js';
 import { type ObjectStore, startObjectStore } from './support/s3.js';
+import { createPrivateCa } from './support/tls.js';
 
 /**
  * The download against an S3-compatible server that checks SigV4 signatures and expiry
@@ -102,12 +104,20 @@ describe.skipIf(!NGINX.available)('a gateway in front of the API', () => {
 });
 
 describe.skipIf(!NGINX.available)('redirects from a download front end', () => {
-  async function frontEnd(locations: (link: string) => string) {
+  /** nginx on its first port answers /bundle with `locations`; `servers` may use the others. */
+  async function frontEnd(
+    locations: (link: string, ports: number[]) => string,
+    servers?: { ports: number; config: (ports: number[]) => string },
+  ) {
     const store = later(await startObjectStore());
     await store.put(KEY, site.archive);
     const link = await store.presign(KEY, 600);
     const nginx = later(
-      await startNginx(1, ([port]) => `server { listen 127.0.0.1:${port}; ${locations(link)} }`),
+      await startNginx(
+        1 + (servers?.ports ?? 0),
+        (ports) =>
+          `server { listen 127.0.0.1:${ports[0]}; ${locations(link, ports)} } ${servers?.config(ports) ?? ''}`,
+      ),
     );
     const front = `http://127.0.0.1:${nginx.ports[0]}`;
     const api = later(
@@ -128,6 +138,48 @@ describe.skipIf(!NGINX.available)('redirects from a download front end', () => {
     expect(run.code, run.error).toBe(0);
     expect(await treeDigest(path.join(run.workspace, 'site'))).toEqual(site.digest);
     expect(await nginx.accessLog()).toEqual([`GET /bundle ${status}`]);
+  });
+
+  it('a storage with an untrusted certificate behind the redirect is the one named', async () => {
+    const ca = await createPrivateCa(await scratch('ca'));
+    const { api, nginx } = await frontEnd(
+      (_link, [, tls]) => `location = /bundle { return 302 https://127.0.0.1:${tls}/bundle; }`,
+      {
+        ports: 1,
+        config: ([, tls]) => `server {
+          listen 127.0.0.1:${tls} ssl;
+          ssl_certificate ${ca.certFile};
+          ssl_certificate_key ${ca.keyFile};
+          return 200;
+        }`,
+      },
+    );
+    const tlsPort = nginx.ports[1] as number;
+    const run = await runAction({ ...INPUTS, 'base-url': api.baseUrl });
+    expect(run.code).toBe(1);
+    const front = nginx.ports[0] as number;
+    expect(run.error).toBe(
+      `Could not download the bundle from https://127.0.0.1:${tlsPort}/bundle (redirected from http://127.0.0.1:${front}/bundle): the TLS certificate of 127.0.0.1:${tlsPort} is not signed by a CA this runner trusts (UNABLE_TO_VERIFY_LEAF_SIGNATURE). If 127.0.0.1:${tlsPort} (or a proxy that inspects TLS) uses a private or corporate CA, give the runner that CA's certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file holding it. Do not turn off certificate checks.`,
+    );
+  });
+
+  it('a proxy for the storage alone (NO_PROXY names the front end) is named, and not tried again', async () => {
+    const proxy = `http://127.0.0.1:${await freePort()}`;
+    const { api, nginx } = await frontEnd((link) => `location = /bundle { return 302 "${link}"; }`);
+    const apiPort = new URL(api.baseUrl).port;
+    const routes = new ProxyRoutes({
+      HTTP_PROXY: proxy,
+      NO_PROXY: `127.0.0.1:${apiPort},127.0.0.1:${nginx.ports[0]}`,
+    });
+    cleanup(() => routes.close());
+    const run = await runAction({ ...INPUTS, 'base-url': api.baseUrl }, { dispatcher: routes });
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(
+      /^Could not download the bundle from http:\/\/127\.0\.0\.1:\d+\/[^ ]+site\.tar\.gz\?… \(redirected from http:\/\/127\.0\.0\.1:\d+\/bundle\): the proxy http:\/\/127\.0\.0\.1:\d+ refused the connection \(ECONNREFUSED\)/,
+    );
+    expect(run.error).toContain(`the proxy ${proxy} refused`);
+    expect(run.lines.join('\n')).not.toMatch(/trying again/);
+    expect(await nginx.accessLog()).toEqual(['GET /bundle 302']);
   });
 
   it('a chain of redirects longer than five is refused with a clear message', async () => {
