@@ -3796,6 +3796,16 @@ const COLLECT_EVERY_BYTES = 4 * 1024 * 1024;
 const KEPT_CHANGING = 'The bundle kept changing on the storage while it downloaded, also with fresh links: run again once the export is stable.';
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** A request of a redirect chain that got no answer, with the address it went to. */
+class HopFailed extends Error {
+    url;
+    cause;
+    constructor(url, cause) {
+        super(`GET ${(0,net/* withoutQuery */.j$)(url)} failed`, { cause });
+        this.url = url;
+        this.cause = cause;
+    }
+}
 /**
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
  * feeding `sink`. A cut connection resumes with Range + If-Range on the ETag; if the
@@ -3906,14 +3916,17 @@ async function downloadBundle(options) {
                     throw (0,errors/* abortReason */.Js)(signal);
                 if (err instanceof errors/* ActionError */.lZ)
                     throw err;
-                const target = new URL(source.url);
+                // The storage, or the address it redirected to: the host and proxy of that request.
+                const hop = err instanceof HopFailed ? err : undefined;
+                const target = hop?.url ?? new URL(source.url);
                 const proxy = proxyOf(options.dispatcher, target);
-                const failure = classifyNetworkError(err, {
+                const failure = classifyNetworkError(hop ? hop.cause : err, {
                     host: hostOf(target),
                     ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
                 });
+                const from = hop ? ` (redirected from ${(0,net/* withoutQuery */.j$)(new URL(source.url))})` : '';
                 if (!failure.transient) {
-                    throw new errors/* DownloadError */.nV(`Could not download the bundle from ${(0,net/* withoutQuery */.j$)(target)}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
+                    throw new errors/* DownloadError */.nV(`Could not download the bundle from ${(0,net/* withoutQuery */.j$)(target)}${from}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
                 }
                 await retryLater(`The storage did not answer (${failure.summary})`);
                 continue;
@@ -4099,14 +4112,20 @@ async function downloadBundle(options) {
 async function openFollowingRedirects(link, headers, options) {
     let url = new URL(link);
     for (let hop = 0;; hop += 1) {
-        const response = await (0,undici/* request */.Em)(url, {
-            method: 'GET',
-            dispatcher: options.dispatcher,
-            headers: { 'accept-encoding': 'identity', ...headers },
-            headersTimeout: options.idleTimeoutMs,
-            bodyTimeout: options.idleTimeoutMs,
-            ...(options.signal ? { signal: options.signal } : {}),
-        });
+        let response;
+        try {
+            response = await (0,undici/* request */.Em)(url, {
+                method: 'GET',
+                dispatcher: options.dispatcher,
+                headers: { 'accept-encoding': 'identity', ...headers },
+                headersTimeout: options.idleTimeoutMs,
+                bodyTimeout: options.idleTimeoutMs,
+                ...(options.signal ? { signal: options.signal } : {}),
+            });
+        }
+        catch (err) {
+            throw hop === 0 ? err : new HopFailed(url, err);
+        }
         const location = header(response.headers, 'location');
         if (!REDIRECTS.has(response.statusCode) || location === undefined)
             return { response, url };
