@@ -486,6 +486,22 @@ export function refreshUrl(content: string): string | undefined {
 export interface HtmlReference extends FoundReference {
   /** Held by an attribute of the page (what the internal link check resolves). */
   attribute?: true;
+  /**
+   * Fetched as the parser meets it, against the `<base href>` read by then, and never
+   * again under a later one (Chromium: a `<script src>`, a stylesheet, preload or prefetch
+   * `<link>`, an `<iframe src>`, a `url()` in a `<style>` or a style attribute). An image,
+   * a video's poster or a link a later `<base>` still moves.
+   */
+  parsed?: true;
+}
+
+/** The `<link rel>` values fetched as the parser meets them (a lone icon or manifest is not). */
+const PARSER_FETCHED_RELS = /(?:^|\s)(?:stylesheet|preload|modulepreload|prefetch)(?:\s|$)/i;
+
+/** Whether `name` of `<tag>` is fetched as the parser meets it (see `HtmlReference.parsed`). */
+function fetchedWhenParsed(tag: string, name: string, attributes: Record<string, string>) {
+  if (name === 'src') return tag === 'script' || tag === 'iframe';
+  return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
 }
 
 export interface HtmlScanCallbacks {
@@ -519,6 +535,8 @@ export class HtmlScanner {
    * or set before reading when an earlier reading found it.
    */
   base: string | undefined;
+  /** This reading has met the page's first `<base href>` (the one `base` holds). */
+  baseReached = false;
   readonly #callbacks: HtmlScanCallbacks;
   readonly #parser: ScanningParser;
   #raw:
@@ -615,14 +633,21 @@ export class HtmlScanner {
         const role = roleOfAttribute(tag, name, attributes);
         const url = role ? value.trim() : '';
         if (role && url !== '')
-          this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
+          this.#emit({
+            url,
+            offset,
+            role: role.role,
+            via: role.via,
+            attribute: true,
+            ...(fetchedWhenParsed(tag, name, attributes) ? { parsed: true } : {}),
+          });
       } else if (SRCSET_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         for (const url of srcsetUrls(value))
           if (role) this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
       } else if (name === 'style') {
         for (const css of urlsInCss(value))
-          this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+          this.#emit({ url: css.url, offset, role: 'load', via: 'inline style', parsed: true });
       } else if (isEventHandler(name)) {
         this.#readScript(value, () => offset, name);
       } else if (name === 'srcdoc' && tag === 'iframe') {
@@ -654,8 +679,10 @@ export class HtmlScanner {
     if (this.#inNoscript || this.#parser.isInForeignContext()) return;
     if (tag === 'template') this.#templates += 1;
     else if (tag === 'noscript') this.#inNoscript = true;
-    else if (attributes.href !== undefined && this.base === undefined && this.#templates === 0)
-      this.base = decodeHTMLAttribute(attributes.href);
+    else if (attributes.href !== undefined && !this.baseReached && this.#templates === 0) {
+      this.baseReached = true;
+      this.base ??= decodeHTMLAttribute(attributes.href);
+    }
   }
 
   #closeRaw(): void {
@@ -667,7 +694,13 @@ export class HtmlScanner {
     const content = raw.decode && joined.includes('&') ? decodeHTML(joined) : joined;
     if (raw.tag === 'style') {
       for (const css of urlsInCss(content))
-        this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
+        this.#emit({
+          url: css.url,
+          offset: raw.start + css.offset,
+          role: 'load',
+          via: css.via,
+          parsed: true,
+        });
       return;
     }
     if (raw.type === 'importmap') {
@@ -687,7 +720,10 @@ export class HtmlScanner {
   #readFrame(value: string, offset: number): void {
     const inner = new HtmlScanner(
       {
-        reference: (found) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+        // A frame's document takes the page's base as it is when the frame is made: its
+        // references are read as the page's later ones are.
+        reference: ({ parsed: _, ...found }) =>
+          this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
         unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
         unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
       },

@@ -542,9 +542,13 @@ export class FileScanner {
       const isPage = !file.toLowerCase().endsWith('.svg');
       if (isPage) part.pages += 1;
       const pending: HtmlReference[] = [];
-      // Browsers resolve a link when it is followed, and a lazy image when it is shown,
-      // against the page's first <base href>, wherever it stands. One found after
-      // references it changes were read has the page read again, knowing it from the start.
+      // Fetched before the <base href>, against the page's own address.
+      const pendingUnbased: HtmlReference[] = [];
+      // Browsers resolve a link when it is followed, and an image or a video when they load
+      // it, against the page's first <base href>, wherever it stands. One found after
+      // references it changes were read has the page read again, knowing it from the
+      // start. What the parser fetches as it meets it (a script, a stylesheet) keeps the
+      // page's own address.
       let readBeforeBase = false;
       let linksCheckedBeforeBase = false;
       const baseCameLate = () =>
@@ -554,10 +558,11 @@ export class FileScanner {
           (readBeforeBase && options.external && baseNamesHost(scanner.base)));
       const scanner = new HtmlScanner({
         reference: (found) => {
-          if (scanner.base === undefined) readBeforeBase = true;
-          external(underBase(found, scanner.base));
+          const unbased = found.parsed === true && !scanner.baseReached;
+          if (scanner.base === undefined && !unbased) readBeforeBase = true;
+          external(unbased ? found : underBase(found, scanner.base));
           if (isPage && options.links && found.attribute && found.role !== 'metadata')
-            pending.push(found);
+            (unbased ? pendingUnbased : pending).push(found);
         },
         unconfirmed,
         unreadFrame: (offset) => {
@@ -581,11 +586,14 @@ export class FileScanner {
         // Links are resolved as the page streams, so only a chunk's worth is held.
         if (scanner.base === undefined && pending.length > 0) linksCheckedBeforeBase = true;
         checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
+        checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
         pending.length = 0;
+        pendingUnbased.length = 0;
       }
       scanner.end();
       if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
       checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
+      checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
       return part;
     }
 

@@ -784,17 +784,56 @@ describe('scanning a site', () => {
         'a/early.html': `${before}<base href="/b/">`,
         'a/late.html': `${before}${text(80_000)}<base href="/b/">`,
         'a/streamed.html': `${before}${text(2_100_000)}<base href="/b/">`,
-        'a/cdn-early.html':
-          '<script src="early.js"></script><base href="https://cdn.example.com/">',
-        'a/cdn-late.html': `<script src="late.js"></script>${text(80_000)}<base href="https://cdn.example.com/">`,
+        'a/cdn-early.html': '<img src="early.png"><base href="https://cdn.example.com/">',
+        'a/cdn-late.html': `<video poster="late.png"></video>${text(80_000)}<base href="https://cdn.example.com/">`,
       },
       { external: true, links: true },
     );
     expect(scan.links.broken).toEqual([]);
     expect(scan.links.checked).toBe(6);
     expect(scan.external.map((e) => [e.file, e.url])).toEqual([
-      ['a/cdn-early.html', 'https://cdn.example.com/early.js'],
-      ['a/cdn-late.html', 'https://cdn.example.com/late.js'],
+      ['a/cdn-early.html', 'https://cdn.example.com/early.png'],
+      ['a/cdn-late.html', 'https://cdn.example.com/late.png'],
+    ]);
+  });
+
+  it('keeps the page address for what the parser fetches before a <base href>', async () => {
+    // Chromium fetches these as it meets them, under the base read by then.
+    const text = (bytes: number) => `<p>${'text '.repeat(bytes / 5)}</p>`;
+    const parsed =
+      '<script src="app.js"></script><link rel="stylesheet" href="site.css">' +
+      '<link rel="preload modulepreload" href="mod.js"><iframe src="frame.html"></iframe>' +
+      '<style>p { background: url(bg.png) }</style><p style="background: url(p.png)">p</p>';
+    const own = {
+      'a/app.js': '',
+      'a/site.css': '',
+      'a/mod.js': '',
+      'a/frame.html': '',
+      'a/bg.png': '',
+      'a/p.png': '',
+    };
+    const scan = await scanPages(
+      {
+        ...own,
+        'a/cdn.html': `${parsed}<base href="https://cdn.example.com/">`,
+        'a/cdn-late.html': `${parsed}${text(80_000)}<base href="https://cdn.example.com/"><script src="after.js"></script>`,
+        'a/moved.html': `${parsed}<a href="gone">x</a><base href="/b/"><img src="pic.png">`,
+        'b/pic.png': 'png',
+        'b/gone.html': 'x',
+        // The same after the base: under it.
+        'a/after.html': `<base href="https://cdn.example.com/">${parsed}`,
+      },
+      { external: true, links: true },
+    );
+    expect(scan.links.broken).toEqual([]);
+    expect(scan.external.map((e) => [e.file, e.url])).toEqual([
+      ['a/after.html', 'https://cdn.example.com/app.js'],
+      ['a/after.html', 'https://cdn.example.com/site.css'],
+      ['a/after.html', 'https://cdn.example.com/mod.js'],
+      ['a/after.html', 'https://cdn.example.com/frame.html'],
+      ['a/after.html', 'https://cdn.example.com/bg.png'],
+      ['a/after.html', 'https://cdn.example.com/p.png'],
+      ['a/cdn-late.html', 'https://cdn.example.com/after.js'],
     ]);
   });
 
