@@ -1970,6 +1970,14 @@ function refreshUrl(content) {
     url = url.trim();
     return url === '' ? undefined : url;
 }
+/** The `<link rel>` values fetched as the parser meets them (a lone icon or manifest is not). */
+const PARSER_FETCHED_RELS = /(?:^|\s)(?:stylesheet|preload|modulepreload|prefetch)(?:\s|$)/i;
+/** Whether `name` of `<tag>` is fetched as the parser meets it (see `HtmlReference.parsed`). */
+function fetchedWhenParsed(tag, name, attributes) {
+    if (name === 'src')
+        return tag === 'script' || tag === 'iframe';
+    return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
+}
 /**
  * How deep `<iframe srcdoc>` documents are read inside one another. Each one is parsed
  * again from its attribute, where the one inside it is escaped once more: without a bound,
@@ -1989,6 +1997,8 @@ class HtmlScanner {
      * or set before reading when an earlier reading found it.
      */
     base;
+    /** This reading has met the page's first `<base href>` (the one `base` holds). */
+    baseReached = false;
     #callbacks;
     #parser;
     #raw;
@@ -2080,7 +2090,14 @@ class HtmlScanner {
                 const role = roleOfAttribute(tag, name, attributes);
                 const url = role ? value.trim() : '';
                 if (role && url !== '')
-                    this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
+                    this.#emit({
+                        url,
+                        offset,
+                        role: role.role,
+                        via: role.via,
+                        attribute: true,
+                        ...(fetchedWhenParsed(tag, name, attributes) ? { parsed: true } : {}),
+                    });
             }
             else if (SRCSET_ATTRIBUTES.has(name)) {
                 const role = roleOfAttribute(tag, name, attributes);
@@ -2090,7 +2107,7 @@ class HtmlScanner {
             }
             else if (name === 'style') {
                 for (const css of urlsInCss(value))
-                    this.#emit({ url: css.url, offset, role: 'load', via: 'inline style' });
+                    this.#emit({ url: css.url, offset, role: 'load', via: 'inline style', parsed: true });
             }
             else if (isEventHandler(name)) {
                 this.#readScript(value, () => offset, name);
@@ -2129,8 +2146,10 @@ class HtmlScanner {
             this.#templates += 1;
         else if (tag === 'noscript')
             this.#inNoscript = true;
-        else if (attributes.href !== undefined && this.base === undefined && this.#templates === 0)
-            this.base = (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
+        else if (attributes.href !== undefined && !this.baseReached && this.#templates === 0) {
+            this.baseReached = true;
+            this.base ??= (0,decode/* decodeHTMLAttribute */.Im)(attributes.href);
+        }
     }
     #closeRaw() {
         const raw = this.#raw;
@@ -2142,7 +2161,13 @@ class HtmlScanner {
         const content = raw.decode && joined.includes('&') ? (0,decode/* decodeHTML */.Gz)(joined) : joined;
         if (raw.tag === 'style') {
             for (const css of urlsInCss(content))
-                this.#emit({ url: css.url, offset: raw.start + css.offset, role: 'load', via: css.via });
+                this.#emit({
+                    url: css.url,
+                    offset: raw.start + css.offset,
+                    role: 'load',
+                    via: css.via,
+                    parsed: true,
+                });
             return;
         }
         if (raw.type === 'importmap') {
@@ -2161,7 +2186,9 @@ class HtmlScanner {
     /** A document of its own, inside the attribute: the frame loads what it references. */
     #readFrame(value, offset) {
         const inner = new _a({
-            reference: (found) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+            // A frame's document takes the page's base as it is when the frame is made: its
+            // references are read as the page's later ones are.
+            reference: ({ parsed: _, ...found }) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
             unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
             unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
         }, this.#depth + 1);
@@ -2657,9 +2684,13 @@ class FileScanner {
             if (isPage)
                 part.pages += 1;
             const pending = [];
-            // Browsers resolve a link when it is followed, and a lazy image when it is shown,
-            // against the page's first <base href>, wherever it stands. One found after
-            // references it changes were read has the page read again, knowing it from the start.
+            // Fetched before the <base href>, against the page's own address.
+            const pendingUnbased = [];
+            // Browsers resolve a link when it is followed, and an image or a video when they load
+            // it, against the page's first <base href>, wherever it stands. One found after
+            // references it changes were read has the page read again, knowing it from the
+            // start. What the parser fetches as it meets it (a script, a stylesheet) keeps the
+            // page's own address.
             let readBeforeBase = false;
             let linksCheckedBeforeBase = false;
             const baseCameLate = () => pageBase === undefined &&
@@ -2668,11 +2699,12 @@ class FileScanner {
                     (readBeforeBase && options.external && baseNamesHost(scanner.base)));
             const scanner = new HtmlScanner({
                 reference: (found) => {
-                    if (scanner.base === undefined)
+                    const unbased = found.parsed === true && !scanner.baseReached;
+                    if (scanner.base === undefined && !unbased)
                         readBeforeBase = true;
-                    external(underBase(found, scanner.base));
+                    external(unbased ? found : underBase(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata')
-                        pending.push(found);
+                        (unbased ? pendingUnbased : pending).push(found);
                 },
                 unconfirmed,
                 unreadFrame: (offset) => {
@@ -2698,12 +2730,15 @@ class FileScanner {
                 if (scanner.base === undefined && pending.length > 0)
                     linksCheckedBeforeBase = true;
                 checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
+                checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
                 pending.length = 0;
+                pendingUnbased.length = 0;
             }
             scanner.end();
             if (baseCameLate())
                 return this.#scan(file, absolute, kind, scanner.base);
             checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
+            checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
             return part;
         }
         const source = content?.toString('utf8') ?? (await (0,external_node_fs_promises_.readFile)(absolute, 'utf8'));
