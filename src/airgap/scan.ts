@@ -455,7 +455,8 @@ export class FileScanner {
 
   constructor(
     readonly tree: SiteTree,
-    readonly options: Pick<ScanOptions, 'allowedHosts' | 'external' | 'links'>,
+    /** `signal`: stops a page streamed in pieces between two (a worker thread is stopped whole). */
+    readonly options: Pick<ScanOptions, 'allowedHosts' | 'external' | 'links' | 'signal'>,
   ) {}
 
   async scan(file: string, kind: Kind): Promise<FileScan> {
@@ -579,6 +580,8 @@ export class FileScanner {
               highWaterMark: READ_CHUNK,
             }) as AsyncIterable<string>);
       for await (const chunk of chunks) {
+        // A page of hundreds of MB takes seconds: the step's timeout must not wait for it.
+        throwIfAborted(options.signal);
         if (content === undefined) part.bytes += Buffer.byteLength(chunk);
         lines.append(chunk);
         scanner.write(chunk);

@@ -173,4 +173,26 @@ parentPort.once('message', () => { throw new Error('out of memory (simulated)');
     controller.abort(new Error('cancelled by the test'));
     await expect(scanning).rejects.toThrow('cancelled by the test');
   });
+
+  it('stops in the middle of a page read in pieces when the run is cancelled', async () => {
+    // One page too large to be read whole: the only file, so no check between files.
+    const big = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-big-'));
+    try {
+      await fs.writeFile(
+        path.join(big, 'index.html'),
+        `<p>${'<a href="/x">x</a> '.repeat(500_000)}</p>`,
+      );
+      const controller = new AbortController();
+      const scanning = scanSite(await SiteTree.read(big), {
+        ...options,
+        threads: { count: 0 },
+        signal: controller.signal,
+      });
+      // Once the page is open: its pieces come from the disk, each after an await.
+      setImmediate(() => controller.abort(new Error('cancelled by the test')));
+      await expect(scanning).rejects.toThrow('cancelled by the test');
+    } finally {
+      await fs.rm(big, { recursive: true, force: true });
+    }
+  });
 });
