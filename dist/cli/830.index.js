@@ -2589,7 +2589,9 @@ class FileScanner {
     options;
     /** Where a link leads, by page directory and link text (the same from every page of a directory). */
     #linkCache = new Map();
-    constructor(tree, options) {
+    constructor(tree, 
+    /** `signal`: stops a page streamed in pieces between two (a worker thread is stopped whole). */
+    options) {
         this.tree = tree;
         this.options = options;
     }
@@ -2720,6 +2722,8 @@ class FileScanner {
                     highWaterMark: READ_CHUNK,
                 });
             for await (const chunk of chunks) {
+                // A page of hundreds of MB takes seconds: the step's timeout must not wait for it.
+                (0,errors/* throwIfAborted */.Te)(options.signal);
                 if (content === undefined)
                     part.bytes += Buffer.byteLength(chunk);
                 lines.append(chunk);
