@@ -25,9 +25,10 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media,
- *   alt texts and the values inputs show, with character references decoded where a `&`
- *   occurs, whitespace collapsed (but inside `<pre>`, where indentation is content: a code
- *   sample's) and build ids and content hashes taken out of asset URLs;
+ *   alt texts, the values inputs show and the hints empty fields show (`placeholder`),
+ *   with character references decoded where a `&` occurs, whitespace collapsed (but
+ *   inside `<pre>`, where indentation is content: a code sample's) and build ids and
+ *   content hashes taken out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
@@ -44,7 +45,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
  * nor the value an `<input>` shows (a button's label), nor whether a box is ticked (a
- * task list's items), on the pages that have them.
+ * task list's items), nor the hint a field shows while empty (`placeholder`), on the
+ * pages that have them.
  * Character references decoded (`&#x27;`, `&#39;` and `'` read alike) came without one
  * too, though on a site React renders they change what most pages hash to (it writes
  * every `'` and `&` of a page's text as one): the hashes are only made again for a page
@@ -128,6 +130,27 @@ const PHRASING = new Set([
  * and an image button (which show a file name and an image).
  */
 const VALUE_NOT_SHOWN = new Set(['hidden', 'checkbox', 'radio', 'password', 'file', 'image']);
+/**
+ * Input types that show no `placeholder`: nothing is typed into them as text (a button, a
+ * box, a date picker, a slider). A type a browser does not know is a text field, which does.
+ */
+const PLACEHOLDER_NOT_SHOWN = new Set([
+  'hidden',
+  'checkbox',
+  'radio',
+  'file',
+  'image',
+  'submit',
+  'reset',
+  'button',
+  'range',
+  'color',
+  'date',
+  'month',
+  'week',
+  'time',
+  'datetime-local',
+]);
 
 /**
  * Elements `markup` leaves out, found by a native search of the bytes. Styles and link
@@ -1016,6 +1039,11 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
         // Markdown renders as a disabled checkbox) is an edit a reader sees.
         out.word(hasAttribute(html, 'checked', nameEnd, gt) ? '[x]' : '[ ]');
       }
+      if (type === undefined || !PLACEHOLDER_NOT_SHOWN.has(type)) {
+        readPlaceholder(out, html, nameEnd, gt);
+      }
+    } else if (name === 'textarea') {
+      readPlaceholder(out, html, nameEnd, gt);
     } else if (name === 'meta') {
       // The description, and where a redirect page sends its reader (`0; url=/new`, as
       // Next.js writes `redirect()` in a static export): the page has nothing else to see.
@@ -1044,6 +1072,15 @@ function readSourceSet(out: VisibleText, srcset: string | undefined): void {
     out.word(normalizeUrl(url));
     for (const descriptor of descriptors) out.word(descriptor);
   }
+}
+
+/**
+ * The hint a field shows while it is empty (a search box's "Search docs…"): a reader sees
+ * it until they type, as they see a collapsed `<details>` once they open it.
+ */
+function readPlaceholder(out: VisibleText, html: string, from: number, to: number): void {
+  const placeholder = valueOf(html, 'placeholder', from, to);
+  if (placeholder !== undefined) out.word(placeholder);
 }
 
 /**

@@ -310,6 +310,8 @@ const REVEALED: Record<string, (word: string) => string> = {
   "a button's label": (w) =>
     `<input type="submit" value="${w}"><input type="button" value="${w}"><input type="reset" value="${w}">`,
   'a filled-in field': (w) => `<input value="${w}">`,
+  "a field's hint, shown while it is empty": (w) =>
+    `<input type="search" placeholder="${w}"><textarea placeholder="${w}"></textarea>`,
   'an item of a task list ticked': (w) =>
     `<ul><li><input type="checkbox" disabled${w === 'alpha' ? '' : ' checked'}> Ship it</li></ul>`,
 };
@@ -361,6 +363,10 @@ const SAME_LOOK: Record<string, [string, string]> = {
   "a button's label": [
     '<input type="submit" value="Q&amp;A">',
     '<input type="submit" value="Q&A">',
+  ],
+  "a field's hint": [
+    '<input placeholder="Search docs&hellip;"><textarea placeholder="Q&amp;A"></textarea>',
+    '<input placeholder="Search docs\u2026"><textarea placeholder="Q&A"></textarea>',
   ],
   "a highlighter's tokens": [
     '<pre><code><span class="k">const</span><span> x</span> = <span>f</span>(<b>1</b>)\ny()</code></pre>',
@@ -431,8 +437,8 @@ describe.skipIf(!chromium && !CI)(
 
     /**
      * What a reader sees of `body` in Chromium: the text, the meta description, and every
-     * URL attribute resolved, alt text and input value. Under a `<base>` of another host,
-     * so that URLs resolve: every request it would make is refused.
+     * URL attribute resolved, alt text, input value and field hint. Under a `<base>` of
+     * another host, so that URLs resolve: every request it would make is refused.
      */
     async function seen(body: string): Promise<string> {
       const tab = await browser.newPage();
@@ -449,6 +455,7 @@ describe.skipIf(!chromium && !CI)(
             ...[...document.querySelectorAll('[href], [src]')].map((e) => [e.href, e.src]),
             ...[...document.querySelectorAll('[alt]')].map((e) => e.alt),
             ...[...document.querySelectorAll('input')].map((e) => e.value),
+            ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
           ])`),
         );
       } finally {

@@ -355,6 +355,38 @@ describe('what a reader sees of a page', () => {
     }
   });
 
+  it('sees the hint a field shows while it is empty, as a reader does', () => {
+    const read = (control: string, hint: string) =>
+      visible(`<main><form>${control.replace('%', hint)}</form></main>`).content;
+    for (const shown of [
+      '<input type="search" placeholder="%">',
+      '<input placeholder="%">',
+      '<input type="email" placeholder="%" value="">',
+      '<input type="password" placeholder="%">',
+      '<textarea placeholder="%"></textarea>',
+      '<INPUT TYPE="Search" PLACEHOLDER="%">',
+    ]) {
+      expect(read(shown, 'Search docs'), shown).not.toBe(read(shown, 'Find a page'));
+    }
+    // Controls a reader types no text into show none.
+    for (const hidden of [
+      '<input type="checkbox" placeholder="%">',
+      '<input type="submit" value="Go" placeholder="%">',
+      '<input type="date" placeholder="%">',
+    ]) {
+      expect(read(hidden, 'Search docs'), hidden).toBe(read(hidden, 'Find a page'));
+    }
+    // Rebuilt with other classes and ids, the hint spelled with a reference: the same.
+    expect(read('<input class="a1" id="s-1" placeholder="%">', 'Search docs&hellip;')).toBe(
+      read('<input class="b2" id="s-2" placeholder="%">', 'Search docs\u2026'),
+    );
+    // A search box in the sidebar is navigation.
+    const shell = (hint: string) =>
+      visible(`<nav><input type="search" placeholder="${hint}"></nav><main><p>Body</p></main>`);
+    expect(shell('Search docs').navigation).not.toBe(shell('Find a page').navigation);
+    expect(shell('Search docs').content).toBe(shell('Find a page').content);
+  });
+
   it('sees an item of a task list ticked, and a radio button chosen', () => {
     const list = (items: string) => visible(`<main><ul>${items}</ul></main>`).content;
     const open = '<li><input type="checkbox" disabled> Ship it</li>';
