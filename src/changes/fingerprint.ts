@@ -25,10 +25,10 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media,
- *   alt texts, the values inputs show and the hints empty fields show (`placeholder`),
- *   with character references decoded where a `&` occurs, whitespace collapsed (but
- *   inside `<pre>`, where indentation is content: a code sample's) and build ids and
- *   content hashes taken out of asset URLs;
+ *   alt texts (an image button's too), the values inputs show and the hints empty fields
+ *   show (`placeholder`), with character references decoded where a `&` occurs,
+ *   whitespace collapsed (but inside `<pre>`, where indentation is content: a code
+ *   sample's) and build ids and content hashes taken out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
@@ -45,8 +45,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
  * nor the value an `<input>` shows (a button's label), nor whether a box is ticked (a
- * task list's items), nor the hint a field shows while empty (`placeholder`), on the
- * pages that have them.
+ * task list's items), nor the hint a field shows while empty (`placeholder`), nor an
+ * image button's image and alt text (`<input type=image>`), on the pages that have them.
  * Character references decoded (`&#x27;`, `&#39;` and `'` read alike) came without one
  * too, though on a site React renders they change what most pages hash to (it writes
  * every `'` and `&` of a page's text as one): the hashes are only made again for a page
@@ -127,7 +127,7 @@ const PHRASING = new Set([
 /**
  * Input types whose `value` a reader does not see: a hidden field, a box or a radio
  * button (their state is shown, not their value), a password (masked), a file chooser
- * and an image button (which show a file name and an image).
+ * and an image button (which show a file name, and an image and its alt text).
  */
 const VALUE_NOT_SHOWN = new Set(['hidden', 'checkbox', 'radio', 'password', 'file', 'image']);
 /**
@@ -1038,6 +1038,12 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
         // A box's state is what it shows: an item of a task list ticked (`- [x]`, which
         // Markdown renders as a disabled checkbox) is an edit a reader sees.
         out.word(hasAttribute(html, 'checked', nameEnd, gt) ? '[x]' : '[ ]');
+      } else if (type === 'image') {
+        // An image button shows its image, and its alt text as an `<img>` does.
+        const src = valueOf(html, 'src', nameEnd, gt);
+        if (src !== undefined) out.word(normalizeUrl(src));
+        const alt = valueOf(html, 'alt', nameEnd, gt);
+        if (alt !== undefined) out.word(alt);
       }
       if (type === undefined || !PLACEHOLDER_NOT_SHOWN.has(type)) {
         readPlaceholder(out, html, nameEnd, gt);

@@ -310,6 +310,7 @@ const REVEALED: Record<string, (word: string) => string> = {
   "a button's label": (w) =>
     `<input type="submit" value="${w}"><input type="button" value="${w}"><input type="reset" value="${w}">`,
   'a filled-in field': (w) => `<input value="${w}">`,
+  "an image button's alt text": (w) => `<input type="image" src="go.png" alt="${w}">`,
   "a field's hint, shown while it is empty": (w) =>
     `<input type="search" placeholder="${w}"><textarea placeholder="${w}"></textarea>`,
   'an item of a task list ticked': (w) =>
@@ -363,6 +364,10 @@ const SAME_LOOK: Record<string, [string, string]> = {
   "a button's label": [
     '<input type="submit" value="Q&amp;A">',
     '<input type="submit" value="Q&A">',
+  ],
+  'an image button': [
+    '<input type="image" src="go.png" alt="Q&amp;A">',
+    '<INPUT TYPE="image" SRC="go.png" ALT="Q&A">',
   ],
   "a field's hint": [
     '<input placeholder="Search docs&hellip;"><textarea placeholder="Q&amp;A"></textarea>',

@@ -387,6 +387,25 @@ describe('what a reader sees of a page', () => {
     expect(shell('Search docs').content).toBe(shell('Find a page').content);
   });
 
+  it('sees the image and the alt text of an image button, as of an image', () => {
+    const button = (src: string, alt: string, rest = '') =>
+      visible(`<main><form><input type="image" src="${src}" alt="${alt}"${rest}></form></main>`)
+        .content;
+    const base = button('/img/go.png', 'Search');
+    expect(button('/img/go.png', 'Find')).not.toBe(base);
+    expect(button('/img/stop.png', 'Search')).not.toBe(base);
+    // Its value is never shown; attribute names in capitals, references and a rebuilt
+    // asset's hash read as before.
+    expect(button('/img/go.png', 'Search', ' value="x1"')).toBe(button('/img/go.png', 'Search'));
+    expect(
+      visible('<main><form><INPUT TYPE="Image" SRC="/img/go.png" ALT="Q&amp;A"></form></main>')
+        .content,
+    ).toBe(button('/img/go.png', 'Q&A'));
+    expect(button('/_next/static/media/go.3f9a2c1b.png', 'Search')).toBe(
+      button('/_next/static/media/go.7d41e0aa.png', 'Search'),
+    );
+  });
+
   it('sees an item of a task list ticked, and a radio button chosen', () => {
     const list = (items: string) => visible(`<main><ul>${items}</ul></main>`).content;
     const open = '<li><input type="checkbox" disabled> Ship it</li>';
