@@ -25,10 +25,11 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  *   goes the page's `layout`, where its kept runs are: the next export checks the page
  *   along them instead of searching it.
  * - `content` and `navigation`: SHA-256 of the visible text, link targets, images, media,
- *   alt texts (an image button's too), the values inputs show and the hints empty fields
- *   show (`placeholder`), with character references decoded where a `&` occurs,
- *   whitespace collapsed (but inside `<pre>`, where indentation is content: a code
- *   sample's) and build ids and content hashes taken out of asset URLs;
+ *   alt texts (an image button's too), the values inputs show, the hints empty fields
+ *   show (`placeholder`) and what abbreviations stand for (`<abbr title>`), with
+ *   character references decoded where a `&` occurs, whitespace collapsed (but inside
+ *   `<pre>`, where indentation is content: a code sample's) and build ids and content
+ *   hashes taken out of asset URLs;
  *   split between the page's own content and the navigation around it (nav, banner
  *   header and footer, sidebar, table of contents, pagination).
  * `markup` covers every byte the other two read, so an equal `markup` implies equal others.
@@ -46,7 +47,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
  * nor the value an `<input>` shows (a button's label), nor whether a box is ticked (a
  * task list's items), nor the hint a field shows while empty (`placeholder`), nor an
- * image button's image and alt text (`<input type=image>`), on the pages that have them.
+ * image button's image and alt text (`<input type=image>`), nor what an abbreviation
+ * stands for (`<abbr title>`), on the pages that have them.
  * Character references decoded (`&#x27;`, `&#39;` and `'` read alike) came without one
  * too, though on a site React renders they change what most pages hash to (it writes
  * every `'` and `&` of a page's text as one): the hashes are only made again for a page
@@ -1050,6 +1052,12 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       }
     } else if (name === 'textarea') {
       readPlaceholder(out, html, nameEnd, gt);
+    } else if (name === 'abbr') {
+      // What an abbreviation stands for (Markdown's `*[API]: …`) is why it is marked up,
+      // though shown on hover; other titles are tooltips that repeat what is shown or name
+      // the chrome ("Copy code"), and are left out.
+      const expansion = valueOf(html, 'title', nameEnd, gt);
+      if (expansion !== undefined) out.word(expansion);
     } else if (name === 'meta') {
       // The description, and where a redirect page sends its reader (`0; url=/new`, as
       // Next.js writes `redirect()` in a static export): the page has nothing else to see.

@@ -311,6 +311,7 @@ const REVEALED: Record<string, (word: string) => string> = {
     `<input type="submit" value="${w}"><input type="button" value="${w}"><input type="reset" value="${w}">`,
   'a filled-in field': (w) => `<input value="${w}">`,
   "an image button's alt text": (w) => `<input type="image" src="go.png" alt="${w}">`,
+  'what an abbreviation stands for, shown on hover': (w) => `<abbr title="${w}">API</abbr>`,
   "a field's hint, shown while it is empty": (w) =>
     `<input type="search" placeholder="${w}"><textarea placeholder="${w}"></textarea>`,
   'an item of a task list ticked': (w) =>
@@ -372,6 +373,10 @@ const SAME_LOOK: Record<string, [string, string]> = {
   "a field's hint": [
     '<input placeholder="Search docs&hellip;"><textarea placeholder="Q&amp;A"></textarea>',
     '<input placeholder="Search docs\u2026"><textarea placeholder="Q&A"></textarea>',
+  ],
+  'what an abbreviation stands for': [
+    '<abbr title="Questions &amp; answers">Q&amp;A</abbr>',
+    '<ABBR TITLE="Questions &#38; answers">Q&A</ABBR>',
   ],
   "a highlighter's tokens": [
     '<pre><code><span class="k">const</span><span> x</span> = <span>f</span>(<b>1</b>)\ny()</code></pre>',
@@ -442,8 +447,9 @@ describe.skipIf(!chromium && !CI)(
 
     /**
      * What a reader sees of `body` in Chromium: the text, the meta description, and every
-     * URL attribute resolved, alt text, input value and field hint. Under a `<base>` of
-     * another host, so that URLs resolve: every request it would make is refused.
+     * URL attribute resolved, alt text, input value, field hint and what an abbreviation
+     * stands for. Under a `<base>` of another host, so that URLs resolve: every request it
+     * would make is refused.
      */
     async function seen(body: string): Promise<string> {
       const tab = await browser.newPage();
@@ -461,6 +467,7 @@ describe.skipIf(!chromium && !CI)(
             ...[...document.querySelectorAll('[alt]')].map((e) => e.alt),
             ...[...document.querySelectorAll('input')].map((e) => e.value),
             ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
+            ...[...document.querySelectorAll('abbr[title]')].map((e) => e.title),
           ])`),
         );
       } finally {

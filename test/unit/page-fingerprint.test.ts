@@ -406,6 +406,28 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('sees what an abbreviation stands for, but no other tooltip', () => {
+    const read = (markup: string, title: string) =>
+      visible(`<main><p>${markup.replace('%', title)}</p></main>`).content;
+    for (const shown of ['<abbr title="%">API</abbr>', '<ABBR TITLE="%">API</ABBR>']) {
+      expect(read(shown, 'Application interface'), shown).not.toBe(read(shown, 'Admin interface'));
+    }
+    expect(read('<abbr title="%">Q&amp;A</abbr>', 'Questions &amp; answers')).toBe(
+      read('<abbr class="x" title="%">Q&A</abbr>', 'Questions & answers'),
+    );
+    // A tooltip shows on hover only, and repeats what is shown or names the chrome
+    // ("Copy code", "Direct link to heading"): left out.
+    for (const tooltip of [
+      '<a href="/a" title="%">Guide</a>',
+      '<span title="%">Guide</span>',
+      '<button title="%">Copy</button>',
+    ]) {
+      expect(read(tooltip, 'Application interface'), tooltip).toBe(
+        read(tooltip, 'Admin interface'),
+      );
+    }
+  });
+
   it('sees an item of a task list ticked, and a radio button chosen', () => {
     const list = (items: string) => visible(`<main><ul>${items}</ul></main>`).content;
     const open = '<li><input type="checkbox" disabled> Ship it</li>';
