@@ -129,7 +129,9 @@ const PHRASING = new Set([
 /**
  * Input types whose `value` a reader does not see: a hidden field, a box or a radio
  * button (their state is shown, not their value), a password (masked), a file chooser
- * and an image button (which show a file name, and an image and its alt text).
+ * and an image button (which show a file name, and an image and its alt text). A
+ * slider's and a swatch's value (`range`, `color`) is read, though not shown as text:
+ * it is where the slider stands and the swatch's colour, seen as a box's tick is.
  */
 const VALUE_NOT_SHOWN = new Set(['hidden', 'checkbox', 'radio', 'password', 'file', 'image']);
 /**

@@ -353,6 +353,11 @@ describe('what a reader sees of a page', () => {
     ]) {
       expect(read(hidden, 'Send'), hidden).toBe(read(hidden, 'Delete'));
     }
+    // A slider moved and a swatch of another colour are seen, though not as text.
+    const slider = '<input type="range" min="0" max="100" value="%">';
+    expect(read(slider, '20')).not.toBe(read(slider, '80'));
+    const swatch = '<input type="color" value="%">';
+    expect(read(swatch, '#ff0000')).not.toBe(read(swatch, '#0000ff'));
   });
 
   it('sees the hint a field shows while it is empty, as a reader does', () => {
