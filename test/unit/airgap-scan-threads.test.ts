@@ -185,7 +185,7 @@ parentPort.once('message', () => { throw new Error('out of memory (simulated)');
       const controller = new AbortController();
       const scanning = scanSite(await SiteTree.read(big), {
         ...options,
-        threads: { count: 0 },
+        threads: { count: 0, fromSiteBytes: 0 },
         signal: controller.signal,
       });
       // Once the page is open: its pieces come from the disk, each after an await.
