@@ -44,6 +44,10 @@ const oneLine = (max: number) =>
 
 const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
 
+/** An archive by its bytes. */
+const archiveBytes = z.object({ sha256: sha256Hex, sizeBytes: z.number().int().nonnegative() });
+export type ArchiveBytes = z.output<typeof archiveBytes>;
+
 /**
  * What a reader sees on an HTML page (src/changes/fingerprint.ts). Optional within
  * manifest version 1: readers that predate it ignore it, and a manifest without it is
@@ -80,9 +84,14 @@ export const manifestSchema = z.object({
     /** Set when the archive itself is kept: its file name beside the manifest. */
     file: z.string().optional(),
     format: z.enum(['tar.gz', 'tar', 'zip']),
-    sha256: sha256Hex,
-    sizeBytes: z.number().int().nonnegative(),
+    ...archiveBytes.shape,
   }),
+  /**
+   * Beside a kept archive, while a run puts `archive` in place of an earlier one of its
+   * own: the earlier archive, still there until the new one is renamed over it. Optional
+   * within version 1: readers that predate it ignore it.
+   */
+  replacing: archiveBytes.optional(),
   totals: z.object({
     files: z.number().int().nonnegative(),
     bytes: z.number().int().nonnegative(),
@@ -119,6 +128,8 @@ export interface ManifestFacts {
   exportedAt: Date;
   pageCount?: number;
   archive: Manifest['archive'];
+  /** The kept archive being replaced, while the manifest is written before the new one is in place. */
+  replacing?: ArchiveBytes;
   contents?: SiteContents;
   /** Page fingerprints by file path, and the scheme they were made with. */
   pages?: { scheme: number; byPath: ReadonlyMap<string, PageRecord> };
@@ -146,6 +157,7 @@ export function buildManifest(facts: ManifestFacts): ExportManifest {
     exportedAt: facts.exportedAt.toISOString(),
     ...(facts.pageCount !== undefined ? { pageCount: facts.pageCount } : {}),
     archive: facts.archive,
+    ...(facts.replacing ? { replacing: facts.replacing } : {}),
     totals: { files: contents?.fileCount ?? 0, bytes: contents?.fileBytes ?? 0 },
     files: { [Symbol.iterator]: entries },
     ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),

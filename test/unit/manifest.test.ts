@@ -183,6 +183,37 @@ describe('the export manifest', () => {
     }
   });
 
+  it('beside a kept archive, names the archive it replaces, and reads one without it too', async () => {
+    const kept = {
+      ...facts,
+      archive: { ...facts.archive, file: 'docs.example.com.tar.gz' },
+      contents: undefined,
+    };
+    const replacing = { sha256: 'e'.repeat(64), sizeBytes: 999 };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      const file = path.join(dir, 'docs.example.com.tar.gz.static-export.json');
+      await fs.writeFile(file, serializeManifest(buildManifest({ ...kept, replacing })));
+      expect(await readManifest(file)).toMatchObject({ kind: 'valid', manifest: { replacing } });
+      // One written before `replacing` existed.
+      await fs.writeFile(file, serializeManifest(buildManifest(kept)));
+      const read = await readManifest(file);
+      expect(read.kind).toBe('valid');
+      expect(read.kind === 'valid' && 'replacing' in read.manifest).toBe(false);
+      const tampered = {
+        ...listed(buildManifest(kept)),
+        replacing: { sha256: 'xyz', sizeBytes: 1 },
+      };
+      await fs.writeFile(file, serializeManifest(tampered as never));
+      expect(await readManifest(file)).toEqual({
+        kind: 'invalid',
+        reason: expect.stringMatching(/^replacing\.sha256 /),
+      });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the release of package.json', async () => {
     const pkg = JSON.parse(
       await fs.readFile(new URL('../../package.json', import.meta.url), 'utf8'),
