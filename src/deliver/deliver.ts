@@ -187,18 +187,24 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     releaseYoungGeneration();
     const format = await sniffFile(file);
     const name = `${options.archiveName}${EXTENSION[format]}`;
-    await recheckTarget(() =>
+    const ours = await recheckTarget(() =>
       inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven),
     );
     throwIfAborted(options.signal);
-    const archivePath = await moveFileInto(file, options.target, name);
+    const known = facts(format);
+    const kept = { ...known, archive: { ...known.archive, file: name } };
+    const earlier = ours.get(name);
+    const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
     const manifestPath = path.join(options.target, archiveManifestName(name));
+    // The manifest goes first and names the archive it replaces: a run killed before the
+    // rename leaves that archive beside it, which the next run still knows as its own.
     await writeFileAtomic(
       manifestPath,
-      serializeManifest(
-        buildManifest({ ...facts(format), archive: { ...facts(format).archive, file: name } }),
-      ),
+      serializeManifest(buildManifest({ ...kept, ...(replacing ? { replacing } : {}) })),
     );
+    const archivePath = await moveFileInto(file, options.target, name);
+    // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
+    if (replacing) await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
     return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
     releaseYoungGeneration();

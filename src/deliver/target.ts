@@ -1,7 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
+import { type ArchiveBytes, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
 import {
   contains,
   type DirectoryIdentity,
@@ -13,7 +13,7 @@ import {
 } from './protected.js';
 import { isMountPoint } from './mounts.js';
 import { siblingPath } from './place.js';
-import { changedSinceExport } from './unchanged.js';
+import { changedSinceExport, sha256OrUndefined } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
 
@@ -134,13 +134,15 @@ export async function inspectTarget(
  * under one of `names` (the extension depends on the format the storage serves). The
  * directory is not replaced, so it may hold other files; an existing archive of the same
  * name is overwritten only when its manifest beside it says this action wrote it.
+ * Returns the archives there that it wrote, by name, as their manifests record them.
  */
 export async function inspectArchiveTarget(
   dir: string,
   names: readonly string[],
   rules: TargetRules,
   given?: string,
-): Promise<void> {
+): Promise<Map<string, ArchiveBytes>> {
+  const ours = new Map<string, ArchiveBytes>();
   const shown = describePath(dir, given);
   // Writing one file into the workspace is fine; replacing the workspace is not.
   if (!(
@@ -158,7 +160,7 @@ export async function inspectArchiveTarget(
       `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`,
     );
   const stat = await lstatOrUndefined(dir);
-  if (stat === undefined) return;
+  if (stat === undefined) return ours;
   if (!stat.isDirectory()) {
     throw new TargetRefusal(
       `${shown} exists and is not a directory: remove it or choose another \`path\`.`,
@@ -173,17 +175,40 @@ export async function inspectArchiveTarget(
         `${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`,
       );
     }
-    const read = await readManifest(path.join(dir, archiveManifestName(name)));
-    const ours =
-      read.kind === 'valid' &&
-      read.manifest.archive.file === name &&
-      read.manifest.archive.sizeBytes === existing.size;
-    if (!ours && !rules.overwrite) {
+    const kept = await keptArchive(dir, name, existing.size);
+    if (kept) ours.set(name, kept);
+    else if (!rules.overwrite) {
       throw new TargetRefusal(
         `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
       );
     }
   }
+  return ours;
+}
+
+/**
+ * The archive `name` in `dir` (of `size` bytes) as the manifest beside it records it, or
+ * undefined when the manifest does not say this action wrote it. The archive it names is
+ * known by its size. The one it names in `replacing` was there when a run wrote the
+ * manifest, before renaming the new archive over it, and is known by its SHA-256: it is
+ * what a run killed between the two left, and only those exact bytes are ours.
+ */
+async function keptArchive(
+  dir: string,
+  name: string,
+  size: number,
+): Promise<ArchiveBytes | undefined> {
+  const read = await readManifest(path.join(dir, archiveManifestName(name)));
+  if (read.kind !== 'valid' || read.manifest.archive.file !== name) return undefined;
+  const { sha256, sizeBytes } = read.manifest.archive;
+  const { replacing } = read.manifest;
+  const earlier = replacing?.sizeBytes === size && replacing.sha256 !== sha256;
+  if (sizeBytes === size && !earlier) return { sha256, sizeBytes };
+  if (!earlier) return undefined;
+  // Both may have the same size: the bytes tell which one is there.
+  const actual = sha256OrUndefined(path.join(dir, name));
+  if (actual === replacing.sha256) return replacing;
+  return actual === sha256 && sizeBytes === size ? { sha256, sizeBytes } : undefined;
 }
 
 /** The manifest kept beside an archive file. */

@@ -87,7 +87,10 @@ function lstatOrUndefined(file: string): Stats | undefined {
 }
 
 /** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
-function sha256OrUndefined(file: string, buffer: Buffer): string | undefined {
+export function sha256OrUndefined(
+  file: string,
+  buffer = Buffer.allocUnsafe(READ_BYTES),
+): string | undefined {
   const hash = createHash('sha256');
   let fd: number;
   try {

@@ -12,6 +12,7 @@ import {
   startHarness,
   treeDigest,
 } from '../support/in-process.js';
+import { SITE, tarOf } from '../support/archives.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 /**
@@ -25,9 +26,11 @@ let machine: string;
 let workspace: string;
 let runnerTemp: string;
 let home: string;
+/** The archive the next export serves; the emulator's generated site when undefined. */
+let serving: Buffer | undefined;
 
 beforeAll(async () => {
-  harness = await startHarness({ jobDurationMs: 3000, queuedMs: 100 });
+  harness = await startHarness({ jobDurationMs: 3000, queuedMs: 100, archiveFor: () => serving });
 });
 afterAll(async () => {
   await harness.stop();
@@ -40,6 +43,7 @@ beforeEach(async () => {
   await fs.mkdir(workspace, { recursive: true });
   await fs.mkdir(runnerTemp, { recursive: true });
   harness.emulator.requests.length = 0;
+  serving = undefined;
   return () => fs.rm(machine, { recursive: true, force: true });
 });
 
@@ -242,6 +246,63 @@ describe('path safety, end to end', () => {
       /already holds docs\.example\.com\.tar\.gz, and no export manifest/,
     );
     expect(await fs.readFile(archive, 'utf8')).toBe('my own archive');
+  });
+
+  it('with extract false, a run killed at any point while placing the archive leaves path to the next run', async () => {
+    const out = path.join(workspace, 'out');
+    const archive = path.join(out, 'docs.example.com.tar');
+    const manifestFile = `${archive}.static-export.json`;
+    // Each run gets an archive of its own size: its size is what tells the archives apart.
+    let release = 0;
+    const nextRelease = async () => {
+      release += 1;
+      serving = await tarOf(
+        [...SITE, { name: 'release.txt', content: 'r\n'.repeat(600 * release) }],
+        false,
+      );
+    };
+    await nextRelease();
+    expect((await run({ path: 'out', extract: 'false' })).error).toBeUndefined();
+    const rename = fs.rename.bind(fs);
+    // The run ends after `survived` of its renames into path: what SIGKILL leaves there,
+    // since what a killed run leaves beside them is removed by the next one.
+    let survived = 0;
+    for (; ; survived++) {
+      let placed = 0;
+      const killed = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
+        if (to === archive || to === manifestFile) {
+          if (placed === survived) throw new Error('killed');
+          placed += 1;
+        }
+        return rename(from, to);
+      });
+      let interrupted: Run;
+      try {
+        await nextRelease();
+        interrupted = await run({ path: 'out', extract: 'false' });
+      } finally {
+        killed.mockRestore();
+      }
+      await nextRelease();
+      const next = await run({ path: 'out', extract: 'false' });
+      expect(next.error, `after ${survived} renames`).toBeUndefined();
+      expect(await sha256File(archive)).toBe(next.outputs.sha256);
+      const read = await readManifest(manifestFile);
+      expect(read.kind === 'valid' && read.manifest.archive).toEqual({
+        file: 'docs.example.com.tar',
+        format: 'tar',
+        sha256: next.outputs.sha256,
+        sizeBytes: Number(next.outputs['size-bytes']),
+      });
+      expect(read.kind === 'valid' && read.manifest.replacing).toBeUndefined();
+      expect((await fs.readdir(out)).sort()).toEqual([
+        'docs.example.com.tar',
+        'docs.example.com.tar.static-export.json',
+      ]);
+      if (interrupted.error === undefined) break;
+    }
+    // Killed before the manifest, after it, after the archive; then not at all.
+    expect(survived).toBe(3);
   });
 
   it('with extract false, removes the temporary files a killed run left inside path', async () => {

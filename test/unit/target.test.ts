@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -463,7 +464,7 @@ describe('inspectArchiveTarget (extract: false)', () => {
 
   it('writes into the workspace itself and beside other files', async () => {
     await write(path.join(workspace, 'README.md'));
-    await expect(inspectArchiveTarget(workspace, names, rules)).resolves.toBeUndefined();
+    await expect(inspectArchiveTarget(workspace, names, rules)).resolves.toEqual(new Map());
   });
 
   it('never overwrites an archive it did not write, unless asked', async () => {
@@ -473,7 +474,7 @@ describe('inspectArchiveTarget (extract: false)', () => {
     );
     await expect(
       inspectArchiveTarget(path.join(workspace, 'out'), names, { ...rules, overwrite: true }),
-    ).resolves.toBeUndefined();
+    ).resolves.toEqual(new Map());
   });
 
   it('overwrites its own earlier archive', async () => {
@@ -494,13 +495,87 @@ describe('inspectArchiveTarget (extract: false)', () => {
       path.join(out, archiveManifestName('docs.example.com.tar.gz')),
       serializeManifest(manifest),
     );
-    await expect(inspectArchiveTarget(out, names, rules)).resolves.toBeUndefined();
+    await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+      new Map([['docs.example.com.tar.gz', { sha256: 'c'.repeat(64), sizeBytes: 10 }]]),
+    );
     // The same name with other bytes than the manifest describes is not ours any more.
     await write(path.join(out, 'docs.example.com.tar.gz'), 'replaced by hand');
     await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
       /says this action wrote it/,
     );
   });
+
+  /** An archive of `bytes` in `out`, with a manifest that describes `manifest`. */
+  async function keptArchive(
+    out: string,
+    bytes: string,
+    manifest: { archive: string; replacing?: string },
+  ): Promise<void> {
+    const name = 'docs.example.com.tar.gz';
+    await write(path.join(out, name), bytes);
+    const written = buildManifest({
+      domain: 'docs.example.com',
+      jobId: 'se_2',
+      exportedAt: new Date(),
+      archive: { file: name, format: 'tar.gz', ...archiveBytes(manifest.archive) },
+      ...(manifest.replacing === undefined ? {} : { replacing: archiveBytes(manifest.replacing) }),
+    });
+    await write(path.join(out, archiveManifestName(name)), serializeManifest(written));
+  }
+  const archiveBytes = (bytes: string) => ({
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sizeBytes: Buffer.byteLength(bytes),
+  });
+
+  it('overwrites its earlier archive that a run killed before renaming the new one over it left', async () => {
+    const out = path.join(workspace, 'out');
+    // The manifest is written first and names the archive it replaces.
+    await keptArchive(out, 'the earlier export', {
+      archive: 'the new export, longer',
+      replacing: 'the earlier export',
+    });
+    await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+      new Map([['docs.example.com.tar.gz', archiveBytes('the earlier export')]]),
+    );
+    // Renamed over it: the new one is recognised as before.
+    await keptArchive(out, 'the new export, longer', {
+      archive: 'the new export, longer',
+      replacing: 'the earlier export',
+    });
+    await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+      new Map([['docs.example.com.tar.gz', archiveBytes('the new export, longer')]]),
+    );
+  });
+
+  it('tells the two archives of the same size apart by their bytes', async () => {
+    const out = path.join(workspace, 'out');
+    const manifest = { archive: 'the new export', replacing: 'an old export!' };
+    for (const bytes of [manifest.archive, manifest.replacing]) {
+      await keptArchive(out, bytes, manifest);
+      await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+        new Map([['docs.example.com.tar.gz', archiveBytes(bytes)]]),
+      );
+    }
+    await keptArchive(out, 'edited by hand', manifest);
+    await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
+      /already holds docs\.example\.com\.tar\.gz, and no export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) says this action wrote it/,
+    );
+  });
+
+  it.each([
+    ['of the same size as the one it replaces', 'the earlier export', 'the EARLIER export'],
+    ['of another size', 'the earlier export', "the user's archive"],
+  ])(
+    'never overwrites an archive a user put in place of the one its manifest replaces, %s',
+    async (_, earlier, user) => {
+      const out = path.join(workspace, 'out');
+      await keptArchive(out, user, { archive: 'the new export, longer', replacing: earlier });
+      await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
+        /already holds docs\.example\.com\.tar\.gz, and no export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) says this action wrote it: refusing to overwrite it/,
+      );
+      expect(await fs.readFile(path.join(out, 'docs.example.com.tar.gz'), 'utf8')).toBe(user);
+    },
+  );
 
   it('refuses to write into the home directory itself', async () => {
     await expect(inspectArchiveTarget(rules.home as string, names, rules)).rejects.toThrow(
