@@ -2128,7 +2128,7 @@ function lstatOrUndefined(file) {
     }
 }
 /** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
-function sha256OrUndefined(file, buffer) {
+function sha256OrUndefined(file, buffer = Buffer.allocUnsafe(READ_BYTES)) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     let fd;
     try {
@@ -2231,8 +2231,10 @@ async function inspectTarget(target, rules, given) {
  * under one of `names` (the extension depends on the format the storage serves). The
  * directory is not replaced, so it may hold other files; an existing archive of the same
  * name is overwritten only when its manifest beside it says this action wrote it.
+ * Returns the archives there that it wrote, by name, as their manifests record them.
  */
 async function inspectArchiveTarget(dir, names, rules, given) {
+    const ours = new Map();
     const shown = describePath(dir, given);
     // Writing one file into the workspace is fine; replacing the workspace is not.
     if (!((0,deliver_protected/* contains */.gR)(dir, rules.workspace, rules.platform) && (0,deliver_protected/* contains */.gR)(rules.workspace, dir, rules.platform))) {
@@ -2245,7 +2247,7 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`);
     const stat = await target_lstatOrUndefined(dir);
     if (stat === undefined)
-        return;
+        return ours;
     if (!stat.isDirectory()) {
         throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another \`path\`.`);
     }
@@ -2257,14 +2259,38 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (!existing.isFile()) {
             throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`);
         }
-        const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, archiveManifestName(name)));
-        const ours = read.kind === 'valid' &&
-            read.manifest.archive.file === name &&
-            read.manifest.archive.sizeBytes === existing.size;
-        if (!ours && !rules.overwrite) {
+        const kept = await keptArchive(dir, name, existing.size);
+        if (kept)
+            ours.set(name, kept);
+        else if (!rules.overwrite) {
             throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
         }
     }
+    return ours;
+}
+/**
+ * The archive `name` in `dir` (of `size` bytes) as the manifest beside it records it, or
+ * undefined when the manifest does not say this action wrote it. The archive it names is
+ * known by its size. The one it names in `replacing` was there when a run wrote the
+ * manifest, before renaming the new archive over it, and is known by its SHA-256: it is
+ * what a run killed between the two left, and only those exact bytes are ours.
+ */
+async function keptArchive(dir, name, size) {
+    const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, archiveManifestName(name)));
+    if (read.kind !== 'valid' || read.manifest.archive.file !== name)
+        return undefined;
+    const { sha256, sizeBytes } = read.manifest.archive;
+    const { replacing } = read.manifest;
+    const earlier = replacing?.sizeBytes === size && replacing.sha256 !== sha256;
+    if (sizeBytes === size && !earlier)
+        return { sha256, sizeBytes };
+    if (!earlier)
+        return undefined;
+    // Both may have the same size: the bytes tell which one is there.
+    const actual = sha256OrUndefined(external_node_path_.join(dir, name));
+    if (actual === replacing.sha256)
+        return replacing;
+    return actual === sha256 && sizeBytes === size ? { sha256, sizeBytes } : undefined;
 }
 /** The manifest kept beside an archive file. */
 function archiveManifestName(archiveName) {
@@ -6509,11 +6535,20 @@ async function deliverBundle(options) {
         releaseYoungGeneration();
         const format = await sniffFile(file);
         const name = `${options.archiveName}${EXTENSION[format]}`;
-        await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven));
+        const ours = await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven));
         (0,errors/* throwIfAborted */.Te)(options.signal);
-        const archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
+        const known = facts(format);
+        const kept = { ...known, archive: { ...known.archive, file: name } };
+        const earlier = ours.get(name);
+        const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
         const manifestPath = external_node_path_.join(options.target, archiveManifestName(name));
-        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...facts(format), archive: { ...facts(format).archive, file: name } })));
+        // The manifest goes first and names the archive it replaces: a run killed before the
+        // rename leaves that archive beside it, which the next run still knows as its own.
+        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...kept, ...(replacing ? { replacing } : {}) })));
+        const archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
+        // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
+        if (replacing)
+            await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
         return { download, directory: options.target, archivePath, format, manifestPath };
     }
     finally {
