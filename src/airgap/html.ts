@@ -489,8 +489,10 @@ export interface HtmlReference extends FoundReference {
   /**
    * Fetched as the parser meets it, against the `<base href>` read by then, and never
    * again under a later one (Chromium: a `<script src>`, a stylesheet, preload or prefetch
-   * `<link>`, an `<iframe src>`, a `url()` in a `<style>` or a style attribute). An image,
-   * a video's poster or a link a later `<base>` still moves.
+   * `<link>`, an `<iframe src>`, a `url()` in a `<style>` or a style attribute; and these
+   * in an `<iframe srcdoc>` made before the page's base). An image, a video's poster or a
+   * link a later `<base>` still moves, and so does all a `<template>` holds, fetched once
+   * a script puts it in the page.
    */
   parsed?: true;
 }
@@ -639,7 +641,9 @@ export class HtmlScanner {
             role: role.role,
             via: role.via,
             attribute: true,
-            ...(fetchedWhenParsed(tag, name, attributes) ? { parsed: true } : {}),
+            ...(this.#fetchedNow() && fetchedWhenParsed(tag, name, attributes)
+              ? { parsed: true }
+              : {}),
           });
       } else if (SRCSET_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
@@ -647,7 +651,13 @@ export class HtmlScanner {
           if (role) this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
       } else if (name === 'style') {
         for (const css of urlsInCss(value))
-          this.#emit({ url: css.url, offset, role: 'load', via: 'inline style', parsed: true });
+          this.#emit({
+            url: css.url,
+            offset,
+            role: 'load',
+            via: 'inline style',
+            ...(this.#fetchedNow() ? { parsed: true } : {}),
+          });
       } else if (isEventHandler(name)) {
         this.#readScript(value, () => offset, name);
       } else if (name === 'srcdoc' && tag === 'iframe') {
@@ -699,7 +709,7 @@ export class HtmlScanner {
           offset: raw.start + css.offset,
           role: 'load',
           via: css.via,
-          parsed: true,
+          ...(this.#fetchedNow() ? { parsed: true } : {}),
         });
       return;
     }
@@ -716,14 +726,17 @@ export class HtmlScanner {
     this.#readScript(content, (at) => raw.start + at, 'inline script');
   }
 
+  /** Whether what the parser meets now is fetched now: not in a `<template>` or a `<noscript>`. */
+  #fetchedNow(): boolean {
+    return this.#templates === 0 && !this.#inNoscript;
+  }
+
   /** A document of its own, inside the attribute: the frame loads what it references. */
   #readFrame(value: string, offset: number): void {
+    const found: HtmlReference[] = [];
     const inner = new HtmlScanner(
       {
-        // A frame's document takes the page's base as it is when the frame is made: its
-        // references are read as the page's later ones are.
-        reference: ({ parsed: _, ...found }) =>
-          this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+        reference: (reference) => found.push(reference),
         unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
         unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
       },
@@ -731,6 +744,17 @@ export class HtmlScanner {
     );
     inner.write(value);
     inner.end();
+    // A frame made before the page's base takes the page's address as its own, and fetches
+    // what its parser meets against it. Its own <base href> is not applied here.
+    const madeBeforeBase = !this.baseReached && this.#fetchedNow() && !inner.baseReached;
+    for (const { parsed, ...reference } of found) {
+      this.#emit({
+        ...reference,
+        offset,
+        via: `<iframe srcdoc> ${reference.via}`,
+        ...(parsed && madeBeforeBase ? { parsed } : {}),
+      });
+    }
   }
 
   /**

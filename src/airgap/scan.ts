@@ -542,9 +542,10 @@ export class FileScanner {
       part.scanned += 1;
       const isPage = !file.toLowerCase().endsWith('.svg');
       if (isPage) part.pages += 1;
-      const pending: HtmlReference[] = [];
-      // Fetched before the <base href>, against the page's own address.
-      const pendingUnbased: HtmlReference[] = [];
+      // Links to check, in the page's order; `unbased`: fetched before the <base href>,
+      // against the page's own address.
+      const pending: PendingLink[] = [];
+      let basedPending = 0;
       // Browsers resolve a link when it is followed, and an image or a video when they load
       // it, against the page's first <base href>, wherever it stands. One found after
       // references it changes were read has the page read again, knowing it from the
@@ -562,8 +563,10 @@ export class FileScanner {
           const unbased = found.parsed === true && !scanner.baseReached;
           if (scanner.base === undefined && !unbased) readBeforeBase = true;
           external(unbased ? found : underBase(found, scanner.base));
-          if (isPage && options.links && found.attribute && found.role !== 'metadata')
-            (unbased ? pendingUnbased : pending).push(found);
+          if (isPage && options.links && found.attribute && found.role !== 'metadata') {
+            pending.push({ reference: found, unbased });
+            if (!unbased) basedPending += 1;
+          }
         },
         unconfirmed,
         unreadFrame: (offset) => {
@@ -587,16 +590,14 @@ export class FileScanner {
         scanner.write(chunk);
         if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
         // Links are resolved as the page streams, so only a chunk's worth is held.
-        if (scanner.base === undefined && pending.length > 0) linksCheckedBeforeBase = true;
+        if (scanner.base === undefined && basedPending > 0) linksCheckedBeforeBase = true;
         checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
-        checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
         pending.length = 0;
-        pendingUnbased.length = 0;
+        basedPending = 0;
       }
       scanner.end();
       if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
       checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
-      checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
       return part;
     }
 
@@ -730,26 +731,26 @@ function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
   return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
 }
 
-function checkLinks(
-  tree: SiteTree,
-  file: string,
-  base: string | undefined,
-  found: readonly HtmlReference[],
-  lines: LineIndex,
-  part: FileScan,
-  cache: Map<string, LinkTarget>,
-): void {
-  if (found.length === 0) return;
-  let pageBase: URL;
-  try {
-    pageBase = new URL(pageUrl(file), SITE_ORIGIN);
-  } catch {
-    return;
-  }
+/** A link to check, and whether it keeps the page's own address under a later base. */
+interface PendingLink {
+  reference: HtmlReference;
+  unbased: boolean;
+}
+
+/** What links of a page resolve against: its base (or its own address), and the cache's scope. */
+interface LinkBase {
+  pageBase: URL;
+  scope: string;
+  /** Under a `<base href>`: root-absolute links are keyed by the base too. */
+  based: boolean;
+}
+
+function linkBase(own: URL, base: string | undefined): LinkBase {
+  let pageBase = own;
   if (base !== undefined) {
     // A base that is no URL, or a data: or javascript: one, leaves the page's own, as the
     // HTML standard says (Chromium follows no relative link under one that is no URL).
-    const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
+    const parsed = URL.canParse(base, own.href) ? new URL(base, own) : undefined;
     if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
       pageBase = parsed;
   }
@@ -758,7 +759,32 @@ function checkLinks(
     base === undefined
       ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
       : pageBase.href;
-  for (const reference of found) {
+  return { pageBase, scope, based: base !== undefined };
+}
+
+function checkLinks(
+  tree: SiteTree,
+  file: string,
+  base: string | undefined,
+  found: readonly PendingLink[],
+  lines: LineIndex,
+  part: FileScan,
+  cache: Map<string, LinkTarget>,
+): void {
+  if (found.length === 0) return;
+  let own: URL;
+  try {
+    own = new URL(pageUrl(file), SITE_ORIGIN);
+  } catch {
+    return;
+  }
+  const basedOn = linkBase(own, base);
+  let unbased: LinkBase | undefined;
+  for (const pending of found) {
+    const { reference } = pending;
+    const { pageBase, scope, based } = pending.unbased
+      ? (unbased ??= linkBase(own, undefined))
+      : basedOn;
     const value = reference.url;
     if (
       !isSitePath(value) &&
@@ -767,7 +793,7 @@ function checkLinks(
       continue;
     // A link of only a query is the page itself: its own key.
     const key =
-      base === undefined && value.startsWith('/')
+      !based && value.startsWith('/')
         ? value
         : `${value.startsWith('?') ? pageBase.href : scope}\u0000${value}`;
     let target = cache.get(key);

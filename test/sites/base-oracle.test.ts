@@ -36,6 +36,19 @@ const KINDS: Record<string, { markup: string; underBase: 'never' | 'may' }> = {
   stylesheet: { markup: '<link rel="stylesheet" href="s.css">', underBase: 'never' },
   preload: { markup: '<link rel="preload" as="image" href="pre.png">', underBase: 'never' },
   modulepreload: { markup: '<link rel="modulepreload" href="mp.js">', underBase: 'never' },
+  prefetch: { markup: '<link rel="prefetch" href="pf.js">', underBase: 'never' },
+  // A frame's document takes the page's address when the frame is made.
+  'script in a srcdoc frame': {
+    markup: '<iframe srcdoc="<script src=&quot;sd.js&quot;></script>"></iframe>',
+    underBase: 'never',
+  },
+  // Inert until a script puts it in the page, by when the base is read.
+  'script in a template': {
+    markup:
+      '<template id="t"><script src="t.js"></script><link rel="stylesheet" href="t.css"></template>' +
+      "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script>",
+    underBase: 'may',
+  },
   frame: { markup: '<iframe src="f.html"></iframe>', underBase: 'never' },
   'lazy frame': { markup: '<iframe loading="lazy" src="lf.html"></iframe>', underBase: 'never' },
   '<style>': {

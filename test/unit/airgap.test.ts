@@ -837,6 +837,42 @@ describe('scanning a site', () => {
     ]);
   });
 
+  it('reads a template before a late <base href> under it, and lists broken links in order', async () => {
+    const scan = await scanPages(
+      {
+        // Inert until a script puts it in the page, by when the base is read.
+        'a/template.html':
+          '<template><script src="t.js"></script><style>p { background: url(t.png) }</style></template>' +
+          '<base href="https://cdn.example.com/">',
+        // A frame made before the base fetches what its parser meets from the page's address.
+        'a/frame.html':
+          '<iframe srcdoc="<script src=&quot;f.js&quot;></script><img src=&quot;f.png&quot;>"></iframe>' +
+          '<base href="https://cdn.example.com/">',
+        'a/order.html': [
+          '<p>x</p>',
+          '<script src="missing-1.js"></script>',
+          '<a href="missing-2">2</a>',
+          '<link rel="stylesheet" href="missing-3.css">',
+          '<a href="missing-4">4</a>',
+          '<base href="/b/">',
+        ].join('\n'),
+      },
+      { external: true, links: true },
+    );
+    expect(scan.external.map((e) => [e.file, e.url])).toEqual([
+      ['a/frame.html', 'https://cdn.example.com/f.png'],
+      ['a/template.html', 'https://cdn.example.com/t.js'],
+      ['a/template.html', 'https://cdn.example.com/t.png'],
+    ]);
+    expect(scan.links.broken.map((link) => [link.file, link.line, link.target])).toEqual([
+      ['a/frame.html', 1, '/a/f.js'],
+      ['a/order.html', 2, '/a/missing-1.js'],
+      ['a/order.html', 3, '/b/missing-2'],
+      ['a/order.html', 4, '/a/missing-3.css'],
+      ['a/order.html', 5, '/b/missing-4'],
+    ]);
+  });
+
   it('takes no <base href> from a template, a noscript or an SVG', async () => {
     const scan = await scanPages(
       {
