@@ -196,13 +196,25 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     const earlier = ours.get(name);
     const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
     const manifestPath = path.join(options.target, archiveManifestName(name));
+    const manifestBefore = await fs.readFile(manifestPath, 'utf8').catch(() => undefined);
     // The manifest goes first and names the archive it replaces: a run killed before the
     // rename leaves that archive beside it, which the next run still knows as its own.
     await writeFileAtomic(
       manifestPath,
       serializeManifest(buildManifest({ ...kept, ...(replacing ? { replacing } : {}) })),
     );
-    const archivePath = await moveFileInto(file, options.target, name);
+    let archivePath: string;
+    try {
+      archivePath = await moveFileInto(file, options.target, name);
+    } catch (err) {
+      // Not put in place: the manifest goes back to describing what is there.
+      await (
+        manifestBefore === undefined
+          ? fs.rm(manifestPath, { force: true })
+          : writeFileAtomic(manifestPath, manifestBefore)
+      ).catch(() => undefined);
+      throw err;
+    }
     // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
     if (replacing) await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
     return { download, directory: options.target, archivePath, format, manifestPath };

@@ -305,6 +305,30 @@ describe('path safety, end to end', () => {
     expect(survived).toBe(3);
   });
 
+  it('with extract false, an archive that cannot be put in place leaves path as it was', async () => {
+    const out = path.join(workspace, 'out');
+    const archive = path.join(out, 'docs.example.com.tar');
+    const manifestFile = `${archive}.static-export.json`;
+    serving = await tarOf(SITE, false);
+    expect((await run({ path: 'out', extract: 'false' })).error).toBeUndefined();
+    const before = [await fs.readFile(archive), await fs.readFile(manifestFile, 'utf8')];
+    serving = await tarOf([...SITE, { name: 'release.txt', content: 'two\n' }], false);
+    const rename = fs.rename.bind(fs);
+    const refused = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
+      if (to === archive)
+        throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      return rename(from, to);
+    });
+    let failed: Run;
+    try {
+      failed = await run({ path: 'out', extract: 'false' });
+    } finally {
+      refused.mockRestore();
+    }
+    expect(String(failed.error)).toMatch(/EACCES|permission/);
+    expect([await fs.readFile(archive), await fs.readFile(manifestFile, 'utf8')]).toEqual(before);
+  });
+
   it('with extract false, removes the temporary files a killed run left inside path', async () => {
     const out = path.join(workspace, 'out');
     await fs.mkdir(out);
