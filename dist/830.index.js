@@ -2096,7 +2096,9 @@ class HtmlScanner {
                         role: role.role,
                         via: role.via,
                         attribute: true,
-                        ...(fetchedWhenParsed(tag, name, attributes) ? { parsed: true } : {}),
+                        ...(this.#fetchedNow() && fetchedWhenParsed(tag, name, attributes)
+                            ? { parsed: true }
+                            : {}),
                     });
             }
             else if (SRCSET_ATTRIBUTES.has(name)) {
@@ -2107,7 +2109,13 @@ class HtmlScanner {
             }
             else if (name === 'style') {
                 for (const css of urlsInCss(value))
-                    this.#emit({ url: css.url, offset, role: 'load', via: 'inline style', parsed: true });
+                    this.#emit({
+                        url: css.url,
+                        offset,
+                        role: 'load',
+                        via: 'inline style',
+                        ...(this.#fetchedNow() ? { parsed: true } : {}),
+                    });
             }
             else if (isEventHandler(name)) {
                 this.#readScript(value, () => offset, name);
@@ -2166,7 +2174,7 @@ class HtmlScanner {
                     offset: raw.start + css.offset,
                     role: 'load',
                     via: css.via,
-                    parsed: true,
+                    ...(this.#fetchedNow() ? { parsed: true } : {}),
                 });
             return;
         }
@@ -2183,17 +2191,31 @@ class HtmlScanner {
         }
         this.#readScript(content, (at) => raw.start + at, 'inline script');
     }
+    /** Whether what the parser meets now is fetched now: not in a `<template>` or a `<noscript>`. */
+    #fetchedNow() {
+        return this.#templates === 0 && !this.#inNoscript;
+    }
     /** A document of its own, inside the attribute: the frame loads what it references. */
     #readFrame(value, offset) {
+        const found = [];
         const inner = new _a({
-            // A frame's document takes the page's base as it is when the frame is made: its
-            // references are read as the page's later ones are.
-            reference: ({ parsed: _, ...found }) => this.#emit({ ...found, offset, via: `<iframe srcdoc> ${found.via}` }),
+            reference: (reference) => found.push(reference),
             unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
             unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
         }, this.#depth + 1);
         inner.write(value);
         inner.end();
+        // A frame made before the page's base takes the page's address as its own, and fetches
+        // what its parser meets against it. Its own <base href> is not applied here.
+        const madeBeforeBase = !this.baseReached && this.#fetchedNow() && !inner.baseReached;
+        for (const { parsed, ...reference } of found) {
+            this.#emit({
+                ...reference,
+                offset,
+                via: `<iframe srcdoc> ${reference.via}`,
+                ...(parsed && madeBeforeBase ? { parsed } : {}),
+            });
+        }
     }
     /**
      * The URLs in a script's code (`offsetOf` places each in the page): loads when the code
@@ -2685,9 +2707,10 @@ class FileScanner {
             const isPage = !file.toLowerCase().endsWith('.svg');
             if (isPage)
                 part.pages += 1;
+            // Links to check, in the page's order; `unbased`: fetched before the <base href>,
+            // against the page's own address.
             const pending = [];
-            // Fetched before the <base href>, against the page's own address.
-            const pendingUnbased = [];
+            let basedPending = 0;
             // Browsers resolve a link when it is followed, and an image or a video when they load
             // it, against the page's first <base href>, wherever it stands. One found after
             // references it changes were read has the page read again, knowing it from the
@@ -2705,8 +2728,11 @@ class FileScanner {
                     if (scanner.base === undefined && !unbased)
                         readBeforeBase = true;
                     external(unbased ? found : underBase(found, scanner.base));
-                    if (isPage && options.links && found.attribute && found.role !== 'metadata')
-                        (unbased ? pendingUnbased : pending).push(found);
+                    if (isPage && options.links && found.attribute && found.role !== 'metadata') {
+                        pending.push({ reference: found, unbased });
+                        if (!unbased)
+                            basedPending += 1;
+                    }
                 },
                 unconfirmed,
                 unreadFrame: (offset) => {
@@ -2731,18 +2757,16 @@ class FileScanner {
                 if (baseCameLate())
                     return this.#scan(file, absolute, kind, scanner.base);
                 // Links are resolved as the page streams, so only a chunk's worth is held.
-                if (scanner.base === undefined && pending.length > 0)
+                if (scanner.base === undefined && basedPending > 0)
                     linksCheckedBeforeBase = true;
                 checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
-                checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
                 pending.length = 0;
-                pendingUnbased.length = 0;
+                basedPending = 0;
             }
             scanner.end();
             if (baseCameLate())
                 return this.#scan(file, absolute, kind, scanner.base);
             checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
-            checkLinks(tree, file, undefined, pendingUnbased, lines, part, this.#linkCache);
             return part;
         }
         const source = content?.toString('utf8') ?? (await (0,external_node_fs_promises_.readFile)(absolute, 'utf8'));
@@ -2878,20 +2902,12 @@ function resolveLink(tree, pageBase, value) {
     }
     return { path: detached(urlPath), resolved: tree.resolve(urlPath) };
 }
-function checkLinks(tree, file, base, found, lines, part, cache) {
-    if (found.length === 0)
-        return;
-    let pageBase;
-    try {
-        pageBase = new URL(pageUrl(file), SITE_ORIGIN);
-    }
-    catch {
-        return;
-    }
+function linkBase(own, base) {
+    let pageBase = own;
     if (base !== undefined) {
         // A base that is no URL, or a data: or javascript: one, leaves the page's own, as the
         // HTML standard says (Chromium follows no relative link under one that is no URL).
-        const parsed = URL.canParse(base, pageBase.href) ? new URL(base, pageBase) : undefined;
+        const parsed = URL.canParse(base, own.href) ? new URL(base, own) : undefined;
         if (parsed && parsed.protocol !== 'data:' && parsed.protocol !== 'javascript:')
             pageBase = parsed;
     }
@@ -2899,13 +2915,31 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
     const scope = base === undefined
         ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
         : pageBase.href;
-    for (const reference of found) {
+    return { pageBase, scope, based: base !== undefined };
+}
+function checkLinks(tree, file, base, found, lines, part, cache) {
+    if (found.length === 0)
+        return;
+    let own;
+    try {
+        own = new URL(pageUrl(file), SITE_ORIGIN);
+    }
+    catch {
+        return;
+    }
+    const basedOn = linkBase(own, base);
+    let unbased;
+    for (const pending of found) {
+        const { reference } = pending;
+        const { pageBase, scope, based } = pending.unbased
+            ? (unbased ??= linkBase(own, undefined))
+            : basedOn;
         const value = reference.url;
         if (!isSitePath(value) &&
             (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)))
             continue;
         // A link of only a query is the page itself: its own key.
-        const key = base === undefined && value.startsWith('/')
+        const key = !based && value.startsWith('/')
             ? value
             : `${value.startsWith('?') ? pageBase.href : scope}\u0000${value}`;
         let target = cache.get(key);

@@ -6542,10 +6542,21 @@ async function deliverBundle(options) {
         const earlier = ours.get(name);
         const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
         const manifestPath = external_node_path_.join(options.target, archiveManifestName(name));
+        const manifestBefore = await promises_.readFile(manifestPath, 'utf8').catch(() => undefined);
         // The manifest goes first and names the archive it replaces: a run killed before the
         // rename leaves that archive beside it, which the next run still knows as its own.
         await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...kept, ...(replacing ? { replacing } : {}) })));
-        const archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
+        let archivePath;
+        try {
+            archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
+        }
+        catch (err) {
+            // Not put in place: the manifest goes back to describing what is there.
+            await (manifestBefore === undefined
+                ? promises_.rm(manifestPath, { force: true })
+                : (0,place/* writeFileAtomic */.Zf)(manifestPath, manifestBefore)).catch(() => undefined);
+            throw err;
+        }
         // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
         if (replacing)
             await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
