@@ -25,6 +25,7 @@ import {
   moveFileInto,
   removeTemporary,
   replaceDirectory,
+  siblingPath,
   temporaryFileName,
   trackTemporary,
   writeFileAtomic,
@@ -196,24 +197,23 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     const earlier = ours.get(name);
     const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
     const manifestPath = path.join(options.target, archiveManifestName(name));
-    const manifestBefore = await fs.readFile(manifestPath, 'utf8').catch(() => undefined);
-    // The manifest goes first and names the archive it replaces: a run killed before the
-    // rename leaves that archive beside it, which the next run still knows as its own.
-    await writeFileAtomic(
-      manifestPath,
-      serializeManifest(buildManifest({ ...kept, ...(replacing ? { replacing } : {}) })),
-    );
+    const before = await keepAside(manifestPath);
     let archivePath: string;
     try {
+      // The manifest goes first and names the archive it replaces: a run killed before the
+      // rename leaves that archive beside it, which the next run still knows as its own.
+      await writeFileAtomic(
+        manifestPath,
+        serializeManifest(buildManifest({ ...kept, ...(replacing ? { replacing } : {}) })),
+      );
       archivePath = await moveFileInto(file, options.target, name);
     } catch (err) {
-      // Not put in place: the manifest goes back to describing what is there.
-      await (
-        manifestBefore === undefined
-          ? fs.rm(manifestPath, { force: true })
-          : writeFileAtomic(manifestPath, manifestBefore)
-      ).catch(() => undefined);
+      // Not put in place: the manifest goes back to what it was (the file itself).
+      if (before.kind === 'kept') await fs.rename(before.aside, manifestPath).catch(() => {});
+      else if (before.kind === 'none') await fs.rm(manifestPath, { force: true }).catch(() => {});
       throw err;
+    } finally {
+      if (before.kind === 'kept') await removeTemporary(before.aside);
     }
     // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
     if (replacing) await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
@@ -224,6 +224,27 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     await pages?.stop();
     await removeTemporary(file);
     if (staging) await removeTemporary(staging);
+  }
+}
+
+/**
+ * A second name for `file` (a hard link: the same bytes, mode and owner, and a symbolic link
+ * stays one), to put it back by. `none` when there is no such file; `unknown` when the file
+ * system makes no links, and the file cannot be put back.
+ */
+async function keepAside(
+  file: string,
+): Promise<{ kind: 'kept'; aside: string } | { kind: 'none' } | { kind: 'unknown' }> {
+  const aside = siblingPath(file, 'previous');
+  trackTemporary(aside);
+  try {
+    await fs.link(file, aside);
+    return { kind: 'kept', aside };
+  } catch (err) {
+    await removeTemporary(aside);
+    return (err as NodeJS.ErrnoException).code === 'ENOENT'
+      ? { kind: 'none' }
+      : { kind: 'unknown' };
   }
 }
 

@@ -311,22 +311,46 @@ describe('path safety, end to end', () => {
     const manifestFile = `${archive}.static-export.json`;
     serving = await tarOf(SITE, false);
     expect((await run({ path: 'out', extract: 'false' })).error).toBeUndefined();
-    const before = [await fs.readFile(archive), await fs.readFile(manifestFile, 'utf8')];
+    await fs.chmod(manifestFile, 0o600);
+    // And a manifest that is a link to a file of the user's, which `overwrite` allows.
+    const linked = path.join(workspace, 'linked');
+    await fs.mkdir(linked);
+    await fs.writeFile(path.join(workspace, 'notes.json'), Buffer.from([0xff, 0xfe, 0x41]));
+    await fs.writeFile(path.join(linked, 'docs.example.com.tar'), 'their archive');
+    await fs.symlink('../notes.json', path.join(linked, 'docs.example.com.tar.static-export.json'));
+    const snapshot = async (dir: string) => {
+      const manifest = path.join(dir, 'docs.example.com.tar.static-export.json');
+      const stat = await fs.lstat(manifest);
+      return {
+        archive: await fs.readFile(path.join(dir, 'docs.example.com.tar')),
+        manifest: stat.isSymbolicLink() ? await fs.readlink(manifest) : await fs.readFile(manifest),
+        mode: stat.isSymbolicLink() ? 'link' : (stat.mode & 0o777).toString(8),
+      };
+    };
+    const before = { out: await snapshot(out), linked: await snapshot(linked) };
+    expect(before.out.mode).toBe('600');
     serving = await tarOf([...SITE, { name: 'release.txt', content: 'two\n' }], false);
     const rename = fs.rename.bind(fs);
     const refused = vi.spyOn(fs, 'rename').mockImplementation(async (from, to) => {
-      if (to === archive)
+      if (String(to).endsWith('docs.example.com.tar'))
         throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
       return rename(from, to);
     });
-    let failed: Run;
+    let failed: Run[];
     try {
-      failed = await run({ path: 'out', extract: 'false' });
+      failed = [
+        await run({ path: 'out', extract: 'false' }),
+        await run({ path: 'linked', extract: 'false', overwrite: 'true' }),
+      ];
     } finally {
       refused.mockRestore();
     }
-    expect(String(failed.error)).toMatch(/EACCES|permission/);
-    expect([await fs.readFile(archive), await fs.readFile(manifestFile, 'utf8')]).toEqual(before);
+    for (const { error } of failed) expect(String(error)).toMatch(/EACCES|permission/);
+    expect({ out: await snapshot(out), linked: await snapshot(linked) }).toEqual(before);
+    expect((await fs.readdir(out)).sort()).toEqual([
+      'docs.example.com.tar',
+      'docs.example.com.tar.static-export.json',
+    ]);
   });
 
   it('with extract false, removes the temporary files a killed run left inside path', async () => {
