@@ -6,7 +6,7 @@ import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
 import { urlsInImportMap } from './json-formats.js';
-import { type FoundReference, roleOfAttribute } from './references.js';
+import { baseNamesHost, type FoundReference, roleOfAttribute, underBase } from './references.js';
 
 /** Attributes whose value is one URL (HTML, SVG and a few legacy ones). */
 const URL_ATTRIBUTES = new Set([
@@ -155,6 +155,8 @@ interface TagState {
   foreignOpen: ForeignOpen[];
   /** How many of foreignOpen have each name. */
   foreignNames: Map<string, number>;
+  /** The element being reported closed is an SVG or MathML one. */
+  closingForeign: boolean;
   startIndex: number;
   endIndex: number;
   openTagStart: number;
@@ -192,6 +194,8 @@ class ScanningParser extends Parser {
   #skipping = false;
   foreignOpen: ForeignOpen[] = [];
   foreignNames = new Map<string, number>();
+  /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
+  closingForeign = false;
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
 
@@ -417,7 +421,9 @@ function leaveForeign(state: TagState): void {
 function popForeignTo(state: TagState, keep: number): void {
   while (state.foreignOpen.length > keep) {
     const element = popForeign(state);
+    state.closingForeign = element.foreign;
     state.cbs.onclosetag?.(element.name, false);
+    state.closingForeign = false;
   }
 }
 
@@ -488,7 +494,7 @@ export interface HtmlReference extends FoundReference {
   attribute?: true;
   /**
    * Fetched as the parser meets it, against the `<base href>` read by then, and never
-   * again under a later one (Chromium: a `<script src>`, a stylesheet, preload or prefetch
+   * again under a later one (Chromium: a `<script src>` or an SVG one's `href`, a stylesheet, preload or prefetch
    * `<link>`, an `<iframe src>`, a `url()` in a `<style>` or a style attribute; and these
    * in an `<iframe srcdoc>` made before the page's base). An image, a video's poster or a
    * link a later `<base>` still moves, and so does all a `<template>` holds, fetched once
@@ -503,6 +509,8 @@ const PARSER_FETCHED_RELS = /(?:^|\s)(?:stylesheet|preload|modulepreload|prefetc
 /** Whether `name` of `<tag>` is fetched as the parser meets it (see `HtmlReference.parsed`). */
 function fetchedWhenParsed(tag: string, name: string, attributes: Record<string, string>) {
   if (name === 'src') return tag === 'script' || tag === 'iframe';
+  // An SVG <script>'s.
+  if (tag === 'script') return name === 'href' || name === 'xlink:href';
   return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
 }
 
@@ -580,6 +588,8 @@ export class HtmlScanner {
       // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
       onclosetag: (name) => {
         if (this.#raw && name === this.#raw.tag) this.#closeRaw();
+        // `<svg><template></template></svg>`: no HTML template was opened, none closes.
+        if (this.#parser.closingForeign) return;
         if (name === 'form') this.#inForm = false;
         else if (name === 'noscript') this.#inNoscript = false;
         else if (name === 'template' && this.#templates > 0 && !this.#inNoscript)
@@ -622,7 +632,7 @@ export class HtmlScanner {
   }
 
   #open(tag: string, attributes: Record<string, string>): void {
-    if (tag === 'form') {
+    if (tag === 'form' && !this.#parser.isInForeignContext()) {
       if (this.#inForm) return;
       this.#inForm = true;
     }
@@ -744,16 +754,18 @@ export class HtmlScanner {
     );
     inner.write(value);
     inner.end();
-    // A frame made before the page's base takes the page's address as its own, and fetches
-    // what its parser meets against it. Its own <base href> is not applied here.
-    const madeBeforeBase = !this.baseReached && this.#fetchedNow() && !inner.baseReached;
-    for (const { parsed, ...reference } of found) {
-      this.#emit({
-        ...reference,
-        offset,
-        via: `<iframe srcdoc> ${reference.via}`,
-        ...(parsed && madeBeforeBase ? { parsed } : {}),
-      });
+    // The frame's document takes the page's address, or its base, as it is when the frame
+    // is made: one made before the page's base reads everything against the page's own
+    // address. A base of its own that names a host sends everything there; one that does
+    // not is read as the page's later references are.
+    const own = inner.baseReached ? inner.base : undefined;
+    const madeBeforeBase = !this.baseReached && this.#fetchedNow();
+    for (const { parsed: _, ...reference } of found) {
+      const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
+      if (own !== undefined && baseNamesHost(own))
+        this.#emit({ ...underBase(framed, own), parsed: true });
+      else if (own === undefined && madeBeforeBase) this.#emit({ ...framed, parsed: true });
+      else this.#emit(framed);
     }
   }
 

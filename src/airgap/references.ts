@@ -288,3 +288,26 @@ function roleOf(
       return undefined;
   }
 }
+
+/** The origin a site's own addresses are resolved under (no request goes there). */
+export const SITE_ORIGIN = 'http://site.invalid';
+export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
+export function baseNamesHost(base: string): boolean {
+  return externalHost(base.trim()) !== undefined;
+}
+
+/**
+ * A page's reference as the browser requests it: under a `<base href>` that names a host,
+ * a relative one (`app.js`, `/about`) leads to that host, not into the site.
+ */
+export function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
+  if (base === undefined || !baseNamesHost(base)) return found;
+  if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
+  try {
+    return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
+  } catch {
+    return found;
+  }
+}

@@ -13,11 +13,15 @@ import { type HtmlReference, HtmlScanner } from './html.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
 import { referencesInWebManifest } from './json-formats.js';
 import {
+  baseNamesHost,
   type ExternalReference,
   externalHost,
   type FoundReference,
   isAllowedHost,
   LineIndex,
+  SCHEME,
+  SITE_ORIGIN,
+  underBase,
 } from './references.js';
 import {
   decodedUrlPath,
@@ -680,32 +684,11 @@ function isSitePath(url: string): boolean {
   );
 }
 
-const SITE_ORIGIN = 'http://site.invalid';
-
-/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
-function baseNamesHost(base: string): boolean {
-  return externalHost(base.trim()) !== undefined;
-}
-
-/**
- * A page's reference as the browser requests it: under a `<base href>` that names a host,
- * a relative one (`app.js`, `/about`) leads to that host, not into the site.
- */
-function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
-  if (base === undefined || !baseNamesHost(base)) return found;
-  if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
-  try {
-    return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
-  } catch {
-    return found;
-  }
-}
 /**
  * A root-absolute path with nothing to normalize or decode: its own URL path. (Browsers
  * drop tabs and line breaks from a URL, so a path with one goes through the URL parser.)
  */
 const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Where a link leads inside the site, resolved once per page directory and link text. */
 type LinkTarget = { path: string; resolved: Resolved | undefined } | null;

@@ -42,10 +42,22 @@ const KINDS: Record<string, { markup: string; underBase: 'never' | 'may' }> = {
     markup: '<iframe srcdoc="<script src=&quot;sd.js&quot;></script>"></iframe>',
     underBase: 'never',
   },
+  'image in a srcdoc frame': {
+    markup: '<iframe srcdoc="<img src=&quot;sdi.png&quot;>"></iframe>',
+    underBase: 'never',
+  },
+  'SVG script': { markup: '<svg><script href="svg.js"></script></svg>', underBase: 'never' },
   // Inert until a script puts it in the page, by when the base is read.
   'script in a template': {
     markup:
       '<template id="t"><script src="t.js"></script><link rel="stylesheet" href="t.css"></template>' +
+      "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script>",
+    underBase: 'may',
+  },
+  // An SVG's <template> inside closes no HTML one.
+  'script after an SVG template in a template': {
+    markup:
+      '<template id="t"><svg><template></template></svg><script src="t2.js"></script></template>' +
       "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script>",
     underBase: 'may',
   },

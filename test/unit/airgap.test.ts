@@ -840,14 +840,22 @@ describe('scanning a site', () => {
   it('reads a template before a late <base href> under it, and lists broken links in order', async () => {
     const scan = await scanPages(
       {
-        // Inert until a script puts it in the page, by when the base is read.
+        // Inert until a script puts it in the page, by when the base is read; an SVG's
+        // <template> closes no HTML one.
         'a/template.html':
-          '<template><script src="t.js"></script><style>p { background: url(t.png) }</style></template>' +
+          '<template><svg><template></template></svg><script src="t.js"></script>' +
+          '<style>p { background: url(t.png) }</style></template>' +
           '<base href="https://cdn.example.com/">',
-        // A frame made before the base fetches what its parser meets from the page's address.
+        // A frame made before the base reads all it holds against the page's address...
         'a/frame.html':
           '<iframe srcdoc="<script src=&quot;f.js&quot;></script><img src=&quot;f.png&quot;>"></iframe>' +
           '<base href="https://cdn.example.com/">',
+        // ...but under a base of its own that names a host.
+        'a/frame-base.html':
+          '<iframe srcdoc="<script src=&quot;g.js&quot;></script><base href=&quot;https://own.example.com/&quot;>"></iframe>' +
+          '<base href="https://cdn.example.com/">',
+        'a/f.js': '',
+        'a/f.png': '',
         'a/order.html': [
           '<p>x</p>',
           '<script src="missing-1.js"></script>',
@@ -860,12 +868,11 @@ describe('scanning a site', () => {
       { external: true, links: true },
     );
     expect(scan.external.map((e) => [e.file, e.url])).toEqual([
-      ['a/frame.html', 'https://cdn.example.com/f.png'],
+      ['a/frame-base.html', 'https://own.example.com/g.js'],
       ['a/template.html', 'https://cdn.example.com/t.js'],
       ['a/template.html', 'https://cdn.example.com/t.png'],
     ]);
     expect(scan.links.broken.map((link) => [link.file, link.line, link.target])).toEqual([
-      ['a/frame.html', 1, '/a/f.js'],
       ['a/order.html', 2, '/a/missing-1.js'],
       ['a/order.html', 3, '/b/missing-2'],
       ['a/order.html', 4, '/a/missing-3.css'],
