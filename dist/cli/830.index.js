@@ -673,6 +673,29 @@ function roleOf(tag, attribute, attributes) {
             return undefined;
     }
 }
+/** The origin a site's own addresses are resolved under (no request goes there). */
+const SITE_ORIGIN = 'http://site.invalid';
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
+function baseNamesHost(base) {
+    return externalHost(base.trim()) !== undefined;
+}
+/**
+ * A page's reference as the browser requests it: under a `<base href>` that names a host,
+ * a relative one (`app.js`, `/about`) leads to that host, not into the site.
+ */
+function underBase(found, base) {
+    if (base === undefined || !baseNamesHost(base))
+        return found;
+    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
+        return found;
+    try {
+        return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
+    }
+    catch {
+        return found;
+    }
+}
 
 ;// CONCATENATED MODULE: ./.build/airgap/findings.js
 
@@ -1688,6 +1711,8 @@ class ScanningParser extends Parser/* Parser */.i {
     #skipping = false;
     foreignOpen = [];
     foreignNames = new Map();
+    /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
+    closingForeign = false;
     /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
     textWanted = false;
     ontext(start, endIndex) {
@@ -1901,7 +1926,9 @@ function leaveForeign(state) {
 function popForeignTo(state, keep) {
     while (state.foreignOpen.length > keep) {
         const element = popForeign(state);
+        state.closingForeign = element.foreign;
         state.cbs.onclosetag?.(element.name, false);
+        state.closingForeign = false;
     }
 }
 /**
@@ -1976,6 +2003,9 @@ const PARSER_FETCHED_RELS = /(?:^|\s)(?:stylesheet|preload|modulepreload|prefetc
 function fetchedWhenParsed(tag, name, attributes) {
     if (name === 'src')
         return tag === 'script' || tag === 'iframe';
+    // An SVG <script>'s.
+    if (tag === 'script')
+        return name === 'href' || name === 'xlink:href';
     return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
 }
 /**
@@ -2033,6 +2063,9 @@ class HtmlScanner {
             onclosetag: (name) => {
                 if (this.#raw && name === this.#raw.tag)
                     this.#closeRaw();
+                // `<svg><template></template></svg>`: no HTML template was opened, none closes.
+                if (this.#parser.closingForeign)
+                    return;
                 if (name === 'form')
                     this.#inForm = false;
                 else if (name === 'noscript')
@@ -2076,7 +2109,7 @@ class HtmlScanner {
         this.#callbacks.reference(reference);
     }
     #open(tag, attributes) {
-        if (tag === 'form') {
+        if (tag === 'form' && !this.#parser.isInForeignContext()) {
             if (this.#inForm)
                 return;
             this.#inForm = true;
@@ -2205,16 +2238,20 @@ class HtmlScanner {
         }, this.#depth + 1);
         inner.write(value);
         inner.end();
-        // A frame made before the page's base takes the page's address as its own, and fetches
-        // what its parser meets against it. Its own <base href> is not applied here.
-        const madeBeforeBase = !this.baseReached && this.#fetchedNow() && !inner.baseReached;
-        for (const { parsed, ...reference } of found) {
-            this.#emit({
-                ...reference,
-                offset,
-                via: `<iframe srcdoc> ${reference.via}`,
-                ...(parsed && madeBeforeBase ? { parsed } : {}),
-            });
+        // The frame's document takes the page's address, or its base, as it is when the frame
+        // is made: one made before the page's base reads everything against the page's own
+        // address. A base of its own that names a host sends everything there; one that does
+        // not is read as the page's later references are.
+        const own = inner.baseReached ? inner.base : undefined;
+        const madeBeforeBase = !this.baseReached && this.#fetchedNow();
+        for (const { parsed: _, ...reference } of found) {
+            const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
+            if (own !== undefined && baseNamesHost(own))
+                this.#emit({ ...underBase(framed, own), parsed: true });
+            else if (own === undefined && madeBeforeBase)
+                this.#emit({ ...framed, parsed: true });
+            else
+                this.#emit(framed);
         }
     }
     /**
@@ -2852,33 +2889,11 @@ function isSitePath(url) {
         second !== LINE_FEED &&
         second !== CARRIAGE_RETURN);
 }
-const SITE_ORIGIN = 'http://site.invalid';
-/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
-function baseNamesHost(base) {
-    return externalHost(base.trim()) !== undefined;
-}
-/**
- * A page's reference as the browser requests it: under a `<base href>` that names a host,
- * a relative one (`app.js`, `/about`) leads to that host, not into the site.
- */
-function underBase(found, base) {
-    if (base === undefined || !baseNamesHost(base))
-        return found;
-    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
-        return found;
-    try {
-        return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
-    }
-    catch {
-        return found;
-    }
-}
 /**
  * A root-absolute path with nothing to normalize or decode: its own URL path. (Browsers
  * drop tabs and line breaks from a URL, so a path with one goes through the URL parser.)
  */
 const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const CACHE_LIMIT = 200_000;
 function resolveLink(tree, pageBase, value) {
     let urlPath;

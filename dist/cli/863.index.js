@@ -6542,20 +6542,25 @@ async function deliverBundle(options) {
         const earlier = ours.get(name);
         const replacing = earlier?.sha256 === download.sha256 ? undefined : earlier;
         const manifestPath = external_node_path_.join(options.target, archiveManifestName(name));
-        const manifestBefore = await promises_.readFile(manifestPath, 'utf8').catch(() => undefined);
-        // The manifest goes first and names the archive it replaces: a run killed before the
-        // rename leaves that archive beside it, which the next run still knows as its own.
-        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...kept, ...(replacing ? { replacing } : {}) })));
+        const before = await keepAside(manifestPath);
         let archivePath;
         try {
+            // The manifest goes first and names the archive it replaces: a run killed before the
+            // rename leaves that archive beside it, which the next run still knows as its own.
+            await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)({ ...kept, ...(replacing ? { replacing } : {}) })));
             archivePath = await (0,place/* moveFileInto */.ag)(file, options.target, name);
         }
         catch (err) {
-            // Not put in place: the manifest goes back to describing what is there.
-            await (manifestBefore === undefined
-                ? promises_.rm(manifestPath, { force: true })
-                : (0,place/* writeFileAtomic */.Zf)(manifestPath, manifestBefore)).catch(() => undefined);
+            // Not put in place: the manifest goes back to what it was (the file itself).
+            if (before.kind === 'kept')
+                await promises_.rename(before.aside, manifestPath).catch(() => { });
+            else if (before.kind === 'none')
+                await promises_.rm(manifestPath, { force: true }).catch(() => { });
             throw err;
+        }
+        finally {
+            if (before.kind === 'kept')
+                await (0,place/* removeTemporary */.cF)(before.aside);
         }
         // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
         if (replacing)
@@ -6569,6 +6574,25 @@ async function deliverBundle(options) {
         await (0,place/* removeTemporary */.cF)(file);
         if (staging)
             await (0,place/* removeTemporary */.cF)(staging);
+    }
+}
+/**
+ * A second name for `file` (a hard link: the same bytes, mode and owner, and a symbolic link
+ * stays one), to put it back by. `none` when there is no such file; `unknown` when the file
+ * system makes no links, and the file cannot be put back.
+ */
+async function keepAside(file) {
+    const aside = (0,place/* siblingPath */.eR)(file, 'previous');
+    (0,place/* trackTemporary */.hN)(aside);
+    try {
+        await promises_.link(file, aside);
+        return { kind: 'kept', aside };
+    }
+    catch (err) {
+        await (0,place/* removeTemporary */.cF)(aside);
+        return err.code === 'ENOENT'
+            ? { kind: 'none' }
+            : { kind: 'unknown' };
     }
 }
 /** The target is checked again at the last moment: a long export leaves time for changes. */
