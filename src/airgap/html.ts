@@ -6,7 +6,7 @@ import { urlsInCss } from './css.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
 import { urlsInImportMap } from './json-formats.js';
-import { baseNamesHost, type FoundReference, roleOfAttribute, underBase } from './references.js';
+import { againstBase, baseNamesHost, type FoundReference, roleOfAttribute } from './references.js';
 
 /** Attributes whose value is one URL (HTML, SVG and a few legacy ones). */
 const URL_ATTRIBUTES = new Set([
@@ -341,8 +341,11 @@ Object.defineProperties(ScanningParser.prototype, {
       const name = this.tagname;
       this.endOpenTag(isOpenImplied);
       const open = this.foreignOpen;
-      if (open.length > 0 && open[open.length - 1]?.name === name) popForeign(this);
+      // `<svg><template/>`: an SVG element closes, no HTML one.
+      if (open.length > 0 && open[open.length - 1]?.name === name)
+        this.closingForeign = popForeign(this).foreign;
       if (!this.isVoidElement(name)) this.cbs.onclosetag?.(name, !isOpenImplied);
+      this.closingForeign = false;
     },
   },
 });
@@ -743,10 +746,10 @@ export class HtmlScanner {
 
   /** A document of its own, inside the attribute: the frame loads what it references. */
   #readFrame(value: string, offset: number): void {
-    const found: HtmlReference[] = [];
-    const inner = new HtmlScanner(
+    const found: { reference: HtmlReference; beforeItsBase: boolean }[] = [];
+    const inner: HtmlScanner = new HtmlScanner(
       {
-        reference: (reference) => found.push(reference),
+        reference: (reference) => found.push({ reference, beforeItsBase: !inner.baseReached }),
         unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
         unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
       },
@@ -754,18 +757,23 @@ export class HtmlScanner {
     );
     inner.write(value);
     inner.end();
-    // The frame's document takes the page's address, or its base, as it is when the frame
-    // is made: one made before the page's base reads everything against the page's own
-    // address. A base of its own that names a host sends everything there; one that does
-    // not is read as the page's later references are.
-    const own = inner.baseReached ? inner.base : undefined;
+    // The frame's document starts from the page's base as it is when the frame is made:
+    // the page's own address when the frame comes before the page's <base href>. What its
+    // parser fetches before a base of its own keeps that; the rest goes under that base.
     const madeBeforeBase = !this.baseReached && this.#fetchedNow();
-    for (const { parsed: _, ...reference } of found) {
+    const atCreation = (reference: HtmlReference): HtmlReference =>
+      madeBeforeBase ? { ...reference, parsed: true } : reference;
+    const itsBase = inner.baseReached ? inner.base : undefined;
+    for (const { reference: whole, beforeItsBase } of found) {
+      const { parsed, ...reference } = whole;
       const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
-      if (own !== undefined && baseNamesHost(own))
-        this.#emit({ ...underBase(framed, own), parsed: true });
-      else if (own === undefined && madeBeforeBase) this.#emit({ ...framed, parsed: true });
-      else this.#emit(framed);
+      const underItsBase =
+        itsBase === undefined || (parsed && beforeItsBase)
+          ? undefined
+          : againstBase(framed, itsBase);
+      if (underItsBase === undefined) this.#emit(atCreation(framed));
+      else if (baseNamesHost(itsBase as string)) this.#emit({ ...underItsBase, parsed: true });
+      else this.#emit(atCreation(underItsBase));
     }
   }
 

@@ -311,3 +311,23 @@ export function underBase<T extends FoundReference>(found: T, base: string | und
     return found;
   }
 }
+
+/**
+ * `found` resolved against a `<base href>` that names a host or starts at the site's root
+ * (`/docs/`), or undefined for another (`docs/`, `?v=2`), which depends on the page's
+ * address. A path stays a path (`/docs/app.js`).
+ */
+export function againstBase<T extends FoundReference>(found: T, base: string): T | undefined {
+  const trimmed = base.trim();
+  if (!baseNamesHost(trimmed) && !/^\/(?![/\\])/.test(trimmed)) return undefined;
+  if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
+  try {
+    const url = new URL(found.url, new URL(trimmed, `${SITE_ORIGIN}/`));
+    return {
+      ...found,
+      url: url.origin === SITE_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href,
+    };
+  } catch {
+    return found;
+  }
+}

@@ -46,11 +46,30 @@ const KINDS: Record<string, { markup: string; underBase: 'never' | 'may' }> = {
     markup: '<iframe srcdoc="<img src=&quot;sdi.png&quot;>"></iframe>',
     underBase: 'never',
   },
+  'script before a srcdoc frame’s own base': {
+    markup:
+      '<iframe srcdoc="<script src=&quot;g.js&quot;></script><base href=&quot;https://frame.cdn.example/&quot;>"></iframe>',
+    underBase: 'never',
+  },
+  'image in a srcdoc frame in a srcdoc frame': {
+    markup: `<iframe srcdoc="<iframe srcdoc='<img src=&quot;n.png&quot;>'></iframe>"></iframe>`,
+    underBase: 'never',
+  },
+  'image under a srcdoc frame’s own path base': {
+    markup: '<iframe srcdoc="<base href=&quot;/x/&quot;><img src=&quot;r.png&quot;>"></iframe>',
+    underBase: 'never',
+  },
   'SVG script': { markup: '<svg><script href="svg.js"></script></svg>', underBase: 'never' },
   // Inert until a script puts it in the page, by when the base is read.
   'script in a template': {
     markup:
       '<template id="t"><script src="t.js"></script><link rel="stylesheet" href="t.css"></template>' +
+      "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script>",
+    underBase: 'may',
+  },
+  'script after a self-closed SVG template in a template': {
+    markup:
+      '<template id="t"><svg><template/></svg><script src="t3.js"></script></template>' +
       "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script>",
     underBase: 'may',
   },

@@ -850,12 +850,23 @@ describe('scanning a site', () => {
         'a/frame.html':
           '<iframe srcdoc="<script src=&quot;f.js&quot;></script><img src=&quot;f.png&quot;>"></iframe>' +
           '<base href="https://cdn.example.com/">',
-        // ...but under a base of its own that names a host.
+        // ...but what comes after a base of its own under that one.
         'a/frame-base.html':
-          '<iframe srcdoc="<script src=&quot;g.js&quot;></script><base href=&quot;https://own.example.com/&quot;>"></iframe>' +
+          '<iframe srcdoc="<script src=&quot;g.js&quot;></script><base href=&quot;https://own.example.com/&quot;><img src=&quot;h.png&quot;>"></iframe>' +
           '<base href="https://cdn.example.com/">',
+        // A frame in a frame, made before the outer frame's base.
+        'a/nested.html':
+          `<iframe srcdoc="<iframe srcdoc='<img src=&quot;n.png&quot;>'></iframe><base href=&quot;https://own.example.com/&quot;>"></iframe>` +
+          '<base href="https://cdn.example.com/">',
+        // A base of the frame's own that is a path, and the page's past the first piece.
+        'a/relative.html':
+          '<iframe srcdoc="<base href=&quot;/x/&quot;><img src=&quot;r.png&quot;>"></iframe>' +
+          `<p>${'text '.repeat(16_000)}</p><base href="https://cdn.example.com/">`,
         'a/f.js': '',
         'a/f.png': '',
+        'a/g.js': '',
+        'a/n.png': '',
+        'x/r.png': '',
         'a/order.html': [
           '<p>x</p>',
           '<script src="missing-1.js"></script>',
@@ -868,7 +879,7 @@ describe('scanning a site', () => {
       { external: true, links: true },
     );
     expect(scan.external.map((e) => [e.file, e.url])).toEqual([
-      ['a/frame-base.html', 'https://own.example.com/g.js'],
+      ['a/frame-base.html', 'https://own.example.com/h.png'],
       ['a/template.html', 'https://cdn.example.com/t.js'],
       ['a/template.html', 'https://cdn.example.com/t.png'],
     ]);
