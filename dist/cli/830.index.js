@@ -696,6 +696,28 @@ function underBase(found, base) {
         return found;
     }
 }
+/**
+ * `found` resolved against a `<base href>` that names a host or starts at the site's root
+ * (`/docs/`), or undefined for another (`docs/`, `?v=2`), which depends on the page's
+ * address. A path stays a path (`/docs/app.js`).
+ */
+function againstBase(found, base) {
+    const trimmed = base.trim();
+    if (!baseNamesHost(trimmed) && !/^\/(?![/\\])/.test(trimmed))
+        return undefined;
+    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
+        return found;
+    try {
+        const url = new URL(found.url, new URL(trimmed, `${SITE_ORIGIN}/`));
+        return {
+            ...found,
+            url: url.origin === SITE_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href,
+        };
+    }
+    catch {
+        return found;
+    }
+}
 
 ;// CONCATENATED MODULE: ./.build/airgap/findings.js
 
@@ -1846,10 +1868,12 @@ Object.defineProperties(ScanningParser.prototype, {
             const name = this.tagname;
             this.endOpenTag(isOpenImplied);
             const open = this.foreignOpen;
+            // `<svg><template/>`: an SVG element closes, no HTML one.
             if (open.length > 0 && open[open.length - 1]?.name === name)
-                popForeign(this);
+                this.closingForeign = popForeign(this).foreign;
             if (!this.isVoidElement(name))
                 this.cbs.onclosetag?.(name, !isOpenImplied);
+            this.closingForeign = false;
         },
     },
 });
@@ -2232,26 +2256,30 @@ class HtmlScanner {
     #readFrame(value, offset) {
         const found = [];
         const inner = new _a({
-            reference: (reference) => found.push(reference),
+            reference: (reference) => found.push({ reference, beforeItsBase: !inner.baseReached }),
             unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
             unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
         }, this.#depth + 1);
         inner.write(value);
         inner.end();
-        // The frame's document takes the page's address, or its base, as it is when the frame
-        // is made: one made before the page's base reads everything against the page's own
-        // address. A base of its own that names a host sends everything there; one that does
-        // not is read as the page's later references are.
-        const own = inner.baseReached ? inner.base : undefined;
+        // The frame's document starts from the page's base as it is when the frame is made:
+        // the page's own address when the frame comes before the page's <base href>. What its
+        // parser fetches before a base of its own keeps that; the rest goes under that base.
         const madeBeforeBase = !this.baseReached && this.#fetchedNow();
-        for (const { parsed: _, ...reference } of found) {
+        const atCreation = (reference) => madeBeforeBase ? { ...reference, parsed: true } : reference;
+        const itsBase = inner.baseReached ? inner.base : undefined;
+        for (const { reference: whole, beforeItsBase } of found) {
+            const { parsed, ...reference } = whole;
             const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
-            if (own !== undefined && baseNamesHost(own))
-                this.#emit({ ...underBase(framed, own), parsed: true });
-            else if (own === undefined && madeBeforeBase)
-                this.#emit({ ...framed, parsed: true });
+            const underItsBase = itsBase === undefined || (parsed && beforeItsBase)
+                ? undefined
+                : againstBase(framed, itsBase);
+            if (underItsBase === undefined)
+                this.#emit(atCreation(framed));
+            else if (baseNamesHost(itsBase))
+                this.#emit({ ...underItsBase, parsed: true });
             else
-                this.#emit(framed);
+                this.#emit(atCreation(underItsBase));
         }
     }
     /**
