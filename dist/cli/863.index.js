@@ -6577,7 +6577,7 @@ async function deliverBundle(options) {
     }
 }
 /**
- * A second name for `file` (a hard link: the same bytes, mode and owner, and a symbolic link
+ * A second name for `file` (a hard link: the same bytes, mode and owner; on Linux a symbolic link
  * stays one), to put it back by. `none` when there is no such file; `unknown` when the file
  * system makes no links, and the file cannot be put back.
  */
