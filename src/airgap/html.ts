@@ -771,8 +771,17 @@ export class HtmlScanner {
         itsBase === undefined || (parsed && beforeItsBase)
           ? undefined
           : againstBase(framed, itsBase);
-      if (underItsBase === undefined) this.#emit(atCreation(framed));
-      else if (baseNamesHost(itsBase as string)) this.#emit({ ...underItsBase, parsed: true });
+      if (underItsBase === undefined) {
+        this.#emit(atCreation(framed));
+        continue;
+      }
+      if (beforeItsBase && framed.role === 'load') {
+        // An image or a poster before the frame's base is fetched at once from where the
+        // frame started, and may be again under its base: both, for the host check only.
+        const { attribute: _, ...loaded } = framed;
+        this.#emit(atCreation(loaded));
+      }
+      if (baseNamesHost(itsBase as string)) this.#emit({ ...underItsBase, parsed: true });
       else this.#emit(atCreation(underItsBase));
     }
   }

@@ -30,6 +30,8 @@ export interface ExternalReference {
 
 const TAB_OR_NEWLINE = /[\t\n\r]/;
 const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
+/** C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim` does). */
+const EDGES = /^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g;
 /** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
 const SCHEME_RELATIVE = /^[/\\]{2}/;
 
@@ -42,11 +44,14 @@ const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
  * or names no host at all (a bare `//`).
  */
 export function externalHost(reference: string): string | undefined {
-  // As browsers read it: tabs and line breaks anywhere are dropped, `\` is `/` in http(s).
+  // As browsers read it: tabs and line breaks anywhere are dropped, control characters
+  // and spaces at either end too (`&#1;//host/`), `\` is `/` in http(s).
   const value = (
     TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference
   ).trim();
   if (value === '') return undefined;
+  if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
+    return externalHost(value.replace(EDGES, ''));
   let absolute: string;
   if (SCHEME_RELATIVE.test(value)) absolute = `https:${value}`;
   else {
