@@ -431,6 +431,8 @@ function samplePages(pages, count) {
 ;// CONCATENATED MODULE: ./.build/airgap/references.js
 const TAB_OR_NEWLINE = /[\t\n\r]/;
 const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
+/** C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim` does). */
+const EDGES = /^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g;
 /** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
 const SCHEME_RELATIVE = /^[/\\]{2}/;
 /** Schemes that load or open something over the network. */
@@ -441,10 +443,13 @@ const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
  * or names no host at all (a bare `//`).
  */
 function externalHost(reference) {
-    // As browsers read it: tabs and line breaks anywhere are dropped, `\` is `/` in http(s).
+    // As browsers read it: tabs and line breaks anywhere are dropped, control characters
+    // and spaces at either end too (`&#1;//host/`), `\` is `/` in http(s).
     const value = (TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference).trim();
     if (value === '')
         return undefined;
+    if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
+        return externalHost(value.replace(EDGES, ''));
     let absolute;
     if (SCHEME_RELATIVE.test(value))
         absolute = `https:${value}`;
@@ -2274,9 +2279,17 @@ class HtmlScanner {
             const underItsBase = itsBase === undefined || (parsed && beforeItsBase)
                 ? undefined
                 : againstBase(framed, itsBase);
-            if (underItsBase === undefined)
+            if (underItsBase === undefined) {
                 this.#emit(atCreation(framed));
-            else if (baseNamesHost(itsBase))
+                continue;
+            }
+            if (beforeItsBase && framed.role === 'load') {
+                // An image or a poster before the frame's base is fetched at once from where the
+                // frame started, and may be again under its base: both, for the host check only.
+                const { attribute: _, ...loaded } = framed;
+                this.#emit(atCreation(loaded));
+            }
+            if (baseNamesHost(itsBase))
                 this.#emit({ ...underItsBase, parsed: true });
             else
                 this.#emit(atCreation(underItsBase));
