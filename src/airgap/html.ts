@@ -496,12 +496,12 @@ export interface HtmlReference extends FoundReference {
   /** Held by an attribute of the page (what the internal link check resolves). */
   attribute?: true;
   /**
-   * Fetched as the parser meets it, against the `<base href>` read by then, and never
-   * again under a later one (Chromium: a `<script src>` or an SVG one's `href`, a stylesheet, preload or prefetch
-   * `<link>`, an `<iframe src>`, a `url()` in a `<style>` or a style attribute; and these
-   * in an `<iframe srcdoc>` made before the page's base). An image, a video's poster or a
-   * link a later `<base>` still moves, and so does all a `<template>` holds, fetched once
-   * a script puts it in the page.
+   * Read against the `<base href>` known when the parser meets it, never under a later
+   * one: what Chromium fetches as it parses (a `<script src>` or an SVG one's `href`, a
+   * stylesheet, preload or prefetch `<link>`, an `<iframe src>`, a `url()` in a `<style>`
+   * or a style attribute), and what an `<iframe srcdoc>` made before the page's base
+   * holds. An image, a video's poster or a link a later `<base>` still moves, and so does
+   * all a `<template>` holds, fetched once a script puts it in the page.
    */
   parsed?: true;
 }
