@@ -42,6 +42,7 @@ const READ_ATTRIBUTES = new Set([
   'http-equiv',
   'content',
   'srcdoc',
+  'disabled',
 ]);
 /**
  * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
@@ -196,6 +197,12 @@ class ScanningParser extends Parser {
   foreignNames = new Map<string, number>();
   /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
   closingForeign = false;
+
+  /** Whether an element named `template` or `noscript` is open since the `<svg>` or `<math>`. */
+  holdsInertName(): boolean {
+    const names = this.foreignNames;
+    return names.size > 0 && ((names.get('template') ?? 0) > 0 || (names.get('noscript') ?? 0) > 0);
+  }
   /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
   textWanted = false;
 
@@ -514,7 +521,13 @@ function fetchedWhenParsed(tag: string, name: string, attributes: Record<string,
   if (name === 'src') return tag === 'script' || tag === 'iframe';
   // An SVG <script>'s.
   if (tag === 'script') return name === 'href' || name === 'xlink:href';
-  return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
+  // A disabled stylesheet is fetched once a script enables it.
+  return (
+    tag === 'link' &&
+    name === 'href' &&
+    attributes.disabled === undefined &&
+    PARSER_FETCHED_RELS.test(attributes.rel ?? '')
+  );
 }
 
 export interface HtmlScanCallbacks {
@@ -739,9 +752,13 @@ export class HtmlScanner {
     this.#readScript(content, (at) => raw.start + at, 'inline script');
   }
 
-  /** Whether what the parser meets now is fetched now: not in a `<template>` or a `<noscript>`. */
+  /**
+   * Whether what the parser meets now is fetched now: not in a `<template>` or a
+   * `<noscript>`, nor in one taken for an SVG element's (the SVG may have been closed by
+   * markup this parser does not follow: `<div><svg></div><template>`).
+   */
   #fetchedNow(): boolean {
-    return this.#templates === 0 && !this.#inNoscript;
+    return this.#templates === 0 && !this.#inNoscript && !this.#parser.holdsInertName();
   }
 
   /** A document of its own, inside the attribute: the frame loads what it references. */

@@ -30,8 +30,16 @@ export interface ExternalReference {
 
 const TAB_OR_NEWLINE = /[\t\n\r]/;
 const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
-/** C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim` does). */
-const EDGES = /^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g;
+/** `value` without the C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim`). */
+function withoutControlEdges(value: string): string {
+  const edge = (at: number) => value.charCodeAt(at) <= 0x20 || /\s/.test(value.charAt(at));
+  let start = 0;
+  let end = value.length;
+  while (start < end && edge(start)) start += 1;
+  while (end > start && edge(end - 1)) end -= 1;
+  return value.slice(start, end);
+}
+
 /** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
 const SCHEME_RELATIVE = /^[/\\]{2}/;
 
@@ -51,7 +59,7 @@ export function externalHost(reference: string): string | undefined {
   ).trim();
   if (value === '') return undefined;
   if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
-    return externalHost(value.replace(EDGES, ''));
+    return externalHost(withoutControlEdges(value));
   let absolute: string;
   if (SCHEME_RELATIVE.test(value)) absolute = `https:${value}`;
   else {

@@ -59,6 +59,18 @@ const KINDS: Record<string, { markup: string; underBase: 'never' | 'may' }> = {
     markup: '<iframe srcdoc="<base href=&quot;/x/&quot;><img src=&quot;r.png&quot;>"></iframe>',
     underBase: 'never',
   },
+  'disabled stylesheet': {
+    markup:
+      '<link rel="stylesheet" href="ds.css" disabled id="ds">' +
+      "<script>addEventListener('load', () => { document.getElementById('ds').disabled = false })</script>",
+    underBase: 'may',
+  },
+  'template after an SVG a <div> closes': {
+    markup:
+      '<div><svg></div><template id="t"><script src="st.js"></script></template>' +
+      "<script>addEventListener('load', () => document.body.append(document.getElementById('t').content.cloneNode(true)))</script><p>x</p>",
+    underBase: 'may',
+  },
   'SVG script': { markup: '<svg><script href="svg.js"></script></svg>', underBase: 'never' },
   // Inert until a script puts it in the page, by when the base is read.
   'script in a template': {

@@ -915,6 +915,29 @@ describe('scanning a site', () => {
     ]);
   });
 
+  it('reads a disabled stylesheet, and a template an SVG may hold, under a late base', async () => {
+    const enable =
+      "<script>addEventListener('load', () => document.body.append(t.content.cloneNode(true)))</script>";
+    const scan = await scanPages(
+      {
+        // Fetched once a script enables it, by when the base is read.
+        'a/disabled.html':
+          '<link rel="stylesheet" href="d.css" disabled><base href="https://cdn.example.com/">',
+        // The <div>'s end tag closes the SVG in a browser: the template is an HTML one.
+        'a/svg.html':
+          `<div><svg></div><template id="t"><script src="t.js"></script></template>${enable}` +
+          '<p>x</p><base href="https://cdn.example.com/">',
+        // A control character, then spaces: read in one pass.
+        'a/spaces.html': `<img src="&#1;a${' '.repeat(200_000)}b">`,
+      },
+      { external: true, links: false },
+    );
+    expect(scan.external.map((e) => [e.file, e.url])).toEqual([
+      ['a/disabled.html', 'https://cdn.example.com/d.css'],
+      ['a/svg.html', 'https://cdn.example.com/t.js'],
+    ]);
+  });
+
   it('takes no <base href> from a template, a noscript or an SVG', async () => {
     const scan = await scanPages(
       {
