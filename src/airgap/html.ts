@@ -667,7 +667,7 @@ export class HtmlScanner {
             role: role.role,
             via: role.via,
             attribute: true,
-            ...(this.#fetchedNow() && fetchedWhenParsed(tag, name, attributes)
+            ...(fetchedWhenParsed(tag, name, attributes) && this.#fetchedNow()
               ? { parsed: true }
               : {}),
           });
