@@ -431,8 +431,17 @@ function samplePages(pages, count) {
 ;// CONCATENATED MODULE: ./.build/airgap/references.js
 const TAB_OR_NEWLINE = /[\t\n\r]/;
 const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
-/** C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim` does). */
-const EDGES = /^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g;
+/** `value` without the C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim`). */
+function withoutControlEdges(value) {
+    const edge = (at) => value.charCodeAt(at) <= 0x20 || /\s/.test(value.charAt(at));
+    let start = 0;
+    let end = value.length;
+    while (start < end && edge(start))
+        start += 1;
+    while (end > start && edge(end - 1))
+        end -= 1;
+    return value.slice(start, end);
+}
 /** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
 const SCHEME_RELATIVE = /^[/\\]{2}/;
 /** Schemes that load or open something over the network. */
@@ -449,7 +458,7 @@ function externalHost(reference) {
     if (value === '')
         return undefined;
     if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
-        return externalHost(value.replace(EDGES, ''));
+        return externalHost(withoutControlEdges(value));
     let absolute;
     if (SCHEME_RELATIVE.test(value))
         absolute = `https:${value}`;
@@ -1639,6 +1648,7 @@ const READ_ATTRIBUTES = new Set([
     'http-equiv',
     'content',
     'srcdoc',
+    'disabled',
 ]);
 /**
  * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
@@ -1740,6 +1750,11 @@ class ScanningParser extends Parser/* Parser */.i {
     foreignNames = new Map();
     /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
     closingForeign = false;
+    /** Whether an element named `template` or `noscript` is open since the `<svg>` or `<math>`. */
+    holdsInertName() {
+        const names = this.foreignNames;
+        return names.size > 0 && ((names.get('template') ?? 0) > 0 || (names.get('noscript') ?? 0) > 0);
+    }
     /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
     textWanted = false;
     ontext(start, endIndex) {
@@ -2035,7 +2050,11 @@ function fetchedWhenParsed(tag, name, attributes) {
     // An SVG <script>'s.
     if (tag === 'script')
         return name === 'href' || name === 'xlink:href';
-    return tag === 'link' && name === 'href' && PARSER_FETCHED_RELS.test(attributes.rel ?? '');
+    // A disabled stylesheet is fetched once a script enables it.
+    return (tag === 'link' &&
+        name === 'href' &&
+        attributes.disabled === undefined &&
+        PARSER_FETCHED_RELS.test(attributes.rel ?? ''));
 }
 /**
  * How deep `<iframe srcdoc>` documents are read inside one another. Each one is parsed
@@ -2158,7 +2177,7 @@ class HtmlScanner {
                         role: role.role,
                         via: role.via,
                         attribute: true,
-                        ...(this.#fetchedNow() && fetchedWhenParsed(tag, name, attributes)
+                        ...(fetchedWhenParsed(tag, name, attributes) && this.#fetchedNow()
                             ? { parsed: true }
                             : {}),
                     });
@@ -2253,9 +2272,13 @@ class HtmlScanner {
         }
         this.#readScript(content, (at) => raw.start + at, 'inline script');
     }
-    /** Whether what the parser meets now is fetched now: not in a `<template>` or a `<noscript>`. */
+    /**
+     * Whether what the parser meets now is fetched now: not in a `<template>` or a
+     * `<noscript>`, nor in one taken for an SVG element's (the SVG may have been closed by
+     * markup this parser does not follow: `<div><svg></div><template>`).
+     */
     #fetchedNow() {
-        return this.#templates === 0 && !this.#inNoscript;
+        return this.#templates === 0 && !this.#inNoscript && !this.#parser.holdsInertName();
     }
     /** A document of its own, inside the attribute: the frame loads what it references. */
     #readFrame(value, offset) {
