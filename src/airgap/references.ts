@@ -306,9 +306,38 @@ function roleOf(
 export const SITE_ORIGIN = 'http://site.invalid';
 export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
+/** A `<base href>` as read once: a page repeats it for every reference, and it may be long. */
+interface ParsedBase {
+  text: string;
+  namesHost: boolean;
+  /** A path from the site's root (`/docs/`). */
+  fromRoot: boolean;
+  /** Resolved against the site (a path from its root keeps the site's origin), when it is a URL. */
+  url: URL | undefined;
+}
+let lastBase: ParsedBase | undefined;
+
+function parsedBase(base: string): ParsedBase {
+  if (lastBase?.text === base) return lastBase;
+  const trimmed = base.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed, `${SITE_ORIGIN}/`);
+  } catch {
+    url = undefined;
+  }
+  lastBase = {
+    text: base,
+    namesHost: externalHost(trimmed) !== undefined,
+    fromRoot: /^\/(?![/\\])/.test(trimmed),
+    url,
+  };
+  return lastBase;
+}
+
 /** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
 export function baseNamesHost(base: string): boolean {
-  return externalHost(base.trim()) !== undefined;
+  return parsedBase(base).namesHost;
 }
 
 /**
@@ -316,10 +345,12 @@ export function baseNamesHost(base: string): boolean {
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 export function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
-  if (base === undefined || !baseNamesHost(base)) return found;
+  if (base === undefined) return found;
+  const { namesHost, url: baseUrl } = parsedBase(base);
+  if (!namesHost || baseUrl === undefined) return found;
   if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
   try {
-    return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
+    return { ...found, url: new URL(found.url, baseUrl).href };
   } catch {
     return found;
   }
@@ -331,11 +362,11 @@ export function underBase<T extends FoundReference>(found: T, base: string | und
  * address. A path stays a path (`/docs/app.js`).
  */
 export function againstBase<T extends FoundReference>(found: T, base: string): T | undefined {
-  const trimmed = base.trim();
-  if (!baseNamesHost(trimmed) && !/^\/(?![/\\])/.test(trimmed)) return undefined;
+  const { namesHost, fromRoot, url: baseUrl } = parsedBase(base);
+  if (baseUrl === undefined || !(namesHost || fromRoot)) return undefined;
   if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
   try {
-    const url = new URL(found.url, new URL(trimmed, `${SITE_ORIGIN}/`));
+    const url = new URL(found.url, baseUrl);
     return {
       ...found,
       url: url.origin === SITE_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href,

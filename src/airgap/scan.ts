@@ -553,8 +553,8 @@ export class FileScanner {
       // Browsers resolve a link when it is followed, and an image or a video when they load
       // it, against the page's first <base href>, wherever it stands. One found after
       // references it changes were read has the page read again, knowing it from the
-      // start. What the parser fetches as it meets it (a script, a stylesheet) keeps the
-      // page's own address.
+      // start. What the parser fetches as it meets it (a script, a stylesheet) is fetched
+      // from the page's own address first.
       let readBeforeBase = false;
       let linksCheckedBeforeBase = false;
       const baseCameLate = () =>
@@ -565,8 +565,12 @@ export class FileScanner {
       const scanner = new HtmlScanner({
         reference: (found) => {
           const unbased = found.parsed === true && !scanner.baseReached;
-          if (scanner.base === undefined && !unbased) readBeforeBase = true;
-          external(unbased ? found : underBase(found, scanner.base));
+          if (scanner.base === undefined) readBeforeBase = true;
+          // Fetched from the page's own address, but a script may move it under the base
+          // (`onload="this.rel='stylesheet'"`, an element put back): the host check reads
+          // it there too. The link check reads it where the parser fetched it.
+          if (unbased) external(found);
+          external(underBase(found, scanner.base));
           if (isPage && options.links && found.attribute && found.role !== 'metadata') {
             pending.push({ reference: found, unbased });
             if (!unbased) basedPending += 1;

@@ -797,8 +797,9 @@ describe('scanning a site', () => {
     ]);
   });
 
-  it('keeps the page address for what the parser fetches before a <base href>', async () => {
-    // Chromium fetches these as it meets them, under the base read by then.
+  it('checks what the parser fetches before a <base href> at the page address, and its host under the base', async () => {
+    // Chromium fetches these as it meets them, under the base read by then; a script may
+    // move them under the later base (a preload turned stylesheet): their host is read there.
     const text = (bytes: number) => `<p>${'text '.repeat(bytes / 5)}</p>`;
     const parsed =
       '<script src="app.js"></script><link rel="stylesheet" href="site.css">' +
@@ -826,14 +827,16 @@ describe('scanning a site', () => {
       { external: true, links: true },
     );
     expect(scan.links.broken).toEqual([]);
+    const under = (file: string) =>
+      ['app.js', 'site.css', 'mod.js', 'frame.html', 'bg.png', 'p.png'].map((name) => [
+        file,
+        `https://cdn.example.com/${name}`,
+      ]);
     expect(scan.external.map((e) => [e.file, e.url])).toEqual([
-      ['a/after.html', 'https://cdn.example.com/app.js'],
-      ['a/after.html', 'https://cdn.example.com/site.css'],
-      ['a/after.html', 'https://cdn.example.com/mod.js'],
-      ['a/after.html', 'https://cdn.example.com/frame.html'],
-      ['a/after.html', 'https://cdn.example.com/bg.png'],
-      ['a/after.html', 'https://cdn.example.com/p.png'],
+      ...under('a/after.html'),
+      ...under('a/cdn-late.html'),
       ['a/cdn-late.html', 'https://cdn.example.com/after.js'],
+      ...under('a/cdn.html'),
     ]);
   });
 
@@ -878,8 +881,15 @@ describe('scanning a site', () => {
       },
       { external: true, links: true },
     );
+    // Whatever keeps the page's address for the link check is read under the page's base
+    // by the host check too: a script may move the frame.
     expect(scan.external.map((e) => [e.file, e.url])).toEqual([
+      ['a/frame-base.html', 'https://cdn.example.com/g.js'],
       ['a/frame-base.html', 'https://own.example.com/h.png'],
+      ['a/frame.html', 'https://cdn.example.com/f.js'],
+      ['a/frame.html', 'https://cdn.example.com/f.png'],
+      ['a/nested.html', 'https://cdn.example.com/n.png'],
+      ['a/relative.html', 'https://cdn.example.com/x/r.png'],
       ['a/template.html', 'https://cdn.example.com/t.js'],
       ['a/template.html', 'https://cdn.example.com/t.png'],
     ]);
@@ -929,12 +939,17 @@ describe('scanning a site', () => {
           '<p>x</p><base href="https://cdn.example.com/">',
         // A control character, then spaces: read in one pass.
         'a/spaces.html': `<img src="&#1;a${' '.repeat(200_000)}b">`,
+        // A long base, read once for all the page's references.
+        'a/long-base.html':
+          `<base href="https://long.example.com/${'d'.repeat(200_000)}/">` +
+          '<img src="i.png">'.repeat(10_000),
       },
       { external: true, links: false },
     );
-    expect(scan.external.map((e) => [e.file, e.url])).toEqual([
-      ['a/disabled.html', 'https://cdn.example.com/d.css'],
-      ['a/svg.html', 'https://cdn.example.com/t.js'],
+    expect(scan.external.map((e) => [e.file, e.host])).toEqual([
+      ['a/disabled.html', 'cdn.example.com'],
+      ['a/long-base.html', 'long.example.com'],
+      ['a/svg.html', 'cdn.example.com'],
     ]);
   });
 
