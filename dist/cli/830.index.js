@@ -690,21 +690,44 @@ function roleOf(tag, attribute, attributes) {
 /** The origin a site's own addresses are resolved under (no request goes there). */
 const SITE_ORIGIN = 'http://site.invalid';
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+let lastBase;
+function parsedBase(base) {
+    if (lastBase?.text === base)
+        return lastBase;
+    const trimmed = base.trim();
+    let url;
+    try {
+        url = new URL(trimmed, `${SITE_ORIGIN}/`);
+    }
+    catch {
+        url = undefined;
+    }
+    lastBase = {
+        text: base,
+        namesHost: externalHost(trimmed) !== undefined,
+        fromRoot: /^\/(?![/\\])/.test(trimmed),
+        url,
+    };
+    return lastBase;
+}
 /** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
 function baseNamesHost(base) {
-    return externalHost(base.trim()) !== undefined;
+    return parsedBase(base).namesHost;
 }
 /**
  * A page's reference as the browser requests it: under a `<base href>` that names a host,
  * a relative one (`app.js`, `/about`) leads to that host, not into the site.
  */
 function underBase(found, base) {
-    if (base === undefined || !baseNamesHost(base))
+    if (base === undefined)
+        return found;
+    const { namesHost, url: baseUrl } = parsedBase(base);
+    if (!namesHost || baseUrl === undefined)
         return found;
     if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
         return found;
     try {
-        return { ...found, url: new URL(found.url, new URL(base.trim(), SITE_ORIGIN)).href };
+        return { ...found, url: new URL(found.url, baseUrl).href };
     }
     catch {
         return found;
@@ -716,13 +739,13 @@ function underBase(found, base) {
  * address. A path stays a path (`/docs/app.js`).
  */
 function againstBase(found, base) {
-    const trimmed = base.trim();
-    if (!baseNamesHost(trimmed) && !/^\/(?![/\\])/.test(trimmed))
+    const { namesHost, fromRoot, url: baseUrl } = parsedBase(base);
+    if (baseUrl === undefined || !(namesHost || fromRoot))
         return undefined;
     if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
         return found;
     try {
-        const url = new URL(found.url, new URL(trimmed, `${SITE_ORIGIN}/`));
+        const url = new URL(found.url, baseUrl);
         return {
             ...found,
             url: url.origin === SITE_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href,
@@ -2815,8 +2838,8 @@ class FileScanner {
             // Browsers resolve a link when it is followed, and an image or a video when they load
             // it, against the page's first <base href>, wherever it stands. One found after
             // references it changes were read has the page read again, knowing it from the
-            // start. What the parser fetches as it meets it (a script, a stylesheet) keeps the
-            // page's own address.
+            // start. What the parser fetches as it meets it (a script, a stylesheet) is fetched
+            // from the page's own address first.
             let readBeforeBase = false;
             let linksCheckedBeforeBase = false;
             const baseCameLate = () => pageBase === undefined &&
@@ -2826,9 +2849,14 @@ class FileScanner {
             const scanner = new HtmlScanner({
                 reference: (found) => {
                     const unbased = found.parsed === true && !scanner.baseReached;
-                    if (scanner.base === undefined && !unbased)
+                    if (scanner.base === undefined)
                         readBeforeBase = true;
-                    external(unbased ? found : underBase(found, scanner.base));
+                    // Fetched from the page's own address, but a script may move it under the base
+                    // (`onload="this.rel='stylesheet'"`, an element put back): the host check reads
+                    // it there too. The link check reads it where the parser fetched it.
+                    if (unbased)
+                        external(found);
+                    external(underBase(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata') {
                         pending.push({ reference: found, unbased });
                         if (!unbased)
