@@ -308,17 +308,22 @@ export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** A `<base href>` as read once: a page repeats it for every reference, and it may be long. */
 interface ParsedBase {
-  text: string;
   namesHost: boolean;
   /** A path from the site's root (`/docs/`). */
   fromRoot: boolean;
   /** Resolved against the site (a path from its root keeps the site's origin), when it is a URL. */
   url: URL | undefined;
 }
-let lastBase: ParsedBase | undefined;
+/**
+ * The bases read lately: a page's and those of its `<iframe srcdoc>` frames, asked for in
+ * turn, reference by reference (one remembered base was read again at every turn).
+ */
+const BASES = new Map<string, ParsedBase>();
+const MAX_BASES = 16;
 
 function parsedBase(base: string): ParsedBase {
-  if (lastBase?.text === base) return lastBase;
+  const known = BASES.get(base);
+  if (known !== undefined) return known;
   const trimmed = base.trim();
   let url: URL | undefined;
   try {
@@ -326,13 +331,14 @@ function parsedBase(base: string): ParsedBase {
   } catch {
     url = undefined;
   }
-  lastBase = {
-    text: base,
+  const parsed = {
     namesHost: externalHost(trimmed) !== undefined,
     fromRoot: /^\/(?![/\\])/.test(trimmed),
     url,
   };
-  return lastBase;
+  if (BASES.size >= MAX_BASES) BASES.clear();
+  BASES.set(base, parsed);
+  return parsed;
 }
 
 /** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */

@@ -566,10 +566,9 @@ export class FileScanner {
         reference: (found) => {
           const unbased = found.parsed === true && !scanner.baseReached;
           if (scanner.base === undefined) readBeforeBase = true;
-          // Fetched from the page's own address, but a script may move it under the base
-          // (`onload="this.rel='stylesheet'"`, an element put back): the host check reads
-          // it there too. The link check reads it where the parser fetched it.
-          if (unbased) external(found);
+          // Fetched from the page's own address first, but a script may move it under the
+          // base (`onload="this.rel='stylesheet'"`, an element put back): the host check
+          // reads it there. The link check reads it where the parser fetched it.
           external(underBase(found, scanner.base));
           if (isPage && options.links && found.attribute && found.role !== 'metadata') {
             pending.push({ reference: found, unbased });
