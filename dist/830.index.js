@@ -690,10 +690,16 @@ function roleOf(tag, attribute, attributes) {
 /** The origin a site's own addresses are resolved under (no request goes there). */
 const SITE_ORIGIN = 'http://site.invalid';
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-let lastBase;
+/**
+ * The bases read lately: a page's and those of its `<iframe srcdoc>` frames, asked for in
+ * turn, reference by reference (one remembered base was read again at every turn).
+ */
+const BASES = new Map();
+const MAX_BASES = 16;
 function parsedBase(base) {
-    if (lastBase?.text === base)
-        return lastBase;
+    const known = BASES.get(base);
+    if (known !== undefined)
+        return known;
     const trimmed = base.trim();
     let url;
     try {
@@ -702,13 +708,15 @@ function parsedBase(base) {
     catch {
         url = undefined;
     }
-    lastBase = {
-        text: base,
+    const parsed = {
         namesHost: externalHost(trimmed) !== undefined,
         fromRoot: /^\/(?![/\\])/.test(trimmed),
         url,
     };
-    return lastBase;
+    if (BASES.size >= MAX_BASES)
+        BASES.clear();
+    BASES.set(base, parsed);
+    return parsed;
 }
 /** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
 function baseNamesHost(base) {
@@ -2851,11 +2859,9 @@ class FileScanner {
                     const unbased = found.parsed === true && !scanner.baseReached;
                     if (scanner.base === undefined)
                         readBeforeBase = true;
-                    // Fetched from the page's own address, but a script may move it under the base
-                    // (`onload="this.rel='stylesheet'"`, an element put back): the host check reads
-                    // it there too. The link check reads it where the parser fetched it.
-                    if (unbased)
-                        external(found);
+                    // Fetched from the page's own address first, but a script may move it under the
+                    // base (`onload="this.rel='stylesheet'"`, an element put back): the host check
+                    // reads it there. The link check reads it where the parser fetched it.
                     external(underBase(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata') {
                         pending.push({ reference: found, unbased });
