@@ -288,8 +288,50 @@ class AbsoluteFormProxy extends CompositeDispatcher {
   }
 }
 
+/**
+ * Notices undici's proxy routes would put on stderr, into the run's log, that say nothing
+ * of the run: that its SOCKS5 support is experimental (once, at the first connection
+ * through one), and Node's DEP0123 for a TLS server name that is an IP address, which
+ * undici sets for an `https://` proxy named by one and, on its SOCKS5 path, for an https
+ * target named by one. Left out from the first such route on; any other warning is
+ * printed as before.
+ */
+const PROXY_NOTICES = [
+  (warning: Error) =>
+    warning.name === 'ExperimentalWarning' &&
+    warning.message.startsWith('SOCKS5 proxy support is experimental'),
+  (warning: Error) => (warning as NodeJS.ErrnoException).code === 'DEP0123',
+];
+let proxyNoticesLeftOut = false;
+
+function leaveOutProxyNotices(): void {
+  if (proxyNoticesLeftOut) return;
+  proxyNoticesLeftOut = true;
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: unknown, ...args: unknown[]) {
+    const [warning, second, code] = args as [
+      string | Error,
+      string | { type?: string; code?: string } | undefined,
+      string | undefined,
+    ];
+    const named =
+      typeof warning === 'string'
+        ? Object.assign(new Error(warning), {
+            name: typeof second === 'string' ? second : (second?.type ?? 'Warning'),
+            code: typeof second === 'string' ? code : second?.code,
+          })
+        : warning;
+    if (PROXY_NOTICES.some((isNotice) => isNotice(named))) return;
+    Reflect.apply(emit, this, args);
+  } as typeof emit;
+}
+
 /** A tunnelling proxy agent whose refused CONNECT fails with the proxy's status as data. */
 function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
+  const namedByAddress = isIP(proxy.hostname.replace(/^\[|\]$/g, '')) !== 0;
+  if (proxy.protocol === 'socks5:' || (proxy.protocol === 'https:' && namedByAddress)) {
+    leaveOutProxyNotices();
+  }
   return new ProxyAgent({
     ...options,
     // The TLS settings meant for the server apply inside the tunnel, and to an https://
