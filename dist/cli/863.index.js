@@ -664,8 +664,44 @@ class AbsoluteFormProxy extends CompositeDispatcher {
         return [this.#pool];
     }
 }
+/**
+ * Notices undici's proxy routes would put on stderr, into the run's log, that say nothing
+ * of the run: that its SOCKS5 support is experimental (once, at the first connection
+ * through one), and Node's DEP0123 for a TLS server name that is an IP address, which
+ * undici sets for an `https://` proxy named by one and, on its SOCKS5 path, for an https
+ * target named by one. Left out from the first such route on; any other warning is
+ * printed as before.
+ */
+const PROXY_NOTICES = [
+    (warning) => warning.name === 'ExperimentalWarning' &&
+        warning.message.startsWith('SOCKS5 proxy support is experimental'),
+    (warning) => warning.code === 'DEP0123',
+];
+let proxyNoticesLeftOut = false;
+function leaveOutProxyNotices() {
+    if (proxyNoticesLeftOut)
+        return;
+    proxyNoticesLeftOut = true;
+    const emit = process.emitWarning;
+    process.emitWarning = function (...args) {
+        const [warning, second, code] = args;
+        const named = typeof warning === 'string'
+            ? Object.assign(new Error(warning), {
+                name: typeof second === 'string' ? second : (second?.type ?? 'Warning'),
+                code: typeof second === 'string' ? code : second?.code,
+            })
+            : warning;
+        if (PROXY_NOTICES.some((isNotice) => isNotice(named)))
+            return;
+        Reflect.apply(emit, this, args);
+    };
+}
 /** A tunnelling proxy agent whose refused CONNECT fails with the proxy's status as data. */
 function tunnellingAgent(proxy, options) {
+    const namedByAddress = (0,external_node_net_.isIP)(proxy.hostname.replace(/^\[|\]$/g, '')) !== 0;
+    if (proxy.protocol === 'socks5:' || (proxy.protocol === 'https:' && namedByAddress)) {
+        leaveOutProxyNotices();
+    }
     return new undici/* ProxyAgent */.kT({
         ...options,
         // The TLS settings meant for the server apply inside the tunnel, and to an https://
