@@ -1,4 +1,4 @@
-import { constants as fsConstants } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type ArchiveBytes, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
@@ -13,7 +13,7 @@ import {
 } from './protected.js';
 import { isMountPoint } from './mounts.js';
 import { siblingPath } from './place.js';
-import { changedSinceExport, sha256OrUndefined } from './unchanged.js';
+import { changedSinceExport, provenBefore, sha256OfLargeFile, touchedSince } from './unchanged.js';
 import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
 
@@ -175,11 +175,15 @@ export async function inspectArchiveTarget(
         `${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`,
       );
     }
-    const kept = await keptArchive(dir, name, existing.size);
-    if (kept) ours.set(name, kept);
+    const kept = await keptArchive(dir, name, existing);
+    if (typeof kept === 'object') ours.set(name, kept);
     else if (!rules.overwrite) {
+      const why =
+        kept === 'changed'
+          ? `which is not the archive its export manifest (${archiveManifestName(name)}) describes (changed or replaced since this action wrote it)`
+          : `and no export manifest (${archiveManifestName(name)}) says this action wrote it`;
       throw new TargetRefusal(
-        `${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
+        `${shown} already holds ${name}, ${why}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
       );
     }
   }
@@ -187,28 +191,38 @@ export async function inspectArchiveTarget(
 }
 
 /**
- * The archive `name` in `dir` (of `size` bytes) as the manifest beside it records it, or
- * undefined when the manifest does not say this action wrote it. The archive it names is
- * known by its size. The one it names in `replacing` was there when a run wrote the
- * manifest, before renaming the new archive over it, and is known by its SHA-256: it is
- * what a run killed between the two left, and only those exact bytes are ours.
+ * The archive `name` in `dir` as the manifest beside it records it; 'changed' when that
+ * manifest names it but the file is not what it describes (edited or replaced since), or
+ * undefined when there is no such manifest. The archive it names is known by its size,
+ * and, unless it is older than the manifest in both its times (see unchanged.ts), by its
+ * SHA-256. The one it names in `replacing` was there when a run wrote the manifest,
+ * before renaming the new archive over it, and is known by its SHA-256: it is what a run
+ * killed between the two left, and only those exact bytes are ours.
  */
 async function keptArchive(
   dir: string,
   name: string,
-  size: number,
-): Promise<ArchiveBytes | undefined> {
-  const read = await readManifest(path.join(dir, archiveManifestName(name)));
+  archive: Stats,
+): Promise<ArchiveBytes | 'changed' | undefined> {
+  const manifestFile = path.join(dir, archiveManifestName(name));
+  const read = await readManifest(manifestFile);
   if (read.kind !== 'valid' || read.manifest.archive.file !== name) return undefined;
-  const { sha256, sizeBytes } = read.manifest.archive;
+  const named = read.manifest.archive;
   const { replacing } = read.manifest;
-  const earlier = replacing?.sizeBytes === size && replacing.sha256 !== sha256;
-  if (sizeBytes === size && !earlier) return { sha256, sizeBytes };
-  if (!earlier) return undefined;
-  // Both may have the same size: the bytes tell which one is there.
-  const actual = sha256OrUndefined(path.join(dir, name));
-  if (actual === replacing.sha256) return replacing;
-  return actual === sha256 && sizeBytes === size ? { sha256, sizeBytes } : undefined;
+  const sized = [named, ...(replacing && replacing.sha256 !== named.sha256 ? [replacing] : [])]
+    .filter((bytes) => bytes.sizeBytes === archive.size)
+    .map(({ sha256, sizeBytes }) => ({ sha256, sizeBytes }));
+  const only = sized.length === 1 ? sized[0] : undefined;
+  if (
+    only?.sha256 === named.sha256 &&
+    !touchedSince(archive, provenBefore(await fs.lstat(manifestFile)))
+  ) {
+    return only;
+  }
+  if (sized.length === 0) return 'changed';
+  // Touched since, or one of two of the same size: the bytes tell.
+  const actual = await sha256OfLargeFile(path.join(dir, name));
+  return sized.find((bytes) => bytes.sha256 === actual) ?? 'changed';
 }
 
 /** The manifest kept beside an archive file. */

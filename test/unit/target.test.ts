@@ -491,18 +491,43 @@ describe('inspectArchiveTarget (extract: false)', () => {
         sizeBytes: 10,
       },
     });
-    await write(
+    await writeAfter(
       path.join(out, archiveManifestName('docs.example.com.tar.gz')),
       serializeManifest(manifest),
+      path.join(out, 'docs.example.com.tar.gz'),
     );
+    // Untouched since its manifest was written: known by its size, never read (the
+    // SHA-256 its manifest records is not its own).
     await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
       new Map([['docs.example.com.tar.gz', { sha256: 'c'.repeat(64), sizeBytes: 10 }]]),
     );
     // The same name with other bytes than the manifest describes is not ours any more.
     await write(path.join(out, 'docs.example.com.tar.gz'), 'replaced by hand');
     await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
-      /says this action wrote it/,
+      /docs\.example\.com\.tar\.gz, which is not the archive its export manifest/,
     );
+  });
+
+  it('never overwrites its archive edited since to bytes of the same size', async () => {
+    const out = path.join(workspace, 'out');
+    await keptArchive(out, 'the export', { archive: 'the export' });
+    await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+      new Map([['docs.example.com.tar.gz', archiveBytes('the export')]]),
+    );
+    // Written since (a copy restored by a cache): read, and still ours by its bytes.
+    const manifestTime = (
+      await fs.stat(path.join(out, archiveManifestName('docs.example.com.tar.gz')))
+    ).mtime;
+    await fs.utimes(path.join(out, 'docs.example.com.tar.gz'), manifestTime, manifestTime);
+    await expect(inspectArchiveTarget(out, names, rules)).resolves.toEqual(
+      new Map([['docs.example.com.tar.gz', archiveBytes('the export')]]),
+    );
+    // Edited in place, as long as it was: not ours any more.
+    await write(path.join(out, 'docs.example.com.tar.gz'), 'THE EXPORT');
+    await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
+      /already holds docs\.example\.com\.tar\.gz, which is not the archive its export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) describes \(changed or replaced since this action wrote it\): refusing to overwrite it/,
+    );
+    expect(await fs.readFile(path.join(out, 'docs.example.com.tar.gz'), 'utf8')).toBe('THE EXPORT');
   });
 
   /** An archive of `bytes` in `out`, with a manifest that describes `manifest`. */
@@ -520,7 +545,25 @@ describe('inspectArchiveTarget (extract: false)', () => {
       archive: { file: name, format: 'tar.gz', ...archiveBytes(manifest.archive) },
       ...(manifest.replacing === undefined ? {} : { replacing: archiveBytes(manifest.replacing) }),
     });
-    await write(path.join(out, archiveManifestName(name)), serializeManifest(written));
+    await writeAfter(
+      path.join(out, archiveManifestName(name)),
+      serializeManifest(written),
+      path.join(out, name),
+    );
+  }
+
+  /**
+   * Writes `file` once `earlier` is older than it in both times, as a run writes the
+   * manifest after the archive: file times tick by milliseconds, and the same tick would
+   * read as the archive written since.
+   */
+  async function writeAfter(file: string, content: string, earlier: string): Promise<void> {
+    const { ctimeMs, mtimeMs } = await fs.stat(earlier);
+    for (;;) {
+      await write(file, content);
+      if ((await fs.stat(file)).mtimeMs > Math.max(ctimeMs, mtimeMs)) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
   const archiveBytes = (bytes: string) => ({
     sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -558,7 +601,7 @@ describe('inspectArchiveTarget (extract: false)', () => {
     }
     await keptArchive(out, 'edited by hand', manifest);
     await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
-      /already holds docs\.example\.com\.tar\.gz, and no export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) says this action wrote it/,
+      /already holds docs\.example\.com\.tar\.gz, which is not the archive its export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) describes \(changed or replaced since this action wrote it\): refusing to overwrite it/,
     );
   });
 
@@ -571,7 +614,7 @@ describe('inspectArchiveTarget (extract: false)', () => {
       const out = path.join(workspace, 'out');
       await keptArchive(out, user, { archive: 'the new export, longer', replacing: earlier });
       await expect(inspectArchiveTarget(out, names, rules)).rejects.toThrow(
-        /already holds docs\.example\.com\.tar\.gz, and no export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) says this action wrote it: refusing to overwrite it/,
+        /already holds docs\.example\.com\.tar\.gz, which is not the archive its export manifest \(docs\.example\.com\.tar\.gz\.static-export\.json\) describes \(changed or replaced since this action wrote it\): refusing to overwrite it/,
       );
       expect(await fs.readFile(path.join(out, 'docs.example.com.tar.gz'), 'utf8')).toBe(user);
     },
