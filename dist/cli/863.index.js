@@ -2110,9 +2110,7 @@ const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.con
  * not a change (nothing of the user's is there to lose).
  */
 async function changedSinceExport(dir, manifest) {
-    const written = await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir));
-    // A manifest from the future proves nothing by its time: every file is read.
-    const since = written.mtimeMs > Date.now() ? -Infinity : written.mtimeMs;
+    const since = provenBefore(await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir)));
     const changed = [];
     const toHash = [];
     // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
@@ -2123,8 +2121,7 @@ async function changedSinceExport(dir, manifest) {
             continue;
         if (!stat.isFile() || stat.size !== file.size)
             changed.push(file.path);
-        // Written before its manifest, an untouched file is older than it, in both times.
-        else if (stat.mtimeMs >= since || stat.ctimeMs >= since)
+        else if (touchedSince(stat, since))
             toHash.push(file);
     }
     // Synchronous reads into one buffer: a stream per file allocated a megabyte for each,
@@ -2152,6 +2149,21 @@ async function changedSinceExport(dir, manifest) {
     }
     return changed.sort();
 }
+/**
+ * The time before which a file untouched since `manifest` was written was last modified
+ * and changed: the manifest's modification time, or -Infinity for a manifest from the
+ * future (a clock ahead), which proves nothing by its time.
+ */
+function provenBefore(manifest) {
+    return manifest.mtimeMs > Date.now() ? -Infinity : manifest.mtimeMs;
+}
+/**
+ * Whether a file may have been written since (see `provenBefore`): written before its
+ * manifest, an untouched file is older than it in both times.
+ */
+function touchedSince(file, since) {
+    return file.mtimeMs >= since || file.ctimeMs >= since;
+}
 function lstatOrUndefined(file) {
     try {
         return (0,external_node_fs_.lstatSync)(file);
@@ -2165,6 +2177,33 @@ function lstatOrUndefined(file) {
 }
 /** SHA-256 of a file, read in chunks; undefined when it cannot be read (not proven ours). */
 function sha256OrUndefined(file, buffer = Buffer.allocUnsafe(READ_BYTES)) {
+    const hashing = hashChunks(file, buffer);
+    for (;;) {
+        const step = hashing.next();
+        if (step.done === true)
+            return step.value;
+    }
+}
+/**
+ * The same, for a file that may be large (an archive kept by `extract: false`): the event
+ * loop turns every BYTES_PER_TURN, so that a cancellation is heard.
+ */
+async function sha256OfLargeFile(file) {
+    const hashing = hashChunks(file, Buffer.allocUnsafe(READ_BYTES));
+    let sinceTurn = 0;
+    for (;;) {
+        const step = hashing.next();
+        if (step.done === true)
+            return step.value;
+        sinceTurn += step.value;
+        if (sinceTurn >= BYTES_PER_TURN) {
+            await (0,external_node_timers_promises_.setImmediate)();
+            sinceTurn = 0;
+        }
+    }
+}
+/** Reads `file` into its SHA-256, yielding the bytes of each read; undefined when it cannot be read. */
+function* hashChunks(file, buffer) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     let fd;
     try {
@@ -2183,6 +2222,7 @@ function sha256OrUndefined(file, buffer = Buffer.allocUnsafe(READ_BYTES)) {
             if (read === 0)
                 break;
             hash.update(buffer.subarray(0, read));
+            yield read;
         }
     }
     finally {
@@ -2295,38 +2335,47 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (!existing.isFile()) {
             throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`);
         }
-        const kept = await keptArchive(dir, name, existing.size);
-        if (kept)
+        const kept = await keptArchive(dir, name, existing);
+        if (typeof kept === 'object')
             ours.set(name, kept);
         else if (!rules.overwrite) {
-            throw new TargetRefusal(`${shown} already holds ${name}, and no export manifest (${archiveManifestName(name)}) says this action wrote it: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
+            const why = kept === 'changed'
+                ? `which is not the archive its export manifest (${archiveManifestName(name)}) describes (changed or replaced since this action wrote it)`
+                : `and no export manifest (${archiveManifestName(name)}) says this action wrote it`;
+            throw new TargetRefusal(`${shown} already holds ${name}, ${why}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
         }
     }
     return ours;
 }
 /**
- * The archive `name` in `dir` (of `size` bytes) as the manifest beside it records it, or
- * undefined when the manifest does not say this action wrote it. The archive it names is
- * known by its size. The one it names in `replacing` was there when a run wrote the
- * manifest, before renaming the new archive over it, and is known by its SHA-256: it is
- * what a run killed between the two left, and only those exact bytes are ours.
+ * The archive `name` in `dir` as the manifest beside it records it; 'changed' when that
+ * manifest names it but the file is not what it describes (edited or replaced since), or
+ * undefined when there is no such manifest. The archive it names is known by its size,
+ * and, unless it is older than the manifest in both its times (see unchanged.ts), by its
+ * SHA-256. The one it names in `replacing` was there when a run wrote the manifest,
+ * before renaming the new archive over it, and is known by its SHA-256: it is what a run
+ * killed between the two left, and only those exact bytes are ours.
  */
-async function keptArchive(dir, name, size) {
-    const read = await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, archiveManifestName(name)));
+async function keptArchive(dir, name, archive) {
+    const manifestFile = external_node_path_.join(dir, archiveManifestName(name));
+    const read = await (0,deliver_manifest/* readManifest */.WI)(manifestFile);
     if (read.kind !== 'valid' || read.manifest.archive.file !== name)
         return undefined;
-    const { sha256, sizeBytes } = read.manifest.archive;
+    const named = read.manifest.archive;
     const { replacing } = read.manifest;
-    const earlier = replacing?.sizeBytes === size && replacing.sha256 !== sha256;
-    if (sizeBytes === size && !earlier)
-        return { sha256, sizeBytes };
-    if (!earlier)
-        return undefined;
-    // Both may have the same size: the bytes tell which one is there.
-    const actual = sha256OrUndefined(external_node_path_.join(dir, name));
-    if (actual === replacing.sha256)
-        return replacing;
-    return actual === sha256 && sizeBytes === size ? { sha256, sizeBytes } : undefined;
+    const sized = [named, ...(replacing && replacing.sha256 !== named.sha256 ? [replacing] : [])]
+        .filter((bytes) => bytes.sizeBytes === archive.size)
+        .map(({ sha256, sizeBytes }) => ({ sha256, sizeBytes }));
+    const only = sized.length === 1 ? sized[0] : undefined;
+    if (only?.sha256 === named.sha256 &&
+        !touchedSince(archive, provenBefore(await promises_.lstat(manifestFile)))) {
+        return only;
+    }
+    if (sized.length === 0)
+        return 'changed';
+    // Touched since, or one of two of the same size: the bytes tell.
+    const actual = await sha256OfLargeFile(external_node_path_.join(dir, name));
+    return sized.find((bytes) => bytes.sha256 === actual) ?? 'changed';
 }
 /** The manifest kept beside an archive file. */
 function archiveManifestName(archiveName) {
