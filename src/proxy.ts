@@ -314,14 +314,17 @@ function leaveOutProxyNotices(): void {
       string | { type?: string; code?: string } | undefined,
       string | undefined,
     ];
+    // Anything else, a wrong argument too, is Node's to print or refuse.
     const named =
       typeof warning === 'string'
         ? Object.assign(new Error(warning), {
-            name: typeof second === 'string' ? second : (second?.type ?? 'Warning'),
+            name: (typeof second === 'string' ? second : second?.type) || 'Warning',
             code: typeof second === 'string' ? code : second?.code,
           })
-        : warning;
-    if (PROXY_NOTICES.some((isNotice) => isNotice(named))) return;
+        : warning instanceof Error
+          ? warning
+          : undefined;
+    if (named !== undefined && PROXY_NOTICES.some((isNotice) => isNotice(named))) return;
     Reflect.apply(emit, this, args);
   } as typeof emit;
 }

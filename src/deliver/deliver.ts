@@ -189,7 +189,13 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     const format = await sniffFile(file);
     const name = `${options.archiveName}${EXTENSION[format]}`;
     const ours = await recheckTarget(() =>
-      inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven),
+      inspectArchiveTarget(
+        options.target,
+        [name],
+        options.targetRules,
+        options.targetGiven,
+        options.signal,
+      ),
     );
     throwIfAborted(options.signal);
     const known = facts(format);
@@ -215,8 +221,10 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     } finally {
       if (before.kind === 'kept') await removeTemporary(before.aside);
     }
-    // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
-    if (replacing) await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
+    // In place: the manifest describes it alone (the earlier bytes are no longer ours), and
+    // is dated after it, so that the next run knows it by its size without reading it.
+    await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
+    await dateAfter(manifestPath, archivePath);
     return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
     releaseYoungGeneration();
@@ -246,6 +254,20 @@ async function keepAside(
       ? { kind: 'none' }
       : { kind: 'unknown' };
   }
+}
+
+/**
+ * Dates `file` after `earlier` (both its times) when it is not already: file times tick
+ * by milliseconds (4 ms on a Linux tmpfs), and two files written within one tick look
+ * as if `earlier` had been written since. One millisecond past it is never ahead of the
+ * clock by the time a later run reads it.
+ */
+async function dateAfter(file: string, earlier: string): Promise<void> {
+  const [written, before] = await Promise.all([fs.stat(file), fs.stat(earlier)]);
+  const last = Math.max(before.mtimeMs, before.ctimeMs);
+  if (written.mtimeMs > last) return;
+  const after = new Date(last + 1);
+  await fs.utimes(file, after, after);
 }
 
 /** The target is checked again at the last moment: a long export leaves time for changes. */

@@ -13,7 +13,13 @@ import {
 } from './protected.js';
 import { isMountPoint } from './mounts.js';
 import { siblingPath } from './place.js';
-import { changedSinceExport, provenBefore, sha256OfLargeFile, touchedSince } from './unchanged.js';
+import {
+  changedSinceExport,
+  provenBefore,
+  sha256OfLargeFile,
+  touchedSince,
+  type Unreadable,
+} from './unchanged.js';
 import type { InvokedAs } from '../report.js';
 import { readTree } from '../tree-walk.js';
 
@@ -141,6 +147,7 @@ export async function inspectArchiveTarget(
   names: readonly string[],
   rules: TargetRules,
   given?: string,
+  signal?: AbortSignal,
 ): Promise<Map<string, ArchiveBytes>> {
   const ours = new Map<string, ArchiveBytes>();
   const shown = describePath(dir, given);
@@ -175,15 +182,19 @@ export async function inspectArchiveTarget(
         `${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`,
       );
     }
-    const kept = await keptArchive(dir, name, existing);
-    if (typeof kept === 'object') ours.set(name, kept);
+    const kept = await keptArchive(dir, name, existing, signal);
+    if (typeof kept === 'object' && 'sha256' in kept) ours.set(name, kept);
     else if (!rules.overwrite) {
+      const manifest = archiveManifestName(name);
+      const unreadable = typeof kept === 'object' ? kept.unreadable : undefined;
       const why =
         kept === 'changed'
-          ? `which is not the archive its export manifest (${archiveManifestName(name)}) describes (changed or replaced since this action wrote it)`
-          : `and no export manifest (${archiveManifestName(name)}) says this action wrote it`;
+          ? `which is not the archive its export manifest (${manifest}) describes (changed or replaced since this action wrote it)`
+          : unreadable !== undefined
+            ? `which could not be read (${unreadable}) to check it is the archive its export manifest (${manifest}) describes`
+            : `and no export manifest (${manifest}) says this action wrote it`;
       throw new TargetRefusal(
-        `${shown} already holds ${name}, ${why}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
+        `${shown} already holds ${name}, ${why}: refusing to overwrite it. ${unreadable !== undefined ? 'Make it readable for the runner, move it away' : 'Move it away'}, choose another \`path\`, or ${optIn(rules)}.`,
       );
     }
   }
@@ -203,7 +214,8 @@ async function keptArchive(
   dir: string,
   name: string,
   archive: Stats,
-): Promise<ArchiveBytes | 'changed' | undefined> {
+  signal?: AbortSignal,
+): Promise<ArchiveBytes | 'changed' | Unreadable | undefined> {
   const manifestFile = path.join(dir, archiveManifestName(name));
   const read = await readManifest(manifestFile);
   if (read.kind !== 'valid' || read.manifest.archive.file !== name) return undefined;
@@ -221,7 +233,8 @@ async function keptArchive(
   }
   if (sized.length === 0) return 'changed';
   // Touched since, or one of two of the same size: the bytes tell.
-  const actual = await sha256OfLargeFile(path.join(dir, name));
+  const actual = await sha256OfLargeFile(path.join(dir, name), signal);
+  if (typeof actual !== 'string') return actual;
   return sized.find((bytes) => bytes.sha256 === actual) ?? 'changed';
 }
 

@@ -11,6 +11,7 @@ import {
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { throwIfAborted } from '../errors.js';
 import { MANIFEST_NAME, type Manifest } from './manifest.js';
 
 /**
@@ -108,30 +109,44 @@ export function sha256OrUndefined(
   const hashing = hashChunks(file, buffer);
   for (;;) {
     const step = hashing.next();
-    if (step.done === true) return step.value;
+    if (step.done === true) return typeof step.value === 'string' ? step.value : undefined;
   }
 }
 
 /**
  * The same, for a file that may be large (an archive kept by `extract: false`): the event
- * loop turns every BYTES_PER_TURN, so that a cancellation is heard.
+ * loop turns every BYTES_PER_TURN, and a cancellation heard then stops the reading.
  */
-export async function sha256OfLargeFile(file: string): Promise<string | undefined> {
+export async function sha256OfLargeFile(
+  file: string,
+  signal?: AbortSignal,
+): Promise<string | Unreadable> {
   const hashing = hashChunks(file, Buffer.allocUnsafe(READ_BYTES));
   let sinceTurn = 0;
-  for (;;) {
-    const step = hashing.next();
-    if (step.done === true) return step.value;
-    sinceTurn += step.value;
-    if (sinceTurn >= BYTES_PER_TURN) {
-      await yieldToEventLoop();
-      sinceTurn = 0;
+  try {
+    for (;;) {
+      const step = hashing.next();
+      if (step.done === true) return step.value;
+      sinceTurn += step.value;
+      if (sinceTurn >= BYTES_PER_TURN) {
+        await yieldToEventLoop();
+        throwIfAborted(signal);
+        sinceTurn = 0;
+      }
     }
+  } finally {
+    // Stopped early: the generator's own finally closes the file.
+    hashing.return({ unreadable: 'stopped' });
   }
 }
 
-/** Reads `file` into its SHA-256, yielding the bytes of each read; undefined when it cannot be read. */
-function* hashChunks(file: string, buffer: Buffer): Generator<number, string | undefined> {
+/** Why a file could not be read to hash it: its error code (EACCES, ENOENT, ELOOP, EPERM). */
+export interface Unreadable {
+  unreadable: string;
+}
+
+/** Reads `file` into its SHA-256, yielding the bytes of each read. */
+function* hashChunks(file: string, buffer: Buffer): Generator<number, string | Unreadable> {
   const hash = createHash('sha256');
   let fd: number;
   try {
@@ -139,7 +154,7 @@ function* hashChunks(file: string, buffer: Buffer): Generator<number, string | u
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ELOOP') {
-      return undefined;
+      return { unreadable: code };
     }
     throw err;
   }

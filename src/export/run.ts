@@ -337,7 +337,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
 async function checkTargetBeforeRun(
   config: ExportConfig,
   rules: TargetRules,
-  deps: Pick<ExportDeps, 'reporter' | 'tempDir'>,
+  deps: Pick<ExportDeps, 'reporter' | 'tempDir' | 'signal'>,
 ): Promise<TargetState | undefined> {
   let state: TargetState | undefined;
   if (config.download) {
@@ -361,7 +361,7 @@ async function checkTargetBeforeRun(
           );
         }
       } else {
-        await inspectArchiveTarget(config.path, archives, rules, config.pathGiven);
+        await inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal);
       }
     } catch (err) {
       if (!(err instanceof TargetRefusal)) throw err;

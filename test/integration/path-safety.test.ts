@@ -235,6 +235,11 @@ describe('path safety, end to end', () => {
       'docs.example.com.tar.gz',
       'docs.example.com.tar.gz.static-export.json',
     ]);
+    // Dated after the archive it describes, whatever the file times' tick: the next run
+    // knows the archive by its size, without reading it.
+    const manifestTime = (await fs.stat(`${archive}.static-export.json`)).mtimeMs;
+    const archiveTimes = await fs.stat(archive);
+    expect(manifestTime).toBeGreaterThan(Math.max(archiveTimes.mtimeMs, archiveTimes.ctimeMs));
     // Its own earlier archive is replaced by the next run…
     const second = await run({ path: 'out', extract: 'false' });
     expect(second.error).toBeUndefined();

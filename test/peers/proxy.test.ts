@@ -428,6 +428,10 @@ describe('SOCKS5', () => {
     });
     process.emitWarning('Another feature is experimental', 'ExperimentalWarning');
     process.emitWarning('A deprecated call', 'DeprecationWarning', 'DEP0005');
+    // A wrong argument is refused as Node refuses it.
+    expect(() => process.emitWarning(undefined as unknown as string)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings.splice(0)).toEqual([
       'ExperimentalWarning: Another feature is experimental',

@@ -13,6 +13,7 @@ import {
   type TargetRules,
 } from '../../src/deliver/target.js';
 import { NODE24, ROOT } from '../../scripts/runner.js';
+import { CancelledError } from '../../src/errors.js';
 import { treeDigest } from '../support/action.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
@@ -387,44 +388,54 @@ describe('inspectTarget on a place it cannot write', () => {
   });
 });
 
+/** What `script` (an ES module) prints when run as nobody, with `tmp` as its TMPDIR. */
+function asNobody(script: string, tmp: string): string {
+  const child = spawnSync(
+    'setpriv',
+    [
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      process.execPath,
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ],
+    { encoding: 'utf8', env: { ...process.env, HOME: root, TMPDIR: tmp, TSX_DISABLE_CACHE: '1' } },
+  );
+  return child.stdout.trim() || child.stderr.trim();
+}
+
+/**
+ * A directory nobody may write into, for a check run as that user (skipped unless this
+ * runs as root with setpriv); the test run's temp root and this test's are only traversed.
+ */
+async function sharedWithNobody(context: TestContext): Promise<string> {
+  if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
+    context.skip('needs root and setpriv to run the check as another user');
+  }
+  await fs.chmod(os.tmpdir(), 0o711);
+  await fs.chmod(root, 0o711);
+  return path.join(root, 'shared');
+}
+
 describe('inspectTarget as a user who cannot read all of path (root only: runs as nobody)', () => {
   it('refuses, before the export, a directory inside path it cannot read, even with overwrite', async (context) => {
-    if (process.getuid?.() !== 0 || spawnSync('setpriv', ['--version']).status !== 0) {
-      context.skip('needs root and setpriv to run the check as another user');
-    }
-    // Reachable by that user: the test run's temp root and this test's are only traversed.
-    await fs.chmod(os.tmpdir(), 0o711);
-    await fs.chmod(root, 0o711);
-    const shared = path.join(root, 'shared');
+    const shared = await sharedWithNobody(context);
     const site = path.join(shared, 'site');
     await writeEarlierExport(site, { 'index.html': 'x' });
     await write(path.join(site, 'private', 'notes.txt'));
     await fs.chmod(shared, 0o777);
     await fs.chmod(path.join(site, 'private'), 0o000);
-    const check = (overwrite: boolean) => {
-      const script = `import { inspectTarget } from ${JSON.stringify(path.resolve('src/deliver/target.ts'))};
+    const check = (overwrite: boolean) =>
+      asNobody(
+        `import { inspectTarget } from ${JSON.stringify(path.resolve('src/deliver/target.ts'))};
         const rules = { platform: process.platform, workspace: ${JSON.stringify(shared)}, runnerDirs: [], overwrite: ${overwrite} };
-        await inspectTarget(${JSON.stringify(site)}, rules).then(() => console.log('accepted'), (err) => console.log(err.message));`;
-      const child = spawnSync(
-        'setpriv',
-        [
-          '--reuid=65534',
-          '--regid=65534',
-          '--clear-groups',
-          process.execPath,
-          '--import',
-          'tsx',
-          '--input-type=module',
-          '-e',
-          script,
-        ],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, HOME: root, TMPDIR: shared, TSX_DISABLE_CACHE: '1' },
-        },
+        await inspectTarget(${JSON.stringify(site)}, rules).then(() => console.log('accepted'), (err) => console.log(err.message));`,
+        shared,
       );
-      return child.stdout.trim() || child.stderr.trim();
-    };
     for (const overwrite of [false, true]) {
       expect(check(overwrite)).toBe(
         `${site} holds private, a directory the runner cannot read (EACCES), so what it holds cannot be checked: make it readable for the runner, or choose another \`path\`.`,
@@ -619,6 +630,57 @@ describe('inspectArchiveTarget (extract: false)', () => {
       expect(await fs.readFile(path.join(out, 'docs.example.com.tar.gz'), 'utf8')).toBe(user);
     },
   );
+
+  it('stops reading an archive written since its manifest when the run is cancelled', async () => {
+    const out = path.join(workspace, 'out');
+    const sizeBytes = 512 * 1024 * 1024;
+    await write(
+      path.join(out, archiveManifestName('docs.example.com.tar.gz')),
+      serializeManifest(
+        buildManifest({
+          domain: 'docs.example.com',
+          jobId: 'se_3',
+          exportedAt: new Date(),
+          archive: {
+            file: 'docs.example.com.tar.gz',
+            format: 'tar.gz',
+            sha256: 'c'.repeat(64),
+            sizeBytes,
+          },
+        }),
+      ),
+    );
+    // Written since, of the size it describes, and large (sparse: read at memory speed):
+    // it must be read to be known.
+    await write(path.join(out, 'docs.example.com.tar.gz'), '');
+    await fs.truncate(path.join(out, 'docs.example.com.tar.gz'), sizeBytes);
+    const cancelled = new CancelledError('Cancelled (SIGTERM).', 'SIGTERM');
+    const controller = new AbortController();
+    controller.abort(cancelled);
+    await expect(
+      inspectArchiveTarget(out, names, rules, undefined, controller.signal),
+    ).rejects.toBe(cancelled);
+  });
+
+  it('says an archive written since its manifest could not be read, rather than changed (root only: runs as nobody)', async (context) => {
+    const shared = await sharedWithNobody(context);
+    const out = path.join(shared, 'out');
+    await keptArchive(out, 'the export', { archive: 'the export' });
+    const archive = path.join(out, 'docs.example.com.tar.gz');
+    await fs.utimes(archive, new Date(), new Date());
+    await fs.chmod(shared, 0o777);
+    await fs.chmod(out, 0o777);
+    await fs.chmod(archive, 0o200);
+    const message = asNobody(
+      `import { inspectArchiveTarget } from ${JSON.stringify(path.resolve('src/deliver/target.ts'))};
+      const rules = { platform: process.platform, workspace: ${JSON.stringify(shared)}, runnerDirs: [], overwrite: false };
+      await inspectArchiveTarget(${JSON.stringify(out)}, ${JSON.stringify(names)}, rules).then(() => console.log('accepted'), (err) => console.log(err.message));`,
+      shared,
+    );
+    expect(message).toBe(
+      `${out} already holds docs.example.com.tar.gz, which could not be read (EACCES) to check it is the archive its export manifest (docs.example.com.tar.gz.static-export.json) describes: refusing to overwrite it. Make it readable for the runner, move it away, choose another \`path\`, or set overwrite to true.`,
+    );
+  });
 
   it('refuses to write into the home directory itself', async () => {
     await expect(inspectArchiveTarget(rules.home as string, names, rules)).rejects.toThrow(
