@@ -685,13 +685,16 @@ function leaveOutProxyNotices() {
     const emit = process.emitWarning;
     process.emitWarning = function (...args) {
         const [warning, second, code] = args;
+        // Anything else, a wrong argument too, is Node's to print or refuse.
         const named = typeof warning === 'string'
             ? Object.assign(new Error(warning), {
-                name: typeof second === 'string' ? second : (second?.type ?? 'Warning'),
+                name: (typeof second === 'string' ? second : second?.type) || 'Warning',
                 code: typeof second === 'string' ? code : second?.code,
             })
-            : warning;
-        if (PROXY_NOTICES.some((isNotice) => isNotice(named)))
+            : warning instanceof Error
+                ? warning
+                : undefined;
+        if (named !== undefined && PROXY_NOTICES.some((isNotice) => isNotice(named)))
             return;
         Reflect.apply(emit, this, args);
     };
@@ -2087,6 +2090,7 @@ var external_node_timers_promises_ = __webpack_require__(8500);
 
 
 
+
 /**
  * Whether the files an earlier export lists are still the ones it wrote. A manifest only
  * proves a directory is ours while its files are: an export edited by hand, or a user's
@@ -2181,28 +2185,35 @@ function sha256OrUndefined(file, buffer = Buffer.allocUnsafe(READ_BYTES)) {
     for (;;) {
         const step = hashing.next();
         if (step.done === true)
-            return step.value;
+            return typeof step.value === 'string' ? step.value : undefined;
     }
 }
 /**
  * The same, for a file that may be large (an archive kept by `extract: false`): the event
- * loop turns every BYTES_PER_TURN, so that a cancellation is heard.
+ * loop turns every BYTES_PER_TURN, and a cancellation heard then stops the reading.
  */
-async function sha256OfLargeFile(file) {
+async function sha256OfLargeFile(file, signal) {
     const hashing = hashChunks(file, Buffer.allocUnsafe(READ_BYTES));
     let sinceTurn = 0;
-    for (;;) {
-        const step = hashing.next();
-        if (step.done === true)
-            return step.value;
-        sinceTurn += step.value;
-        if (sinceTurn >= BYTES_PER_TURN) {
-            await (0,external_node_timers_promises_.setImmediate)();
-            sinceTurn = 0;
+    try {
+        for (;;) {
+            const step = hashing.next();
+            if (step.done === true)
+                return step.value;
+            sinceTurn += step.value;
+            if (sinceTurn >= BYTES_PER_TURN) {
+                await (0,external_node_timers_promises_.setImmediate)();
+                (0,errors/* throwIfAborted */.Te)(signal);
+                sinceTurn = 0;
+            }
         }
     }
+    finally {
+        // Stopped early: the generator's own finally closes the file.
+        hashing.return({ unreadable: 'stopped' });
+    }
 }
-/** Reads `file` into its SHA-256, yielding the bytes of each read; undefined when it cannot be read. */
+/** Reads `file` into its SHA-256, yielding the bytes of each read. */
 function* hashChunks(file, buffer) {
     const hash = (0,external_node_crypto_.createHash)('sha256');
     let fd;
@@ -2212,7 +2223,7 @@ function* hashChunks(file, buffer) {
     catch (err) {
         const code = err.code;
         if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ELOOP') {
-            return undefined;
+            return { unreadable: code };
         }
         throw err;
     }
@@ -2309,7 +2320,7 @@ async function inspectTarget(target, rules, given) {
  * name is overwritten only when its manifest beside it says this action wrote it.
  * Returns the archives there that it wrote, by name, as their manifests record them.
  */
-async function inspectArchiveTarget(dir, names, rules, given) {
+async function inspectArchiveTarget(dir, names, rules, given, signal) {
     const ours = new Map();
     const shown = describePath(dir, given);
     // Writing one file into the workspace is fine; replacing the workspace is not.
@@ -2335,14 +2346,18 @@ async function inspectArchiveTarget(dir, names, rules, given) {
         if (!existing.isFile()) {
             throw new TargetRefusal(`${shown} already holds ${name}, which is not a regular file: remove it or choose another \`path\`.`);
         }
-        const kept = await keptArchive(dir, name, existing);
-        if (typeof kept === 'object')
+        const kept = await keptArchive(dir, name, existing, signal);
+        if (typeof kept === 'object' && 'sha256' in kept)
             ours.set(name, kept);
         else if (!rules.overwrite) {
+            const manifest = archiveManifestName(name);
+            const unreadable = typeof kept === 'object' ? kept.unreadable : undefined;
             const why = kept === 'changed'
-                ? `which is not the archive its export manifest (${archiveManifestName(name)}) describes (changed or replaced since this action wrote it)`
-                : `and no export manifest (${archiveManifestName(name)}) says this action wrote it`;
-            throw new TargetRefusal(`${shown} already holds ${name}, ${why}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
+                ? `which is not the archive its export manifest (${manifest}) describes (changed or replaced since this action wrote it)`
+                : unreadable !== undefined
+                    ? `which could not be read (${unreadable}) to check it is the archive its export manifest (${manifest}) describes`
+                    : `and no export manifest (${manifest}) says this action wrote it`;
+            throw new TargetRefusal(`${shown} already holds ${name}, ${why}: refusing to overwrite it. ${unreadable !== undefined ? 'Make it readable for the runner, move it away' : 'Move it away'}, choose another \`path\`, or ${optIn(rules)}.`);
         }
     }
     return ours;
@@ -2356,7 +2371,7 @@ async function inspectArchiveTarget(dir, names, rules, given) {
  * before renaming the new archive over it, and is known by its SHA-256: it is what a run
  * killed between the two left, and only those exact bytes are ours.
  */
-async function keptArchive(dir, name, archive) {
+async function keptArchive(dir, name, archive, signal) {
     const manifestFile = external_node_path_.join(dir, archiveManifestName(name));
     const read = await (0,deliver_manifest/* readManifest */.WI)(manifestFile);
     if (read.kind !== 'valid' || read.manifest.archive.file !== name)
@@ -2374,7 +2389,9 @@ async function keptArchive(dir, name, archive) {
     if (sized.length === 0)
         return 'changed';
     // Touched since, or one of two of the same size: the bytes tell.
-    const actual = await sha256OfLargeFile(external_node_path_.join(dir, name));
+    const actual = await sha256OfLargeFile(external_node_path_.join(dir, name), signal);
+    if (typeof actual !== 'string')
+        return actual;
     return sized.find((bytes) => bytes.sha256 === actual) ?? 'changed';
 }
 /** The manifest kept beside an archive file. */
@@ -6620,7 +6637,7 @@ async function deliverBundle(options) {
         releaseYoungGeneration();
         const format = await sniffFile(file);
         const name = `${options.archiveName}${EXTENSION[format]}`;
-        const ours = await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven));
+        const ours = await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven, options.signal));
         (0,errors/* throwIfAborted */.Te)(options.signal);
         const known = facts(format);
         const kept = { ...known, archive: { ...known.archive, file: name } };
@@ -6647,9 +6664,10 @@ async function deliverBundle(options) {
             if (before.kind === 'kept')
                 await (0,place/* removeTemporary */.cF)(before.aside);
         }
-        // In place: the manifest describes it alone, and the earlier bytes are no longer ours.
-        if (replacing)
-            await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
+        // In place: the manifest describes it alone (the earlier bytes are no longer ours), and
+        // is dated after it, so that the next run knows it by its size without reading it.
+        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
+        await dateAfter(manifestPath, archivePath);
         return { download, directory: options.target, archivePath, format, manifestPath };
     }
     finally {
@@ -6679,6 +6697,20 @@ async function keepAside(file) {
             ? { kind: 'none' }
             : { kind: 'unknown' };
     }
+}
+/**
+ * Dates `file` after `earlier` (both its times) when it is not already: file times tick
+ * by milliseconds (4 ms on a Linux tmpfs), and two files written within one tick look
+ * as if `earlier` had been written since. One millisecond past it is never ahead of the
+ * clock by the time a later run reads it.
+ */
+async function dateAfter(file, earlier) {
+    const [written, before] = await Promise.all([promises_.stat(file), promises_.stat(earlier)]);
+    const last = Math.max(before.mtimeMs, before.ctimeMs);
+    if (written.mtimeMs > last)
+        return;
+    const after = new Date(last + 1);
+    await promises_.utimes(file, after, after);
 }
 /** The target is checked again at the last moment: a long export leaves time for changes. */
 async function recheckTarget(inspect) {
@@ -7184,7 +7216,7 @@ async function checkTargetBeforeRun(config, rules, deps) {
                 }
             }
             else {
-                await inspectArchiveTarget(config.path, archives, rules, config.pathGiven);
+                await inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal);
             }
         }
         catch (err) {
