@@ -375,15 +375,18 @@ class CommentLike {
 function resumeAfter(page: PageSearch, element: (typeof LEFT_OUT)[number], start: number): number {
   const { bytes } = page;
   if (!('closing' in element)) {
-    const end = bytes.indexOf(GREATER_THAN, start);
+    const end = greaterThanFrom(bytes, start);
     return end === -1 ? bytes.length : end + 1;
   }
   // Searched from the end of the opening tag, as the visible scan searches it: a
   // `</script` inside the tag itself closes nothing.
-  const tagEnd = bytes.indexOf(GREATER_THAN, start);
+  const tagEnd = greaterThanFrom(bytes, start);
   if (tagEnd === -1) return bytes.length;
-  // `</SCRIPT>` alone: found in any case, as the visible scan finds it after the same miss.
-  const closing = page.closing(element.closing, tagEnd + 1);
+  // `<script src=…></script>`: closed at once, seen without a search. Otherwise
+  // `</SCRIPT>` alone is found in any case, as the visible scan finds it after the same miss.
+  const closing = isAt(bytes, element.closing, tagEnd + 1)
+    ? tagEnd + 1
+    : page.closing(element.closing, tagEnd + 1);
   if (closing === -1) return bytes.length;
   // `</script>`: the `>` is nearly always next, found without another search.
   const next = closing + element.closing.length;
@@ -624,11 +627,27 @@ function leftOutAt(
 
 /** Whether a tag opened by `opening` starts at `at`: a few bytes, compared here. */
 function isTagAt(bytes: Buffer, opening: Buffer, at: number): boolean {
-  for (let i = 0; i < opening.length; i += 1) {
-    if (bytes[at + i] !== opening[i]) return false;
-  }
+  if (!isAt(bytes, opening, at)) return false;
   const after = bytes[at + opening.length];
   return after === undefined || isNameEnd(after);
+}
+
+/** Whether `bytes` hold `needle` at `at`. */
+function isAt(bytes: Buffer, needle: Buffer, at: number): boolean {
+  for (let i = 0; i < needle.length; i += 1) {
+    if (bytes[at + i] !== needle[i]) return false;
+  }
+  return true;
+}
+
+/** Bytes a tag's end is looked for among here before a native search, which costs more to call. */
+const TAG_LOOK = 256;
+
+/** The first `>` from `from`, or -1: a tag's end, nearly always within a few dozen bytes. */
+function greaterThanFrom(bytes: Buffer, from: number): number {
+  const near = Math.min(bytes.length, from + TAG_LOOK);
+  for (let at = from; at < near; at += 1) if (bytes[at] === GREATER_THAN) return at;
+  return near === bytes.length ? -1 : bytes.indexOf(GREATER_THAN, near);
 }
 
 /**

@@ -693,6 +693,9 @@ function randomPage(rng: Rng, build: string): string {
     () => '<meta name="description" content="About"/>',
     () => '<meta name="description" content="the <script> tag"/>',
     () => `<script>window.b="</head>${build}"</script>`,
+    // Tags longer than the few hundred bytes a tag's end is first looked for among.
+    () => `<link rel="preload" href="/_next/static/${'x'.repeat(300)}/${build}.js"/>`,
+    () => `<script src="/_next/static/${'x'.repeat(300)}/${build}.js" async=""></script>`,
   ];
   const body = [
     () => '<p>Some text</p>',
@@ -709,6 +712,7 @@ function randomPage(rng: Rng, build: string): string {
     () => '<!x <style>',
     () => '<!--<link rel="x">-->',
     () => '<!-- <style>',
+    () => `<script data-note="${'y'.repeat(300)}</script>">${build}</script><p>after</p>`,
   ];
   const parts = ['<!DOCTYPE html><html><head><title>T</title>'];
   for (let i = rng.int(6); i > 0; i -= 1) parts.push(pick(head)());
