@@ -2364,12 +2364,13 @@ async function inspectArchiveTarget(dir, names, rules, given, signal) {
 }
 /**
  * The archive `name` in `dir` as the manifest beside it records it; 'changed' when that
- * manifest names it but the file is not what it describes (edited or replaced since), or
- * undefined when there is no such manifest. The archive it names is known by its size,
- * and, unless it is older than the manifest in both its times (see unchanged.ts), by its
- * SHA-256. The one it names in `replacing` was there when a run wrote the manifest,
- * before renaming the new archive over it, and is known by its SHA-256: it is what a run
- * killed between the two left, and only those exact bytes are ours.
+ * manifest names it but the file is not what it describes (edited or replaced since);
+ * why, when it had to be read and could not be; or undefined when there is no such
+ * manifest. The archive it names is known by its size, and, unless it is older than the
+ * manifest in both its times (see unchanged.ts), by its SHA-256. The one it names in
+ * `replacing` was there when a run wrote the manifest, before renaming the new archive
+ * over it, and is known by its SHA-256: it is what a run killed between the two left,
+ * and only those exact bytes are ours.
  */
 async function keptArchive(dir, name, archive, signal) {
     const manifestFile = external_node_path_.join(dir, archiveManifestName(name));
