@@ -38,6 +38,7 @@ import {
   type TargetRules,
   type TargetState,
 } from './target.js';
+import { provenBefore, touchedSince } from './unchanged.js';
 
 export interface DeliverOptions {
   source: BundleSource;
@@ -223,7 +224,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     }
     // In place: the manifest describes it alone (the earlier bytes are no longer ours), and
     // is dated after it, so that the next run knows it by its size without reading it.
-    await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
+    if (replacing) await writeFileAtomic(manifestPath, serializeManifest(buildManifest(kept)));
     await dateAfter(manifestPath, archivePath);
     return { download, directory: options.target, archivePath, format, manifestPath };
   } finally {
@@ -257,16 +258,15 @@ async function keepAside(
 }
 
 /**
- * Dates `file` after `earlier` (both its times) when it is not already: file times tick
- * by milliseconds (4 ms on a Linux tmpfs), and two files written within one tick look
- * as if `earlier` had been written since. One millisecond past it is never ahead of the
- * clock by the time a later run reads it.
+ * Dates the manifest `file` after `earlier`, the file it describes, when a later run would
+ * take that file for written since (unchanged.ts): written before the rename, or within
+ * the same tick of the file times (4 ms on a Linux tmpfs). One millisecond past both its
+ * times is never ahead of the clock by the time a later run reads it.
  */
 async function dateAfter(file: string, earlier: string): Promise<void> {
   const [written, before] = await Promise.all([fs.stat(file), fs.stat(earlier)]);
-  const last = Math.max(before.mtimeMs, before.ctimeMs);
-  if (written.mtimeMs > last) return;
-  const after = new Date(last + 1);
+  if (!touchedSince(before, provenBefore(written))) return;
+  const after = new Date(Math.max(before.mtimeMs, before.ctimeMs) + 1);
   await fs.utimes(file, after, after);
 }
 
