@@ -6557,6 +6557,7 @@ async function sniffFile(file) {
 
 
 
+
 /**
  * Downloads the bundle into a temporary file (extracting as it arrives), verifies it,
  * and only then renames the result into `target`. On any failure or cancellation the
@@ -6667,7 +6668,8 @@ async function deliverBundle(options) {
         }
         // In place: the manifest describes it alone (the earlier bytes are no longer ours), and
         // is dated after it, so that the next run knows it by its size without reading it.
-        await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
+        if (replacing)
+            await (0,place/* writeFileAtomic */.Zf)(manifestPath, (0,deliver_manifest/* serializeManifest */.MZ)((0,deliver_manifest/* buildManifest */.u1)(kept)));
         await dateAfter(manifestPath, archivePath);
         return { download, directory: options.target, archivePath, format, manifestPath };
     }
@@ -6700,17 +6702,16 @@ async function keepAside(file) {
     }
 }
 /**
- * Dates `file` after `earlier` (both its times) when it is not already: file times tick
- * by milliseconds (4 ms on a Linux tmpfs), and two files written within one tick look
- * as if `earlier` had been written since. One millisecond past it is never ahead of the
- * clock by the time a later run reads it.
+ * Dates the manifest `file` after `earlier`, the file it describes, when a later run would
+ * take that file for written since (unchanged.ts): written before the rename, or within
+ * the same tick of the file times (4 ms on a Linux tmpfs). One millisecond past both its
+ * times is never ahead of the clock by the time a later run reads it.
  */
 async function dateAfter(file, earlier) {
     const [written, before] = await Promise.all([promises_.stat(file), promises_.stat(earlier)]);
-    const last = Math.max(before.mtimeMs, before.ctimeMs);
-    if (written.mtimeMs > last)
+    if (!touchedSince(before, provenBefore(written)))
         return;
-    const after = new Date(last + 1);
+    const after = new Date(Math.max(before.mtimeMs, before.ctimeMs) + 1);
     await promises_.utimes(file, after, after);
 }
 /** The target is checked again at the last moment: a long export leaves time for changes. */
