@@ -45,6 +45,8 @@ import { isHtmlWhitespace } from '../html-whitespace.js';
  * declarative shadow roots (`<template shadowrootmode>`); nor did a header, footer or
  * aside inside an element of `role="main"`, now content, on the pages that have one; nor
  * attribute names read in any case (`<A HREF>`), on the pages that write them in capitals;
+ * nor an attribute read where the tag has it, not where another's value names it
+ * (`title="set href=x"`), on the pages whose values do;
  * nor the value an `<input>` shows (a button's label), nor whether a box is ticked (a
  * task list's items), nor the hint a field shows while empty (`placeholder`), nor an
  * image button's image and alt text (`<input type=image>`), nor what an abbreviation
@@ -891,7 +893,6 @@ const SCRATCH = {
 export function readVisible(bytes: Buffer): VisibleFingerprint {
   const html = bytes.toString('latin1');
   const n = html.length;
-  capitalsFrom = -1;
   const content = new VisibleText(SCRATCH.content);
   const navigation = new VisibleText(SCRATCH.navigation);
   let title: string | undefined;
@@ -1126,18 +1127,17 @@ let valueStart = 0;
 
 /**
  * The value of attribute `name` in the tag text html[from, to), quoted or not, with its
- * character references decoded (`Q&amp;A`, `don&#x27;t`). Attribute names are read in
- * any case (`<A HREF="…">`, as hand-written HTML has them): a tag with capitals in it is
- * searched again, lowercased, when the name is not found as it is.
+ * character references decoded (`Q&amp;A`, `don&#x27;t`); undefined when the tag has no
+ * such attribute, or one without a value (`<input checked>`).
  */
-function valueOf(page: string, name: string, from: number, to: number): string | undefined {
-  let found = valueIn(page, page, 0, name, from, to);
-  if (found === undefined && hasCapitals(page, from, to)) {
-    found = valueIn(page.slice(from, to).toLowerCase(), page, from, name, 0, to - from);
-  }
-  if (found === undefined || !found.includes('&')) return found;
+function valueOf(html: string, name: string, from: number, to: number): string | undefined {
+  const start = findAttribute(html, name, from, to);
+  if (start < 0) return undefined;
+  const value = html.slice(start, attributeEnd);
+  valueStart = start;
+  if (!value.includes('&')) return value;
   valueStart = -1;
-  return decodedValue(found);
+  return decodedValue(value);
 }
 
 /**
@@ -1145,6 +1145,23 @@ function valueOf(page: string, name: string, from: number, to: number): string |
  * (`<input checked>`), in any case.
  */
 function hasAttribute(html: string, name: string, from: number, to: number): boolean {
+  return findAttribute(html, name, from, to) !== ABSENT;
+}
+
+/** findAttribute's answers when there is no value to point at. */
+const ABSENT = -1;
+const WITHOUT_VALUE = -2;
+/** Where the value findAttribute found last ends (before its closing quote). */
+let attributeEnd = 0;
+
+/**
+ * Where the value of attribute `name` (lowercase) starts in the tag text html[from, to),
+ * its end in `attributeEnd`; ABSENT, or WITHOUT_VALUE (`<input checked>`). The tag is read
+ * as a browser reads it, an attribute after another, so a name inside another's value
+ * (`title="set href=x"`, `alt="a src=b"`) is no attribute; names in any case (`<A HREF>`,
+ * as hand-written HTML has them), and the first of a name counts, as in a browser.
+ */
+function findAttribute(html: string, name: string, from: number, to: number): number {
   let at = from;
   while (at < to) {
     const c = html.charCodeAt(at);
@@ -1156,22 +1173,45 @@ function hasAttribute(html: string, name: string, from: number, to: number): boo
     let end = at;
     while (end < to && !isNameEnd(html.charCodeAt(end)) && html.charCodeAt(end) !== 61) end += 1;
     if (end === at) end += 1;
-    if (end - at === name.length && html.slice(at, end).toLowerCase() === name) return true;
+    const named = end - at === name.length && isNamed(html, at, name);
     at = end;
     while (at < to && isHtmlWhitespace(html.charCodeAt(at))) at += 1;
-    if (html.charCodeAt(at) !== 61 /* = */) continue;
+    if (html.charCodeAt(at) !== 61 /* = */) {
+      if (named) return WITHOUT_VALUE;
+      continue;
+    }
     at += 1;
     while (at < to && isHtmlWhitespace(html.charCodeAt(at))) at += 1;
     const quote = html.charCodeAt(at);
+    let start: number;
+    let stop: number;
     if (quote === 34 || quote === 39) {
-      const close = html.indexOf(quote === 34 ? '"' : "'", at + 1);
-      at = close === -1 || close > to ? to : close + 1;
+      start = at + 1;
+      const close = html.indexOf(quote === 34 ? '"' : "'", start);
+      stop = close === -1 || close > to ? to : close;
+      at = stop + 1;
     } else {
+      start = at;
       while (at < to && !isHtmlWhitespace(html.charCodeAt(at)) && html.charCodeAt(at) !== 62)
         at += 1;
+      stop = at;
+    }
+    if (named) {
+      attributeEnd = stop;
+      return start;
     }
   }
-  return false;
+  return ABSENT;
+}
+
+/** Whether html holds `name` (lowercase ASCII) at `at`, in any case. */
+function isNamed(html: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i += 1) {
+    let c = html.charCodeAt(at + i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== name.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /**
@@ -1182,76 +1222,6 @@ function hasAttribute(html: string, name: string, from: number, to: number): boo
 function decodedValue(value: string): string {
   const decoded = decodeHTMLAttribute(Buffer.from(value, 'latin1').toString('utf8'));
   return Buffer.from(decoded, 'utf8').toString('latin1');
-}
-
-/**
- * The tag hasCapitals was last asked about, in the page readVisible reads, and whether it
- * has any: a tag is asked once per attribute it lacks.
- */
-let capitalsFrom = -1;
-let capitalsTo = -1;
-let capitals = false;
-
-/** Whether page[from, to) holds an ASCII capital letter. */
-function hasCapitals(page: string, from: number, to: number): boolean {
-  if (from !== capitalsFrom || to !== capitalsTo) {
-    capitalsFrom = from;
-    capitalsTo = to;
-    capitals = false;
-    for (let i = from; i < to; i += 1) {
-      const c = page.charCodeAt(i);
-      if (c >= 65 && c <= 90) {
-        capitals = true;
-        break;
-      }
-    }
-  }
-  return capitals;
-}
-
-/**
- * valueOf in `text`, which is `page` from `base` on, as it is or lowercased: positions are
- * the same in both, and the value is read from `page`.
- */
-function valueIn(
-  text: string,
-  page: string,
-  base: number,
-  name: string,
-  from: number,
-  to: number,
-): string | undefined {
-  // The text up to the tag's end (a view, not a copy): a search for an attribute the tag
-  // lacks stops there, where one of the whole page ran to the next tag that has it.
-  const html = text.slice(0, to);
-  let at = from;
-  for (;;) {
-    const found = html.indexOf(name, at);
-    if (found === -1) return undefined;
-    at = found + name.length;
-    // After whitespace, or right after the quote that ends the attribute before it
-    // (`alt="x"src="…"`, as minifiers that drop tag whitespace write it), not the one
-    // that opens a value (`title="href=x"`).
-    const before = html.charCodeAt(found - 1);
-    const afterValue = (before === 34 || before === 39) && html.charCodeAt(found - 2) !== 61;
-    if (!isHtmlWhitespace(before) && !afterValue) continue;
-    let i = at;
-    while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
-    if (html.charCodeAt(i) !== 61 /* = */) continue;
-    i += 1;
-    while (isHtmlWhitespace(html.charCodeAt(i))) i += 1;
-    const quote = html.charCodeAt(i);
-    if (quote === 34 || quote === 39) {
-      const close = html.indexOf(quote === 34 ? '"' : "'", i + 1);
-      valueStart = base + i + 1;
-      return page.slice(base + i + 1, base + (close === -1 ? to : close));
-    }
-    let end = i;
-    while (end < to && !isHtmlWhitespace(html.charCodeAt(end)) && html.charCodeAt(end) !== 62)
-      end += 1;
-    valueStart = base + i;
-    return page.slice(base + i, base + end);
-  }
 }
 
 /** Characters of a title kept, and the most a manifest's page title may hold. */

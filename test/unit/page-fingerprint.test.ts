@@ -511,6 +511,31 @@ describe('what a reader sees of a page', () => {
     );
   });
 
+  it('reads an attribute where the tag has it, not where its name is written inside another value', () => {
+    // A tooltip or an alt text that mentions `href=` or `src=`, before the attribute itself:
+    // the link and the image a reader follows are the real ones, and an edit to them shows.
+    for (const [before, after] of [
+      ['<a title="set href=/x" href="/one">go</a>', '<a title="set href=/x" href="/two">go</a>'],
+      ['<img alt="a src=/x.png" src="/one.png">', '<img alt="a src=/x.png" src="/two.png">'],
+      [
+        "<img data-note=' alt=hi' alt=one src=/a.png>",
+        "<img data-note=' alt=hi' alt=two src=/a.png>",
+      ],
+      ['<a title="x"href="/one">go</a>', '<a title="x"href="/two">go</a>'],
+    ])
+      expect(visible(`<main>${before}</main>`).content, after).not.toBe(
+        visible(`<main>${after}</main>`).content,
+      );
+    // The first of two attributes of one name counts, as in a browser.
+    expect(visible('<main><a href="/one" href="/x">go</a></main>').content).toBe(
+      visible('<main><a href="/one" href="/y">go</a></main>').content,
+    );
+    // A name without a value holds none: the next attribute's value is not its.
+    expect(visible('<main><img alt src="/one.png"></main>').content).not.toBe(
+      visible('<main><img alt src="/two.png"></main>').content,
+    );
+  });
+
   it('survives a truncated page and unquoted attributes', () => {
     expect(() =>
       readVisible(Buffer.from('<html><body><a href=/x>link</a><p>cut <b')),
