@@ -417,6 +417,9 @@ export function parseCommandLine(
       } else if (given.has(flag.name)) {
         inputs[flag.name] = given.get(flag.name)?.at(-1) as string;
         sources[flag.name] = `--${flag.name}`;
+      } else if (flag.value === undefined) {
+        // A switch from the environment reads as its flag does: `1` and `0` too.
+        if (fromEnvironment(flag) !== undefined) inputs[flag.name] = String(switchOf(flag));
       } else {
         const value = fromEnvironment(flag);
         if (value !== undefined) inputs[flag.name] = value;

@@ -518,6 +518,23 @@ describe('static-export CLI basics', () => {
     }
   });
 
+  it('reads a switch from STATIC_EXPORT_<FLAG> as its flag reads it, 0 and 1 too', async () => {
+    const pathWith = async (value: string) => {
+      const run = await runCli(exportArgs('--path', 'site', '--output', 'path'), {
+        env: env({ STATIC_EXPORT_DOWNLOAD: value }),
+      });
+      expect(run.code, `${value}: ${run.stderr}`).toBe(0);
+      return run.stdout.trim();
+    };
+    // No download leaves the path output empty; a download sets it.
+    expect(await pathWith('0')).toBe('');
+    expect(await pathWith('false')).toBe('');
+    expect(await pathWith('1')).toMatch(/[/\\]site$/);
+    const wrong = await runCli(exportArgs(), { env: env({ STATIC_EXPORT_DOWNLOAD: 'no' }) });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('STATIC_EXPORT_DOWNLOAD must be true or false, got "no"');
+  });
+
   it('--output prints one value, the way `jq -r .jobId` would', async () => {
     const run = await runCli(exportArgs('--no-download', '--output', 'job-id'), { env: env() });
     expect(run.code, run.stderr).toBe(0);
