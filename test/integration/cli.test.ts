@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../emulator/index.js';
+import type { ApiErrorKind } from '../../src/api/errors.js';
 import { COMMANDS, inputFlagNames } from '../../src/cli-flags.js';
 import { outputsOf } from '../../src/report.js';
 import { VERSION } from '../../src/version.js';
@@ -72,6 +73,38 @@ describe('static-export CLI', () => {
     expect(run.stderr).toMatch(
       /^error: unknown flag --command: the command is the first word \(static-export export … or static-export agent …\)$/m,
     );
+  });
+
+  it('lists in the README every code a failed call to the API gives in --json', async () => {
+    // Each kind of API error, the type's whole list: a kind added to it must be added here.
+    const kinds = [
+      'bad-request',
+      'unauthorized',
+      'forbidden',
+      'not-found',
+      'conflict',
+      'rate-limited',
+      'server',
+      'redirect',
+      'network',
+      'tls',
+      'proxy',
+      'dns',
+      'timeout',
+      'invalid-response',
+      'unexpected',
+    ] as const satisfies readonly ApiErrorKind[];
+    const everyKind: Exclude<ApiErrorKind, (typeof kinds)[number]> extends never ? true : never =
+      true;
+    expect(everyKind).toBe(true);
+    const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const paragraph = /^`code` is one of [^]*?(?=\n\n)/m.exec(readme)?.[0] ?? '';
+    const codes = new Set([...paragraph.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]));
+    // A request that timed out is told from the run's own timeout.
+    const missing = kinds
+      .map((kind) => (kind === 'timeout' ? 'request-timeout' : kind))
+      .filter((code) => !codes.has(code));
+    expect(missing).toEqual([]);
   });
 
   it('exports a site with the key from ADMIN_API_KEY and prints the outputs', async () => {
