@@ -555,8 +555,23 @@ export function parseConfig(raw: RawInputs, context: ConfigContext): Config {
     if (given('agent-job-id') === undefined) {
       require('prompt', 'is required for command "agent": the instruction for the agent (or set `agent-job-id` to follow an existing job)');
     }
+    // Taken for the agent job's id, it would be ignored, and a follow-up become a new job.
+    if (given('job-id') !== undefined) {
+      problems.push({
+        input: 'job-id',
+        message:
+          'is the id of an export job (command "export"): to follow an agent job, or send it a follow-up, set `agent-job-id`',
+      });
+    }
   } else if (values.command === 'export') {
     require('domain', 'is required for command "export": the documentation domain, e.g. docs.example.com');
+    if (given('agent-job-id') !== undefined) {
+      problems.push({
+        input: 'agent-job-id',
+        message:
+          'is the id of an agent job: set `command: agent` to follow it, or send it a follow-up',
+      });
+    }
   }
 
   const platform = context.platform ?? process.platform;

@@ -182,6 +182,20 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('refuses the job id of one command given to the other, which it would ignore', () => {
+    // An agent job's id in `job-id` would start a new agent job: a second pull request.
+    expect(
+      problemsOf({ command: 'agent', 'project-id': 'p', 'job-id': 'job_1', prompt: 'Fix it' }),
+    ).toEqual([{ input: 'job-id', message: expect.stringMatching(/set `agent-job-id`/) }]);
+    expect(problemsOf({ 'agent-job-id': 'job_1' })).toEqual([
+      { input: 'agent-job-id', message: expect.stringMatching(/set `command: agent`/) },
+    ]);
+    // Empty, as a reusable workflow passes an input it was not given, it is not given.
+    expect(problemsOf({ command: 'agent', 'project-id': 'p', 'job-id': '', prompt: 'x' })).toEqual(
+      [],
+    );
+  });
+
   it('parses an agent config and requires project-id and prompt', () => {
     const config = parse({
       command: 'agent',
