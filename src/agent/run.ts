@@ -135,6 +135,13 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   let seenActive = !followUp || (started.statusStated && started.status === 'active');
   let lastStatus = '';
   const jobId = followed as string;
+  // Reading the job failed, not the job: it goes on, and the way back to it is said.
+  const stillRunning = (err: unknown): never => {
+    if (err instanceof ApiError && err.status !== 404 && !signal?.aborted) {
+      throw withAdvice(err, stillRunningAdvice(record.mode, jobId));
+    }
+    throw err;
+  };
   const finished = await reporter.group(`Waiting for agent job ${jobId}`, () =>
     pollUntilSettled({
       read: (s) => api.getAgentJob(config.projectId, jobId, s),
@@ -156,7 +163,7 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
       deadline: deps.deadline,
       onDeadline: () => new TimeoutError(describeTimeout(record, config.timeoutMs)),
       ...(signal ? { signal } : {}),
-    }),
+    }).catch(stillRunning),
   );
 
   publish('agent-status', finished.status);
@@ -201,6 +208,21 @@ async function statusOf(
 function onRepository(job: AgentJob): string {
   if (!job.source.repository) return '';
   return ` on ${job.source.repository}${job.source.ref ? ` (branch ${job.source.ref})` : ''}`;
+}
+
+/**
+ * What to do when the job could no longer be read while waiting: it keeps running on the
+ * server, and this step run again would create it, or send its follow-up, a second time.
+ */
+function stillRunningAdvice(mode: AgentRecord['mode'], jobId: string): string {
+  const follow = setting('agent-job-id', jobId);
+  if (mode === 'create') {
+    return `Agent job ${jobId} was created and may still be running: follow it with ${follow} (and no \`prompt\`); running this step again as it is would create a second job.`;
+  }
+  if (mode === 'follow-up') {
+    return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;
+  }
+  return `Agent job ${jobId} may still be running: follow it again later with ${follow}.`;
 }
 
 /** The API documents no reason on a failed job; a server that sends one has it shown. */

@@ -313,6 +313,20 @@ describe('wait: false', () => {
     ]);
   });
 
+  it('when the job can no longer be read while waiting, says it may still run and how to follow it', async () => {
+    const id = await createdElsewhere('Fix the typos');
+    settle(id);
+    // A rate limit that outlasts the run: the follow-up went through, its run is not seen.
+    harness.emulator.faults.add({ route: 'agent.get', status: 429, retryAfter: '7200' });
+    const run = await agent({ 'agent-job-id': id, prompt: 'Also the headings' });
+    harness.emulator.faults.clear();
+    expect(failure(run)).toMatch(
+      new RegExp(
+        `HTTP 429.* The follow-up was sent to agent job ${id}, which may still be running: follow it with \`agent-job-id: ${id}\` and no \`prompt\`; with the prompt, it would be sent again\\.$`,
+      ),
+    );
+  });
+
   it('at a timeout, names a status the API does not document as such', async () => {
     const id = await createdElsewhere('Fix the typos');
     harness.emulator.faults.add({

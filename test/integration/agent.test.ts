@@ -284,6 +284,26 @@ describe('agent, end to end against the emulator', () => {
     expect(run.outputs['agent-status']).toBeUndefined();
   });
 
+  it('when the created job can no longer be read, says it may still run and not to run the step again', async () => {
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 429,
+      retryAfter: '7200',
+      body: JSON.stringify({ error: 'Rate limit exceeded' }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Add a FAQ' });
+    expect(run.code).toBe(1);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error::Could not read agent job ${id} \\(HTTP 429: Rate limit exceeded\\).* Agent job ${id} was created and may still be running: follow it with \`agent-job-id: ${id}\` \\(and no \`prompt\`\\); running this step again as it is would create a second job\\.$`,
+        ),
+      ),
+    ]);
+    expect(harness.emulator.agentJobs.list().filter((job) => job.id === id)).toHaveLength(1);
+  });
+
   // A create that may have reached the server must not be repeated: a second agent job
   // would open a second pull request.
   it.each([
