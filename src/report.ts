@@ -751,9 +751,12 @@ function agentHeading(record: AgentRecord, failure: string | undefined): string 
   if (failure !== undefined) {
     // Stopped (a timeout, a cancellation) while the job still runs: it did not fail.
     const settled: readonly string[] = AGENT_FINAL_STATUSES;
-    return record.status !== undefined && !settled.includes(record.status)
-      ? `### ❌ ${job} not followed to its end: still ${plainText(record.status)}`
-      : `### ❌ ${job} failed`;
+    if (record.status !== undefined && !settled.includes(record.status))
+      return `### ❌ ${job} not followed to its end: still ${plainText(record.status)}`;
+    // After a follow-up, a settled status other than failed is the earlier run's.
+    if (record.mode === 'follow-up' && record.status !== undefined && record.status !== 'failed')
+      return `### ❌ ${job} not followed to its end: the follow-up was not seen taken up (the job still read ${plainText(record.status)})`;
+    return `### ❌ ${job} failed`;
   }
   if (record.prLink) {
     return `### ✅ ${job} opened [${linkText(pullRequestName(record.prLink))}](${linkTarget(record.prLink)})`;

@@ -311,6 +311,11 @@ describe('wait: false', () => {
     expect(errorLines(run)).toEqual([
       `::error::Agent job ${id} still read completed from before the follow-up when the 5.0s timeout passed. The follow-up may still be taken up on the server, and the job may still update its pull request (${harness.emulator.agentJobs.get(id)?.prLink}): follow it with \`agent-job-id: ${id}\`.`,
     ]);
+    // The job did not fail: the summary says where the run left it.
+    expect(run.summary).toContain(
+      `### ❌ Agent job in ${PROJECT} not followed to its end: the follow-up was not seen taken up (the job still read completed)`,
+    );
+    expect(run.summary).not.toMatch(/Agent job in \S+ failed/);
   });
 
   it('when the job can no longer be read while waiting, says it may still run and how to follow it', async () => {
