@@ -222,19 +222,7 @@ export class ChangeReview {
   /** Removes the report at the fixed `changes-file` when it is one of ours; true when it was. */
   async #removeStaleReport(): Promise<boolean> {
     const file = this.config.changesFile;
-    if (file === undefined) return false;
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) return false;
-    let format: unknown;
-    try {
-      format = (JSON.parse(text) as { format?: unknown }).format;
-    } catch {
-      return false;
-    }
-    if (format !== CHANGES_FORMAT) return false;
-    await fs.rm(file, { force: true });
-    this.deps.reporter.debug(`Removed ${file}, the change report of an earlier run.`);
-    return true;
+    return file === undefined ? false : removeStaleReport(file, this.deps.reporter);
   }
 
   #publish(report: ChangeReport, file: string, earlierScheme: number | undefined): void {
@@ -327,4 +315,24 @@ function currentFiles(fingerprints: PageFingerprints): ExportFiles {
     });
   }
   return sortedFiles(pages, fingerprints.otherFiles);
+}
+
+/**
+ * Removes the change report an earlier run left at `file` (a file of the report's format
+ * only: anything else there is the user's), so that a later step never reads it as this
+ * run's. Whether there was one.
+ */
+export async function removeStaleReport(file: string, reporter: Reporter): Promise<boolean> {
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return false;
+  let format: unknown;
+  try {
+    format = (JSON.parse(text) as { format?: unknown }).format;
+  } catch {
+    return false;
+  }
+  if (format !== CHANGES_FORMAT) return false;
+  await fs.rm(file, { force: true });
+  reporter.debug(`Removed ${file}, the change report of an earlier run.`);
+  return true;
 }

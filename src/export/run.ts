@@ -2,7 +2,7 @@ import fs, { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { AdminApi } from '../api/client.js';
-import { ChangeReview } from '../changes/review.js';
+import { ChangeReview, removeStaleReport } from '../changes/review.js';
 import type { Clock, Random } from '../clock.js';
 import type { ExportConfig } from '../config.js';
 import { deliverBundle } from '../deliver/deliver.js';
@@ -73,6 +73,17 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   };
   const target = await checkTargetBeforeRun(config, targetRules, deps);
   const changes = planChangeReview(config, target, deps);
+  // A run that makes no report leaves none of an earlier run where a later step reads it.
+  if (
+    changes === undefined &&
+    config.changesFile !== undefined &&
+    (await protectedFileReason(config.changesFile, targetRules)) === undefined &&
+    (await removeStaleReport(config.changesFile, reporter))
+  ) {
+    reporter.info(
+      `Removed ${config.changesFile}, the change report of an earlier run: this run makes none.`,
+    );
+  }
 
   const existing = config.jobId;
   const started = await reporter.group(

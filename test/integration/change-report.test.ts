@@ -511,6 +511,22 @@ describe('compare-with', () => {
     });
     expect(failure(failed)).toMatch(/not an archive/);
     await expect(fs.access(file)).rejects.toThrow();
+    // Nor when this run makes no report at all: no guard, or no site extracted here.
+    const noReport: Record<string, string>[] = [
+      { 'compare-with': 'none' },
+      { extract: 'false', path: 'archives' },
+      { download: 'false' },
+    ];
+    for (const inputs of noReport) {
+      const reporting = await exportOnce(PAGES, { 'changes-file': 'reports/changes.json' });
+      expect(reporting.outputs['changes-file']).toBe(file);
+      const none = await exportOnce(PAGES, { 'changes-file': 'reports/changes.json', ...inputs });
+      expect(none.outcome.error, JSON.stringify(inputs)).toBeUndefined();
+      await expect(fs.access(file), JSON.stringify(inputs)).rejects.toThrow();
+      expect(logLines(none)).toContain(
+        `Removed ${file}, the change report of an earlier run: this run makes none.`,
+      );
+    }
     // A file that is not a change report is not this action's to remove.
     await fs.writeFile(file, '{"notes": "mine"}');
     await exportOnce(PAGES, { 'changes-file': 'reports/changes.json', path: 'third' });
