@@ -6,6 +6,7 @@ import { formatBytes, formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
 import { contentEncoding, decoderFor, header, readDecodedText } from '../http.js';
 import {
+  MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
   type Manifest,
   manifestSchema,
@@ -28,9 +29,6 @@ export type BaselineResult =
   | { kind: 'none'; reason: string }
   /** A source was given but could not be used: worth a warning. */
   | { kind: 'unusable'; reason: string };
-
-/** A manifest served by a site is a few MB even for large sites; far larger is not one. */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 export interface BaselineContext {
   /** What `path` holds now (read before the run). */
@@ -171,15 +169,23 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
   let read: { text: string; truncated: boolean };
   try {
     // Asked for as is, but a store may keep it compressed and say so (S3's Content-Encoding).
-    read = await readDecodedText(response.body, response.headers, MAX_MANIFEST_BYTES);
+    read = await readDecodedText(response.body, response.headers, MANIFEST_MAX_BYTES);
   } catch (err) {
+    // Fetched in full, and not in the encoding its header names (a CDN's wrong label).
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('Z_') && !context.signal?.aborted) {
+      return {
+        kind: 'unusable',
+        reason: `${shown} is served with Content-Encoding ${JSON.stringify(contentEncoding(response.headers))}, but its body is not in that encoding (${code}): serve it as is, or with the header its bytes have`,
+      };
+    }
     return failed(err);
   }
   const { text, truncated } = read;
   if (truncated) {
     return {
       kind: 'unusable',
-      reason: `${shown} is larger than ${formatBytes(MAX_MANIFEST_BYTES)}: not an export manifest`,
+      reason: `${shown} is larger than ${formatBytes(MANIFEST_MAX_BYTES)}: not an export manifest`,
     };
   }
   let json: unknown;

@@ -205,6 +205,12 @@ function* listText(items: Iterable<unknown>): Generator<string> {
   yield first ? '[]' : '\n  ]';
 }
 
+/**
+ * The largest manifest read, from a file or a URL: one lists at most max-extract-files
+ * entries, each a few hundred bytes with its page's fingerprints; far larger is not ours.
+ */
+export const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
+
 export type ManifestRead =
   { kind: 'absent' } | { kind: 'valid'; manifest: Manifest } | { kind: 'invalid'; reason: string };
 
@@ -214,8 +220,7 @@ export async function readManifest(file: string): Promise<ManifestRead> {
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile()) return { kind: 'invalid', reason: 'it is not a regular file' };
-    // A manifest lists at most max-extract-files entries; far larger is not ours.
-    if (stat.size > 256 * 1024 * 1024) return { kind: 'invalid', reason: 'it is too large' };
+    if (stat.size > MANIFEST_MAX_BYTES) return { kind: 'invalid', reason: 'it is too large' };
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };

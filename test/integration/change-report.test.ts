@@ -756,6 +756,13 @@ describe('an earlier export written by someone else, or served by a hostile site
     const site = http.createServer((req, res) => {
       if (req.url === '/zstd/.static-export.json') {
         res.writeHead(200, { 'content-encoding': 'zstd' }).end(Buffer.from([0x28, 0xb5, 0x2f]));
+      } else if (req.url === '/mislabelled/.static-export.json') {
+        res.writeHead(200, { 'content-encoding': 'gzip' }).end(manifest);
+      } else if (req.url === '/large/.static-export.json') {
+        // Over 64 MiB, as the manifest of a site of some 80,000 pages is: still read.
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(Buffer.concat([manifest, Buffer.alloc(65 * 1024 * 1024, ' ')]));
       } else {
         res
           .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
@@ -775,6 +782,14 @@ describe('an earlier export written by someone else, or served by a hostile site
       expect(warnings(zstd)).toEqual([
         `No change report: ${origin}/zstd/.static-export.json is served with Content-Encoding "zstd", which the action cannot undo: serve it as is or gzip.`,
       ]);
+      // Fetched in full, but not in the encoding its header names: said as such.
+      const mislabelled = await exportOnce(PAGES, { 'compare-with': `${origin}/mislabelled/` });
+      expect(warnings(mislabelled)).toEqual([
+        `No change report: ${origin}/mislabelled/.static-export.json is served with Content-Encoding "gzip", but its body is not in that encoding (Z_DATA_ERROR): serve it as is, or with the header its bytes have.`,
+      ]);
+      const large = await exportOnce(PAGES, { 'compare-with': `${origin}/large/` });
+      expect(warnings(large)).toEqual([]);
+      expect(large.outputs['pages-changed']).toBe('0');
     } finally {
       await new Promise((resolve) => site.close(resolve));
     }
