@@ -212,7 +212,14 @@ export class ChangeReview {
     const report = compareExports(earlier, manifest, source);
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
-      throw removalRefused(`${excess}, counted against ${source}`);
+      // No report file lists them: the first are named here, in the log and the summary.
+      const { removed } = report.pages;
+      const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+      const more =
+        removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
+      throw removalRefused(
+        `${excess}, counted against ${source}; removed: ${named.join(', ')}${more}`,
+      );
     }
     reporter.info(
       `\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`,
@@ -283,6 +290,9 @@ function whyByBytes(earlierScheme: number | undefined): { said: string; more: st
         more: ', made by another version of this action',
       };
 }
+
+/** Removed pages a refusal names when no report file lists them. */
+const NAMED_REMOVED = 5;
 
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why: string): RemovalLimitError {

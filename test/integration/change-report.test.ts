@@ -841,6 +841,12 @@ describe('inputs that cannot work together', () => {
     expect(failure(run)).toMatch(
       /it removes 10 of the 12 pages \(83\.3%\), more than `max-removed-pages` allows \(1\), counted against the earlier export in `path`/,
     );
+    // No report lists them: the refusal names the first, in the log and the summary.
+    const removed = PAGES.slice(2).map((page) => `https://docs.example.com/${page.route}`);
+    const named = /; removed: (.*) and 5 more\./.exec(failure(run) ?? '')?.[1]?.split(', ');
+    expect(named).toHaveLength(5);
+    for (const url of named ?? []) expect(removed).toContain(url);
+    expect(run.summary).toContain((named ?? [])[0]?.replace('https://', ''));
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
     const within = await exportOnce(PAGES.slice(0, 11), {
       'compare-with': 'none',
