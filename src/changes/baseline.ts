@@ -87,10 +87,11 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   });
   const shown = given === file ? file : `"${given}" (${file})`;
   if (stat === undefined) {
-    // `docs.example.com`: a site, written as a path.
+    // `docs.example.com`, `docs.example.com/docs/`: a site, written as a path.
+    const host = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(\/[^\\]*)?$/i.exec(given);
     const site =
-      /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
-        ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
+      host !== null && !/\.(?:json|html?)$/i.test(given)
+        ? `; for the live site, give https://${host[1]}${(host[2] ?? '/').replace(/\/?$/, '/')}`
         : '';
     return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${site}` };
   }

@@ -420,6 +420,16 @@ describe('compare-with', () => {
     expect(warnings(named)).toEqual([
       `No change report: \`compare-with\` "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
     ]);
+    // With a slash or a path after it, as a browser's address bar shows it.
+    for (const [given, address] of [
+      ['docs.example.com/', 'https://docs.example.com/'],
+      ['docs.example.com/v2', 'https://docs.example.com/v2/'],
+    ] as const) {
+      const withPath = await exportOnce(PAGES, { 'compare-with': given, path: 'other' });
+      expect(warnings(withPath)).toEqual([
+        `No change report: \`compare-with\` "${given}" (${path.resolve(workspace, given)}) does not exist; for the live site, give ${address}.`,
+      ]);
+    }
     const file = await exportOnce(PAGES, { 'compare-with': 'previous.json', path: 'other' });
     expect(warnings(file)).toEqual([
       `No change report: \`compare-with\` "previous.json" (${path.join(workspace, 'previous.json')}) does not exist.`,
