@@ -89,11 +89,13 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   if (stat === undefined) {
     // `docs.example.com`, `docs.example.com/docs/`: a site, written as a path.
     const host = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(\/[^\\]*)?$/i.exec(given);
-    const site =
+    const hint =
       host !== null && !/\.(?:json|html?)$/i.test(given)
         ? `; for the live site, give https://${host[1]}${(host[2] ?? '/').replace(/\/?$/, '/')}`
-        : '';
-    return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${site}` };
+        : given.toLowerCase() === 'none'
+          ? '; to compare with nothing, write none in lowercase'
+          : '';
+    return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${hint}` };
   }
   // A link the user named is followed; readManifest never follows one itself.
   const manifestFile = stat.isDirectory()

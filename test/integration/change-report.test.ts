@@ -420,6 +420,10 @@ describe('compare-with', () => {
     expect(warnings(named)).toEqual([
       `No change report: \`compare-with\` "docs.example.com" (${path.join(workspace, 'docs.example.com')}) does not exist; for the live site, give https://docs.example.com/.`,
     ]);
+    const capital = await exportOnce(PAGES, { 'compare-with': 'None', path: 'other' });
+    expect(warnings(capital)).toEqual([
+      `No change report: \`compare-with\` "None" (${path.join(workspace, 'None')}) does not exist; to compare with nothing, write none in lowercase.`,
+    ]);
     // With a slash or a path after it, as a browser's address bar shows it.
     for (const [given, address] of [
       ['docs.example.com/', 'https://docs.example.com/'],
