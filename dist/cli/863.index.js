@@ -1969,6 +1969,13 @@ async function runAgent(config, deps) {
     let seenActive = !followUp || (started.statusStated && started.status === 'active');
     let lastStatus = '';
     const jobId = followed;
+    // Reading the job failed, not the job: it goes on, and the way back to it is said.
+    const stillRunning = (err) => {
+        if (err instanceof api_errors/* ApiError */.hD && err.status !== 404 && !signal?.aborted) {
+            throw withAdvice(err, stillRunningAdvice(record.mode, jobId));
+        }
+        throw err;
+    };
     const finished = await reporter.group(`Waiting for agent job ${jobId}`, () => pollUntilSettled({
         read: (s) => api.getAgentJob(config.projectId, jobId, s),
         isSettled: (job) => isAgentSettled(job) && (seenActive || clock.now() - waitStarted >= FOLLOW_UP_GRACE_MS),
@@ -1990,7 +1997,7 @@ async function runAgent(config, deps) {
         deadline: deps.deadline,
         onDeadline: () => new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)),
         ...(signal ? { signal } : {}),
-    }));
+    }).catch(stillRunning));
     publish('agent-status', finished.status);
     publish('pr-link', finished.prLink ?? '');
     if (finished.status === 'failed')
@@ -2027,6 +2034,20 @@ function onRepository(job) {
     if (!job.source.repository)
         return '';
     return ` on ${job.source.repository}${job.source.ref ? ` (branch ${job.source.ref})` : ''}`;
+}
+/**
+ * What to do when the job could no longer be read while waiting: it keeps running on the
+ * server, and this step run again would create it, or send its follow-up, a second time.
+ */
+function stillRunningAdvice(mode, jobId) {
+    const follow = (0,report/* setting */.Pe)('agent-job-id', jobId);
+    if (mode === 'create') {
+        return `Agent job ${jobId} was created and may still be running: follow it with ${follow} (and no \`prompt\`); running this step again as it is would create a second job.`;
+    }
+    if (mode === 'follow-up') {
+        return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;
+    }
+    return `Agent job ${jobId} may still be running: follow it again later with ${follow}.`;
 }
 /** The API documents no reason on a failed job; a server that sends one has it shown. */
 function failedError(job, record, when = '') {
@@ -2624,8 +2645,6 @@ function earlierExportIn(state) {
 
 
 
-/** A manifest served by a site is a few MB even for large sites; far larger is not one. */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 /** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
 async function loadBaseline(source, context) {
     try {
@@ -2674,11 +2693,14 @@ async function readManifestAt(file, given) {
     });
     const shown = given === file ? file : `"${given}" (${file})`;
     if (stat === undefined) {
-        // `docs.example.com`: a site, written as a path.
-        const site = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?$/i.test(given) && !/\.(?:json|html?)$/i.test(given)
-            ? `; for the live site, give https://${given.replace(/\.$/, '')}/`
-            : '';
-        return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${site}` };
+        // `docs.example.com`, `docs.example.com/docs/`: a site, written as a path.
+        const host = /^([a-z0-9-]+(?:\.[a-z0-9-]+)+)\.?(\/[^\\]*)?$/i.exec(given);
+        const hint = host !== null && !/\.(?:json|html?)$/i.test(given)
+            ? `; for the live site, give https://${host[1]}${(host[2] ?? '/').replace(/\/?$/, '/')}`
+            : given.toLowerCase() === 'none'
+                ? '; to compare with nothing, write none in lowercase'
+                : '';
+        return { kind: 'unusable', reason: `\`compare-with\` ${shown} does not exist${hint}` };
     }
     // A link the user named is followed; readManifest never follows one itself.
     const manifestFile = stat.isDirectory()
@@ -2755,16 +2777,24 @@ async function fetchManifest(url, context) {
     let read;
     try {
         // Asked for as is, but a store may keep it compressed and say so (S3's Content-Encoding).
-        read = await readDecodedText(response.body, response.headers, MAX_MANIFEST_BYTES);
+        read = await readDecodedText(response.body, response.headers, deliver_manifest/* MANIFEST_MAX_BYTES */.V4);
     }
     catch (err) {
+        // Fetched in full, and not in the encoding its header names (a CDN's wrong label).
+        const code = err.code;
+        if (typeof code === 'string' && code.startsWith('Z_') && !context.signal?.aborted) {
+            return {
+                kind: 'unusable',
+                reason: `${shown} is served with Content-Encoding ${JSON.stringify(contentEncoding(response.headers))}, but its body is not in that encoding (${code}): serve it as is, or with the header its bytes have`,
+            };
+        }
         return failed(err);
     }
     const { text, truncated } = read;
     if (truncated) {
         return {
             kind: 'unusable',
-            reason: `${shown} is larger than ${(0,duration/* formatBytes */.z3)(MAX_MANIFEST_BYTES)}: not an export manifest`,
+            reason: `${shown} is larger than ${(0,duration/* formatBytes */.z3)(deliver_manifest/* MANIFEST_MAX_BYTES */.V4)}: not an export manifest`,
         };
     }
     let json;
@@ -3657,30 +3687,18 @@ class ChangeReview {
         const report = compareExports(earlier, manifest, source);
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw removalRefused(`${excess}, counted against ${source}`);
+            // No report file lists them: the first are named here, in the log and the summary.
+            const { removed } = report.pages;
+            const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+            const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
+            throw removalRefused(`${excess}, counted against ${source}; removed: ${named.join(', ')}${more}`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
     }
     /** Removes the report at the fixed `changes-file` when it is one of ours; true when it was. */
     async #removeStaleReport() {
         const file = this.config.changesFile;
-        if (file === undefined)
-            return false;
-        const text = await promises_.readFile(file, 'utf8').catch(() => undefined);
-        if (text === undefined)
-            return false;
-        let format;
-        try {
-            format = JSON.parse(text).format;
-        }
-        catch {
-            return false;
-        }
-        if (format !== CHANGES_FORMAT)
-            return false;
-        await promises_.rm(file, { force: true });
-        this.deps.reporter.debug(`Removed ${file}, the change report of an earlier run.`);
-        return true;
+        return file === undefined ? false : removeStaleReport(file, this.deps.reporter);
     }
     #publish(report, file, earlierScheme) {
         const { reporter } = this.deps;
@@ -3730,6 +3748,8 @@ function whyByBytes(earlierScheme) {
             more: ', made by another version of this action',
         };
 }
+/** Removed pages a refusal names when no report file lists them. */
+const NAMED_REMOVED = 5;
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why) {
     return new RemovalLimitError(`The export was not put in place, and \`path\` was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
@@ -3756,6 +3776,28 @@ function currentFiles(fingerprints) {
         });
     }
     return sortedFiles(pages, fingerprints.otherFiles);
+}
+/**
+ * Removes the change report an earlier run left at `file` (a file of the report's format
+ * only: anything else there is the user's), so that a later step never reads it as this
+ * run's. Whether there was one.
+ */
+async function removeStaleReport(file, reporter) {
+    const text = await promises_.readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined)
+        return false;
+    let format;
+    try {
+        format = JSON.parse(text).format;
+    }
+    catch {
+        return false;
+    }
+    if (format !== CHANGES_FORMAT)
+        return false;
+    await promises_.rm(file, { force: true });
+    reporter.debug(`Removed ${file}, the change report of an earlier run.`);
+    return true;
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/archive/format.js
@@ -6974,6 +7016,13 @@ async function runExport(config, deps) {
     };
     const target = await checkTargetBeforeRun(config, targetRules, deps);
     const changes = planChangeReview(config, target, deps);
+    // A run that makes no report leaves none of an earlier run where a later step reads it.
+    if (changes === undefined &&
+        config.changesFile !== undefined &&
+        (await protectedFileReason(config.changesFile, targetRules)) === undefined &&
+        (await removeStaleReport(config.changesFile, reporter))) {
+        reporter.info(`Removed ${config.changesFile}, the change report of an earlier run: this run makes none.`);
+    }
     const existing = config.jobId;
     const started = await reporter.group(existing !== undefined
         ? `Reusing export job ${existing} of ${config.domain}`
