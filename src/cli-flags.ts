@@ -101,7 +101,12 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
 export const AGENT_FLAGS: readonly FlagSpec[] = [
   input('prompt', 'text', 'instruction for the agent (- reads stdin)', AGENT_ONLY),
   input('agent-job-id', 'id', 'follow this job; with --prompt, send it as a follow-up', AGENT_ONLY),
-  input('wait', undefined, '--no-wait returns once the job is created, the follow-up sent or the job read', AGENT_ONLY),
+  input(
+    'wait',
+    undefined,
+    '--no-wait returns once the job is created, the follow-up sent or the job read',
+    AGENT_ONLY,
+  ),
 ];
 
 /** Inputs both commands take. */
