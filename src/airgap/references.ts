@@ -313,7 +313,14 @@ interface ParsedBase {
   fromRoot: boolean;
   /** Resolved against the site (a path from its root keeps the site's origin), when it is a URL. */
   url: URL | undefined;
+  /**
+   * References resolved under it, by what the page wrote: the same string each time, so
+   * that a page repeating `i.png` under a long base has it built, hashed and checked once.
+   */
+  resolved: Map<string, string>;
 }
+/** References a base keeps resolved. */
+const MAX_RESOLVED = 256;
 /**
  * The bases read lately: a page's and those of its `<iframe srcdoc>` frames, asked for in
  * turn, reference by reference (one remembered base was read again at every turn).
@@ -335,6 +342,7 @@ function parsedBase(base: string): ParsedBase {
     namesHost: externalHost(trimmed) !== undefined,
     fromRoot: /^\/(?![/\\])/.test(trimmed),
     url,
+    resolved: new Map<string, string>(),
   };
   if (BASES.size >= MAX_BASES) BASES.clear();
   BASES.set(base, parsed);
@@ -352,14 +360,20 @@ export function baseNamesHost(base: string): boolean {
  */
 export function underBase<T extends FoundReference>(found: T, base: string | undefined): T {
   if (base === undefined) return found;
-  const { namesHost, url: baseUrl } = parsedBase(base);
+  const { namesHost, url: baseUrl, resolved } = parsedBase(base);
   if (!namesHost || baseUrl === undefined) return found;
+  const known = resolved.get(found.url);
+  if (known !== undefined) return { ...found, url: known };
   if (SCHEME.test(found.url) || externalHost(found.url) !== undefined) return found;
+  let url: string;
   try {
-    return { ...found, url: new URL(found.url, baseUrl).href };
+    url = new URL(found.url, baseUrl).href;
   } catch {
     return found;
   }
+  if (resolved.size >= MAX_RESOLVED) resolved.clear();
+  resolved.set(found.url, url);
+  return { ...found, url };
 }
 
 /**

@@ -455,7 +455,7 @@ const READ_DOING = 'read the extracted file';
 /** Reads files of one site one at a time, on whichever thread it lives. */
 export class FileScanner {
   /** Where a link leads, by page directory and link text (the same from every page of a directory). */
-  readonly #linkCache = new Map<string, LinkTarget>();
+  readonly #linkCache = new LinkCache();
 
   constructor(
     readonly tree: SiteTree,
@@ -491,7 +491,7 @@ export class FileScanner {
       rules: emptyRules(),
     };
     const lines = new LineIndex();
-    const seen = new Set<string>();
+    const seen = new Map<string, Set<string>>();
     // A page repeats its outbound links (a "source" link per paragraph): parse each URL once.
     const hosts = new Map<string, string | null>();
     const outsideHost = (url: string): string | undefined => {
@@ -512,10 +512,13 @@ export class FileScanner {
         part.metadata += 1;
         return;
       }
-      // One finding per URL and role in a file (flight data repeats the HTML's links).
-      const key = `${found.role}\u0000${found.url}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+      // One finding per URL and role in a file (flight data repeats the HTML's links),
+      // looked up by the URL itself: a key made of both would be a new string to hash
+      // each time, all of a long URL's characters.
+      const roles = seen.get(found.url);
+      if (roles?.has(found.role)) return;
+      if (roles === undefined) seen.set(found.url, new Set([found.role]));
+      else roles.add(found.role);
       if (part.external.length >= MAX_KEPT) {
         part.externalDropped += 1;
         return;
@@ -697,6 +700,44 @@ const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
 type LinkTarget = { path: string; resolved: Resolved | undefined } | null;
 const CACHE_LIMIT = 200_000;
 
+/**
+ * Link targets by scope (a page directory, a base's address, or '' for a path from the
+ * site's root) and link text, CACHE_LIMIT in all. Looked up by the two apart: a key made
+ * of both would be a new string to hash at every link, all of a long base's characters.
+ * The scope last asked for is kept: V8 hashes a string of over 16K characters by its
+ * length alone, so a long base's address is told from another key by comparing them,
+ * each of its characters unless it is the same string.
+ */
+class LinkCache {
+  readonly #byScope = new Map<string, Map<string, LinkTarget>>();
+  #size = 0;
+  #lastScope: string | undefined;
+  #last: Map<string, LinkTarget> | undefined;
+
+  get(scope: string, value: string): LinkTarget | undefined {
+    return this.#targets(scope)?.get(value);
+  }
+
+  set(scope: string, value: string, target: LinkTarget): void {
+    if (this.#size >= CACHE_LIMIT) return;
+    let targets = this.#targets(scope);
+    if (targets === undefined) {
+      targets = new Map();
+      this.#byScope.set(detached(scope), targets);
+      this.#last = targets;
+    }
+    targets.set(detached(value), target);
+    this.#size += 1;
+  }
+
+  #targets(scope: string): Map<string, LinkTarget> | undefined {
+    if (scope !== this.#lastScope) this.#last = this.#byScope.get(scope);
+    // Kept as this very string: the next comparison with it reads no character.
+    this.#lastScope = scope;
+    return this.#last;
+  }
+}
+
 function resolveLink(tree: SiteTree, pageBase: URL, value: string): LinkTarget {
   let urlPath: string;
   // A path alone is the site's own, unless a <base href> of another origin says otherwise.
@@ -726,6 +767,8 @@ interface PendingLink {
 /** What links of a page resolve against: its base (or its own address), and the cache's scope. */
 interface LinkBase {
   pageBase: URL;
+  /** pageBase's address, read once. */
+  href: string;
   scope: string;
   /** Under a `<base href>`: root-absolute links are keyed by the base too. */
   based: boolean;
@@ -741,11 +784,10 @@ function linkBase(own: URL, base: string | undefined): LinkBase {
       pageBase = parsed;
   }
   // Links resolve the same from every page of a directory (and root-absolute ones from every page).
+  const href = pageBase.href;
   const scope =
-    base === undefined
-      ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
-      : pageBase.href;
-  return { pageBase, scope, based: base !== undefined };
+    base === undefined ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1) : href;
+  return { pageBase, href, scope, based: base !== undefined };
 }
 
 function checkLinks(
@@ -755,7 +797,7 @@ function checkLinks(
   found: readonly PendingLink[],
   lines: LineIndex,
   part: FileScan,
-  cache: Map<string, LinkTarget>,
+  cache: LinkCache,
 ): void {
   if (found.length === 0) return;
   let own: URL;
@@ -768,7 +810,7 @@ function checkLinks(
   let unbased: LinkBase | undefined;
   for (const pending of found) {
     const { reference } = pending;
-    const { pageBase, scope, based } = pending.unbased
+    const { pageBase, href, scope, based } = pending.unbased
       ? (unbased ??= linkBase(own, undefined))
       : basedOn;
     const value = reference.url;
@@ -777,15 +819,12 @@ function checkLinks(
       (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value))
     )
       continue;
-    // A link of only a query is the page itself: its own key.
-    const key =
-      !based && value.startsWith('/')
-        ? value
-        : `${value.startsWith('?') ? pageBase.href : scope}\u0000${value}`;
-    let target = cache.get(key);
+    // A link of only a query is the page itself: its own scope.
+    const linkScope = !based && value.startsWith('/') ? '' : value.startsWith('?') ? href : scope;
+    let target = cache.get(linkScope, value);
     if (target === undefined) {
       target = resolveLink(tree, pageBase, value);
-      if (cache.size < CACHE_LIMIT) cache.set(detached(key), target);
+      cache.set(linkScope, value, target);
     }
     if (target === null) continue;
     part.checked += 1;
