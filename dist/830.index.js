@@ -690,6 +690,8 @@ function roleOf(tag, attribute, attributes) {
 /** The origin a site's own addresses are resolved under (no request goes there). */
 const SITE_ORIGIN = 'http://site.invalid';
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** References a base keeps resolved. */
+const MAX_RESOLVED = 256;
 /**
  * The bases read lately: a page's and those of its `<iframe srcdoc>` frames, asked for in
  * turn, reference by reference (one remembered base was read again at every turn).
@@ -712,6 +714,7 @@ function parsedBase(base) {
         namesHost: externalHost(trimmed) !== undefined,
         fromRoot: /^\/(?![/\\])/.test(trimmed),
         url,
+        resolved: new Map(),
     };
     if (BASES.size >= MAX_BASES)
         BASES.clear();
@@ -729,17 +732,25 @@ function baseNamesHost(base) {
 function underBase(found, base) {
     if (base === undefined)
         return found;
-    const { namesHost, url: baseUrl } = parsedBase(base);
+    const { namesHost, url: baseUrl, resolved } = parsedBase(base);
     if (!namesHost || baseUrl === undefined)
         return found;
+    const known = resolved.get(found.url);
+    if (known !== undefined)
+        return { ...found, url: known };
     if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
         return found;
+    let url;
     try {
-        return { ...found, url: new URL(found.url, baseUrl).href };
+        url = new URL(found.url, baseUrl).href;
     }
     catch {
         return found;
     }
+    if (resolved.size >= MAX_RESOLVED)
+        resolved.clear();
+    resolved.set(found.url, url);
+    return { ...found, url };
 }
 /**
  * `found` resolved against a `<base href>` that names a host or starts at the site's root
@@ -2742,7 +2753,7 @@ class FileScanner {
     tree;
     options;
     /** Where a link leads, by page directory and link text (the same from every page of a directory). */
-    #linkCache = new Map();
+    #linkCache = new LinkCache();
     constructor(tree, 
     /** `signal`: stops a page streamed in pieces between two (a worker thread is stopped whole). */
     options) {
@@ -2777,7 +2788,7 @@ class FileScanner {
             rules: emptyRules(),
         };
         const lines = new LineIndex();
-        const seen = new Set();
+        const seen = new Map();
         // A page repeats its outbound links (a "source" link per paragraph): parse each URL once.
         const hosts = new Map();
         const outsideHost = (url) => {
@@ -2801,11 +2812,16 @@ class FileScanner {
                 part.metadata += 1;
                 return;
             }
-            // One finding per URL and role in a file (flight data repeats the HTML's links).
-            const key = `${found.role}\u0000${found.url}`;
-            if (seen.has(key))
+            // One finding per URL and role in a file (flight data repeats the HTML's links),
+            // looked up by the URL itself: a key made of both would be a new string to hash
+            // each time, all of a long URL's characters.
+            const roles = seen.get(found.url);
+            if (roles?.has(found.role))
                 return;
-            seen.add(key);
+            if (roles === undefined)
+                seen.set(found.url, new Set([found.role]));
+            else
+                roles.add(found.role);
             if (part.external.length >= MAX_KEPT) {
                 part.externalDropped += 1;
                 return;
@@ -2993,6 +3009,42 @@ function isSitePath(url) {
  */
 const PLAIN_ABSOLUTE = /^\/(?!\/)[^?#%\\\t\n\r]*$/;
 const CACHE_LIMIT = 200_000;
+/**
+ * Link targets by scope (a page directory, a base's address, or '' for a path from the
+ * site's root) and link text, CACHE_LIMIT in all. Looked up by the two apart: a key made
+ * of both would be a new string to hash at every link, all of a long base's characters.
+ * The scope last asked for is kept: V8 hashes a string of over 16K characters by its
+ * length alone, so a long base's address is told from another key by comparing them,
+ * each of its characters unless it is the same string.
+ */
+class LinkCache {
+    #byScope = new Map();
+    #size = 0;
+    #lastScope;
+    #last;
+    get(scope, value) {
+        return this.#targets(scope)?.get(value);
+    }
+    set(scope, value, target) {
+        if (this.#size >= CACHE_LIMIT)
+            return;
+        let targets = this.#targets(scope);
+        if (targets === undefined) {
+            targets = new Map();
+            this.#byScope.set(detached(scope), targets);
+            this.#last = targets;
+        }
+        targets.set(detached(value), target);
+        this.#size += 1;
+    }
+    #targets(scope) {
+        if (scope !== this.#lastScope)
+            this.#last = this.#byScope.get(scope);
+        // Kept as this very string: the next comparison with it reads no character.
+        this.#lastScope = scope;
+        return this.#last;
+    }
+}
 function resolveLink(tree, pageBase, value) {
     let urlPath;
     // A path alone is the site's own, unless a <base href> of another origin says otherwise.
@@ -3025,10 +3077,9 @@ function linkBase(own, base) {
             pageBase = parsed;
     }
     // Links resolve the same from every page of a directory (and root-absolute ones from every page).
-    const scope = base === undefined
-        ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1)
-        : pageBase.href;
-    return { pageBase, scope, based: base !== undefined };
+    const href = pageBase.href;
+    const scope = base === undefined ? pageBase.pathname.slice(0, pageBase.pathname.lastIndexOf('/') + 1) : href;
+    return { pageBase, href, scope, based: base !== undefined };
 }
 function checkLinks(tree, file, base, found, lines, part, cache) {
     if (found.length === 0)
@@ -3044,22 +3095,19 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
     let unbased;
     for (const pending of found) {
         const { reference } = pending;
-        const { pageBase, scope, based } = pending.unbased
+        const { pageBase, href, scope, based } = pending.unbased
             ? (unbased ??= linkBase(own, undefined))
             : basedOn;
         const value = reference.url;
         if (!isSitePath(value) &&
             (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)))
             continue;
-        // A link of only a query is the page itself: its own key.
-        const key = !based && value.startsWith('/')
-            ? value
-            : `${value.startsWith('?') ? pageBase.href : scope}\u0000${value}`;
-        let target = cache.get(key);
+        // A link of only a query is the page itself: its own scope.
+        const linkScope = !based && value.startsWith('/') ? '' : value.startsWith('?') ? href : scope;
+        let target = cache.get(linkScope, value);
         if (target === undefined) {
             target = resolveLink(tree, pageBase, value);
-            if (cache.size < CACHE_LIMIT)
-                cache.set(detached(key), target);
+            cache.set(linkScope, value, target);
         }
         if (target === null)
             continue;
