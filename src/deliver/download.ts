@@ -26,7 +26,13 @@ import {
   ServerTime,
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
-import { type GiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
+import {
+  askedWait,
+  type GiveUp,
+  RATE_LIMITED,
+  type RetryBudget,
+  RetrySchedule,
+} from '../retry.js';
 import { collectYoungGeneration } from '../young-generation.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
@@ -176,6 +182,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
   let restarts = 0;
   let refreshes = 0;
   /**
+   * Fresh links refused as expired since bytes last arrived: a long download on links
+   * that live minutes exchanges many, each of which served its part.
+   */
+  let expiredInARow = 0;
+  /**
    * The furthest byte reached of this link's archive: bytes fetched again after a start
    * over are no progress, or a storage that cuts at the same byte each time is asked forever.
    */
@@ -195,18 +206,26 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     md5 = verify ? createHash('md5') : undefined;
     await sink?.restart();
   };
-  const refresh = async (why: string, giveUp: string) => {
-    if (refreshes >= maxRefreshes) throw new DownloadError(giveUp);
-    refreshes += 1;
+  /** A fresh link, for an expired one or for another version (`changed`, counted over the download). */
+  const refresh = async (why: string, giveUp: string, expired = false) => {
+    if ((expired ? expiredInARow : refreshes) >= maxRefreshes) throw new DownloadError(giveUp);
+    if (expired) expiredInARow += 1;
+    else refreshes += 1;
     options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
     source = await options.refresh(why);
     // A fresh link may name another version: its bytes are new.
     reached = received;
   };
-  const describeStop = (stop: GiveUp) =>
-    stop.why === 'deadline'
-      ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
-      : ` over ${formatDuration(stop.elapsedMs)}`;
+  const describeStop = (stop: GiveUp) => {
+    // A wait asked for past the outage budget or the run's timeout ends the tries at once.
+    const asked =
+      stop.retryAfterMs !== undefined
+        ? ` (the storage asked to wait ${askedWait(stop.retryAfterMs)} more)`
+        : '';
+    return stop.why === 'deadline'
+      ? `, and the run's timeout leaves no time to try again${asked}`
+      : ` over ${formatDuration(stop.elapsedMs)}${asked}`;
+  };
   const retryLater = async (what: string, waitMs?: number, rateLimited = false) => {
     const stop = await schedule.failed({
       reason: what,
@@ -215,7 +234,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     });
     if (stop) {
       throw new DownloadError(
-        `The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`,
+        `The bundle download failed ${stop.attempts === 1 ? 'once' : `${stop.attempts} times in a row`}${describeStop(stop)}, at ${position()} (${what}).`,
       );
     }
   };
@@ -228,7 +247,8 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     const words = detail || `HTTP 403 at ${header(headers, 'date') ?? 'an unknown time'}`;
     await refresh(
       `The storage says the link has expired (${words})`,
-      `The storage refused ${refreshes + 1} bundle links in a row as expired (its answer: ${words})${skew ? `; ${skew}` : ''}. A link is valid until its expiresAt by the storage's clock: check that the service that signs the links and the storage agree on the time.`,
+      `The storage refused ${expiredInARow + 1} bundle links in a row as expired, none of which served a byte more (its answer: ${words})${skew ? `; ${skew}` : ''}. A link is valid until its expiresAt by the storage's clock: check that the service that signs the links and the storage agree on the time.`,
+      true,
     );
     return true;
   };
@@ -430,6 +450,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           if (!progressed && received > reached) {
             progressed = true;
             schedule.succeeded();
+            expiredInARow = 0;
           }
           reached = Math.max(reached, received);
           options.onProgress?.(received, total);
@@ -496,7 +517,12 @@ async function openFollowingRedirects(
     const location = header(response.headers, 'location');
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
     discard(response.body);
-    const next = new URL(location, url);
+    const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+    if (next === undefined) {
+      throw new DownloadError(
+        `The bundle link redirected (HTTP ${response.statusCode} from ${withoutQuery(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`,
+      );
+    }
     options.onRedirect?.(next.href);
     options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
     if (hop + 1 > MAX_REDIRECTS) {

@@ -136,3 +136,77 @@ describe('a storage that names no version', () => {
     );
   });
 });
+
+describe('links that expire, redirects and waits', () => {
+  const EXPIRED =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>';
+  const etag = `"${createHash('md5').update(ARCHIVE).digest('hex')}"`;
+
+  /** ARCHIVE from the byte a Range asks for, the connection cut after `cut` bytes. */
+  function serve(req: http.IncomingMessage, res: http.ServerResponse, cut: number) {
+    const start = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
+    if (start > 0) {
+      res.writeHead(206, {
+        etag,
+        'content-length': ARCHIVE.length - start,
+        'content-range': `bytes ${start}-${ARCHIVE.length - 1}/${ARCHIVE.length}`,
+      });
+    } else res.writeHead(200, { etag, 'content-length': ARCHIVE.length });
+    const body = ARCHIVE.subarray(start);
+    if (cut >= body.length) return res.end(body);
+    res.write(body.subarray(0, cut));
+    setTimeout(() => res.socket?.destroy(), 10);
+  }
+
+  it('exchanges as many expired links as a long download needs, while each serves its part', async () => {
+    // Each link serves 40 KB, the connection breaks, and the link has expired by the resume:
+    // a slow download of a large archive on links that live minutes.
+    let newest = 1;
+    const store = await storage((req, res) => {
+      const sig = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('sig'));
+      if (sig < newest)
+        return res.writeHead(403, { 'content-type': 'application/xml' }).end(EXPIRED);
+      newest = sig + 1;
+      serve(req, res, 40_000);
+    });
+    let next = 1;
+    const base = store.url.replace(/\?.*/, '');
+    const result = await within(
+      10_000,
+      store.download({
+        refresh: async () => ({ url: `${base}?sig=${++next}`, sizeBytes: ARCHIVE.length }),
+      }),
+    );
+    expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
+    expect(next).toBeGreaterThan(4);
+    // Links that serve nothing are still given up on, as a clock the storage disagrees with.
+    const refusing = await storage((_req, res) =>
+      res.writeHead(403, { 'content-type': 'application/xml' }).end(EXPIRED),
+    );
+    await expect(refusing.download()).rejects.toThrow(
+      /refused 4 bundle links in a row as expired, none of which served a byte more/,
+    );
+  });
+
+  it('fails at once, naming it, on a redirect to an address that is not a URL', async () => {
+    const events: string[] = [];
+    const store = await storage((_req, res) =>
+      res.writeHead(302, { location: 'http://[::1' }).end(),
+    );
+    await expect(
+      within(5000, store.download({ onEvent: (event) => events.push(event) })),
+    ).rejects.toThrow(/redirected \(HTTP 302 from .*\) to an address that is not a URL/);
+    // Not a connection that failed: no retry.
+    expect(events).toEqual([]);
+    expect(store.requests()).toBe(1);
+  });
+
+  it('says what wait the storage asked for when it is longer than the outage budget', async () => {
+    const store = await storage((_req, res) =>
+      res.writeHead(503, { 'retry-after': '400' }).end('<Error><Code>SlowDown</Code></Error>'),
+    );
+    await expect(within(5000, store.download())).rejects.toThrow(
+      /^The bundle download failed once over .*\(the storage asked to wait 400s more\), at 0 B \(The storage answered HTTP 503/,
+    );
+  });
+});
