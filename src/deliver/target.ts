@@ -175,6 +175,19 @@ export async function inspectArchiveTarget(
   }
   for (const name of names) {
     const file = path.join(dir, name);
+    // The manifest beside it is written too: a file of the user's there is theirs.
+    const manifest = archiveManifestName(name);
+    const manifestStat = await lstatOrUndefined(path.join(dir, manifest));
+    if (manifestStat !== undefined && !rules.overwrite) {
+      const read = manifestStat.isFile()
+        ? await readManifest(path.join(dir, manifest))
+        : { kind: 'invalid' as const };
+      if (read.kind !== 'valid' || read.manifest.archive.file !== name) {
+        throw new TargetRefusal(
+          `${shown} already holds ${manifest}, which is not the export manifest this action writes beside ${name}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`,
+        );
+      }
+    }
     const existing = await lstatOrUndefined(file);
     if (existing === undefined) continue;
     if (!existing.isFile()) {

@@ -251,6 +251,18 @@ describe('path safety, end to end', () => {
       /already holds docs\.example\.com\.tar\.gz, and no export manifest/,
     );
     expect(await fs.readFile(archive, 'utf8')).toBe('my own archive');
+    // Nor a file of the user's at the manifest's name, with no archive there yet.
+    await fs.rm(archive);
+    const manifestFile = `${archive}.static-export.json`;
+    await fs.writeFile(manifestFile, '{"my": "own settings"}\n');
+    const fourth = await run({ path: 'out', extract: 'false' });
+    expect((fourth.error as InputError).problems[0]?.message).toMatch(
+      /already holds docs\.example\.com\.tar\.gz\.static-export\.json, which is not the export manifest this action writes beside docs\.example\.com\.tar\.gz: refusing to overwrite it/,
+    );
+    expect(await fs.readFile(manifestFile, 'utf8')).toBe('{"my": "own settings"}\n');
+    await expect(fs.access(archive)).rejects.toThrow();
+    // With overwrite, the user asked for it.
+    expect((await run({ path: 'out', extract: 'false', overwrite: 'true' })).error).toBeUndefined();
   });
 
   it('with extract false, a run killed at any point while placing the archive leaves path to the next run', async () => {
