@@ -62,8 +62,13 @@ function cleanUpSync(): void {
   leftovers.clear();
 }
 
-/** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/s;
+/**
+ * `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed,
+ * never put back. Exactly what siblingPath names (a process id, 8 hex digits): a
+ * directory of the user's that merely looks like one (`.site.previous-2024-12`, a dated
+ * backup) is never taken for a killed run's, to be put back over path or removed.
+ */
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})-[0-9a-f]{8}$/s;
 
 /** `.site.partial-<pid>-<random>` beside `site`. */
 export function siblingPath(target: string, label: 'partial' | 'previous' | 'removed'): string {

@@ -733,6 +733,25 @@ describe('recoverInterruptedRuns', () => {
     expect(await fs.readdir(workspace)).toEqual(['site\nv2']);
   });
 
+  it('never takes a directory of the user named like a leftover for one (a dated backup)', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': 'live' });
+    const pid = deadPid();
+    const mine = [
+      '.site.previous-2024-12',
+      `.site.partial-${pid}-beef`,
+      `.site.previous-${pid}-0a0b0c0d0e`,
+      `.site.removed-${pid}-0A0B0C0D`,
+    ];
+    for (const name of mine) await write(path.join(workspace, name, 'NOTES.md'));
+    expect(await recoverInterruptedRuns(workspace, ['site'])).toEqual({ done: [], warnings: [] });
+    expect((await fs.readdir(workspace)).sort()).toEqual([...mine, 'site'].sort());
+    // Nor is one put back in the place of a path that is not there.
+    await fs.rm(site, { recursive: true });
+    expect(await recoverInterruptedRuns(workspace, ['site'])).toEqual({ done: [], warnings: [] });
+    expect((await fs.readdir(workspace)).sort()).toEqual([...mine].sort());
+  });
+
   it('recovers what an earlier run with the same process id left (a container: same pid every run)', async () => {
     const site = path.join(workspace, 'site');
     const aside = path.join(workspace, `.site.previous-${process.pid}-0a0b0c0d`);
