@@ -168,6 +168,12 @@ export async function inspectArchiveTarget(
     );
   const stat = await lstatOrUndefined(dir);
   if (stat === undefined) return ours;
+  if (stat.isSymbolicLink()) {
+    const to = await fs.readlink(dir).catch(() => '?');
+    throw new TargetRefusal(
+      `${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`,
+    );
+  }
   if (!stat.isDirectory()) {
     throw new TargetRefusal(
       `${shown} exists and is not a directory: remove it or choose another \`path\`.`,
@@ -356,9 +362,18 @@ async function identityOf(file: string): Promise<DirectoryIdentity | undefined> 
  */
 async function unwritableReason(dir: string): Promise<string | undefined> {
   let at = path.resolve(dir);
-  while ((await lstatOrUndefined(at)) === undefined && path.dirname(at) !== at) {
+  let found = await lstatOnTheWay(at);
+  while (found === undefined && path.dirname(at) !== at) {
     at = path.dirname(at);
+    found = await lstatOnTheWay(at);
   }
+  // What the directories would be made in: a link that leads nowhere, or a file.
+  const followed = found?.isSymbolicLink() ? await fs.stat(at).catch(() => undefined) : found;
+  if (found?.isSymbolicLink() && followed === undefined) {
+    const to = await fs.readlink(at).catch(() => '?');
+    return `${at} is a symbolic link to ${to}, which does not exist`;
+  }
+  if (followed !== undefined && !followed.isDirectory()) return `${at} is a file, not a directory`;
   try {
     await fs.access(at, fsConstants.W_OK);
     return undefined;
@@ -368,6 +383,14 @@ async function unwritableReason(dir: string): Promise<string | undefined> {
     if (code === 'EACCES' || code === 'EPERM') return `${at} is not writable (${code})`;
     throw err;
   }
+}
+
+/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
+async function lstatOnTheWay(file: string) {
+  return fs.lstat(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    throw err;
+  });
 }
 
 /**
@@ -420,7 +443,9 @@ export async function realPathOfPlanned(target: string): Promise<string> {
     try {
       return path.join(await fs.realpath(at), ...missing.reverse());
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // Missing, or below a file: the part that exists is resolved, and the rest follows.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
       const parent = path.dirname(at);
       if (parent === at) return path.resolve(target);
       missing.push(path.basename(at));

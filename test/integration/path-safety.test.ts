@@ -265,6 +265,29 @@ describe('path safety, end to end', () => {
     expect((await run({ path: 'out', extract: 'false', overwrite: 'true' })).error).toBeUndefined();
   });
 
+  it('says why a path cannot be made or written into, before any request', async () => {
+    await fs.mkdir(path.join(machine, 'outside'));
+    await fs.symlink('../../../../../outside/gone', path.join(workspace, 'dl'));
+    await fs.writeFile(path.join(workspace, 'README.md'), '# readme\n');
+    await fs.mkdir(path.join(workspace, 'real-out'));
+    await fs.symlink('real-out', path.join(workspace, 'out'));
+    const cases = [
+      [{ path: 'dl/site' }, /dl is a symbolic link to \.\.\/.*outside\/gone, which does not exist/],
+      [{ path: 'README.md/site' }, /README\.md is a file, not a directory/],
+      [
+        { path: 'out', extract: 'false' },
+        /"out" \(.*\) is a symbolic link \(to real-out\): give the directory itself/,
+      ],
+    ] as const;
+    for (const [inputs, message] of cases) {
+      harness.emulator.requests.length = 0;
+      const result = await run(inputs);
+      expect((result.error as InputError).problems?.[0]?.message, inputs.path).toMatch(message);
+      expect(harness.emulator.requests).toEqual([]);
+    }
+    expect(await fs.readdir(path.join(machine, 'outside'))).toEqual([]);
+  });
+
   it('with extract false, a run killed at any point while placing the archive leaves path to the next run', async () => {
     const out = path.join(workspace, 'out');
     const archive = path.join(out, 'docs.example.com.tar');
