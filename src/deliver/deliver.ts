@@ -14,6 +14,7 @@ import { holdYoungGeneration } from '../young-generation.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
   buildManifest,
+  identityOf,
   MANIFEST_NAME,
   type ExportManifest,
   type ManifestFacts,
@@ -161,6 +162,8 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         ...facts(site.format),
         contents: site.contents,
         ...(described ? { pages: described } : {}),
+        // Renamed into path as it is: the same directory to the file system.
+        directory: await identityOf(staging),
       });
       // The review's file is written while the manifest is. Either failing stops the step,
       // once both are done: nothing may still be writing into the staging directory when

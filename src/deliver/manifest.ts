@@ -46,6 +46,11 @@ const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
 
 /** An archive by its bytes. */
 const archiveBytes = z.object({ sha256: sha256Hex, sizeBytes: z.number().int().nonnegative() });
+const directoryIdentity = z.object({
+  dev: z.string().regex(/^\d{1,40}$/),
+  ino: z.string().regex(/^\d{1,40}$/),
+});
+export type DirectoryIdentity = z.output<typeof directoryIdentity>;
 export type ArchiveBytes = z.output<typeof archiveBytes>;
 
 /**
@@ -107,6 +112,13 @@ export const manifestSchema = z.object({
   ),
   /** The normalization the page fingerprints were made with; absent without fingerprints. */
   pageFingerprints: z.object({ scheme: z.number().int().positive() }).optional(),
+  /**
+   * The extracted export's directory as its file system knows it (device and inode, in
+   * decimal): the files of another directory, where this manifest was copied, are not
+   * proven unchanged by their times. Optional within version 1: absent from a kept
+   * archive's manifest, and from those of earlier versions.
+   */
+  directory: directoryIdentity.optional(),
   symlinks: z.array(z.object({ path: relativePath, target: z.string() })),
 });
 
@@ -133,6 +145,8 @@ export interface ManifestFacts {
   contents?: SiteContents;
   /** Page fingerprints by file path, and the scheme they were made with. */
   pages?: { scheme: number; byPath: ReadonlyMap<string, PageRecord> };
+  /** The directory the site was extracted into, which becomes `path`. */
+  directory?: DirectoryIdentity;
 }
 
 export type PageRecord = z.output<typeof pageSchema>;
@@ -162,7 +176,14 @@ export function buildManifest(facts: ManifestFacts): ExportManifest {
     files: { [Symbol.iterator]: entries },
     ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
     symlinks: contents?.symlinks ?? [],
+    ...(facts.directory ? { directory: facts.directory } : {}),
   };
+}
+
+/** What `directory` records of `dir`. */
+export async function identityOf(dir: string): Promise<DirectoryIdentity> {
+  const stat = await fs.stat(dir, { bigint: true });
+  return { dev: String(stat.dev), ino: String(stat.ino) };
 }
 
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
@@ -179,10 +200,11 @@ const ENTRIES_PER_PIECE = 512;
  * never exists as one string, nor as an object per file.
  */
 function* manifestText(manifest: ExportManifest): Generator<string> {
-  const { files, symlinks, pageFingerprints, ...head } = manifest;
+  const { files, symlinks, pageFingerprints, directory, ...head } = manifest;
   yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
   yield* listText(files);
   if (pageFingerprints) yield `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`;
+  if (directory) yield `,\n  "directory": ${JSON.stringify(directory)}`;
   yield ',\n  "symlinks": ';
   yield* listText(symlinks);
   yield '\n}\n';

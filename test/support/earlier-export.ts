@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
+import {
+  buildManifest,
+  identityOf,
+  MANIFEST_NAME,
+  serializeManifest,
+} from '../../src/deliver/manifest.js';
 import { siteContents } from './site-contents.js';
 import { writeTree } from './files.js';
 
@@ -16,6 +21,8 @@ export async function writeEarlierExport(
 ): Promise<void> {
   await writeTree(dir, files);
   const manifest = buildManifest({
+    // Written in dir, as the action writes it in the directory that becomes path.
+    directory: await identityOf(dir),
     domain: 'docs.example.com',
     jobId,
     exportedAt: new Date('2026-11-01T00:00:00Z'),

@@ -150,6 +150,34 @@ describe('inspectTarget', () => {
     );
   });
 
+  it("refuses the user's files of the same names and sizes under a manifest copied in after them", async () => {
+    // The user's own copy of an export, edited to the same sizes, then a manifest put
+    // beside it: older than the manifest in both times, the files prove nothing by them.
+    const other = path.join(root, 'other-export');
+    await writeEarlierExport(other, { 'index.html': 'Footer 2025', 'about.html': 'About' });
+    const site = path.join(workspace, 'site');
+    await write(path.join(site, 'index.html'), 'Footer 2026');
+    await write(path.join(site, 'about.html'), 'About');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await fs.copyFile(path.join(other, MANIFEST_NAME), path.join(site, MANIFEST_NAME));
+    const manifestTime = (await fs.stat(path.join(site, MANIFEST_NAME))).mtimeMs;
+    for (const name of ['index.html', 'about.html']) {
+      const { mtimeMs, ctimeMs } = await fs.stat(path.join(site, name));
+      expect(Math.max(mtimeMs, ctimeMs)).toBeLessThan(manifestTime);
+    }
+    await expect(inspectTarget(site, rules)).rejects.toThrow(/changed since \(index\.html\)/);
+    // The export itself, moved (renamed), is still known as the directory it was written in.
+    const moved = path.join(workspace, 'moved');
+    await fs.rename(other, moved);
+    expect(await inspectTarget(moved, rules)).toMatchObject({ kind: 'export' });
+    // A manifest of an earlier version, which names no directory, has every file read.
+    const text = await fs.readFile(path.join(site, MANIFEST_NAME), 'utf8');
+    const earlier = JSON.parse(text) as Record<string, unknown>;
+    delete earlier.directory;
+    await fs.writeFile(path.join(site, MANIFEST_NAME), JSON.stringify(earlier));
+    await expect(inspectTarget(site, rules)).rejects.toThrow(/changed since \(index\.html\)/);
+  });
+
   it('refuses an earlier export where a listed file is now a directory or a link', async () => {
     const site = path.join(workspace, 'site');
     await writeEarlierExport(site, { 'a.html': 'a', 'b.html': 'b', 'c.html': 'c', 'd.html': 'd' });
