@@ -157,8 +157,13 @@ function cleanUpSync() {
     }
     leftovers.clear();
 }
-/** `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed, never put back. */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d+)-[0-9a-f]+$/s;
+/**
+ * `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed,
+ * never put back. Exactly what siblingPath names (a process id, 8 hex digits): a
+ * directory of the user's that merely looks like one (`.site.previous-2024-12`, a dated
+ * backup) is never taken for a killed run's, to be put back over path or removed.
+ */
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})-[0-9a-f]{8}$/s;
 /** `.site.partial-<pid>-<random>` beside `site`. */
 function siblingPath(target, label) {
     return node_path__WEBPACK_IMPORTED_MODULE_3__.join(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), `.${node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target)}.${label}-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`);
@@ -1297,6 +1302,7 @@ class RetrySchedule {
     }
 }
 /** A server's wait in whole seconds; one past a day (a broken header) is not spelled out. */
+/** A wait a server asked for, as a person reads it. */
 function askedWait(ms) {
     return ms > 86_400_000 ? 'over a day' : `${Math.ceil(ms / 1000)}s`;
 }
@@ -2135,7 +2141,10 @@ const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.con
  * not a change (nothing of the user's is there to lose).
  */
 async function changedSinceExport(dir, manifest) {
-    const since = provenBefore(await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir)));
+    // A manifest proves times only in the directory it was written in: one copied beside a
+    // user's files (or one that names no directory) has every listed file read.
+    const written = manifest.directory !== undefined && sameIdentity(await (0,deliver_manifest/* identityOf */.cu)(dir), manifest.directory);
+    const since = written ? provenBefore(await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir))) : -Infinity;
     const changed = [];
     const toHash = [];
     // Synchronous lstat: a few microseconds each from the inode cache, where a round trip
@@ -2262,6 +2271,9 @@ function* hashChunks(file, buffer) {
     }
     return hash.digest('hex');
 }
+function sameIdentity(a, b) {
+    return a.dev === b.dev && a.ino === b.ino;
+}
 
 // EXTERNAL MODULE: ./.build/tree-walk.js
 var tree_walk = __webpack_require__(9904);
@@ -2356,11 +2368,26 @@ async function inspectArchiveTarget(dir, names, rules, given, signal) {
     const stat = await target_lstatOrUndefined(dir);
     if (stat === undefined)
         return ours;
+    if (stat.isSymbolicLink()) {
+        const to = await promises_.readlink(dir).catch(() => '?');
+        throw new TargetRefusal(`${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`);
+    }
     if (!stat.isDirectory()) {
         throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another \`path\`.`);
     }
     for (const name of names) {
         const file = external_node_path_.join(dir, name);
+        // The manifest beside it is written too: a file of the user's there is theirs.
+        const manifest = archiveManifestName(name);
+        const manifestStat = await target_lstatOrUndefined(external_node_path_.join(dir, manifest));
+        if (manifestStat !== undefined && !rules.overwrite) {
+            const read = manifestStat.isFile()
+                ? await (0,deliver_manifest/* readManifest */.WI)(external_node_path_.join(dir, manifest))
+                : { kind: 'invalid' };
+            if (read.kind !== 'valid' || read.manifest.archive.file !== name) {
+                throw new TargetRefusal(`${shown} already holds ${manifest}, which is not the export manifest this action writes beside ${name}: refusing to overwrite it. Move it away, choose another \`path\`, or ${optIn(rules)}.`);
+            }
+        }
         const existing = await target_lstatOrUndefined(file);
         if (existing === undefined)
             continue;
@@ -2507,9 +2534,19 @@ async function identityOf(file) {
  */
 async function unwritableReason(dir) {
     let at = external_node_path_.resolve(dir);
-    while ((await target_lstatOrUndefined(at)) === undefined && external_node_path_.dirname(at) !== at) {
+    let found = await lstatOnTheWay(at);
+    while (found === undefined && external_node_path_.dirname(at) !== at) {
         at = external_node_path_.dirname(at);
+        found = await lstatOnTheWay(at);
     }
+    // What the directories would be made in: a link that leads nowhere, or a file.
+    const followed = found?.isSymbolicLink() ? await promises_.stat(at).catch(() => undefined) : found;
+    if (found?.isSymbolicLink() && followed === undefined) {
+        const to = await promises_.readlink(at).catch(() => '?');
+        return `${at} is a symbolic link to ${to}, which does not exist`;
+    }
+    if (followed !== undefined && !followed.isDirectory())
+        return `${at} is a file, not a directory`;
     try {
         await promises_.access(at, external_node_fs_.constants.W_OK);
         return undefined;
@@ -2522,6 +2559,14 @@ async function unwritableReason(dir) {
             return `${at} is not writable (${code})`;
         throw err;
     }
+}
+/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
+async function lstatOnTheWay(file) {
+    return promises_.lstat(file).catch((err) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
+            return undefined;
+        throw err;
+    });
 }
 /**
  * Why a file the action writes beside the site (its Helm values, its change report) must
@@ -2567,7 +2612,9 @@ async function realPathOfPlanned(target) {
             return external_node_path_.join(await promises_.realpath(at), ...missing.reverse());
         }
         catch (err) {
-            if (err.code !== 'ENOENT')
+            // Missing, or below a file: the part that exists is resolved, and the rest follows.
+            const code = err.code;
+            if (code !== 'ENOENT' && code !== 'ENOTDIR')
                 throw err;
             const parent = external_node_path_.dirname(at);
             if (parent === at)
@@ -4018,6 +4065,11 @@ async function downloadBundle(options) {
     let restarts = 0;
     let refreshes = 0;
     /**
+     * Fresh links refused as expired since bytes last arrived: a long download on links
+     * that live minutes exchanges many, each of which served its part.
+     */
+    let expiredInARow = 0;
+    /**
      * The furthest byte reached of this link's archive: bytes fetched again after a start
      * over are no progress, or a storage that cuts at the same byte each time is asked forever.
      */
@@ -4035,18 +4087,28 @@ async function downloadBundle(options) {
         md5 = verify ? (0,external_node_crypto_.createHash)('md5') : undefined;
         await sink?.restart();
     };
-    const refresh = async (why, giveUp) => {
-        if (refreshes >= maxRefreshes)
+    /** A fresh link, for an expired one or for another version (`changed`, counted over the download). */
+    const refresh = async (why, giveUp, expired = false) => {
+        if ((expired ? expiredInARow : refreshes) >= maxRefreshes)
             throw new errors/* DownloadError */.nV(giveUp);
-        refreshes += 1;
+        if (expired)
+            expiredInARow += 1;
+        else
+            refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
         source = await options.refresh(why);
         // A fresh link may name another version: its bytes are new.
         reached = received;
     };
-    const describeStop = (stop) => stop.why === 'deadline'
-        ? `, and the run's timeout leaves no time to try again${stop.retryAfterMs !== undefined ? ` (the storage asked to wait ${Math.ceil(stop.retryAfterMs / 1000)}s)` : ''}`
-        : ` over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}`;
+    const describeStop = (stop) => {
+        // A wait asked for past the outage budget or the run's timeout ends the tries at once.
+        const asked = stop.retryAfterMs !== undefined
+            ? ` (the storage asked to wait ${askedWait(stop.retryAfterMs)} more)`
+            : '';
+        return stop.why === 'deadline'
+            ? `, and the run's timeout leaves no time to try again${asked}`
+            : ` over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}${asked}`;
+    };
     const retryLater = async (what, waitMs, rateLimited = false) => {
         const stop = await schedule.failed({
             reason: what,
@@ -4054,7 +4116,7 @@ async function downloadBundle(options) {
             ...(rateLimited ? RATE_LIMITED : {}),
         });
         if (stop) {
-            throw new errors/* DownloadError */.nV(`The bundle download failed ${stop.attempts} times in a row${describeStop(stop)}, at ${position()} (${what}).`);
+            throw new errors/* DownloadError */.nV(`The bundle download failed ${stop.attempts === 1 ? 'once' : `${stop.attempts} times in a row`}${describeStop(stop)}, at ${position()} (${what}).`);
         }
     };
     const linkRefused = async (detail, headers) => {
@@ -4064,7 +4126,7 @@ async function downloadBundle(options) {
             return false;
         const skew = storeTime.describeSkew('the storage');
         const words = detail || `HTTP 403 at ${header(headers, 'date') ?? 'an unknown time'}`;
-        await refresh(`The storage says the link has expired (${words})`, `The storage refused ${refreshes + 1} bundle links in a row as expired (its answer: ${words})${skew ? `; ${skew}` : ''}. A link is valid until its expiresAt by the storage's clock: check that the service that signs the links and the storage agree on the time.`);
+        await refresh(`The storage says the link has expired (${words})`, `The storage refused ${expiredInARow + 1} bundle links in a row as expired, none of which served a byte more (its answer: ${words})${skew ? `; ${skew}` : ''}. A link is valid until its expiresAt by the storage's clock: check that the service that signs the links and the storage agree on the time.`, true);
         return true;
     };
     try {
@@ -4235,6 +4297,7 @@ async function downloadBundle(options) {
                     if (!progressed && received > reached) {
                         progressed = true;
                         schedule.succeeded();
+                        expiredInARow = 0;
                     }
                     reached = Math.max(reached, received);
                     options.onProgress?.(received, total);
@@ -4301,7 +4364,10 @@ async function openFollowingRedirects(link, headers, options) {
         if (!REDIRECTS.has(response.statusCode) || location === undefined)
             return { response, url };
         discard(response.body);
-        const next = new URL(location, url);
+        const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+        if (next === undefined) {
+            throw new errors/* DownloadError */.nV(`The bundle link redirected (HTTP ${response.statusCode} from ${(0,net/* withoutQuery */.j$)(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`);
+        }
         options.onRedirect?.(next.href);
         options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)} → ${response.statusCode}, to ${(0,net/* withoutQuery */.j$)(next)}`);
         if (hop + 1 > MAX_REDIRECTS) {
@@ -6652,6 +6718,8 @@ async function deliverBundle(options) {
                 ...facts(site.format),
                 contents: site.contents,
                 ...(described ? { pages: described } : {}),
+                // Renamed into path as it is: the same directory to the file system.
+                directory: await (0,deliver_manifest/* identityOf */.cu)(staging),
             });
             // The review's file is written while the manifest is. Either failing stops the step,
             // once both are done: nothing may still be writing into the staging directory when
