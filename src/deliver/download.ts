@@ -26,13 +26,7 @@ import {
   ServerTime,
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
-import {
-  askedWait,
-  type GiveUp,
-  RATE_LIMITED,
-  type RetryBudget,
-  RetrySchedule,
-} from '../retry.js';
+import { askedWait, type GiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
 import { collectYoungGeneration } from '../young-generation.js';
 
 /** A presigned link to the archive; it carries its own authorization. */
