@@ -179,6 +179,8 @@ describe('links that expire, redirects and waits', () => {
     );
     expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
     expect(next).toBeGreaterThan(4);
+    // Each counts in what the run reports.
+    expect(result.refreshes).toBe(next - 1);
     // Links that serve nothing are still given up on, as a clock the storage disagrees with.
     const refusing = await storage((_req, res) =>
       res.writeHead(403, { 'content-type': 'application/xml' }).end(EXPIRED),
@@ -186,6 +188,34 @@ describe('links that expire, redirects and waits', () => {
     await expect(refusing.download()).rejects.toThrow(
       /refused 4 bundle links in a row as expired, none of which served a byte more/,
     );
+  });
+
+  it('takes the new version a fresh link serves whole, without exchanging it again', async () => {
+    // The link expires mid-download; the fresh one names a new version, which the storage
+    // sends whole (200) for the If-Range of the old one, as S3 does.
+    const v2 = Buffer.concat([ARCHIVE, Buffer.from('v2\n')]);
+    const etag2 = `"${createHash('md5').update(v2).digest('hex')}"`;
+    const store = await storage((req, res) => {
+      const sig = new URL(req.url ?? '/', 'http://x').searchParams.get('sig');
+      if (sig === '1') {
+        if (req.headers.range === undefined) return serve(req, res, 40_000);
+        return res.writeHead(403, { 'content-type': 'application/xml' }).end(EXPIRED);
+      }
+      res.writeHead(200, { etag: etag2, 'content-length': v2.length }).end(v2);
+    });
+    const base = store.url.replace(/\?.*/, '');
+    const events: string[] = [];
+    const result = await within(
+      5000,
+      store.download({
+        refresh: async () => ({ url: `${base}?sig=2`, sizeBytes: v2.length }),
+        onEvent: (event) => events.push(event),
+      }),
+    );
+    expect(result.sha256).toBe(createHash('sha256').update(v2).digest('hex'));
+    expect(result.refreshes).toBe(1);
+    expect(store.requests()).toBe(3);
+    expect(events.at(-1)).toMatch(/^The fresh link serves another version of the bundle: starting/);
   });
 
   it('fails at once, naming it, on a redirect to an address that is not a URL', async () => {
