@@ -4057,6 +4057,8 @@ async function downloadBundle(options) {
     let received = 0;
     let total;
     let etag;
+    /** The link whose answer gave `etag`. */
+    let etagSource = options.source;
     /** The bytes arrive encoded by a middlebox and are decoded here: offsets are not the storage's. */
     let decoding = false;
     let sha256 = (0,external_node_crypto_.createHash)('sha256');
@@ -4069,6 +4071,8 @@ async function downloadBundle(options) {
      * that live minutes exchanges many, each of which served its part.
      */
     let expiredInARow = 0;
+    /** Fresh links for another version, or another size than announced: over the download. */
+    let changedRefreshes = 0;
     /**
      * The furthest byte reached of this link's archive: bytes fetched again after a start
      * over are no progress, or a storage that cuts at the same byte each time is asked forever.
@@ -4087,14 +4091,19 @@ async function downloadBundle(options) {
         md5 = verify ? (0,external_node_crypto_.createHash)('md5') : undefined;
         await sink?.restart();
     };
-    /** A fresh link, for an expired one or for another version (`changed`, counted over the download). */
+    /**
+     * A fresh link: for an expired one (`expired`, counted in a row), or for another version
+     * or size (counted over the download). Every one counts in the result.
+     */
     const refresh = async (why, giveUp, expired = false) => {
-        if ((expired ? expiredInARow : refreshes) >= maxRefreshes)
+        if ((expired ? expiredInARow : changedRefreshes) >= maxRefreshes) {
             throw new errors/* DownloadError */.nV(giveUp);
+        }
         if (expired)
             expiredInARow += 1;
         else
-            refreshes += 1;
+            changedRefreshes += 1;
+        refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
         source = await options.refresh(why);
         // A fresh link may name another version: its bytes are new.
@@ -4228,14 +4237,19 @@ async function downloadBundle(options) {
                     // whole archive comes again from its first byte. A chunked answer names no length:
                     // the API's stands for it, as it did the first time.
                     const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
-                    if (!sameVersion) {
+                    // A link asked for since these bytes began (an expired one exchanged) names the
+                    // version it serves, and the API announced its size: an answer of that size is
+                    // that version whole, taken from its first byte rather than exchanged again.
+                    const announced = source !== etagSource && length !== undefined && length === source.sizeBytes;
+                    if (!sameVersion && !announced) {
                         discard(response.body);
                         await startOver('The bundle changed on the storage since the download began');
                         await refresh('The bundle changed on the storage', KEPT_CHANGING);
                         continue;
                     }
-                    // The storage ignored the Range header: take the whole archive again.
-                    await startOver('The storage does not resume transfers');
+                    await startOver(sameVersion
+                        ? 'The storage does not resume transfers'
+                        : 'The fresh link serves another version of the bundle');
                 }
                 decoding = decoder !== undefined;
                 if (decoding) {
@@ -4243,6 +4257,7 @@ async function downloadBundle(options) {
                 }
                 total = decoding ? source.sizeBytes : (length ?? source.sizeBytes);
                 etag = served;
+                etagSource = source;
                 // An object encrypted with a key has an ETag that is no MD5 of its bytes.
                 if (encryptedWithKey(headers))
                     md5 = undefined;
