@@ -154,7 +154,6 @@ export class RetrySchedule {
 }
 
 /** A server's wait in whole seconds; one past a day (a broken header) is not spelled out. */
-/** A wait a server asked for, as a person reads it. */
 export function askedWait(ms: number): string {
   return ms > 86_400_000 ? 'over a day' : `${Math.ceil(ms / 1000)}s`;
 }

@@ -14,7 +14,6 @@ import { holdYoungGeneration } from '../young-generation.js';
 import { ExtractingSink, type ExtractedSite, sniffFile } from './extract.js';
 import {
   buildManifest,
-  identityOf,
   MANIFEST_NAME,
   type ExportManifest,
   type ManifestFacts,
@@ -39,6 +38,7 @@ import {
   type TargetRules,
   type TargetState,
 } from './target.js';
+import { identityOf } from './protected.js';
 import { provenBefore, touchedSince } from './unchanged.js';
 
 export interface DeliverOptions {
@@ -158,12 +158,13 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       // A signal that came while a step went on unaware (the check, the listing) stops here.
       throwIfAborted(options.signal);
       const described = await pages?.finish(site.contents);
+      const directory = await identityOf(staging);
       const manifest = buildManifest({
         ...facts(site.format),
         contents: site.contents,
         ...(described ? { pages: described } : {}),
         // Renamed into path as it is: the same directory to the file system.
-        directory: await identityOf(staging),
+        ...(directory ? { directory } : {}),
       });
       // The review's file is written while the manifest is. Either failing stops the step,
       // once both are done: nothing may still be writing into the staging directory when

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TITLE_CHARS } from '../changes/fingerprint.js';
 import { VERSION } from '../version.js';
 import type { SiteContents } from './archive/listing.js';
+import type { DirectoryIdentity } from './protected.js';
 
 /**
  * The export manifest: a small JSON file at the root of every extracted export (or
@@ -46,11 +47,12 @@ const hex128 = z.string().regex(/^[0-9a-f]{32}$/);
 
 /** An archive by its bytes. */
 const archiveBytes = z.object({ sha256: sha256Hex, sizeBytes: z.number().int().nonnegative() });
-const directoryIdentity = z.object({
+/** A directory's identity (protected.ts) as JSON holds it: its numbers in decimal. */
+const recordedDirectory = z.object({
   dev: z.string().regex(/^\d{1,40}$/),
   ino: z.string().regex(/^\d{1,40}$/),
 });
-export type DirectoryIdentity = z.output<typeof directoryIdentity>;
+type RecordedDirectory = z.output<typeof recordedDirectory>;
 export type ArchiveBytes = z.output<typeof archiveBytes>;
 
 /**
@@ -118,7 +120,7 @@ export const manifestSchema = z.object({
    * proven unchanged by their times. Optional within version 1: absent from a kept
    * archive's manifest, and from those of earlier versions.
    */
-  directory: directoryIdentity.optional(),
+  directory: recordedDirectory.optional(),
   symlinks: z.array(z.object({ path: relativePath, target: z.string() })),
 });
 
@@ -176,14 +178,18 @@ export function buildManifest(facts: ManifestFacts): ExportManifest {
     files: { [Symbol.iterator]: entries },
     ...(pages ? { pageFingerprints: { scheme: pages.scheme } } : {}),
     symlinks: contents?.symlinks ?? [],
-    ...(facts.directory ? { directory: facts.directory } : {}),
+    ...(facts.directory ? { directory: recorded(facts.directory) } : {}),
   };
 }
 
-/** What `directory` records of `dir`. */
-export async function identityOf(dir: string): Promise<DirectoryIdentity> {
-  const stat = await fs.stat(dir, { bigint: true });
-  return { dev: String(stat.dev), ino: String(stat.ino) };
+function recorded({ dev, ino }: DirectoryIdentity): RecordedDirectory {
+  return { dev: String(dev), ino: String(ino) };
+}
+
+/** The directory a manifest was written in, or undefined when it names none. */
+export function writtenIn(manifest: Pick<Manifest, 'directory'>): DirectoryIdentity | undefined {
+  const { directory } = manifest;
+  return directory ? { dev: BigInt(directory.dev), ino: BigInt(directory.ino) } : undefined;
 }
 
 /** One entry per line: readable in a diff, and a few MB even for 20,000 files. */
@@ -200,11 +206,10 @@ const ENTRIES_PER_PIECE = 512;
  * never exists as one string, nor as an object per file.
  */
 function* manifestText(manifest: ExportManifest): Generator<string> {
-  const { files, symlinks, pageFingerprints, directory, ...head } = manifest;
+  const { files, symlinks, pageFingerprints, ...head } = manifest;
   yield `${JSON.stringify(head, null, 2).replace(/\n}$/, '')},\n  "files": `;
   yield* listText(files);
   if (pageFingerprints) yield `,\n  "pageFingerprints": ${JSON.stringify(pageFingerprints)}`;
-  if (directory) yield `,\n  "directory": ${JSON.stringify(directory)}`;
   yield ',\n  "symlinks": ';
   yield* listText(symlinks);
   yield '\n}\n';

@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -156,6 +157,19 @@ export interface DirectoryIdentity {
   ino: bigint;
 }
 
+/** The identity of what `file` leads to, or undefined when nothing is there. */
+export async function identityOf(file: string): Promise<DirectoryIdentity | undefined> {
+  const stat = await fs.stat(file, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    throw err;
+  });
+  return stat ? { dev: stat.dev, ino: stat.ino } : undefined;
+}
+
+export function sameIdentity(a: DirectoryIdentity, b: DirectoryIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
 /**
  * A protected directory, named as a message shows it, and the identities of it and of
  * each parent, itself first (undefined for one that does not exist).
@@ -176,7 +190,7 @@ export function protectedReasonByIdentity(
   // Some filesystems report no inode numbers (0): nothing can be told from them.
   if (target.ino === 0n) return undefined;
   for (const { name, identities } of lineages) {
-    const at = identities.findIndex((id) => id?.dev === target.dev && id.ino === target.ino);
+    const at = identities.findIndex((id) => id !== undefined && sameIdentity(id, target));
     if (at < 0) continue;
     return `it ${at === 0 ? 'is' : 'contains'} ${name}, reached by another path (the same device and inode: a bind mount or another mount of it)`;
   }

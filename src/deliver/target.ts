@@ -5,6 +5,7 @@ import { type ArchiveBytes, MANIFEST_NAME, type Manifest, readManifest } from '.
 import {
   contains,
   type DirectoryIdentity,
+  identityOf,
   type ProtectedContext,
   type ProtectedLineage,
   protectedReason,
@@ -268,9 +269,10 @@ function describePath(target: string, given?: string): string {
   return given !== undefined && given !== target ? `"${given}" (${target})` : target;
 }
 
+/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
 async function lstatOrUndefined(file: string) {
   return fs.lstat(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
     throw err;
   });
 }
@@ -348,24 +350,16 @@ async function lineageOf(dir: string): Promise<(DirectoryIdentity | undefined)[]
   }
 }
 
-async function identityOf(file: string): Promise<DirectoryIdentity | undefined> {
-  const stat = await fs.stat(file, { bigint: true }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
-    throw err;
-  });
-  return stat ? { dev: stat.dev, ino: stat.ino } : undefined;
-}
-
 /**
  * Why nothing can be created in `dir` (or, when it does not exist yet, in the nearest
  * parent that does): a read-only place is refused before the export, not after it.
  */
 async function unwritableReason(dir: string): Promise<string | undefined> {
   let at = path.resolve(dir);
-  let found = await lstatOnTheWay(at);
+  let found = await lstatOrUndefined(at);
   while (found === undefined && path.dirname(at) !== at) {
     at = path.dirname(at);
-    found = await lstatOnTheWay(at);
+    found = await lstatOrUndefined(at);
   }
   // What the directories would be made in: a link that leads nowhere, or a file.
   const followed = found?.isSymbolicLink() ? await fs.stat(at).catch(() => undefined) : found;
@@ -383,14 +377,6 @@ async function unwritableReason(dir: string): Promise<string | undefined> {
     if (code === 'EACCES' || code === 'EPERM') return `${at} is not writable (${code})`;
     throw err;
   }
-}
-
-/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
-async function lstatOnTheWay(file: string) {
-  return fs.lstat(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
-    throw err;
-  });
 }
 
 /**

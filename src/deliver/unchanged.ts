@@ -12,7 +12,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { throwIfAborted } from '../errors.js';
-import { type DirectoryIdentity, identityOf, MANIFEST_NAME, type Manifest } from './manifest.js';
+import { MANIFEST_NAME, type Manifest, writtenIn } from './manifest.js';
+import { identityOf, sameIdentity } from './protected.js';
 
 /**
  * Whether the files an earlier export lists are still the ones it wrote. A manifest only
@@ -41,8 +42,9 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export async function changedSinceExport(dir: string, manifest: Manifest): Promise<string[]> {
   // A manifest proves times only in the directory it was written in: one copied beside a
   // user's files (or one that names no directory) has every listed file read.
-  const written =
-    manifest.directory !== undefined && sameIdentity(await identityOf(dir), manifest.directory);
+  const here = await identityOf(dir);
+  const there = writtenIn(manifest);
+  const written = here !== undefined && there !== undefined && sameIdentity(here, there);
   const since = written ? provenBefore(await fs.lstat(path.join(dir, MANIFEST_NAME))) : -Infinity;
   const changed: string[] = [];
   const toHash: Manifest['files'] = [];
@@ -173,8 +175,4 @@ function* hashChunks(file: string, buffer: Buffer): Generator<number, string | U
     closeSync(fd);
   }
   return hash.digest('hex');
-}
-
-function sameIdentity(a: DirectoryIdentity, b: DirectoryIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
 }

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  buildManifest,
-  identityOf,
-  MANIFEST_NAME,
-  serializeManifest,
-} from '../../src/deliver/manifest.js';
+import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
+import { identityOf } from '../../src/deliver/protected.js';
 import { siteContents } from './site-contents.js';
 import { writeTree } from './files.js';
 
