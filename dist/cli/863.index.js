@@ -1302,7 +1302,6 @@ class RetrySchedule {
     }
 }
 /** A server's wait in whole seconds; one past a day (a broken header) is not spelled out. */
-/** A wait a server asked for, as a person reads it. */
 function askedWait(ms) {
     return ms > 86_400_000 ? 'over a day' : `${Math.ceil(ms / 1000)}s`;
 }
@@ -2118,6 +2117,7 @@ var external_node_timers_promises_ = __webpack_require__(8500);
 
 
 
+
 /**
  * Whether the files an earlier export lists are still the ones it wrote. A manifest only
  * proves a directory is ours while its files are: an export edited by hand, or a user's
@@ -2143,7 +2143,9 @@ const READ_FLAGS = external_node_fs_.constants.O_RDONLY | (external_node_fs_.con
 async function changedSinceExport(dir, manifest) {
     // A manifest proves times only in the directory it was written in: one copied beside a
     // user's files (or one that names no directory) has every listed file read.
-    const written = manifest.directory !== undefined && sameIdentity(await (0,deliver_manifest/* identityOf */.cu)(dir), manifest.directory);
+    const here = await (0,deliver_protected/* identityOf */.cu)(dir);
+    const there = (0,deliver_manifest/* writtenIn */.Xs)(manifest);
+    const written = here !== undefined && there !== undefined && (0,deliver_protected/* sameIdentity */.BU)(here, there);
     const since = written ? provenBefore(await promises_.lstat(external_node_path_.join(dir, deliver_manifest/* MANIFEST_NAME */.ir))) : -Infinity;
     const changed = [];
     const toHash = [];
@@ -2270,9 +2272,6 @@ function* hashChunks(file, buffer) {
         (0,external_node_fs_.closeSync)(fd);
     }
     return hash.digest('hex');
-}
-function sameIdentity(a, b) {
-    return a.dev === b.dev && a.ino === b.ino;
 }
 
 // EXTERNAL MODULE: ./.build/tree-walk.js
@@ -2451,9 +2450,10 @@ function archiveManifestName(archiveName) {
 function describePath(target, given) {
     return given !== undefined && given !== target ? `"${given}" (${target})` : target;
 }
+/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
 async function target_lstatOrUndefined(file) {
     return promises_.lstat(file).catch((err) => {
-        if (err.code === 'ENOENT')
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
             return undefined;
         throw err;
     });
@@ -2494,7 +2494,7 @@ async function realPathOutsideWorkspace(target, rules) {
  * reaches the workspace or one of its parents by a path that no path rule recognises.
  */
 async function protectedReasonThroughMounts(target, rules) {
-    const identity = await identityOf(target);
+    const identity = await (0,deliver_protected/* identityOf */.cu)(target);
     if (identity === undefined)
         return undefined;
     const named = [
@@ -2513,20 +2513,12 @@ async function lineageOf(dir) {
     const identities = [];
     let at = await realPathOfPlanned(dir);
     for (;;) {
-        identities.push(await identityOf(at));
+        identities.push(await (0,deliver_protected/* identityOf */.cu)(at));
         const parent = external_node_path_.dirname(at);
         if (parent === at)
             return identities;
         at = parent;
     }
-}
-async function identityOf(file) {
-    const stat = await promises_.stat(file, { bigint: true }).catch((err) => {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
-            return undefined;
-        throw err;
-    });
-    return stat ? { dev: stat.dev, ino: stat.ino } : undefined;
 }
 /**
  * Why nothing can be created in `dir` (or, when it does not exist yet, in the nearest
@@ -2534,10 +2526,10 @@ async function identityOf(file) {
  */
 async function unwritableReason(dir) {
     let at = external_node_path_.resolve(dir);
-    let found = await lstatOnTheWay(at);
+    let found = await target_lstatOrUndefined(at);
     while (found === undefined && external_node_path_.dirname(at) !== at) {
         at = external_node_path_.dirname(at);
-        found = await lstatOnTheWay(at);
+        found = await target_lstatOrUndefined(at);
     }
     // What the directories would be made in: a link that leads nowhere, or a file.
     const followed = found?.isSymbolicLink() ? await promises_.stat(at).catch(() => undefined) : found;
@@ -2559,14 +2551,6 @@ async function unwritableReason(dir) {
             return `${at} is not writable (${code})`;
         throw err;
     }
-}
-/** `lstat`, or undefined where nothing is: missing, or below a file (ENOTDIR). */
-async function lstatOnTheWay(file) {
-    return promises_.lstat(file).catch((err) => {
-        if (err.code === 'ENOENT' || err.code === 'ENOTDIR')
-            return undefined;
-        throw err;
-    });
 }
 /**
  * Why a file the action writes beside the site (its Helm values, its change report) must
@@ -6681,6 +6665,7 @@ async function sniffFile(file) {
 
 
 
+
 /**
  * Downloads the bundle into a temporary file (extracting as it arrives), verifies it,
  * and only then renames the result into `target`. On any failure or cancellation the
@@ -6729,12 +6714,13 @@ async function deliverBundle(options) {
             // A signal that came while a step went on unaware (the check, the listing) stops here.
             (0,errors/* throwIfAborted */.Te)(options.signal);
             const described = await pages?.finish(site.contents);
+            const directory = await (0,deliver_protected/* identityOf */.cu)(staging);
             const manifest = (0,deliver_manifest/* buildManifest */.u1)({
                 ...facts(site.format),
                 contents: site.contents,
                 ...(described ? { pages: described } : {}),
                 // Renamed into path as it is: the same directory to the file system.
-                directory: await (0,deliver_manifest/* identityOf */.cu)(staging),
+                ...(directory ? { directory } : {}),
             });
             // The review's file is written while the manifest is. Either failing stops the step,
             // once both are done: nothing may still be writing into the staging directory when
