@@ -94,6 +94,8 @@ export class RetrySchedule {
   readonly #options: RetryOptions & { budget: RetryBudget };
   #failures = 0;
   #firstFailureAt: number | undefined;
+  /** Time the server asked to wait, not counted as outage (ms). */
+  #askedMs = 0;
 
   constructor(options: RetryOptions) {
     this.#options = { ...options, budget: options.budget ?? OUTAGE_BUDGET };
@@ -108,6 +110,7 @@ export class RetrySchedule {
   succeeded(): void {
     this.#failures = 0;
     this.#firstFailureAt = undefined;
+    this.#askedMs = 0;
   }
 
   #backoff(failure: RetryableFailure): number {
@@ -130,20 +133,29 @@ export class RetrySchedule {
     });
     const deadline = this.#options.deadline?.();
     const left = deadline === undefined ? Infinity : deadline - now;
-    const outageLeft = failure.untilDeadline
+    let outageLeft = failure.untilDeadline
       ? Infinity
-      : this.#firstFailureAt + budget.outageMs - now;
-    const room = Math.min(left, outageLeft) - MIN_TRY_MS;
+      : this.#firstFailureAt + budget.outageMs + this.#askedMs - now;
     let delayMs: number;
     if (failure.retryAfterMs !== undefined) {
       // Trying earlier than the server asked is pointless, so the wait is not shortened.
       if (failure.retryAfterMs + MIN_TRY_MS > left) return stop('deadline');
-      if (failure.retryAfterMs > outageLeft) return stop('outage');
+      if (deadline !== undefined) {
+        // A server that names when it is back (a maintenance window) is waited for, up to
+        // the run's deadline: its wait is no part of the outage.
+        this.#askedMs += failure.retryAfterMs;
+        outageLeft += failure.retryAfterMs;
+      } else if (failure.retryAfterMs > outageLeft) {
+        // Without a deadline, nothing else would bound the waits.
+        return stop('outage');
+      }
+      const room = Math.min(left, outageLeft) - MIN_TRY_MS;
       // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
       // already past) again and again would otherwise be asked in a tight loop.
       const backoff = room < MIN_TRY_MS ? 0 : this.#backoff(failure);
       delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
     } else {
+      const room = Math.min(left, outageLeft) - MIN_TRY_MS;
       if (room < MIN_TRY_MS) return stop(left <= outageLeft ? 'deadline' : 'outage');
       delayMs = Math.min(this.#backoff(failure), room);
     }

@@ -876,6 +876,36 @@ describe('retries', () => {
     );
   });
 
+  it('a Retry-After past the outage budget is waited for when the deadline leaves room for it', async () => {
+    emulator.faults.add({ route: 'export.get', status: 503, retryAfter: '600' });
+    const { api, sleeps } = client({ deadline: T0 + 3_600_000 });
+    const job = await api.getExportJob(completedJobId);
+    expect(job.status).toBe('completed');
+    expect(sleeps).toEqual([600_000]);
+    expect(sent('export.get')).toBe(2);
+  });
+
+  it('after such a wait, the outage budget still runs: a server that stays down is given up on', async () => {
+    emulator.faults.add({ route: 'export.get', status: 503, retryAfter: '600' });
+    emulator.faults.add({ route: 'export.get', status: 503, times: Infinity });
+    const { api, sleeps } = client({ deadline: T0 + 3_600_000 });
+    const error = await failure(api.getExportJob(completedJobId));
+    expect(sleeps[0]).toBe(600_000);
+    const slept = sleeps.reduce((a, b) => a + b, 0);
+    // The server's own wait, then at most the five minutes of outage of any other failure.
+    expect(slept).toBeLessThanOrEqual(600_000 + 5 * 60_000 + 250);
+    expect(slept).toBeGreaterThan(600_000 + 5 * 60_000 - 8000);
+    expect(error.message).toMatch(/Gave up after \d+ attempts over 1[45]m \d\ds\.$/);
+  });
+
+  it('without a deadline, a Retry-After past the outage budget ends the call, with the wait named', async () => {
+    emulator.faults.add({ route: 'export.get', status: 503, retryAfter: '600' });
+    const { api, sleeps } = client();
+    const error = await failure(api.getExportJob(completedJobId));
+    expect(sleeps).toEqual([]);
+    expect(error.message).toMatch(/\(the server asked to wait 600s more\)\.$/);
+  });
+
   it('a deadline set on a running client applies to its next calls', async () => {
     emulator.faults.add({ route: 'export.get', status: 503, times: 2 });
     const { api, sleeps } = client();
