@@ -96,6 +96,8 @@ interface Call<S extends z.ZodType> {
   notFound?: string;
   /** The advice on a 403, when the export's does not fit. */
   forbidden?: string;
+  /** What a success whose body was cut off leaves behind, for a call that makes something. */
+  cutOff?: string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -166,6 +168,8 @@ export class AdminApi {
         retry: START_EXPORT,
         inputs: START_FIELDS,
         notFound: notFoundAdvice(),
+        cutOff:
+          'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
       }),
       signal,
     );
@@ -308,6 +312,8 @@ export class AdminApi {
       ...(signal ? { signal } : {}),
       onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
     });
+    /** The last attempt that failed in a way the server may have acted on anyway. */
+    let maybeActed: string | undefined;
     for (;;) {
       throwIfAborted(signal);
       let failure: ApiError;
@@ -318,9 +324,17 @@ export class AdminApi {
         failure = err;
       }
       if (!isRetryable(call.retry, failure)) {
-        throw schedule.failures > 0
-          ? failure.withMessage(`${failure.message} (after ${schedule.failures + 1} attempts)`)
-          : failure;
+        if (schedule.failures === 0) throw failure;
+        const attempts = `after ${schedule.failures + 1} attempts`;
+        // A start refused as a second one may be refused for this run's own first.
+        const own =
+          failure.status === 409 && maybeActed !== undefined
+            ? ` An earlier attempt of this run (${maybeActed}) may have started the job it names.`
+            : '';
+        throw failure.withMessage(`${failure.message} (${attempts})${own}`);
+      }
+      if (!call.retry.afterSuccess && mayHaveActed(failure)) {
+        maybeActed = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
       }
       const stop = await schedule.failed({
         reason:
@@ -379,6 +393,9 @@ export class AdminApi {
     } catch (err) {
       if (signal?.aborted) throw abortReason(signal);
       if (once) this.#unanswered = undefined;
+      if (!call.retry.afterSuccess && statusCode >= 200 && statusCode < 300) {
+        throw cutOffAnswer(call, statusCode, networkError(call, err, redactor, url, proxy));
+      }
       throw networkError(call, err, redactor, url, proxy);
     }
     if (once) this.#unanswered = undefined;
@@ -484,6 +501,23 @@ function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
   }
   if (!failure.transient) return false;
   return policy.network === 'any' || failure.code === 'ECONNREFUSED';
+}
+
+/** Whether a failed call may have been acted on: its request reached a server that did not say no. */
+function mayHaveActed(failure: ApiError): boolean {
+  if (failure.status !== undefined) return failure.status !== 429 && failure.status !== 503;
+  return failure.code !== 'ECONNREFUSED';
+}
+
+/**
+ * A call that makes something, answered with a success whose body was cut off: it is not
+ * sent again, since the server has acted on it.
+ */
+function cutOffAnswer(call: Call<z.ZodType>, status: number, cut: ApiError): ApiError {
+  return new ApiError(
+    `Could not ${call.operation}: the API answered HTTP ${status}, but its answer was cut off (${cut.detail ?? cut.kind}).${call.cutOff ? ` ${call.cutOff}` : ''}`,
+    { kind: 'invalid-response', status, ...(cut.detail ? { detail: cut.detail } : {}), cause: cut },
+  );
 }
 
 const NETWORK_KIND: Record<string, ApiErrorKind> = {

@@ -1000,6 +1000,108 @@ describe('retries', () => {
   );
 });
 
+/**
+ * A gateway in front of `upstream` that passes the first `method` call on (an export start
+ * makes its job), then spoils its success as `how` says: a 504, or its first bytes and a cut.
+ */
+async function startSpoilingGateway(upstream: string, how: '504' | 'cut', method = 'POST') {
+  let spoiled = false;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', upstream);
+      const forward = httpRequest(url, { method: req.method, headers: req.headers }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () => {
+          const whole = Buffer.concat(body);
+          const success = (answer.statusCode ?? 0) >= 200 && (answer.statusCode ?? 0) < 300;
+          if (!spoiled && req.method === method && success) {
+            spoiled = true;
+            if (how === '504') {
+              res.writeHead(504, { 'content-type': 'text/html' });
+              res.end('<html><title>504 Gateway Time-out</title></html>');
+            } else {
+              res.writeHead(answer.statusCode ?? 200, {
+                'content-type': 'application/json',
+                'content-length': whole.length,
+              });
+              res.write(whole.subarray(0, 12), () => res.socket?.destroy());
+            }
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(whole);
+        });
+      });
+      forward.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: new URL(`http://127.0.0.1:${port}`),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('a start the server acted on', () => {
+  it('a 202 whose body is cut off is not sent again: the job exists, and the message says so', async () => {
+    const own = await startOwnEmulator({});
+    const gateway = await startSpoilingGateway(own.baseUrl, 'cut');
+    try {
+      const { api, sleeps } = client({ baseUrl: gateway.baseUrl }, own);
+      const error = await failure(api.startExport({ domain: 'docs.example.com' }));
+      expect(own.exportJobs.list()).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+      expect(error.status).toBe(202);
+      expect(error.message).toMatch(
+        /^Could not start the static export of docs\.example\.com: the API answered HTTP 202, but its answer was cut off \(.+\)\. The export job was started all the same, .* running again starts another export\.$/,
+      );
+    } finally {
+      await gateway.close();
+      await own.stop();
+    }
+  });
+
+  it('a read whose 200 is cut off is read again', async () => {
+    const gateway = await startSpoilingGateway(emulator.baseUrl, 'cut', 'GET');
+    try {
+      const { api, sleeps } = client({ baseUrl: gateway.baseUrl });
+      const job = await api.getExportJob(completedJobId);
+      expect(job.status).toBe('completed');
+      expect(sleeps).toHaveLength(1);
+      expect(sent('export.get')).toBe(2);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a retry refused as a second export after a 504 says the run’s first attempt may have started it', async () => {
+    const scoped = await startOwnEmulator({ variant: 'inline-bundle' });
+    const gateway = await startSpoilingGateway(scoped.baseUrl, '504');
+    try {
+      const { api } = client({ baseUrl: gateway.baseUrl }, scoped);
+      const error = await failure(
+        api.startExport({ domain: 'docs.example.com', projectId: 'demo-project' }),
+      );
+      expect(error.status).toBe(409);
+      expect(scoped.exportJobs.list()).toHaveLength(1);
+      expect(error.message).toMatch(
+        /\(after 2 attempts\) An earlier attempt of this run \(HTTP 504\) may have started the job it names\.$/,
+      );
+    } finally {
+      await gateway.close();
+      await scoped.stop();
+    }
+  });
+});
+
 describe('cancelling', () => {
   it('an already aborted signal stops the call before any request is sent', async () => {
     const controller = new AbortController();
