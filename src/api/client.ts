@@ -110,6 +110,8 @@ export class AdminApi {
   #exportRoutes: ExportRoutes | undefined;
   /** The operation of a call sent at most once whose request is out without an answer. */
   #unanswered: string | undefined;
+  /** Whether a call has had a usable answer: the API is where `base-url` says. */
+  #answered = false;
 
   constructor(options: AdminApiOptions) {
     const checked = parseServiceUrl(options.baseUrl.href);
@@ -464,9 +466,14 @@ export class AdminApi {
       // RFC 8259 8.1: a parser may ignore a byte order mark, and jq does.
       json = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch {
+      // Once the API has answered, a page that is not JSON is something in between (a
+      // proxy, a captive portal, a gateway cutting the body): a read asks again.
+      const advice = this.#answered
+        ? 'The same `base-url` answered before: something between the runner and the API (a proxy, a gateway) answered instead.'
+        : 'Check `base-url`: it must point at the admin API.';
       throw new ApiError(
-        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`,
-        { kind: 'invalid-response', status: statusCode },
+        `Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact(summarizeBody(text, contentType)) || 'empty'}). ${advice}`,
+        { kind: 'invalid-response', status: statusCode, transient: this.#answered },
       );
     }
     const parsed = call.schema.safeParse(json);
@@ -476,6 +483,7 @@ export class AdminApi {
         { kind: 'invalid-response', status: statusCode },
       );
     }
+    this.#answered = true;
     return parsed.data;
   }
 }
@@ -495,6 +503,8 @@ function segment(id: string, what: string): string {
 function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
   if (failure.status !== undefined) {
     if (failure.kind === 'redirect') return false;
+    // A success that is not the API's answer, after the API has answered: a read asks again.
+    if (failure.kind === 'invalid-response') return failure.transient && policy.afterSuccess;
     // A proxy's own 5xx (it could not reach the API) is a gateway error like any other.
     if (failure.kind === 'proxy' && !failure.transient) return false;
     return policy.statuses.has(failure.status);

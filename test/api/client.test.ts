@@ -492,6 +492,31 @@ describe('refused and broken answers', () => {
   });
 
   it.each([
+    { what: 'a captive portal’s page', body: '<html><body>Sign in to the network</body></html>' },
+    { what: 'JSON cut off', body: '{"jobId":"se_0","status":"runn' },
+    { what: 'an empty body', body: '' },
+  ])('a read answered with $what after the API has answered is read again', async ({ body }) => {
+    const { api, sleeps } = client();
+    await api.getExportJob(completedJobId);
+    emulator.faults.add({ route: 'export.get', status: 200, body, times: 2 });
+    const job = await api.getExportJob(completedJobId);
+    expect(job.status).toBe('completed');
+    expect(sleeps).toHaveLength(2);
+    expect(sent('export.get')).toBe(4);
+  });
+
+  it('a read that keeps getting pages other than JSON gives up after the outage, without blaming base-url', async () => {
+    const { api } = client();
+    await api.getExportJob(completedJobId);
+    emulator.faults.add({ route: 'export.get', status: 200, body: 'html', times: Infinity });
+    const error = await failure(api.getExportJob(completedJobId));
+    expect(error.message).toMatch(
+      /not JSON .*The same `base-url` answered before: something between the runner and the API \(a proxy, a gateway\) answered instead\. Gave up after \d+ attempts over/,
+    );
+    expect(error.message).not.toContain('Check `base-url`');
+  });
+
+  it.each([
     { what: 'an HTML page', body: 'html' },
     { what: 'plain text', body: 'OK' },
     { what: 'an empty body', body: '' },
