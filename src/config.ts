@@ -234,6 +234,16 @@ const baseUrl = text.transform((value, ctx) => {
       return z.NEVER;
     }
     parsed.pathname = parsed.pathname.replace(/\/+$/, '');
+    // The vendor's static export reference names `https://api.mintlify.com/v1` as its
+    // server: copied here, every path would start `/v1/v1/` and answer 404.
+    const version = /\/(v\d+)$/i.exec(parsed.pathname);
+    if (version) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `ends with /${version[1]}, which each request adds itself (/v1/static-export/…, /v2/agent/…): drop it, as in ${parsed.origin}${parsed.pathname.slice(0, -version[0].length)}`,
+      });
+      return z.NEVER;
+    }
     return parsed;
   }
   ctx.addIssue({ code: 'custom', message: `${parsed.reason} (got "${withoutUserinfo(value)}")` });

@@ -108,6 +108,16 @@ describe('parseConfig', () => {
     ['base-url', 'https://api.example.com/?x=1', /query string/],
     ['base-url', 'api.example.com', /has no scheme: write https:\/\/api\.example\.com/],
     ['base-url', 'localhost:4010', /has no scheme: write http:\/\/localhost:4010/],
+    [
+      'base-url',
+      'https://api.mintlify.com/v1/',
+      /ends with \/v1, which each request adds itself .*: drop it, as in https:\/\/api\.mintlify\.com$/,
+    ],
+    [
+      'base-url',
+      'https://gw.example.com/docs-admin/v2',
+      /drop it, as in https:\/\/gw\.example\.com\/docs-admin$/,
+    ],
     ['api-key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', /starts with "sk_live_", not "mint_"/],
     ['api-key', 'ghp_abcdefghijklmnopqrstuvwxyz012345', /starts with "ghp_", not "mint_"/],
     // The platform's other keys: refused before they are sent, with what they are.
