@@ -186,4 +186,34 @@ describe('agent jobs against the published routes (Prism)', () => {
       expect(run.outputs['agent-status']).toBe('failed');
     }
   });
+
+  const FOLLOW_UP = { ...AGENT, 'agent-job-id': 'aj_5e6f7a8b9c0d1e2f3a4b5c6d', wait: 'false' };
+
+  it('a follow-up is a valid message to the job, and its answer sets the outputs', async () => {
+    const { dispatcher, seen } = towardsPrism(() => undefined);
+    const run = await runAction(
+      { ...FOLLOW_UP, 'base-url': prism.baseUrl },
+      { dispatcher, clock: instantClock() },
+    );
+    expect(run.code, run.error).toBe(0);
+    expect(seen).toContain('POST /v2/agent/demo-project/job/aj_5e6f7a8b9c0d1e2f3a4b5c6d/message');
+    expect(seen).not.toContain('POST /v2/agent/demo-project/job');
+    expect(run.outputs).toMatchObject({
+      'agent-job-id': 'aj_5e6f7a8b9c0d1e2f3a4b5c6d',
+      'agent-status': 'active',
+      'pr-link': 'https://github.com/example/docs/pull/7',
+    });
+  });
+
+  it('a follow-up to a job the project does not have says which inputs to check', async () => {
+    const { dispatcher } = towardsPrism((method, path) =>
+      path.endsWith('/message') ? 'code=404' : undefined,
+    );
+    const run = await runAction(
+      { ...FOLLOW_UP, 'base-url': prism.baseUrl },
+      { dispatcher, clock: instantClock() },
+    );
+    expect(run.code).toBe(1);
+    expect(run.error).toMatch(/HTTP 404: Job not found.*Check `agent-job-id` and `project-id`/);
+  });
 });
