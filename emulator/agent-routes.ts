@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Exchange, ServerContext } from './exchange.js';
-import { isObject, readJsonBody, sendError, sendJson } from './exchange.js';
+import { isObject, readApiJsonBody, sendError, sendJson } from './exchange.js';
 import type { ApiDeps, ApiRoute } from './routes.js';
 import { knownProject, routePattern, SEGMENT } from './routes.js';
 
@@ -30,7 +30,7 @@ export function agentRoutes(ctx: ServerContext, deps: ApiDeps): ApiRoute[] {
 }
 
 async function readPrompt(ex: Exchange): Promise<string | undefined> {
-  const body = await readJsonBody(ex.req);
+  const body = await readApiJsonBody(ex.req);
   if (!body.ok) {
     sendError(ex, body.status, body.error);
     return undefined;

@@ -208,6 +208,22 @@ export async function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
   }
 }
 
+/**
+ * An API request's JSON body: the vendor describes each body as `application/json`, so a
+ * body sent as another type (a form, `text/plain`) is refused before it is read.
+ */
+export async function readApiJsonBody(req: IncomingMessage): Promise<JsonBody> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    return {
+      ok: false,
+      status: 400,
+      error: `Request body must be sent as application/json (got ${type || 'no Content-Type'})`,
+    };
+  }
+  return readJsonBody(req);
+}
+
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

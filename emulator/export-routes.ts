@@ -1,7 +1,7 @@
 import { iso } from './clock.js';
 import { domainProblem } from './domain.js';
 import type { Exchange, ServerContext } from './exchange.js';
-import { isObject, readJsonBody, sendError, sendJson } from './exchange.js';
+import { isObject, readApiJsonBody, sendError, sendJson } from './exchange.js';
 import type { ExportJobRecord, ExportStart } from './export-jobs.js';
 import { exportJobView, jobInfo } from './export-jobs.js';
 import type { ApiDeps, ApiRoute } from './routes.js';
@@ -60,11 +60,12 @@ function parseStartBody(body: unknown): StartBody {
     return { ok: false, error: 'domain is required and must be a string' };
   const problem = domainProblem(domain);
   if (problem !== null) return { ok: false, error: problem };
-  if (version !== undefined && version !== null && typeof version !== 'string') {
+  // Both are optional, and typed without null: absent is how a client leaves them out.
+  if (version !== undefined && typeof version !== 'string') {
     return { ok: false, error: 'version must be a string' };
   }
   const isPathList = Array.isArray(paths) && paths.every((p) => typeof p === 'string');
-  if (paths !== undefined && paths !== null && !isPathList) {
+  if (paths !== undefined && !isPathList) {
     return { ok: false, error: 'paths must be an array of strings' };
   }
   return {
@@ -74,7 +75,7 @@ function parseStartBody(body: unknown): StartBody {
 }
 
 async function readStart(ex: Exchange): Promise<Omit<ExportStart, 'projectId'> | undefined> {
-  const body = await readJsonBody(ex.req);
+  const body = await readApiJsonBody(ex.req);
   if (!body.ok) {
     sendError(ex, body.status, body.error);
     return undefined;

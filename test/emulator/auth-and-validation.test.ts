@@ -114,6 +114,19 @@ describe('start body validation', () => {
     ['a non-string version', { body: { domain: 'docs.example.com', version: 2 } }],
     ['paths that are not a list', { body: { domain: 'docs.example.com', paths: '/guides' } }],
     ['paths with a non-string', { body: { domain: 'docs.example.com', paths: ['/a', 1] } }],
+    ['a null version', { body: { domain: 'docs.example.com', version: null } }],
+    ['null paths', { body: { domain: 'docs.example.com', paths: null } }],
+    [
+      'a body sent as text/plain',
+      { body: { domain: 'docs.example.com' }, headers: { 'content-type': 'text/plain' } },
+    ],
+    [
+      'a form body',
+      {
+        rawBody: 'domain=docs.example.com',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      },
+    ],
   ])('answers 400 {error} for %s', async (_case, options) => {
     const response = await call(emulator, 'POST', '/v1/static-export/jobs', options);
     expect(response.status).toBe(400);

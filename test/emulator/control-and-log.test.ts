@@ -198,7 +198,10 @@ describe('command line', () => {
     expect(banner).toContain('mint_emulatorwritekey0001');
     const response = await fetch(`${baseUrl}/v1/static-export/jobs`, {
       method: 'POST',
-      headers: { authorization: 'Bearer mint_emulatorwritekey0001' },
+      headers: {
+        authorization: 'Bearer mint_emulatorwritekey0001',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ domain: 'docs.example.com' }),
     });
     expect(response.status).toBe(202);

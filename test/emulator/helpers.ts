@@ -62,7 +62,7 @@ export async function call(
   else if (key !== 'none') headers.authorization = key;
   let body: string | undefined = options.rawBody;
   if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${emulator.baseUrl}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: parseJson(text) };
