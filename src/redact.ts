@@ -31,10 +31,19 @@ export class Redactor {
 function withoutFragments(text: string, secret: string): string {
   // Only tokens such as keys: pieces of a masked URL (its host, its path) are not secret.
   if (secret.length < 2 * FRAGMENT || !/^[A-Za-z0-9_.~+=-]+$/.test(secret)) return text;
+  return withoutRuns(text, secret, FRAGMENT, '***');
+}
+
+/** Replaces every run of at least `run` characters of `secret` with `replacement`. */
+function withoutRuns(text: string, secret: string, run: number, replacement: string): string {
   let out = text;
-  for (let start = 0; start + FRAGMENT <= secret.length; start += 1) {
-    const needle = secret.slice(start, start + FRAGMENT);
-    for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + 3)) {
+  for (let start = 0; start + run <= secret.length; start += 1) {
+    const needle = secret.slice(start, start + run);
+    for (
+      let at = out.indexOf(needle);
+      at !== -1;
+      at = out.indexOf(needle, at + replacement.length)
+    ) {
       // Grow the match both ways while it follows the secret.
       let from = at;
       let s = start;
@@ -42,13 +51,13 @@ function withoutFragments(text: string, secret: string): string {
         from -= 1;
         s -= 1;
       }
-      let to = at + FRAGMENT;
-      let e = start + FRAGMENT;
+      let to = at + run;
+      let e = start + run;
       while (to < out.length && e < secret.length && out[to] === secret[e]) {
         to += 1;
         e += 1;
       }
-      out = `${out.slice(0, from)}***${out.slice(to)}`;
+      out = `${out.slice(0, from)}${replacement}${out.slice(to)}`;
       at = from;
     }
   }
@@ -57,9 +66,10 @@ function withoutFragments(text: string, secret: string): string {
 
 /**
  * What a log must not show of a link masked for it: the link, its address without the
- * signed query, and its host, which network errors quote alone. Not its path alone: the
- * archive's own name (`docs.example.com.tar.gz`) or a word such as `/download` would be
- * masked out of the paths the log names. The API's own host is named by the workflow, no
+ * signed query, its host, which network errors quote alone, and the signed query and its
+ * values (see querySecrets), which a storage's error page may echo. Not its path alone:
+ * the archive's own name (`docs.example.com.tar.gz`) or a word such as `/download` would
+ * be masked out of the paths the log names. The API's own host is named by the workflow, no
  * secret, and stays readable in the API's messages. Longest first: a shorter part
  * replaced first would leave the rest of a longer one.
  */
@@ -68,5 +78,148 @@ export function linkParts(link: string, apiBase: URL): string[] {
   const parts = [link, `${url.origin}${url.pathname}`];
   if (url.host !== apiBase.host) parts.push(url.host);
   if (url.hostname !== apiBase.hostname) parts.push(url.hostname);
-  return [...new Set(parts)].filter((part) => part.length >= 4);
+  // The signed query, and each of its values, as a storage's error page echoes them.
+  const { queries, values } = querySecrets(link);
+  parts.push(...queries, ...values);
+  return [...new Set(parts)].filter((part) => part.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Query values shorter than this are flags of the link (`sr=b`, `sp=r`, `X-Amz-Expires=3600`),
+ * not worth hiding: hidden, they would take every such word out of the log.
+ */
+const QUERY_VALUE = 8;
+/** Runs of a query value this long are removed wherever they appear (a cut copy of it). */
+const VALUE_FRAGMENT = 12;
+/** At a cut, this much of a value's start, or more, is removed. */
+const CUT_PREFIX = 4;
+/** What stands for a removed query or value. */
+const ELIDED = '…';
+
+/**
+ * The signed query of a link (without its `?`) and its values of QUERY_VALUE characters or
+ * more, each in the forms a server may quote it in: as sent, percent-decoded, percent-
+ * encoded again (with upper or lower case escapes), and with its `&` escaped for XML or HTML.
+ * A value its path already shows is left out: the path is no secret (an archive's name).
+ * Each list longest first.
+ */
+export function querySecrets(link: string): { queries: string[]; values: string[] } {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return { queries: [], values: [] };
+  }
+  const query = url.search.slice(1);
+  const path = `${url.pathname}\n${safeDecode(url.pathname)}`;
+  const values = new Set<string>();
+  for (const pair of query.split('&')) {
+    const raw = pair.slice(pair.indexOf('=') + 1);
+    if (!pair.includes('=') || raw === '') continue;
+    const decoded = safeDecode(raw);
+    const forms = [
+      raw,
+      decoded,
+      decoded.replace(/\+/g, ' '),
+      encodeURIComponent(decoded),
+      xmlEscape(decoded),
+    ];
+    for (const form of [...forms])
+      forms.push(escapesInCase(form, 'upper'), escapesInCase(form, 'lower'));
+    for (const form of forms) {
+      if (form.length >= QUERY_VALUE && !path.includes(form)) values.add(form);
+    }
+  }
+  if (values.size === 0) return { queries: [], values: [] };
+  const queries = new Set<string>();
+  const decoded = safeDecode(query);
+  for (const form of [
+    query,
+    escapesInCase(query, 'upper'),
+    escapesInCase(query, 'lower'),
+    decoded,
+  ]) {
+    queries.add(form);
+    queries.add(form.replace(/&/g, '&amp;'));
+  }
+  return { queries: longestFirst(queries), values: longestFirst(values) };
+}
+
+/**
+ * Takes presigned links' signed queries out of text that came from the storage (an error
+ * page that echoes the request target, a network error that quotes the URL), whatever the
+ * masking: the log names a link without its signed query. A query quoted whole becomes `…`
+ * (`/exports/a.tar.gz?…`), as does each value of it quoted apart, and any run of
+ * VALUE_FRAGMENT characters of one (a copy cut short). Text cut short (`cut`, or ending in
+ * the `…` a summary is cut with) also loses the start of a value it ends in.
+ */
+export class LinkScrubber {
+  readonly #queries = new Set<string>();
+  readonly #values = new Set<string>();
+
+  /** A link whose query must not be quoted: the bundle link, a fresh one, a redirect's. */
+  add(link: string): void {
+    const { queries, values } = querySecrets(link);
+    for (const query of queries) this.#queries.add(query);
+    for (const value of values) this.#values.add(value);
+  }
+
+  scrub(text: string, cut = false): string {
+    if (this.#values.size === 0 || text === '') return text;
+    const values = longestFirst(this.#values);
+    let out = this.scrubWhole(text);
+    for (const value of values) out = withoutRuns(out, value, VALUE_FRAGMENT, ELIDED);
+    if (cut || out.endsWith(ELIDED)) out = withoutCutValue(out, values);
+    return out;
+  }
+
+  /**
+   * Only the query and values quoted whole: quick on a long text (a storage's error body)
+   * that is scrubbed in full once it is cut to the part that is shown.
+   */
+  scrubWhole(text: string): string {
+    if (this.#values.size === 0 || text === '') return text;
+    let out = text;
+    for (const query of longestFirst(this.#queries)) out = out.split(query).join(ELIDED);
+    for (const value of longestFirst(this.#values)) out = out.split(value).join(ELIDED);
+    return out;
+  }
+}
+
+/** Removes the start of a value (CUT_PREFIX characters or more) that text cut short ends in. */
+function withoutCutValue(text: string, values: string[]): string {
+  const tail = text.endsWith(ELIDED) ? ELIDED : '';
+  const body = text.slice(0, text.length - tail.length);
+  let longest = 0;
+  for (const value of values) {
+    for (let n = Math.min(value.length - 1, body.length); n >= CUT_PREFIX; n -= 1) {
+      if (n > longest && body.endsWith(value.slice(0, n))) {
+        longest = n;
+        break;
+      }
+    }
+  }
+  return longest === 0 ? text : `${body.slice(0, body.length - longest)}${ELIDED}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function xmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function escapesInCase(text: string, letters: 'upper' | 'lower'): string {
+  return text.replace(/%[0-9a-f]{2}/gi, (escape) =>
+    letters === 'upper' ? escape.toUpperCase() : escape.toLowerCase(),
+  );
+}
+
+function longestFirst(texts: Iterable<string>): string[] {
+  return [...texts].sort((a, b) => b.length - a.length);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkParts, Redactor } from '../../src/redact.js';
+import { LinkScrubber, linkParts, Redactor } from '../../src/redact.js';
 
 const KEY = 'mint_0123456789abcdefghijklmnop';
 
@@ -79,6 +79,30 @@ describe('linkParts', () => {
     }
   });
 
+  it('hides the signed query and its values, which an error page may echo, but not the flags', () => {
+    const sas =
+      'https://acct.blob.core.windows.net/exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D';
+    const parts = linkParts(sas, api);
+    expect(parts).toContain(
+      'sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
+    );
+    expect(parts).toContain('Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D');
+    expect(parts).toContain('Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA==');
+    expect(parts).toContain('2022-11-02');
+    // Flags are too short to tell from words; the path's own name is no secret.
+    expect(parts).not.toContain('b');
+    expect(parts).not.toContain('docs.example.com.tar.gz');
+    // Longest first, as the Redactor needs them.
+    expect(parts).toEqual([...parts].sort((a, b) => b.length - a.length));
+    const redactor = new Redactor();
+    for (const part of parts) redactor.add(part);
+    expect(
+      redactor.redact(
+        'Not Found: /exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
+      ),
+    ).toBe('Not Found: /exports/docs.example.com.tar.gz?***');
+  });
+
   it("leaves the API's own host readable: the workflow names it", () => {
     const parts = linkParts(
       'http://127.0.0.1:9000/exports/a.tar.gz?sig=1',
@@ -90,5 +114,56 @@ describe('linkParts', () => {
       'https://api.example.com/bundles/a.tar.gz?sig=1',
       'https://api.example.com/bundles/a.tar.gz',
     ]);
+  });
+});
+
+describe('LinkScrubber', () => {
+  const SIG = 'a3f1c0ffee5eed0ddba11c0defacedbeadfeedfacecafebabe5ca1ab1e7e1e7e';
+  const B64 = 'Zk9v+QmFy/QmF6cXV4UXV1eFNlY3JldA==';
+  const scrubber = new LinkScrubber();
+  scrubber.add(
+    `https://s.example.net/x/a.tar.gz?X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Signature=${SIG}`,
+  );
+  scrubber.add(`https://s.example.net/y/a.tar.gz?sr=b&sig=${encodeURIComponent(B64)}`);
+
+  it('replaces a query quoted whole, and each value quoted apart, with …', () => {
+    expect(
+      scrubber.scrub(
+        `Not Found: /x/a.tar.gz?X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Signature=${SIG}`,
+      ),
+    ).toBe('Not Found: /x/a.tar.gz?…');
+    expect(scrubber.scrub(`<SignatureProvided>${SIG}</SignatureProvided>`)).toBe(
+      '<SignatureProvided>…</SignatureProvided>',
+    );
+    expect(scrubber.scrub('Expires=3600 at 20260101T000000Z')).toBe('Expires=3600 at …');
+  });
+
+  it('knows a value decoded, escaped again in either case, or with + read as a space', () => {
+    for (const form of [
+      B64,
+      encodeURIComponent(B64),
+      encodeURIComponent(B64).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      B64.replace('+', ' '),
+    ]) {
+      expect(scrubber.scrub(`sig=${form}.`)).toBe('sig=….');
+    }
+  });
+
+  it('removes a copy cut short: a run of 12 characters anywhere, 4 at the end of a cut text', () => {
+    expect(scrubber.scrub(`Signature=${SIG.slice(0, 30)} (truncated) at noon`)).toBe(
+      'Signature=… (truncated) at noon',
+    );
+    expect(scrubber.scrub(`id ${SIG.slice(20, 33)} seen`)).toBe('id … seen');
+    // A summary cut with … after a few characters of the signature.
+    expect(scrubber.scrub(`X-Amz-Signature=${SIG.slice(0, 6)}…`)).toBe('X-Amz-Signature=…');
+    expect(scrubber.scrub(`X-Amz-Signature=${SIG.slice(0, 6)}`, true)).toBe('X-Amz-Signature=…');
+    // Not cut: the end of a text is left alone.
+    expect(scrubber.scrub(`blob a3f1c0`)).toBe('blob a3f1c0');
+  });
+
+  it('leaves text that quotes none of it, and flags shorter than 8 characters, as they are', () => {
+    const text = 'Not Found: /x/a.tar.gz?X-Amz-Expires=3600 (sr=b)';
+    expect(scrubber.scrub(text)).toBe(text);
+    expect(new LinkScrubber().scrub(`sig ${SIG}`)).toBe(`sig ${SIG}`);
   });
 });
