@@ -26,6 +26,7 @@ import {
   ServerTime,
 } from '../http.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
+import { LinkScrubber } from '../redact.js';
 import { askedWait, type GiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
 import { collectYoungGeneration } from '../young-generation.js';
 
@@ -165,6 +166,21 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     throw asLocalFileError(err, options.file, 'create the download file') ?? err;
   }
   let source = options.source;
+  /**
+   * The signed query of every link asked for (fresh ones, redirects' too): whatever the
+   * storage says (an error page that echoes the request target, a network error that
+   * quotes the URL) reaches a message without it, masked or not.
+   */
+  const links = new LinkScrubber();
+  links.add(source.url);
+  const classify = (err: unknown, request: Parameters<typeof classifyNetworkError>[1]) => {
+    const failure = classifyNetworkError(err, request);
+    return {
+      ...failure,
+      summary: links.scrub(failure.summary),
+      ...(failure.advice !== undefined ? { advice: links.scrub(failure.advice) } : {}),
+    };
+  };
   let received = 0;
   let total: number | undefined;
   let etag: string | undefined;
@@ -217,6 +233,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     refreshes += 1;
     options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
     source = await options.refresh(why);
+    links.add(source.url);
     // A fresh link may name another version: its bytes are new.
     reached = received;
   };
@@ -272,6 +289,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
             ? { range: `bytes=${received}-`, ...(etag !== undefined ? { 'if-range': etag } : {}) }
             : {},
           options,
+          links,
         );
       } catch (err) {
         if (signal?.aborted) throw abortReason(signal);
@@ -280,7 +298,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         const hop = err instanceof HopFailed ? err : undefined;
         const target = hop?.url ?? new URL(source.url);
         const proxy = proxyOf(options.dispatcher, target);
-        const failure = classifyNetworkError(hop ? hop.cause : err, {
+        const failure = classify(hop ? hop.cause : err, {
           host: hostOf(target),
           ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
         });
@@ -304,7 +322,11 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         const { text: body } = await readDecodedText(response.body, headers, MAX_ERROR_BODY).catch(
           () => ({ text: '' }),
         );
-        const detail = summarizeBody(body, header(headers, 'content-type'));
+        // Before the summary cuts a value in two, and in full after: a JSON string
+        // unescaped, a copy cut short, the cut itself.
+        const detail = links.scrub(
+          summarizeBody(links.scrubWhole(body), header(headers, 'content-type')),
+        );
         const proxy = proxyOf(options.dispatcher, url);
         if (
           proxy !== undefined &&
@@ -472,7 +494,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         if (err instanceof ActionError) throw err;
         if (signal?.aborted) throw abortReason(signal);
         if (decoder) discard(response.body);
-        const failure = classifyNetworkError(err, { host: hostOf(url) });
+        const failure = classify(err, { host: hostOf(url) });
         await retryLater(`The connection broke (${failure.summary})`);
         continue;
       }
@@ -511,6 +533,7 @@ async function openFollowingRedirects(
   link: string,
   headers: Record<string, string>,
   options: DownloadOptions,
+  links: LinkScrubber,
 ): Promise<Opened> {
   let url = new URL(link);
   for (let hop = 0; ; hop += 1) {
@@ -531,6 +554,7 @@ async function openFollowingRedirects(
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
     discard(response.body);
     const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+    if (next !== undefined) links.add(next.href);
     if (next === undefined) {
       throw new DownloadError(
         `The bundle link redirected (HTTP ${response.statusCode} from ${withoutQuery(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`,

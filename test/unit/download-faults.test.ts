@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { downloadBundle, type DownloadOptions } from '../../src/deliver/download.js';
@@ -22,6 +22,7 @@ afterEach(async () => {
 
 async function storage(
   handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void,
+  query = 'sig=1',
 ) {
   let requests = 0;
   const server = http.createServer((req, res) => handler(req, res, ++requests));
@@ -34,7 +35,7 @@ async function storage(
     () => new Promise((resolve) => server.close(resolve)),
     async () => server.closeAllConnections(),
   );
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bundle.tar.gz?sig=1`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bundle.tar.gz?${query}`;
   return {
     url,
     requests: () => requests,
@@ -238,5 +239,133 @@ describe('links that expire, redirects and waits', () => {
     await expect(within(5000, store.download())).rejects.toThrow(
       /^The bundle download failed once over .*\(the storage asked to wait 400s more\), at 0 B \(The storage answered HTTP 503/,
     );
+  });
+});
+
+/** An Azure SAS, whose signature ends in an escaped `=`, and an S3 presigned query. */
+const SAS_SIG = 'Zk9vQmFyQmF6cXV4UXV1eFNlY3JldFNpZ25hdHVyZQ%3D';
+const SAS = `sv=2022-11-02&se=2026-12-01T00%3A00%3A00Z&sr=b&sp=r&sig=${SAS_SIG}`;
+const S3_SIG = 'a3f1c0ffee5eed0ddba11c0defacedbeadfeedfacecafebabe5ca1ab1e7e1e7e';
+const S3 = `X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=${S3_SIG}`;
+
+/** The message of the download's failure. */
+async function failure(download: Promise<unknown>): Promise<string> {
+  const err = await within(5000, download).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(Error);
+  return (err as Error).message;
+}
+
+/** Neither the signature, in any form, nor 24 characters of it in a row. */
+function expectNoSignature(text: string, signature: string): void {
+  const decoded = decodeURIComponent(signature);
+  for (const form of [signature, decoded, signature.toLowerCase()]) {
+    for (let start = 0; start + 24 <= form.length; start += 1) {
+      expect(text).not.toContain(form.slice(start, start + 24));
+    }
+  }
+}
+
+describe('a storage whose error echoes the signed link', () => {
+  it('a text 404 that quotes the request target names the path, not the query', async () => {
+    const store = await storage((req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end(`Not Found: ${req.url}`);
+    }, SAS);
+    const message = await failure(store.download());
+    expectNoSignature(message, SAS_SIG);
+    expect(message).toBe(
+      'The storage refused the bundle link (HTTP 404: Not Found: /bundle.tar.gz?…).',
+    );
+  });
+
+  it('a JSON 400 that quotes it', async () => {
+    const store = await storage((req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: `Invalid request ${req.url}` }));
+    }, S3);
+    const message = await failure(store.download());
+    expectNoSignature(message, S3_SIG);
+    expect(message).toBe(
+      'The storage refused the bundle link (HTTP 400: Invalid request /bundle.tar.gz?…).',
+    );
+  });
+
+  it('an S3 XML error whose message is cut, by the summary, in the middle of X-Amz-Signature', async () => {
+    const store = await storage((req, res) => {
+      // XML escapes the query's `&`; the words before it put the summary's 300-character
+      // cut 30 characters into the signature.
+      const target = (req.url ?? '').replace(/&/g, '&amp;');
+      const words = 'AccessDenied: Access Denied for ';
+      const pad = 'x'.repeat(270 - words.length - target.indexOf(S3_SIG));
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied for ${pad}${target}</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>`,
+      );
+    }, S3);
+    const message = await failure(store.download());
+    expectNoSignature(message, S3_SIG);
+    expect(message).not.toContain(S3_SIG.slice(0, 8));
+    expect(message).toMatch(/AccessDenied: Access Denied for x+\/bundle\.tar\.gz\?…/);
+  });
+
+  it('an XML error that quotes a copy of the signature the storage cut itself', async () => {
+    const store = await storage((req, res) => {
+      const target = (req.url ?? '').replace(/&/g, '&amp;');
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end(
+        `<Error><Code>AccessDenied</Code><Message>Access Denied for ${target.slice(0, target.indexOf(S3_SIG) + 30)} (truncated)</Message></Error>`,
+      );
+    }, S3);
+    const message = await failure(store.download());
+    expectNoSignature(message, S3_SIG);
+    expect(message).not.toContain(S3_SIG.slice(0, 12));
+    expect(message).toContain('X-Amz-Signature=… (truncated)');
+  });
+
+  it.each([
+    ['decoded', (query: string) => decodeURIComponent(query)],
+    [
+      'escaped again in lower case',
+      (query: string) => query.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    ],
+  ])('a 404 that quotes the query %s', async (_how, echo) => {
+    const store = await storage((req, res) => {
+      const [pathname, query] = (req.url ?? '').split('?');
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end(`The resource ${pathname}?${echo(query ?? '')} does not exist.`);
+    }, SAS);
+    const message = await failure(store.download());
+    expectNoSignature(message, SAS_SIG);
+    expect(message).toContain('/bundle.tar.gz?… does not exist');
+  });
+
+  it('a network error that quotes the URL, after a redirect, names neither signed query', async () => {
+    const store = await storage((_req, res) => {
+      res.writeHead(302, { location: `/elsewhere.tar.gz?${S3}` });
+      res.end();
+    }, SAS);
+    /** Fails every request to the redirect's address with a message that quotes it whole. */
+    class Quoting extends Agent {
+      override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+        if (!String(options.path).startsWith('/elsewhere')) return super.dispatch(options, handler);
+        throw Object.assign(
+          new Error(`socket hang up: GET ${String(options.origin)}${options.path}`),
+          {
+            code: 'UND_ERR_SOCKET',
+          },
+        );
+      }
+    }
+    const dispatcher = new Quoting();
+    cleanups.push(() => dispatcher.close());
+    const message = await failure(
+      store.download({ dispatcher, budget: { outageMs: 100, baseDelayMs: 10, maxDelayMs: 20 } }),
+    );
+    expectNoSignature(message, SAS_SIG);
+    expectNoSignature(message, S3_SIG);
+    expect(message).toContain('/elsewhere.tar.gz?…');
   });
 });
