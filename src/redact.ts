@@ -78,10 +78,17 @@ export function linkParts(link: string, apiBase: URL): string[] {
   const parts = [link, `${url.origin}${url.pathname}`];
   if (url.host !== apiBase.host) parts.push(url.host);
   if (url.hostname !== apiBase.hostname) parts.push(url.hostname);
-  // The signed query, and each of its values, as a storage's error page echoes them.
+  // The signed query, and those of its values that look like secrets, as a storage's error
+  // page echoes them. Dates and names (`2022-11-02`, `AWS4-HMAC-SHA256`) are left out:
+  // masked, they would take every such word out of the rest of the job's log.
   const { queries, values } = querySecrets(link);
-  parts.push(...queries, ...values);
+  parts.push(...queries, ...values.filter(looksSecret));
   return [...new Set(parts)].filter((part) => part.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** A query value worth masking for the whole job: long, and not a date or an upper-case name. */
+function looksSecret(value: string): boolean {
+  return value.length >= 16 && /[a-z+/=%]/.test(value);
 }
 
 /**

@@ -81,14 +81,16 @@ describe('linkParts', () => {
 
   it('hides the signed query and its values, which an error page may echo, but not the flags', () => {
     const sas =
-      'https://acct.blob.core.windows.net/exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D';
+      'https://acct.blob.core.windows.net/exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&se=2026-01-15T13:00:00Z&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D';
     const parts = linkParts(sas, api);
     expect(parts).toContain(
-      'sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
+      'sv=2022-11-02&sr=b&sp=r&se=2026-01-15T13:00:00Z&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
     );
     expect(parts).toContain('Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D');
     expect(parts).toContain('Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA==');
-    expect(parts).toContain('2022-11-02');
+    // Dates are no secret, and masked they would hide every such date in the job's log.
+    expect(parts).not.toContain('2022-11-02');
+    expect(parts).not.toContain('2026-01-15T13:00:00Z');
     // Flags are too short to tell from words; the path's own name is no secret.
     expect(parts).not.toContain('b');
     expect(parts).not.toContain('docs.example.com.tar.gz');
@@ -98,9 +100,20 @@ describe('linkParts', () => {
     for (const part of parts) redactor.add(part);
     expect(
       redactor.redact(
-        'Not Found: /exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
+        'Not Found: /exports/docs.example.com.tar.gz?sv=2022-11-02&sr=b&sp=r&se=2026-01-15T13:00:00Z&name=docs.example.com.tar.gz&sig=Zk9vQmFyQmF6cXV4UXV1eFNlY3JldA%3D%3D',
       ),
     ).toBe('Not Found: /exports/docs.example.com.tar.gz?***');
+  });
+
+  it('masks an S3 signature and credential, not the algorithm or the date', () => {
+    const parts = linkParts(
+      'https://s3.example.net/b/a.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAEXAMPLE%2F20260115%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260115T120000Z&X-Amz-Expires=3600&X-Amz-Signature=a3f1c0ffee5eed0ddba11c0defacedbeadfeedfacecafebabe5ca1ab1e7e1e7e',
+      api,
+    );
+    expect(parts).toContain('a3f1c0ffee5eed0ddba11c0defacedbeadfeedfacecafebabe5ca1ab1e7e1e7e');
+    expect(parts).toContain('AKIAEXAMPLE/20260115/us-east-1/s3/aws4_request');
+    expect(parts).not.toContain('AWS4-HMAC-SHA256');
+    expect(parts).not.toContain('20260115T120000Z');
   });
 
   it("leaves the API's own host readable: the workflow names it", () => {
