@@ -131,6 +131,21 @@ export function setting(input: string, value: string): string {
   return `\`${input}: ${value}\``;
 }
 
+/**
+ * How a later run comes back to an export job that goes on without this one: a run
+ * without `job-id` would start another export, even of a job that has completed.
+ */
+export function pickUpExport(jobId: string, what = 'pick it up'): string {
+  return `rerun with ${setting('job-id', jobId)} to ${what} without exporting again`;
+}
+
+/** The way back to an export job after a call about it failed: the job is not lost with it. */
+export function exportJobLivesOn(jobId: string, status: string | undefined): string {
+  return status === 'completed'
+    ? `Export job ${jobId} has completed: ${pickUpExport(jobId, 'get its bundle')}.`
+    : `Export job ${jobId} may still be running on the server: ${pickUpExport(jobId)}.`;
+}
+
 /** What happened during an export run, filled in as it goes, for the summary. */
 export interface ExportRecord {
   command: 'export';
@@ -283,14 +298,13 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
   }
   if (record.jobId === undefined)
     return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
-  const resume = setting('job-id', record.jobId);
   if (record.status !== 'completed') {
-    return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: rerun with ${resume} to pick it up without exporting again, or raise the limit (${longer}).`;
+    return `Export job ${record.jobId} was still ${record.status ?? 'queued'} when ${limit}. It keeps running on the server: ${pickUpExport(record.jobId)}, or raise the limit (${longer}).`;
   }
   if (record.checking) {
-    return `The bundle of export job ${record.jobId} was downloaded and extracted, but checking its site (links, hosts outside it) did not end before ${limit}; \`path\` was left as it was. A site that takes this long to read may hold pages built to be slow to read: look at the largest pages of the export. To check it with more time, raise the limit (${longer}); rerun with ${resume} to download it without exporting again.`;
+    return `The bundle of export job ${record.jobId} was downloaded and extracted, but checking its site (links, hosts outside it) did not end before ${limit}; \`path\` was left as it was. A site that takes this long to read may hold pages built to be slow to read: look at the largest pages of the export. To check it with more time, raise the limit (${longer}); ${pickUpExport(record.jobId, 'download it')}.`;
   }
-  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; \`path\` was left as it was. The export itself completed: rerun with ${resume} to get a fresh link and download it without exporting again, and raise the limit for large bundles (${longer}).`;
+  return `The bundle of export job ${record.jobId} could not be ${record.bundleUrl ? 'downloaded' : 'obtained'} before ${limit}; \`path\` was left as it was. The export itself completed: ${pickUpExport(record.jobId, 'get a fresh link and download it')}, and raise the limit for large bundles (${longer}).`;
 }
 
 /** What a cancelled run leaves behind, for the cancellation message. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js';
+import { ApiError, withAdvice } from '../api/errors.js';
 import { CREATE_ONCE } from '../api/retry.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { AgentConfig } from '../config.js';
@@ -8,11 +8,6 @@ import type { AgentDeps } from './run.js';
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
 export const AGENT_RATE_LIMIT_ADVICE =
   'Agent jobs are limited per project per rolling hour (the documented limit is 100 creations; follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the run waits longer.';
-
-/** The same API error with advice for this call appended. */
-export function withAdvice(error: ApiError, advice: string): ApiError {
-  return error.withMessage(`${error.message} ${advice}`);
-}
 
 /** What to check when the job given as agent-job-id is not found. */
 export function jobNotFoundAdvice(config: AgentConfig): string {

@@ -1,5 +1,5 @@
 import type { AdminApi } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, withAdvice } from '../api/errors.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import { type AgentConfig, INPUT_ID } from '../config.js';
@@ -21,7 +21,6 @@ import {
   type SentOnce,
   sendFollowUp,
   unknownOutcomeAdvice,
-  withAdvice,
 } from './follow-up.js';
 
 export interface AgentDeps {

@@ -65,6 +65,11 @@ export class ApiError extends ActionError {
   }
 }
 
+/** The same API error with advice for this call appended. */
+export function withAdvice(error: ApiError, advice: string): ApiError {
+  return error.withMessage(`${error.message} ${advice}`);
+}
+
 export function kindOfStatus(status: number): ApiErrorKind {
   if (status === 400 || status === 422) return 'bad-request';
   if (status === 401) return 'unauthorized';

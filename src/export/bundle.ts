@@ -8,6 +8,7 @@ import { TimeoutError } from '../errors.js';
 import { parseServiceUrl } from '../net.js';
 import type { Reporter } from '../report.js';
 import { type RetryBudget, RetrySchedule } from '../retry.js';
+import { withWayBackToJob } from './wait.js';
 
 export interface BundleOptions {
   api: AdminApi;
@@ -50,7 +51,11 @@ export async function refreshBundleLink(
   options: BundleOptions,
 ): Promise<BundleSource> {
   if (inline) {
-    const job = await options.api.getExportJob(jobId, options.projectId, options.signal);
+    const job = await options.api
+      .getExportJob(jobId, options.projectId, options.signal)
+      .catch((err: unknown) => {
+        throw withWayBackToJob(err, jobId, 'completed', options.signal);
+      });
     if (job.bundleUrl === undefined) {
       throw new ApiError(
         `Export job ${jobId} no longer carries a bundle link (status ${job.status}).`,
@@ -80,7 +85,9 @@ async function requestBundle(jobId: string, options: BundleOptions): Promise<Bun
     try {
       link = await api.createBundle(jobId, options.projectId, options.signal);
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 409) throw err;
+      if (!(err instanceof ApiError) || err.status !== 409) {
+        throw withWayBackToJob(err, jobId, 'completed', options.signal);
+      }
       const stop = await notReady.failed({ reason: err.detail ?? 'conflict' });
       if (stop?.why === 'deadline') {
         throw new TimeoutError(

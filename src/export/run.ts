@@ -33,7 +33,7 @@ import { withoutQuery } from '../net.js';
 import { linkParts } from '../redact.js';
 import { describeTimeout, type ExportRecord, type Reporter, setting } from '../report.js';
 import { obtainBundleLink, refreshBundleLink } from './bundle.js';
-import { describeOtherJob, waitForExport } from './wait.js';
+import { describeOtherJob, waitForExport, withWayBackToJob } from './wait.js';
 
 /** Uploads files under `root` as a workflow artifact; returns its id. */
 export type ArtifactUploader = (
@@ -130,6 +130,8 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
       },
       ...projectScope,
       ...withSignal,
+    }).catch((err: unknown) => {
+      throw withWayBackToJob(err, started.jobId, record.status, signal);
     }),
   );
   record.status = finished.status;

@@ -1,10 +1,11 @@
 import type { AdminApi } from '../api/client.js';
+import { ApiError, withAdvice } from '../api/errors.js';
 import type { ExportJob } from '../api/schemas.js';
 import type { Clock } from '../clock.js';
 import type { PollInterval } from '../config.js';
 import { formatDuration } from '../duration.js';
 import { EXPORT_SCHEDULE, pollUntilSettled } from '../poll.js';
-import type { Reporter } from '../report.js';
+import { exportJobLivesOn, type Reporter } from '../report.js';
 
 export interface WaitOptions {
   api: AdminApi;
@@ -28,6 +29,22 @@ export function isExportSettled(job: ExportJob): boolean {
 /** A status answer that names another job than the one asked about. */
 export function describeOtherJob(asked: string, named: string): string {
   return `The status answer for export job ${asked} names job ${named}: following ${asked}, the job this run asked for.`;
+}
+
+/**
+ * A call about the job that failed for good (an outage past the budget, a key revoked
+ * mid-run), told with the way back to the job, which goes on without this run: a rerun
+ * without `job-id` would export again. A 404 says the job is gone; a cancel says enough.
+ */
+export function withWayBackToJob(
+  err: unknown,
+  jobId: string,
+  status: string | undefined,
+  signal?: AbortSignal,
+): unknown {
+  return err instanceof ApiError && err.status !== 404 && !signal?.aborted
+    ? withAdvice(err, exportJobLivesOn(jobId, status))
+    : err;
 }
 
 const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);

@@ -503,5 +503,43 @@ describe('reusing an export job', () => {
     const run = await harness.run({ domain: DOMAIN, 'job-id': 'se_0000000000000000' });
     expect(run.code).toBe(1);
     expect(errorLines(run)[0]).toMatch(/Could not read export job se_0000000000000000 \(HTTP 404/);
+    // A job the service does not know cannot be picked up again.
+    expect(errorLines(run)[0]).not.toContain('to pick it up');
+  });
+});
+
+// A call that fails for good does not take the job with it: a rerun without job-id would
+// start another export, even of one that has completed.
+describe('a call about the export job that fails for good', () => {
+  it('while polling (an outage past the budget) names the job-id that picks the job up', async () => {
+    const long = await startHarness({ jobDurationMs: 60 * 60_000, queuedMs: 100 });
+    try {
+      long.emulator.faults.add({ route: 'export.get', latencyMs: 0 }); // the first read passes
+      long.emulator.faults.add({ route: 'export.get', status: 503, body: 'html', times: Infinity });
+      const run = await long.run({ domain: DOMAIN, download: 'false', timeout: '2h' });
+      expect(run.code).toBe(1);
+      const id = run.outputs['job-id'] as string;
+      expect(long.emulator.exportJobs.list().map((job) => job.view.status)).toEqual(['running']);
+      expect(errorLines(run)).toEqual([
+        `::error::Could not read export job ${id} (HTTP 503: an HTML page titled "503 Service Unavailable"). The service or a proxy in front of it is failing; try again later. Gave up after 50 attempts over 5m 00s. Export job ${id} may still be running on the server: rerun with \`job-id: ${id}\` to pick it up without exporting again.`,
+      ]);
+    } finally {
+      await long.stop();
+    }
+  });
+
+  it('asking for the bundle of a completed job (a key revoked mid-run) names the job-id too', async () => {
+    harness.emulator.faults.add({ route: 'export.bundle', status: 401 });
+    const run = await harness.run({ domain: DOMAIN, download: 'false' });
+    expect(run.code).toBe(1);
+    const id = run.outputs['job-id'] as string;
+    expect(run.outputs.status).toBe('completed');
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error::Could not generate the bundle link of export job ${id} \\(HTTP 401\\b.* Export job ${id} has completed: rerun with \`job-id: ${id}\` to get its bundle without exporting again\\.$`,
+        ),
+      ),
+    ]);
   });
 });
