@@ -1,4 +1,4 @@
-import { ApiError, withAdvice } from '../api/errors.js';
+import { ApiError, describeStatus, withAdvice } from '../api/errors.js';
 import { CREATE_ONCE } from '../api/retry.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { AgentConfig } from '../config.js';
@@ -68,9 +68,14 @@ export async function sendFollowUp(
     if (err.status === 404) throw withAdvice(err, jobNotFoundAdvice(config));
     // A 400 also answers a bad prompt: the archived advice only when the job is archived.
     if (err.status === 400 && (await isArchived(config, jobId, deps))) {
-      throw withAdvice(
-        err,
-        'An archived job takes no follow-ups: leave `agent-job-id` empty to create a new job with this prompt.',
+      // Told afresh: the job, not an input, is what was refused, so no input is to check.
+      const refused = describeStatus(
+        `send a follow-up to agent job ${jobId}`,
+        400,
+        err.detail ?? '',
+      );
+      throw err.withMessage(
+        `${refused} An archived job takes no follow-ups: leave \`agent-job-id\` empty to create a new job with this prompt.`,
       );
     }
     const advice = unknownOutcomeAdvice(err, FOLLOW_UP);

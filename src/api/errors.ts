@@ -156,9 +156,32 @@ function oneLine(text: string, max = 300): string {
 }
 
 /**
+ * What an input sent in a request body must be, for a 400 whose words name none: the
+ * vendor documents a start's 400 as a domain that is not a reachable hostname or paths
+ * that are not page paths, and a prompt of at least one character.
+ */
+const WHAT_IT_MUST_BE: Readonly<Record<string, string>> = {
+  domain: 'the bare hostname the docs are served at, such as docs.example.com',
+  'docs-version': 'when set, a version the site publishes',
+  'export-paths': 'when set, page paths such as guides/intro',
+  prompt: 'an instruction of at least one character',
+};
+
+/** The advice on a 400 whose words name none of the call's inputs: all of them to check. */
+function checkEveryInput(inputs: readonly string[]): string | undefined {
+  if (inputs.length === 0) return undefined;
+  const named = inputs.map((input) =>
+    WHAT_IT_MUST_BE[input] ? `\`${input}\` (${WHAT_IT_MUST_BE[input]})` : `\`${input}\``,
+  );
+  const list =
+    named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return `The service does not say which input it refuses: check ${list}.`;
+}
+
+/**
  * A message that names the call, the status, the server's words and the fix. For a 400,
  * `inputs` maps the request's fields to the inputs they came from: the advice names the
- * inputs the server's words mention, and is left out when they mention none. `notFound`
+ * inputs the server's words mention, and all of them when they mention none. `notFound`
  * replaces the advice on a 404 for a call that names no job, `forbidden` the one on a 403.
  */
 export function describeStatus(
@@ -182,7 +205,10 @@ export function describeStatus(
       .filter(([field]) => new RegExp(`\\b${field}\\b`, 'i').test(detail))
       .map(([, input]) => input);
     const unique = [...new Set(named)];
-    advice = unique.length > 0 ? `Check ${unique.join(' and ')}.` : undefined;
+    advice =
+      unique.length > 0
+        ? `Check ${unique.join(' and ')}.`
+        : checkEveryInput([...new Set(Object.values(inputs))]);
   }
   return `Could not ${operation} (HTTP ${status}${words}).${advice ? ` ${advice}` : ''}`;
 }

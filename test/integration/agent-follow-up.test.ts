@@ -174,8 +174,9 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     const id = await createdElsewhere('x');
     harness.emulator.archiveAgentJob(PROJECT, id);
     const run = await agent({ 'agent-job-id': id, prompt: 'more' });
-    expect(failure(run)).toMatch(
-      /^Could not send a follow-up to agent job [0-9a-f]+ \(HTTP 400: Job is archived: create a new agent job instead\)\..* An archived job takes no follow-ups: leave `agent-job-id` empty to create a new job with this prompt\.$/,
+    // The job is what was refused: no input is named to check.
+    expect(failure(run)).toBe(
+      `Could not send a follow-up to agent job ${id} (HTTP 400: Job is archived: create a new agent job instead). An archived job takes no follow-ups: leave \`agent-job-id\` empty to create a new job with this prompt.`,
     );
   });
 
@@ -218,6 +219,20 @@ describe('agent-job-id with a prompt: a follow-up', () => {
     const run = await agent({ 'agent-job-id': id, prompt: 'more' });
     expect(failure(run)).toBe(
       `Could not send a follow-up to agent job ${id} (HTTP 400: prompt is longer than 10000 characters). Check prompt.`,
+    );
+  });
+
+  it('names the inputs to check when a 400 on a job that is not archived names none', async () => {
+    const id = await createdElsewhere('Add a quickstart');
+    settle(id);
+    harness.emulator.faults.add({
+      route: 'agent.message',
+      status: 400,
+      body: JSON.stringify({ error: 'Invalid request' }),
+    });
+    const run = await agent({ 'agent-job-id': id, prompt: 'more' });
+    expect(failure(run)).toBe(
+      `Could not send a follow-up to agent job ${id} (HTTP 400: Invalid request). The service does not say which input it refuses: check \`prompt\` (an instruction of at least one character) and \`project-id\`.`,
     );
   });
 

@@ -304,6 +304,19 @@ describe('agent, end to end against the emulator', () => {
     expect(harness.emulator.agentJobs.list().filter((job) => job.id === id)).toHaveLength(1);
   });
 
+  it('names the inputs to check when a 400 on the create names none of them', async () => {
+    harness.emulator.faults.add({
+      route: 'agent.create',
+      status: 400,
+      body: JSON.stringify({ error: 'Invalid request' }),
+    });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' });
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::Could not create an agent job in project ${PROJECT} (HTTP 400: Invalid request). The service does not say which input it refuses: check \`prompt\` (an instruction of at least one character) and \`project-id\`.`,
+    ]);
+  });
+
   // A create that may have reached the server must not be repeated: a second agent job
   // would open a second pull request.
   it.each([

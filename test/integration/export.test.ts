@@ -337,6 +337,19 @@ describe('export, end to end against the emulator', () => {
     expect(run.stdout).not.toContain('<html');
   });
 
+  it('names every input the start sends when a 400 names none of them', async () => {
+    harness.emulator.faults.add({
+      route: 'export.start',
+      status: 400,
+      body: JSON.stringify({ error: 'Invalid request body' }),
+    });
+    const run = await harness.run({ domain: DOMAIN, 'export-paths': 'guides/intro' });
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      `::error::Could not start the static export of ${DOMAIN} (HTTP 400: Invalid request body). The service does not say which input it refuses: check \`domain\` (the bare hostname the docs are served at, such as docs.example.com), \`docs-version\` (when set, a version the site publishes) and \`export-paths\` (when set, page paths such as guides/intro).`,
+    ]);
+  });
+
   it('fails with a timeout message naming the job when the export takes too long', async () => {
     const slow = await startHarness({ jobDurationMs: 60_000 });
     try {
