@@ -791,7 +791,9 @@ function agentFacts(record: AgentRecord): string {
           ? 'its link is not an http(s) address (see the log)'
           : record.status === 'completed'
             ? 'none (the agent changed no files)'
-            : undefined,
+            : record.status === 'archived'
+              ? 'none (archived, perhaps before the agent finished: see the log)'
+              : undefined,
     ],
     // The prompt may be a reviewer's comment: shown as it reads, never rendered.
     [

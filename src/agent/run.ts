@@ -173,9 +173,14 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
     reporter.warning(
       `Agent job ${jobId} ended ${finished.status} with a pull request link that is not an http(s) address, so pr-link is empty: look for the pull request on the repository${finished.source.repository ? ` (${finished.source.repository})` : ''}.`,
     );
-  else
+  else if (finished.status === 'completed')
     reporter.notice(
-      `Agent job ${jobId} ended ${finished.status} without a pull request: the agent changed no files.`,
+      `Agent job ${jobId} ended completed without a pull request: the agent changed no files.`,
+    );
+  // Archiving can stop a job before the agent is done: no pull request proves nothing.
+  else
+    reporter.warning(
+      `Agent job ${jobId} was archived without a pull request, perhaps before the agent finished: whether it changed files is not known. Check the job${record.ref ? `, and its branch ${record.ref}` : ''}${record.repository ? ` on ${record.repository}` : ''}.`,
     );
   return record;
 }

@@ -125,6 +125,41 @@ describe('agent, end to end against the emulator', () => {
     expect(run.summary).toContain(`| Archived | ${job?.archivedAt} |`);
   });
 
+  it('does not claim that a job archived before it finished changed no files', async () => {
+    const slow = await startHarness({ agentDurationMs: 10 * 60_000 });
+    try {
+      let archived = false;
+      const run = await slow.run(
+        { ...AGENT, prompt: 'Rewrite the quickstart' },
+        {
+          // Once the run has seen the job active, someone archives it on the dashboard.
+          onLine: (line) => {
+            if (archived || !/\] active$/.test(line)) return;
+            const job = slow.emulator.agentJobs.list()[0];
+            slow.emulator.archiveAgentJob(PROJECT, job?.id as string);
+            archived = true;
+          },
+        },
+      );
+      expect(archived).toBe(true);
+      // The documented outcomes fail the step only for failed: archived is not one.
+      expect(run.code, run.stdout).toBe(0);
+      const id = run.outputs['agent-job-id'] as string;
+      expect(run.outputs['agent-status']).toBe('archived');
+      expect(run.outputs).toHaveProperty('pr-link', '');
+      expect(run.stdout).not.toContain('changed no files');
+      expect(noticeLines(run)).toEqual([]);
+      expect(run.stdout).toContain(
+        `::warning::Agent job ${id} was archived without a pull request, perhaps before the agent finished: whether it changed files is not known. Check the job, and its branch agent/${id.slice(0, 8)} on ${REPOSITORY}.`,
+      );
+      expect(run.summary).toContain(
+        '| Pull request | none (archived, perhaps before the agent finished: see the log) |',
+      );
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('logs a multi-line prompt only as its first line, shortened, but sends all of it', async () => {
     const first = `Rewrite the installation page ${'so that it reads well '.repeat(5)}`.trim();
     const prompt = `${first}\nSECOND-LINE-DETAIL about the table\nthird line`;
