@@ -134,10 +134,12 @@ export async function runAgent(config: AgentConfig, deps: AgentDeps): Promise<Ag
   let seenActive = !followUp || (started.statusStated && started.status === 'active');
   let lastStatus = '';
   const jobId = followed as string;
-  // Reading the job failed, not the job: it goes on, and the way back to it is said.
+  // Reading the job failed, not the job: it goes on, and the way back to it is said. A 404
+  // ends that for a job given by id, but not for one this run has just created.
   const stillRunning = (err: unknown): never => {
-    if (err instanceof ApiError && err.status !== 404 && !signal?.aborted) {
-      throw withAdvice(err, stillRunningAdvice(record.mode, jobId));
+    const notFound = err instanceof ApiError && err.status === 404;
+    if (err instanceof ApiError && !signal?.aborted && (!notFound || record.mode === 'create')) {
+      throw withAdvice(err, stillRunningAdvice(record.mode, jobId, notFound));
     }
     throw err;
   };
@@ -217,11 +219,15 @@ function onRepository(job: AgentJob): string {
 /**
  * What to do when the job could no longer be read while waiting: it keeps running on the
  * server, and this step run again would create it, or send its follow-up, a second time.
+ * `notFound`: the service answered 404 about the job this run created.
  */
-function stillRunningAdvice(mode: AgentRecord['mode'], jobId: string): string {
+function stillRunningAdvice(mode: AgentRecord['mode'], jobId: string, notFound = false): string {
   const follow = setting('agent-job-id', jobId);
   if (mode === 'create') {
-    return `Agent job ${jobId} was created and may still be running: follow it with ${follow} (and no \`prompt\`); running this step again as it is would create a second job.`;
+    const created = notFound
+      ? `Agent job ${jobId} was created by this run, though the service does not find it (yet), and may still be running`
+      : `Agent job ${jobId} was created and may still be running`;
+    return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once it can be read' : ''}; running this step again as it is would create a second job.`;
   }
   if (mode === 'follow-up') {
     return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;

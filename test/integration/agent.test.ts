@@ -298,7 +298,7 @@ describe('agent, end to end against the emulator', () => {
     expect(seen('agent.get').every((r) => r.path.endsWith(`/job/${asked}`))).toBe(true);
   });
 
-  it("fails with the API's message when the job is not found while polling (404)", async () => {
+  it("fails with the API's message when the job it created is not found (404), and says how to follow it", async () => {
     const seen = requestsFrom(harness);
     harness.emulator.faults.add({
       route: 'agent.get',
@@ -309,9 +309,12 @@ describe('agent, end to end against the emulator', () => {
     expect(run.code).toBe(1);
     const id = run.outputs['agent-job-id'] as string;
     expect(id).toMatch(/^[0-9a-f]{24}$/);
+    // The job exists all the same: a rerun as it is would create a second one.
     expect(errorLines(run)).toEqual([
       expect.stringMatching(
-        new RegExp(`^::error::Could not read agent job ${id} \\(HTTP 404: Job not found\\)`),
+        new RegExp(
+          `^::error::Could not read agent job ${id} \\(HTTP 404: Job not found\\)\\..* Agent job ${id} was created by this run, though the service does not find it \\(yet\\), and may still be running: follow it with \`agent-job-id: ${id}\` \\(and no \`prompt\`\\) once it can be read; running this step again as it is would create a second job\\.$`,
+        ),
       ),
     ]);
     // 404 is final: no second read.
