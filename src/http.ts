@@ -3,7 +3,13 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
 import { formatDuration } from './duration.js';
-import { describeProxy, ProxyConnectionFailed, ProxyRoutes, ProxyTunnelRefused } from './proxy.js';
+import {
+  describeProxy,
+  PROXY_CONNECTION_FAILED,
+  ProxyConnectionFailed,
+  ProxyRoutes,
+  ProxyTunnelRefused,
+} from './proxy.js';
 
 type Body = Dispatcher.ResponseData['body'];
 type Headers = Dispatcher.ResponseData['headers'];
@@ -204,6 +210,12 @@ const CONNECTING = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+/** A connection closed or reset by the other end. */
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/** What to check when the proxy does not answer CONNECT as an HTTP proxy does. */
+const PROXY_SCHEME_ADVICE =
+  "Check the proxy URL's scheme and port in HTTPS_PROXY (or ALL_PROXY): a proxy that speaks TLS on that port is written https://, a SOCKS5 proxy socks5://.";
 
 /** `err` and its causes, four at most (undici and fetch wrap an error in another). */
 function* causeChain(err: unknown): Generator<object> {
@@ -255,7 +267,9 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
   if (request.proxy !== undefined && socks !== undefined) {
     return socksRefusal(socks, messageOf(err), request.proxy, request.host);
   }
-  const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
+  // The failure's own code, not the wrapper's that says whose it was.
+  const own = codes.filter((c) => c !== PROXY_CONNECTION_FAILED);
+  const code = own.find((c) => c !== 'UND_ERR_SOCKET') ?? own[0] ?? codes[0];
   const detail = `${code ?? 'error'}: ${messageOf(err)}`;
   const has = (set: Set<string>) => codes.some((c) => set.has(c));
   // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
@@ -312,6 +326,16 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
           ? `the proxy's host name ${request.proxy.hostname} does not resolve (${code})`
           : `the proxy ${proxy} could not be reached (${code})`,
       advice: `Check the proxy in HTTPS_PROXY/HTTP_PROXY (or ALL_PROXY), or list ${request.host.replace(/:\d+$/, '')} in NO_PROXY if it is reachable directly.`,
+    };
+  }
+  const tunnel = causeOfKind(err, ProxyConnectionFailed);
+  if (tunnel !== undefined && has(CLOSED)) {
+    return {
+      kind: 'proxy',
+      transient: false,
+      code,
+      summary: `the proxy ${describeProxy(tunnel.proxy)} closed the connection without answering CONNECT (${code})`,
+      advice: PROXY_SCHEME_ADVICE,
     };
   }
   if (codes.includes('ENOTFOUND')) {

@@ -207,20 +207,24 @@ export class ProxyTunnelRefused extends Error {
   }
 }
 
+/** The code of a ProxyConnectionFailed, which wraps the failure's own. */
+export const PROXY_CONNECTION_FAILED = 'ERR_PROXY_CONNECTION_FAILED';
+
 /**
- * The connection to the proxy itself failed (its TLS, for an `https://` proxy), before any
- * CONNECT was sent: the failure is the proxy's, whatever host the request was for.
+ * The connection to the proxy itself failed (its TLS, for an `https://` proxy), or it
+ * closed or garbled its answer to CONNECT: the failure is the proxy's, whatever host the
+ * request was for. Its code is its own, the failure's is in `cause`: undici takes a
+ * connect error with its socket code (`UND_ERR_SOCKET`) for one worth reconnecting at
+ * once, and a proxy that closes every CONNECT would be tried in a tight loop, forever.
  */
 export class ProxyConnectionFailed extends Error {
   override name = 'ProxyConnectionFailed';
+  readonly code = PROXY_CONNECTION_FAILED;
   readonly proxy: URL;
-  /** The failure's own code and message, which undici and the messages read. */
-  readonly code: string | undefined;
   constructor(proxy: URL, cause: unknown) {
-    const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
+    const { message } = (cause ?? {}) as { message?: unknown };
     super(typeof message === 'string' ? message : String(cause), { cause });
     this.proxy = proxy;
-    this.code = typeof code === 'string' ? code : undefined;
   }
 }
 

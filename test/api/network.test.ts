@@ -183,7 +183,7 @@ describe("whose TLS failed: the server's or an https:// proxy's", () => {
       code: 'ERR_TLS_CERT_ALTNAME_INVALID',
     });
     const wrapped = new ProxyConnectionFailed(proxy, altname);
-    expect(wrapped.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+    expect(wrapped.cause).toBe(altname);
     // undici turns such an error into its own, with the error as its cause.
     const byUndici = Object.assign(new Error('Secure Proxy Connection failed'), {
       code: 'UND_ERR_PRX_TLS',
@@ -194,6 +194,37 @@ describe("whose TLS failed: the server's or an https:// proxy's", () => {
       expect(failure.summary).toContain('the TLS handshake with the proxy https://127.0.0.1:3129');
     }
     expect(classifyNetworkError(wrapped, { host, proxy }).summary).toContain('does not match');
+  });
+});
+
+describe('a proxy that does not answer CONNECT', () => {
+  const host = 'api.example.com:443';
+  const proxy = new URL('http://user:s3cret@127.0.0.1:3128');
+  const closed = () =>
+    new ProxyConnectionFailed(
+      proxy,
+      Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    );
+
+  it("has a code of its own, not the socket's that undici reconnects on at once", () => {
+    const err = closed();
+    expect(err.code).toBe('ERR_PROXY_CONNECTION_FAILED');
+    expect((err.cause as { code: string }).code).toBe('UND_ERR_SOCKET');
+  });
+
+  it('closing the connection names the proxy and its scheme and port, and is not retried', () => {
+    const failure = classifyNetworkError(closed(), { host, proxy });
+    expect(failure).toMatchObject({ kind: 'proxy', transient: false, code: 'UND_ERR_SOCKET' });
+    expect(failure.summary).toBe(
+      'the proxy http://127.0.0.1:3128 closed the connection without answering CONNECT (UND_ERR_SOCKET)',
+    );
+    expect(failure.advice).toMatch(/scheme and port .*https:\/\/.*socks5:\/\//);
+    expect(JSON.stringify(failure)).not.toContain('s3cret');
+  });
+
+  it('a server closing a direct connection is still a broken connection, tried again', () => {
+    const err = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
+    expect(classifyNetworkError(err, { host })).toMatchObject({ kind: 'broken', transient: true });
   });
 });
 

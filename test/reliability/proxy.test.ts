@@ -1,6 +1,8 @@
 import net, { type AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it, type TestContext, vi } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../support/forward-proxy.js';
+import type { CaseRun } from '../support/in-process.js';
 import {
   caseHarness,
   expectDelivered,
@@ -171,6 +173,67 @@ describe('proxy', () => {
         expect(run.stdout).not.toMatch(/retry|trying again/i);
         await expectUntouched(run, workspace);
         expect(harness.emulator.requests).toEqual([]);
+      },
+    );
+  }
+
+  /**
+   * A listener on loopback named as the https proxy, counting connections; the run through
+   * it raced against a real timer, since the failure this guards against never ended.
+   */
+  async function throughListener(
+    context: TestContext,
+    server: net.Server,
+  ): Promise<{ run: CaseRun | undefined; connections: number; workspace: string }> {
+    const { harness, workspace } = await proxyCase(context);
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    context.onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    proxyEnv({ HTTPS_PROXY: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    const run = await Promise.race([
+      runCase(
+        harness,
+        { ...EXPORT, 'base-url': 'https://api.example.test', timeout: '30s' },
+        { workspace },
+      ),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000).unref()),
+    ]);
+    return { run, connections, workspace };
+  }
+
+  for (const [name, server] of [
+    [
+      'a proxy that closes the connection on CONNECT',
+      () =>
+        net.createServer((socket) => {
+          socket.on('error', () => undefined);
+          socket.once('data', () => socket.destroy());
+        }),
+    ],
+    [
+      // An https proxy's port written as http://: the handshake never starts, so no
+      // certificate is needed to show it.
+      'a TLS port written as http://',
+      () => tls.createServer().on('tlsClientError', () => undefined),
+    ],
+  ] as const) {
+    it(
+      `${name}`,
+      row(
+        'exit 1 at once, one clear line naming the proxy and its scheme and port; one connection',
+      ),
+      async (context) => {
+        const { run, connections, workspace } = await throughListener(context, server());
+        // undici reconnected at once, some 1,500 times a second, and the run never ended.
+        expect(run, `no end after 10 s, ${connections} connections`).toBeDefined();
+        expect(connections).toBeLessThanOrEqual(3);
+        expectOneClearError(
+          run as CaseRun,
+          /Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ closed the connection without answering CONNECT .*scheme and port/,
+        );
+        expect(run?.stdout).not.toMatch(/retry|trying again/i);
+        await expectUntouched(run as CaseRun, workspace);
       },
     );
   }
