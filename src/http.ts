@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import type { Dispatcher } from 'undici';
+import { type Dispatcher, errors } from 'undici';
 import type { Clock } from './clock.js';
 import { formatDuration } from './duration.js';
 import {
@@ -329,6 +329,19 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
     };
   }
   const tunnel = causeOfKind(err, ProxyConnectionFailed);
+  // undici's parse errors carry no HPE_ code (7.x), so they are known by their class.
+  const unparsed =
+    causeOfKind(err, errors.HTTPParserError) !== undefined ||
+    codes.some((c) => c.startsWith('HPE_'));
+  if (tunnel !== undefined && unparsed) {
+    return {
+      kind: 'proxy',
+      transient: false,
+      code,
+      summary: `the proxy ${describeProxy(tunnel.proxy)} did not answer CONNECT as an HTTP proxy does (${messageOf(err)})`,
+      advice: `Is it a SOCKS proxy, or TLS on this port? ${PROXY_SCHEME_ADVICE}`,
+    };
+  }
   if (tunnel !== undefined && has(CLOSED)) {
     return {
       kind: 'proxy',

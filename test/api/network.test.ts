@@ -1,3 +1,4 @@
+import { errors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { classifyNetworkError, ServerTime } from '../../src/http.js';
@@ -220,6 +221,39 @@ describe('a proxy that does not answer CONNECT', () => {
     );
     expect(failure.advice).toMatch(/scheme and port .*https:\/\/.*socks5:\/\//);
     expect(JSON.stringify(failure)).not.toContain('s3cret');
+  });
+
+  it.each([
+    [
+      'an undici parse error',
+      new errors.HTTPParserError(
+        'Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)',
+      ),
+    ],
+    [
+      'an HPE_ code',
+      Object.assign(new Error('Invalid constant'), { code: 'HPE_INVALID_CONSTANT' }),
+    ],
+  ])(
+    'an answer that is not HTTP (%s) says so, asks whether it is SOCKS or TLS, and is not retried',
+    (_, parse) => {
+      const failure = classifyNetworkError(new ProxyConnectionFailed(proxy, parse), {
+        host,
+        proxy,
+      });
+      expect(failure).toMatchObject({ kind: 'proxy', transient: false });
+      expect(failure.summary).toBe(
+        `the proxy http://127.0.0.1:3128 did not answer CONNECT as an HTTP proxy does (${parse.message})`,
+      );
+      expect(failure.advice).toMatch(
+        /^Is it a SOCKS proxy, or TLS on this port\? .*scheme and port/,
+      );
+    },
+  );
+
+  it("a server's answer that is not HTTP, with no proxy, is not blamed on one", () => {
+    const parse = new errors.HTTPParserError('Response does not match the HTTP/1.1 protocol');
+    expect(classifyNetworkError(parse, { host }).summary).not.toContain('proxy');
   });
 
   it('a server closing a direct connection is still a broken connection, tried again', () => {

@@ -369,6 +369,23 @@ describe('SOCKS5', () => {
     },
   );
 
+  it.skipIf(!MICROSOCKS.available)(
+    'microsocks written as http://: named as a proxy that does not answer as an HTTP one, at once',
+    async () => {
+      const socks = later(await startMicrosocks());
+      const run = await runAction(
+        { ...INPUTS, 'base-url': 'https://api.example.test', timeout: '10s' },
+        { dispatcher: through({ HTTPS_PROXY: `http://127.0.0.1:${socks.port}` }) },
+      );
+      expect(run.code).toBe(1);
+      expect(run.error).toContain(
+        `the proxy http://127.0.0.1:${socks.port} did not answer CONNECT as an HTTP proxy does`,
+      );
+      expect(run.error).toContain('Is it a SOCKS proxy, or TLS on this port?');
+      expect(run.lines.join('\n')).not.toMatch(/trying again/);
+    },
+  );
+
   it.skipIf(!DANTE.available)(
     "a target Dante's rules refuse: the proxy and its rules are named, at once",
     async () => {

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterEach, beforeAll, describe, expect, it, type TestContext, vi } from 'vitest';
 import { type ForwardProxy, startForwardProxy } from '../support/forward-proxy.js';
-import type { CaseRun } from '../support/in-process.js';
+import { type CaseRun, errorLines } from '../support/in-process.js';
 import {
   caseHarness,
   expectDelivered,
@@ -202,7 +202,8 @@ describe('proxy', () => {
     return { run, connections, workspace };
   }
 
-  for (const [name, server] of [
+  const CLOSED = /closed the connection without answering CONNECT .*scheme and port/;
+  for (const [name, server, says] of [
     [
       'a proxy that closes the connection on CONNECT',
       () =>
@@ -210,12 +211,24 @@ describe('proxy', () => {
           socket.on('error', () => undefined);
           socket.once('data', () => socket.destroy());
         }),
+      CLOSED,
     ],
     [
       // An https proxy's port written as http://: the handshake never starts, so no
       // certificate is needed to show it.
       'a TLS port written as http://',
       () => tls.createServer().on('tlsClientError', () => undefined),
+      CLOSED,
+    ],
+    [
+      // What microsocks answers a CONNECT with: SOCKS5, no acceptable method.
+      'a SOCKS5 proxy written as http://',
+      () =>
+        net.createServer((socket) => {
+          socket.on('error', () => undefined);
+          socket.once('data', () => socket.end(Buffer.from([5, 0xff])));
+        }),
+      /did not answer CONNECT as an HTTP proxy does \(Response does not match the HTTP\/1\.1 protocol.*\)\. Is it a SOCKS proxy, or TLS on this port\? .*scheme and port/,
     ],
   ] as const) {
     it(
@@ -230,8 +243,9 @@ describe('proxy', () => {
         expect(connections).toBeLessThanOrEqual(3);
         expectOneClearError(
           run as CaseRun,
-          /Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ closed the connection without answering CONNECT .*scheme and port/,
+          /Could not start the static export of docs\.example\.com: the proxy http:\/\/127\.0\.0\.1:\d+ /,
         );
+        expect(errorLines(run as CaseRun)[0]).toMatch(says);
         expect(run?.stdout).not.toMatch(/retry|trying again/i);
         await expectUntouched(run as CaseRun, workspace);
       },
