@@ -234,6 +234,14 @@ function proxyAuthorization(proxy: URL): string | undefined {
   return `Basic ${Buffer.from(credentials).toString('base64')}`;
 }
 
+/** The proxy's URL without its user name and password, which go in a header of their own. */
+function withoutCredentials(proxy: URL): string {
+  const bare = new URL(proxy.href);
+  bare.username = '';
+  bare.password = '';
+  return bare.href;
+}
+
 /** A dispatcher made of others: closing or destroying it does so to each of them. */
 abstract class CompositeDispatcher extends Dispatcher {
   protected abstract parts(): Dispatcher[];
@@ -339,6 +347,7 @@ function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
   if (proxy.protocol === 'socks5:' || (proxy.protocol === 'https:' && namedByAddress)) {
     leaveOutProxyNotices();
   }
+  const authorization = proxyAuthorization(proxy);
   return new ProxyAgent({
     ...options,
     // The TLS settings meant for the server apply inside the tunnel, and to an https://
@@ -349,14 +358,24 @@ function tunnellingAgent(proxy: URL, options: Agent.Options): ProxyAgent {
           ...(proxy.protocol === 'https:' ? { proxyTls: options.connect } : {}),
         }
       : {}),
-    uri: proxy.href,
-    // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
-    ...(proxy.protocol === 'socks5:' && (proxy.username !== '' || proxy.password !== '')
+    ...(proxy.protocol === 'socks5:'
       ? {
-          username: decodeURIComponent(proxy.username),
-          password: decodeURIComponent(proxy.password),
+          uri: proxy.href,
+          // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
+          ...(proxy.username !== '' || proxy.password !== ''
+            ? {
+                username: decodeURIComponent(proxy.username),
+                password: decodeURIComponent(proxy.password),
+              }
+            : {}),
         }
-      : {}),
+      : {
+          // undici sends credentials on CONNECT only when both the user name and the password
+          // are there; curl, and our absolute-form requests, send either (a token as the user
+          // name, `http://token@proxy`, is common).
+          uri: withoutCredentials(proxy),
+          ...(authorization !== undefined ? { token: authorization } : {}),
+        }),
     clientFactory: (origin: URL, clientOptions: object) => {
       const pool = new Pool(origin, clientOptions);
       const connect = pool.connect.bind(pool) as (

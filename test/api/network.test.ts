@@ -1,5 +1,6 @@
-import { errors } from 'undici';
-import { describe, expect, it } from 'vitest';
+import net, { type AddressInfo } from 'node:net';
+import { errors, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { classifyNetworkError, ServerTime } from '../../src/http.js';
 import {
@@ -8,6 +9,7 @@ import {
   parseNoProxy,
   ProxyConnectionFailed,
   proxyFor,
+  ProxyRoutes,
   ProxySettingError,
   ProxyTunnelRefused,
 } from '../../src/proxy.js';
@@ -259,6 +261,71 @@ describe('a proxy that does not answer CONNECT', () => {
   it('a server closing a direct connection is still a broken connection, tried again', () => {
     const err = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
     expect(classifyNetworkError(err, { host })).toMatchObject({ kind: 'broken', transient: true });
+  });
+});
+
+describe('proxy credentials, as curl sends them', () => {
+  // A proxy that records each request's head and answers 407: no tunnel is ever opened.
+  const heads: string[] = [];
+  let port = 0;
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (data) => {
+      received += data.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      heads.push(received.slice(0, end));
+      socket.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nproxy-authenticate: Basic realm="p"\r\ncontent-length: 0\r\n\r\n',
+      );
+    });
+  });
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
+  beforeAll(() => {
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** The Proxy-Authorization a request to `target` sent through the proxy at `userinfo@`. */
+  async function sent(userinfo: string, target: string): Promise<string | undefined> {
+    heads.length = 0;
+    const proxy = `http://${userinfo}127.0.0.1:${port}`;
+    const routes = new ProxyRoutes({ HTTPS_PROXY: proxy, HTTP_PROXY: proxy });
+    try {
+      await request(target, { dispatcher: routes }).then(
+        (answer) => answer.body.dump(),
+        () => undefined,
+      );
+    } finally {
+      await routes.destroy();
+    }
+    expect(heads).toHaveLength(1);
+    const line = /^proxy-authorization: *(.*)$/im.exec(heads[0] as string);
+    return line?.[1];
+  }
+
+  const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+  it.each([
+    ['a user name alone (a token)', 'tok3n@', basic('tok3n:')],
+    ['a password alone', ':s3cret@', basic(':s3cret')],
+    ['both, percent-encoded', 'u%40corp:p%3Ass%20w@', basic('u@corp:p:ss w')],
+    ['none', '', undefined],
+  ])('%s: the same header on CONNECT as in absolute form', async (_, userinfo, expected) => {
+    expect(await sent(userinfo, 'https://api.example.test/x')).toBe(expected);
+    expect(heads[0]).toMatch(/^CONNECT api\.example\.test:443 /);
+    expect(await sent(userinfo, 'http://localhost:9/x')).toBe(expected);
+    expect(heads[0]).toMatch(/^GET http:\/\/localhost:9\/x /);
+  });
+
+  it('a 407 to a user name alone blames the credentials in the URL, which were sent', () => {
+    const proxy = new URL('http://tok3n@127.0.0.1:3128');
+    const failure = classifyNetworkError(
+      new ProxyTunnelRefused({ status: 407, proxy, target: 'api.example.test:443' }),
+      { host: 'api.example.test:443', proxy },
+    );
+    expect(failure.advice).toMatch(/refused the user name and password in the proxy URL/);
+    expect(JSON.stringify(failure)).not.toContain('tok3n');
   });
 });
 
