@@ -155,6 +155,18 @@ function parseProxyUrl(variable: { name: string; value: string }): URL {
       `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4, or socks as curl reads it, are not supported)`,
     );
   }
+  // An unencoded `/`, `?` or `#` in the password ends the host early: the rest, `@` and
+  // real host included, is read as a path, and a piece of the password as the host, which
+  // every message about the proxy would then print.
+  const rest = `${proxy.pathname === '/' ? '' : proxy.pathname}${proxy.search}${proxy.hash}`;
+  if (rest !== '') {
+    throw new ProxySettingError(
+      name,
+      rest.includes('@')
+        ? 'a /, ? or # comes before its last @, as when a user name or password holds /, @ or : not percent-encoded: write them %2F, %40, %3A'
+        : 'it has a path, query or fragment after the host and port, which a proxy URL has not: in a user name or password, write / ? # as %2F %3F %23',
+    );
+  }
   try {
     decodeURIComponent(proxy.username);
     decodeURIComponent(proxy.password);

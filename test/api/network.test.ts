@@ -103,6 +103,54 @@ describe('proxy schemes', () => {
   );
 });
 
+describe('proxy URLs whose credentials are not percent-encoded', () => {
+  it.each([
+    [
+      'an @ and a / in the password',
+      'http://bob:Xy7@Kq9vZr/Tw2@proxy.corp.example:3128',
+      /%2F, %40, %3A/,
+    ],
+    [
+      'a port-like password and a /',
+      'http://bob:1234/Kq9vZr@proxy.corp.example:3128',
+      /%2F, %40, %3A/,
+    ],
+    ['a ? in the password', 'http://bob:1234?Kq9vZr@proxy.corp.example:3128', /%2F, %40, %3A/],
+    ['a # in the password', 'http://bob:1234#Kq9vZr@proxy.corp.example:3128', /%2F, %40, %3A/],
+    ['a path', 'http://proxy.corp.example:3128/Kq9vZr', /path, query or fragment/],
+  ])('%s: refused before any request, without showing the value', (_, value, why) => {
+    const refusal = (() => {
+      try {
+        checkProxyEnvironment({ HTTPS_PROXY: value });
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(refusal).toBeInstanceOf(ProxySettingError);
+    const message = (refusal as Error).message;
+    expect(message).toMatch(/^HTTPS_PROXY is not a proxy URL \(/);
+    expect(message).toMatch(why);
+    for (const piece of ['bob', 'Xy7', 'kq9vzr', 'Tw2', '1234']) {
+      expect(message.toLowerCase()).not.toContain(piece.toLowerCase());
+    }
+    expect(() => proxyFor(new URL('https://api.example.test/'), { HTTPS_PROXY: value })).toThrow(
+      ProxySettingError,
+    );
+  });
+
+  it.each([
+    'http://proxy.corp.example:3128/',
+    'http://bob:Xy7%40Kq9vZr%2FTw2@proxy.corp.example:3128',
+    'http://bob:Xy7@Kq9vZr@proxy.corp.example:3128',
+    'socks5://bob:Xy7%40Kq9@proxy.corp.example:1080',
+  ])('%s is accepted, its host the proxy', (value) => {
+    expect(proxyFor(new URL('https://api.example.test/'), { HTTPS_PROXY: value })?.hostname).toBe(
+      'proxy.corp.example',
+    );
+  });
+});
+
 describe('network failures are classified by their codes', () => {
   const host = 'api.example.com:443';
   const error = (code: string, cause?: object) => Object.assign(new Error('x'), { code, cause });

@@ -177,6 +177,29 @@ describe('proxy', () => {
     );
   }
 
+  it(
+    'HTTPS_PROXY with a password holding @ and / not percent-encoded',
+    row('exit 1, one clear line naming HTTPS_PROXY, no piece of the password shown'),
+    async (context) => {
+      const { harness, workspace } = await proxyCase(context);
+      // Read as a URL, the host is the piece of the password between its @ and its /.
+      proxyEnv({ HTTPS_PROXY: 'http://proxyuser:Xy7@127.0.0.9/proxypassw0rd@127.0.0.1:3128' });
+      const run = await runCase(
+        harness,
+        { ...EXPORT, 'base-url': 'https://api.example.test', timeout: '5s' },
+        { workspace },
+      );
+      expectOneClearError(
+        run,
+        /HTTPS_PROXY .*not a proxy URL.*holds \/, @ or : not percent-encoded/,
+      );
+      for (const piece of ['127.0.0.9', 'proxypassw0rd', 'Xy7', 'proxyuser']) {
+        expect(run.stdout).not.toContain(piece);
+      }
+      await expectUntouched(run, workspace);
+    },
+  );
+
   /**
    * A listener on loopback named as the https proxy, counting connections; the run through
    * it raced against a real timer, since the failure this guards against never ended.
