@@ -124,6 +124,8 @@ export function bypassesProxy(url: URL, noProxy: NoProxy): boolean {
     if (rule.addresses) {
       return family !== 0 && rule.addresses.check(host, family === 4 ? 'ipv4' : 'ipv6');
     }
+    // A name never matches an address (`0.1` is no suffix of 127.0.0.1), as with curl.
+    if (family !== 0) return false;
     const name = rule.host as string;
     return host === name || host.endsWith(`.${name}`);
   });

@@ -56,6 +56,10 @@ describe('NO_PROXY, as curl reads it', () => {
     ['  localhost , 127.0.0.1 ', 'http://127.0.0.1/', true],
     ['', 'http://127.0.0.1/', false],
     ['127.0.0.1', 'http://localhost/', false],
+    // Names are not matched against addresses, as curl reads them.
+    ['0.1', 'http://127.0.0.1/', false],
+    ['.0.0.1', 'http://127.0.0.1/', false],
+    ['1', 'http://[::1]/', false],
   ])('NO_PROXY=%j applies to %s: %s', (noProxy, url, expected) => {
     expect(bypass(noProxy, url)).toBe(expected);
   });

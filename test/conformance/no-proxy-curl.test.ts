@@ -88,7 +88,7 @@ describe.skipIf(!installed && !CI)('NO_PROXY, against curl', () => {
     const values = [
       ...['example.com', '.example.com', '*', 'EXAMPLE.COM', ' example.com , other.org '],
       ...['sub.docs.example.com', '.com', 'com', 'localhost', '127.0.0.1', '127.0.0.0/8'],
-      ...['10.0.0.0/8', '::1', '', 'docs.*.com', 'notexample.com'],
+      ...['10.0.0.0/8', '::1', '', 'docs.*.com', 'notexample.com', '0.1', '.0.0.1'],
       // Read more widely than curl 7.88 reads them, as the README says.
       ...['*.example.com', `docs.example.com:${port}`, 'docs.example.com:1', '[::1]', '::1/128'],
     ];
