@@ -7,7 +7,14 @@ import { errorMessage, InputError } from './errors.js';
 import type { ArtifactUploader } from './export/run.js';
 import { execute, type RunOutcome } from './main.js';
 import { Redactor } from './redact.js';
-import { type Annotation, fitSummary, type Reporter, renderSummary } from './report.js';
+import {
+  type Annotation,
+  COMMAND_LIKE,
+  fitSummary,
+  type Reporter,
+  renderSummary,
+  visibleControls,
+} from './report.js';
 import { cancelOnSignals } from './signals.js';
 
 /**
@@ -48,26 +55,26 @@ export function githubReporter(
   workspace: string | undefined = process.env.GITHUB_WORKSPACE,
 ): Reporter {
   const clean = (text: string) => redactor.redact(text);
+  // What the archive or a server wrote may hold escape sequences, and characters that only
+  // the runner reads as a blank (U+0085): a log line shows them as escapes.
+  const shown = (text: string) => visibleControls(clean(text));
   const properties = (annotation?: Annotation): core.AnnotationProperties => ({
-    ...(annotation?.title ? { title: clean(annotation.title) } : {}),
+    ...(annotation?.title ? { title: shown(annotation.title) } : {}),
     ...(annotation?.file ? { file: relativeToWorkspace(annotation.file, workspace) } : {}),
     ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
     ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
   });
   return {
-    info: (message) => commands.info(inertToRunner(clean(message))),
-    notice: (message, annotation) => commands.notice(clean(message), properties(annotation)),
-    warning: (message, annotation) => commands.warning(clean(message), properties(annotation)),
-    error: (message, annotation) => commands.error(clean(message), properties(annotation)),
-    debug: (message) => commands.debug(clean(message)),
-    group: (title, fn) => commands.group(clean(title), fn),
+    info: (message) => commands.info(inertToRunner(shown(message))),
+    notice: (message, annotation) => commands.notice(shown(message), properties(annotation)),
+    warning: (message, annotation) => commands.warning(shown(message), properties(annotation)),
+    error: (message, annotation) => commands.error(shown(message), properties(annotation)),
+    debug: (message) => commands.debug(shown(message)),
+    group: (title, fn) => commands.group(shown(title), fn),
     setOutput: (name, value) => commands.setOutput(name, clean(value)),
     mask: (value) => commands.setSecret(value),
   };
 }
-
-/** A line the runner reads as a command: `::name` after blanks, or the legacy `##[name` anywhere. */
-const COMMAND_LIKE = /(?:^|[\r\n])[^\S\r\n]*::|##\[/;
 
 /**
  * Plain log text, which may hold what a server sent (a branch name, a status), fenced
@@ -166,7 +173,9 @@ export async function reportOutcome(
   if (outcome.error === undefined) return true;
   if (outcome.error instanceof InputError) {
     for (const problem of outcome.error.problems) {
-      commands.error(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`));
+      commands.error(
+        visibleControls(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`)),
+      );
     }
     return false;
   }
@@ -177,7 +186,7 @@ export async function reportOutcome(
   ) {
     commands.debug(redactor.redact((outcome.error as Error)?.stack ?? String(outcome.error)));
   }
-  commands.error(failure as string);
+  commands.error(visibleControls(failure as string));
   return false;
 }
 

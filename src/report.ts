@@ -120,6 +120,41 @@ export interface Reporter {
   progress?(state: ProgressState): void;
 }
 
+/**
+ * What .NET's Char.IsWhiteSpace counts as blank: the runner trims it from a line before it
+ * looks for `::`, and it holds more than JavaScript's `\s` (U+0085, NEL, for one).
+ */
+const RUNNER_BLANKS =
+  '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+
+/** A line the runner reads as a command: `::name` after blanks, or the legacy `##[name` anywhere. */
+export const COMMAND_LIKE = new RegExp(`(?:^|[\\r\\n])[${RUNNER_BLANKS}]*::|##\\[`);
+
+/**
+ * Log text that may quote the archive or a server, with its control characters (but `\n`
+ * and tabs) and U+2028/U+2029 written as `\xNN`/`\uNNNN`: no escape sequence
+ * reaches the log, and no character that some reader takes as a line break or a blank.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n <= 0xff
+      ? `\\x${n.toString(16).padStart(2, '0')}`
+      : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Text for a log the runner may read where stop-commands cannot fence it (the CLI's
+ * stderr in a `run:` step): a line that would start a command gets its first `:` written
+ * as `\x3a`, and the legacy `##[` as `#\x23[`.
+ */
+export function withoutCommands(text: string): string {
+  return text
+    .replace(new RegExp(`(^|[\\r\\n])([${RUNNER_BLANKS}]*)::`, 'g'), '$1$2\\x3a:')
+    .replace(/##\[/g, '#\\x23[');
+}
+
 /** The adapter that ran: messages name inputs the way the user sets them there. */
 export type InvokedAs = 'action' | 'cli';
 

@@ -1,7 +1,15 @@
 import { asCommandLine } from './cli-flags.js';
 import { formatBytes, formatDuration } from './duration.js';
 import { Redactor } from './redact.js';
-import type { Annotation, LineDetail, OutputName, ProgressState, Reporter } from './report.js';
+import {
+  type Annotation,
+  type LineDetail,
+  type OutputName,
+  type ProgressState,
+  type Reporter,
+  visibleControls,
+  withoutCommands,
+} from './report.js';
 
 export interface TerminalOptions {
   /** Where logs and progress go: stderr, so that stdout carries only results. */
@@ -161,12 +169,13 @@ export class TerminalReporter implements Reporter {
     return `${this.#text(annotation.file)}${annotation.startLine ? `:${annotation.startLine}` : ''}: `;
   }
 
-  /** A message without secrets, its control characters (but line breaks and tabs) shown as `\xNN`. */
+  /**
+   * A message without secrets, its control characters (but line breaks and tabs) shown as
+   * `\xNN`; in a `run:` step the runner reads stderr for workflow commands too, so no line
+   * of it starts one.
+   */
   #text(message: string): string {
-    return this.redact(asCommandLine(message)).replace(
-      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-      (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-    );
+    return withoutCommands(visibleControls(this.redact(asCommandLine(message))));
   }
 
   #paint(code: string, text: string): string {

@@ -41,15 +41,19 @@ function capturedCommands(): { commands: RunnerCommands; stdout: () => string } 
 
 /**
  * The workflow commands the runner would act on in `stdout`, read as the runner reads
- * them: a line is what lies between CR or LF; `::name…::` after leading whitespace is a
- * command, and so is the legacy `##[name…]` anywhere in a line; between
- * `::stop-commands::<token>` and `::<token>::` nothing is.
+ * them: a line is what lies between CR or LF; `::name…::` after leading whitespace (as
+ * .NET's TrimStart sees it: U+0085 and U+00A0 too) is a command, and so is the legacy
+ * `##[name…]` anywhere in a line; between `::stop-commands::<token>` and `::<token>::`
+ * nothing is.
  */
 function commandsRun(stdout: string): string[] {
   const run: string[] = [];
   let resumeToken: string | undefined;
   for (const line of stdout.split(/\r\n|\r|\n/)) {
-    const trimmed = line.trimStart();
+    const trimmed = line.replace(
+      /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/,
+      '',
+    );
     if (resumeToken !== undefined) {
       if (trimmed === `::${resumeToken}::`) resumeToken = undefined;
       continue;
@@ -88,6 +92,28 @@ describe('the GitHub log', () => {
     ]) {
       expect(stdout()).toContain(text);
     }
+  });
+
+  it('a line break then a blank only .NET trims (NEL, no-break space) starts no command', () => {
+    const { commands, stdout } = capturedCommands();
+    const reporter = githubReporter(new Redactor(), commands, '/work');
+    // An href from the archive, quoted in a readiness line.
+    reporter.info('Links such as guide\n\u0085::error title=Forged::pwned leave out .html');
+    reporter.info('Links such as guide\n\u00a0\u3000::warning::pwned leave out .html');
+    reporter.info('Links such as guide\u2028::notice::pwned\u2029 leave out .html');
+    expect(commandsRun(stdout())).toEqual([]);
+    expect(stdout()).toContain('guide\n\\x85::error title=Forged::pwned');
+    expect(stdout()).toContain('guide\\u2028::notice::pwned\\u2029 leave');
+  });
+
+  it('escape sequences and other control characters are shown as escapes', () => {
+    const { commands, stdout } = capturedCommands();
+    const reporter = githubReporter(new Redactor(), commands, '/work');
+    reporter.info('Title: \x1b[31mred\x1b[0m\rover');
+    reporter.warning('Host \x1b]8;;https://evil.example\x07x\x9b');
+    expect(stdout()).not.toMatch(/[\x1b\x07\x9b\r]/);
+    expect(stdout()).toContain('Title: \\x1b[31mred\\x1b[0m\\x0dover');
+    expect(stdout()).toContain('::warning::Host \\x1b]8;;https://evil.example\\x07x\\x9b');
   });
 
   it('plain lines are printed as they are', () => {

@@ -219,6 +219,38 @@ describe('TerminalReporter', () => {
     );
   });
 
+  it('in a run: step, no line of what the archive or a server wrote starts a workflow command', async () => {
+    // The runner reads the CLI's stderr for `::name::` after .NET blanks, and `##[name]` anywhere.
+    const { out, text } = stream(false);
+    const terminal = reporter(out);
+    terminal.info('::error title=Forged::an href, alone on its line');
+    terminal.info('Links such as guide\n\u00a0\u3000::warning::pwned leave out .html');
+    terminal.info('Links such as guide\n\u0085::error::pwned and ##[error]legacy');
+    terminal.warning('Server said:\n ::add-mask::x');
+    const commands = text()
+      .split(/\r\n|\r|\n/)
+      .map((line) =>
+        line.replace(
+          /^[\t\v\f \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/,
+          '',
+        ),
+      )
+      .filter((line) => line.startsWith('::') || line.includes('##['));
+    expect(commands).toEqual([]);
+    expect(text()).toBe(
+      [
+        '\\x3a:error title=Forged::an href, alone on its line',
+        'Links such as guide',
+        '\u00a0\u3000\\x3a:warning::pwned leave out .html',
+        'Links such as guide',
+        '\\x85::error::pwned and #\\x23[error]legacy',
+        'warning: Server said:',
+        ' \\x3a:add-mask::x',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('with --quiet, prints warnings and errors only', async () => {
     const { out, text } = stream(true, 80);
     const terminal = reporter(out, {}, { quiet: true });
