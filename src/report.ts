@@ -447,9 +447,17 @@ function inertProse(text: string): string {
     .join('');
 }
 
-/** A link's address in Markdown: a parenthesis would end it early. */
+/**
+ * A link's address in Markdown: a parenthesis would end it early, a space end it and
+ * leave the rest as text (`<img …>`), a backslash escape what follows. What is not allowed
+ * in a URL is percent-encoded (UTF-8), as the URL parser would; the rest is kept as sent.
+ */
 function linkTarget(url: string): string {
-  return url.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  return url.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'*+,;=%]/gu, (c) =>
+    [...Buffer.from(c, 'utf8')]
+      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join(''),
+  );
 }
 
 /** A code span on one line: a line break in a file name would end it, a blank line its block. */

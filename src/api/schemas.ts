@@ -70,6 +70,11 @@ const timestamp = z
   })
   .optional();
 
+/**
+ * An http(s) link as the URL parser writes it (what undici requests anyway): what is not
+ * allowed in a URL, such as a space or `<`, is percent-encoded, and the rest of the text,
+ * a presigned query included, is kept byte for byte.
+ */
 const httpUrl = z
   .string()
   .trim()
@@ -82,7 +87,8 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'is not an http(s) URL');
+  }, 'is not an http(s) URL')
+  .transform((value) => new URL(value).href);
 
 const status = z
   .string()
@@ -145,7 +151,7 @@ export const agentJobSchema = z
       .transform((value) => {
         if (value === null || value === undefined || value === '') return {};
         const parsed = httpUrl.safeParse(value);
-        return parsed.success ? { link: new URL(parsed.data).href } : { unusable: true };
+        return parsed.success ? { link: parsed.data } : { unusable: true };
       }),
     error: optionalText,
     createdAt: timestamp,

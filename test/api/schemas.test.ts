@@ -181,6 +181,29 @@ describe('bundle link answers', () => {
     });
   });
 
+  it('a link is kept as the URL it parses to: a space or markup in it is percent-encoded', () => {
+    const parsed = (bundleUrl: string) => bundleLinkSchema.parse({ bundleUrl }).bundleUrl;
+    expect(
+      parsed('http://127.0.0.1:9/b.tar.gz?X-Sig=abc <img src=https://tracker.example/p.png>'),
+    ).toBe('http://127.0.0.1:9/b.tar.gz?X-Sig=abc%20%3Cimg%20src=https://tracker.example/p.png%3E');
+    expect(
+      exportJobSchema.parse({ jobId: 'se_1', bundleUrl: 'https://x.example/a b' }).bundleUrl,
+    ).toBe('https://x.example/a%20b');
+  });
+
+  it.each([
+    // S3 SigV4, as the SDK presigns it: the credential's slashes encoded, the signature hex.
+    'https://bucket.s3.us-east-1.amazonaws.com/exports/se_1.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20260115%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260115T120000Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=fe5f80f77d5fa3beca038a248ff027d0445342fe2855ddc963176630326f1024',
+    // Azure SAS: base64 signature with `%2B`/`%3D`, and a raw `+`/`=`/`/` some servers send.
+    'https://acct.blob.core.windows.net/exports/se_1.zip?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-01-15T13:00:00Z&st=2026-01-15T12:00:00Z&spr=https&sig=aB3%2BcD4%2FeF5%3D',
+    'https://acct.blob.core.windows.net/exports/se_1.zip?sv=2022-11-02&sp=r&sig=aB3+cD4/eF5=&rscd=attachment%3B%20filename%3D%22se_1.zip%22',
+    // GCS V4 and a CDN token with a fragment-free path of encoded bytes.
+    'https://storage.googleapis.com/b/se_1.tar.gz?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam.gserviceaccount.com%2F20260115%2Fauto%2Fstorage%2Fgoog4_request&X-Goog-Signature=0a1b',
+    'https://cdn.example.com/exports/d%C3%A9j%C3%A0%20vu/se_1.tar.gz?token=abc~def_ghi-jkl.mno',
+  ])('a presigned link is kept byte for byte: %s', (bundleUrl) => {
+    expect(bundleLinkSchema.parse({ bundleUrl }).bundleUrl).toBe(bundleUrl);
+  });
+
   it.each([undefined, null, '', 'not a url', 'javascript:alert(1)', 'ftp://x.example/b.zip'])(
     'a bundleUrl of %j is refused',
     (bundleUrl) => {

@@ -180,6 +180,33 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
     await fs.rm(site, { recursive: true, force: true });
   });
 
+  it('links the bundle to its whole address: a space or markup in it renders nothing', () => {
+    const record: ExportRecord = {
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      finishedAt: 1000,
+      status: 'completed',
+      jobId: 'se_1',
+      showBundleUrl: true,
+      bundleUrl:
+        'http://127.0.0.1:9/b.tar.gz?X-Sig=abc <img src=https://tracker.example/p.png> (x)\\[y]* é',
+    };
+    const summary = renderExportSummary(record);
+    const { links, text } = read(render(summary));
+    expect(expectShownAsWritten(summary, () => true)).not.toContain('<img');
+    expect(links).toEqual([
+      'http://127.0.0.1:9/b.tar.gz?X-Sig=abc%20%3Cimg%20src=https://tracker.example/p.png%3E%20%28x%29%5C%5By%5D*%20%C3%A9',
+    ]);
+    expect(text).toContain('Bundle link\ndownload');
+    // A presigned link the API sends (no character a URL does not allow) is linked as it is.
+    const signed =
+      'https://acct.blob.core.windows.net/e/se_1.zip?sv=2022-11-02&sp=r&sig=aB3%2BcD4%2FeF5%3D&x=a+b/c=';
+    expect(read(render(renderExportSummary({ ...record, bundleUrl: signed }))).links).toEqual([
+      signed.replace(/&/g, '&amp;'),
+    ]);
+  });
+
   it('shows what the agent job’s server and its prompt hold as written', () => {
     const hostile = HOSTILE.join(' ');
     const text = expectShownAsWritten(
