@@ -561,7 +561,8 @@ function exportFacts(record: ExportRecord, context: SummaryContext): string {
     [
       'Replaced',
       record.replacedForeign
-        ? `⚠️ a directory this action did not write (it ${record.replacedForeign}), because overwrite is true`
+        ? // It names files of the earlier export: shown as written, never rendered.
+          `⚠️ a directory this action did not write (it ${plainText(record.replacedForeign)}), because overwrite is true`
         : record.replacedExport
           ? `the earlier export (job ${code(record.replacedExport)})`
           : undefined,

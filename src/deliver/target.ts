@@ -477,7 +477,7 @@ async function describeDirectory(dir: string): Promise<TargetState> {
   const sorted = items.sort();
   const why =
     read.kind === 'invalid'
-      ? `its ${MANIFEST_NAME} is not a valid export manifest (${read.reason})`
+      ? `its ${MANIFEST_NAME} is not a valid export manifest (${shortened(read.reason)})`
       : `no export manifest (${MANIFEST_NAME}) says this action wrote it`;
   return {
     kind: 'foreign',
@@ -489,10 +489,13 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** A file name, or what a manifest's reader said about it, cut to 80 characters. */
+function shortened(item: string): string {
+  return item.length > 80 ? `${item.slice(0, 79).replace(/[\uD800-\uDBFF]$/, '')}…` : item;
+}
+
 function sample(items: readonly string[]): string {
-  const shown = items
-    .slice(0, SAMPLE)
-    .map((item) => (item.length > 80 ? `${item.slice(0, 79)}…` : item));
+  const shown = items.slice(0, SAMPLE).map(shortened);
   return `${shown.join(', ')}${items.length > SAMPLE ? `, … ${items.length - SAMPLE} more` : ''}`;
 }
 

@@ -16,6 +16,7 @@ import { checkReadiness } from '../../src/airgap/check.js';
 import { pageUrl } from '../../src/changes/site-files.js';
 import { CHANGES_FORMAT, CHANGES_VERSION, type ChangeReport } from '../../src/changes/compare.js';
 import { parseConfig, type ExportConfig } from '../../src/config.js';
+import { inspectTarget } from '../../src/deliver/target.js';
 import { type ExportRecord, renderAgentSummary, renderExportSummary } from '../../src/report.js';
 import { recordingReporter } from '../support/recording-reporter.js';
 
@@ -178,6 +179,40 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
     for (const title of HOSTILE) expect(text).toContain(title);
     expect(text).toContain('the server said a|b [x](https://evil.example/) <img src=y>');
     await fs.rm(site, { recursive: true, force: true });
+  });
+
+  it('names the files of a directory it replaced as written', async () => {
+    const workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sea-gfm-')));
+    const site = path.join(workspace, 'site');
+    const names = [
+      '<img src="https:&#47;&#47;tracker.example&#47;p.png"> **bold**.html',
+      '[link](https:&#47;&#47;evil.example) ~~s~~ www.evil.example.html',
+      'a|b `c` _d_.html',
+    ];
+    await fs.mkdir(site);
+    for (const name of names) await fs.writeFile(path.join(site, name), 'x');
+    const state = await inspectTarget(site, {
+      platform: process.platform,
+      workspace,
+      home: path.join(workspace, 'home'),
+      runnerDirs: [],
+      overwrite: true,
+    });
+    await fs.rm(workspace, { recursive: true, force: true });
+    const record: ExportRecord = {
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      finishedAt: 1000,
+      status: 'completed',
+      jobId: 'se_1',
+      replacedForeign: state.kind === 'foreign' ? state.description : 'not foreign',
+    };
+    const text = expectShownAsWritten(renderExportSummary(record), () => false);
+    expect(text).toContain(
+      `Replaced\n⚠️ a directory this action did not write (it holds 3 files (`,
+    );
+    for (const name of names) expect(text).toContain(name);
   });
 
   it('links the bundle to its whole address: a space or markup in it renders nothing', () => {
