@@ -468,13 +468,21 @@ function code(text: string): string {
 /** Characters of a file name or address a table cell shows; the report files hold them whole. */
 const CELL_MAX_CHARS = 300;
 
+/** A file name, an address or a title from the archive, cut to what the summary shows. */
+function capped(text: string): string {
+  return text.length > CELL_MAX_CHARS
+    ? `${text.slice(0, CELL_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
+    : text;
+}
+
+/** A code span of what the archive holds, outside a table: cut as a cell's. */
+function shortCode(text: string): string {
+  return code(capped(text));
+}
+
 /** A code span in a table cell: GFM splits cells at every unescaped pipe, code spans too. */
 function codeCell(text: string): string {
-  const shown =
-    text.length > CELL_MAX_CHARS
-      ? `${text.slice(0, CELL_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
-      : text;
-  return code(shown).replace(/\|/g, '\\|');
+  return shortCode(text).replace(/\|/g, '\\|');
 }
 
 /**
@@ -485,11 +493,39 @@ export const SUMMARY_MAX_BYTES = 1000 * 1024;
 
 export function fitSummary(markdown: string, maxBytes = SUMMARY_MAX_BYTES): string {
   if (Buffer.byteLength(markdown) <= maxBytes) return markdown;
-  const note =
-    '\n\n**The summary stops here:** GitHub shows at most 1 MiB of it. The report files named in the step outputs hold everything.\n';
-  const room = Buffer.from(markdown).subarray(0, maxBytes - Buffer.byteLength(note));
+  return cutAtLine(
+    markdown,
+    maxBytes,
+    '\n\n**The summary stops here:** GitHub shows at most 1 MiB of it. The report files named in the step outputs hold everything.\n',
+  );
+}
+
+/** The lines of `markdown` that fit in `maxBytes` with `note` after them; a code fence left open is closed. */
+function cutAtLine(markdown: string, maxBytes: number, note: string): string {
+  const close = '\n```';
+  const room = Buffer.from(markdown).subarray(
+    0,
+    Math.max(0, maxBytes - Buffer.byteLength(note) - close.length),
+  );
   const text = room.toString('utf8');
-  return `${text.slice(0, Math.max(0, text.lastIndexOf('\n')))}${note}`;
+  const kept = text.slice(0, Math.max(0, text.lastIndexOf('\n')));
+  const open = (kept.match(/^```/gm) ?? []).length % 2 === 1;
+  return `${kept}${open ? close : ''}${note}`;
+}
+
+/**
+ * The readiness section within what the rest of the summary leaves of GitHub's limit: one
+ * long name in it never pushes the change report or the error out of the summary.
+ */
+function fitReadiness(section: string, rest: string[]): string {
+  // Room for the blank lines between sections, and for escapes the redaction may write.
+  const room = SUMMARY_MAX_BYTES - Buffer.byteLength(rest.join('\n\n')) - 4096;
+  if (Buffer.byteLength(section) <= room) return section;
+  return cutAtLine(
+    section,
+    Math.max(0, room),
+    '\n\n**The readiness findings stop here**, to leave room for the rest of the summary within the 1 MiB GitHub shows: the full report holds them all.',
+  );
 }
 
 /**
@@ -619,7 +655,7 @@ export function renderReadiness(readiness: Readiness): string {
         '',
         `Also: ${hosts
           .slice(SUMMARY_HOST_ROWS, SUMMARY_HOST_ROWS + SUMMARY_MORE_HOSTS)
-          .map((h) => `${code(h.host)} (${h.count})`)
+          .map((h) => `${shortCode(h.host)} (${h.count})`)
           .join(', ')}${
           hosts.length > SUMMARY_HOST_ROWS + SUMMARY_MORE_HOSTS
             ? `, and ${hosts.length - SUMMARY_HOST_ROWS - SUMMARY_MORE_HOSTS} more, in the full report`
@@ -663,7 +699,7 @@ export function renderReadiness(readiness: Readiness): string {
       '',
       `The browser requested ${readiness.missingFiles.length} path(s) no file serves: ${readiness.missingFiles
         .slice(0, 10)
-        .map((m) => `${code(m.path)} (from ${code(m.page)})`)
+        .map((m) => `${shortCode(m.path)} (from ${shortCode(m.page)})`)
         .join(', ')}.`,
     );
   }
@@ -673,7 +709,7 @@ export function renderReadiness(readiness: Readiness): string {
       '',
       `#### Serving`,
       '',
-      `${serving.extensionless.count} internal link(s) leave out \`.html\`${serving.extensionless.example ? ` (e.g. ${code(serving.extensionless.example.url)} → ${code(serving.extensionless.example.served)})` : ''}: a plain static host answers 404 for them.${serving.directoryTrap.count > 0 ? ` ${serving.directoryTrap.count} also have a directory of the same name, so \`try_files $uri $uri/ $uri.html\` answers 403.` : ''} With nginx:`,
+      `${serving.extensionless.count} internal link(s) leave out \`.html\`${serving.extensionless.example ? ` (e.g. ${shortCode(serving.extensionless.example.url)} → ${shortCode(serving.extensionless.example.served)})` : ''}: a plain static host answers 404 for them.${serving.directoryTrap.count > 0 ? ` ${serving.directoryTrap.count} also have a directory of the same name, so \`try_files $uri $uri/ $uri.html\` answers 403.` : ''} With nginx:`,
       '',
       '```nginx',
       'location / {',
@@ -738,11 +774,11 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   ];
   const parts = [heading, '', factsTable(rows)];
   const link = (url: string) =>
-    `[${linkText(url.replace(`https://${domain}`, ''))}](${linkTarget(url)})`;
+    `[${linkText(capped(url.replace(`https://${domain}`, '')))}](${linkTarget(url)})`;
   const list = (title: string, entries: (PageChange | PageMove)[]) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
-      const label = page.title ? `${plainText(page.title)} — ` : '';
+      const label = page.title ? `${plainText(capped(page.title))} — ` : '';
       const from = 'previous' in page ? ` (was ${link(page.previous.url)})` : '';
       return `- ${label}${link(page.url)}${from}`;
     });
@@ -777,14 +813,14 @@ export function renderExportSummary(
     failure === undefined
       ? `### ✅ Static export of ${record.domain}`
       : `### ❌ Static export of ${record.domain} failed`;
-  return joinSections([
-    heading,
-    exportFacts(record, context),
-    checksSection(record),
-    record.readiness ? renderReadiness(record.readiness) : '',
-    record.changes ? renderChangeSection(record.changes, record.domain) : '',
-    failureSection(failure),
-  ]);
+  const facts = exportFacts(record, context);
+  const checks = checksSection(record);
+  const changes = record.changes ? renderChangeSection(record.changes, record.domain) : '';
+  const error = failureSection(failure);
+  const readiness = record.readiness
+    ? fitReadiness(renderReadiness(record.readiness), [heading, facts, checks, changes, error])
+    : '';
+  return joinSections([heading, facts, checks, readiness, changes, error]);
 }
 
 /**

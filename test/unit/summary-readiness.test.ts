@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describe as describeReadiness } from '../../src/airgap/check.js';
 import type { HostFinding, Readiness } from '../../src/airgap/findings.js';
 import { reportOutcome, type RunnerCommands } from '../../src/github.js';
+import { CHANGES_FORMAT, CHANGES_VERSION, type ChangeReport } from '../../src/changes/compare.js';
 import { Redactor } from '../../src/redact.js';
 import {
   fitSummary,
@@ -119,6 +120,105 @@ describe('the readiness part of the summary', () => {
     const [row] = tableRows(markdown, '| File | Line | Link | Resolves to |');
     expect(row?.[2]).toBe(`\`${url.slice(0, 300)}…\``);
     expect(markdown.length).toBeLessThan(2000);
+  });
+});
+
+describe('one long name from the archive', () => {
+  const long = `guide?${'x'.repeat(1_100_000)}`;
+  const served: Readiness = readinessOf({
+    missingFiles: [{ path: `/${long}`, page: `${long}.html` }],
+    serving: {
+      extensionless: {
+        count: 1,
+        example: { file: 'index.html', line: 1, url: long, served: `${long}.html` },
+      },
+      directoryTrap: { count: 0 },
+      directoryIndex: { count: 0 },
+      needsRewrites: true,
+      has404Page: false,
+    },
+  });
+  const page = (name: string) => ({
+    path: `${name}.html`,
+    url: `https://docs.example.com/${name}`,
+    title: name === 'guide' ? long : name,
+  });
+  const report: ChangeReport = {
+    format: CHANGES_FORMAT,
+    version: CHANGES_VERSION,
+    source: 'the earlier export in `site`',
+    previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
+    current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
+    comparedBy: 'content',
+    pages: {
+      before: 3,
+      after: 2,
+      added: [],
+      removed: [page('secret-removal')],
+      moved: [],
+      changed: [page('guide')],
+      navigationChanged: [],
+      unchanged: 1,
+      comparedByBytes: 0,
+    },
+    assets: { added: [], removed: [], changed: [], unchanged: 0 },
+    size: { before: 1, after: 1 },
+  };
+
+  it('is cut in the serving advice, the paths no file serves and the change lists, as in a cell', () => {
+    const markdown = renderExportSummary({
+      command: 'export',
+      domain: 'docs.example.com',
+      startedAt: 0,
+      readiness: served,
+      changes: { kind: 'report', report, file: '/tmp/changes.json' },
+    });
+    expect(markdown.length).toBeLessThan(10_000);
+    expect(markdown).toContain(`(e.g. \`${long.slice(0, 300)}…\` → \`${long.slice(0, 300)}…\`)`);
+    expect(markdown).toContain(`\`/${long.slice(0, 299)}…\` (from \`${long.slice(0, 300)}…\`)`);
+    expect(markdown).toContain('**Removed pages** (1)');
+  });
+
+  it('never pushes the change report or the error out of the summary', async () => {
+    // Rows of hosts, each found in many files with long names: past 1 MiB on their own.
+    const hosts = Array.from({ length: 300 }, (_, i) => ({
+      ...loadingHost(`h${i}.example.com`),
+      locations: Array.from({ length: 20 }, (_, j) => ({
+        file: `${'p'.repeat(290)}${j}.html`,
+        line: 1,
+        url: '',
+      })),
+    }));
+    const written: string[] = [];
+    const commands = {
+      error: () => undefined,
+      debug: () => undefined,
+      writeSummary: (markdown: string) => {
+        written.push(markdown);
+        return Promise.resolve();
+      },
+    } as unknown as RunnerCommands;
+    await reportOutcome(
+      {
+        record: {
+          command: 'export',
+          domain: 'docs.example.com',
+          startedAt: 0,
+          readiness: { ...served, hosts },
+          changes: { kind: 'report', report, file: '/tmp/changes.json' },
+        },
+        error: new Error('the site has 3 broken links'),
+      },
+      new Redactor(),
+      commands,
+      '/work',
+    );
+    const summary = written[0] as string;
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(summary).toContain('**The readiness findings stop here**');
+    expect(summary).toContain('**Removed pages** (1)');
+    expect(summary).toContain('secret-removal');
+    expect(summary).toMatch(/\*\*Error:\*\* the site has 3 broken links\n$/);
   });
 });
 
