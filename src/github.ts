@@ -163,7 +163,11 @@ export async function reportOutcome(
   const failure =
     outcome.error !== undefined ? redactor.redact(errorMessage(outcome.error)) : undefined;
   if (outcome.record) {
-    const markdown = renderSummary(outcome.record, failure, { workspace });
+    // Redacted before it is rendered, too: escaped (`mint\_…`), a key a server echoed
+    // into a field would no longer match, and Markdown would show it whole again.
+    const markdown = renderSummary(redactedTexts(outcome.record, redactor), failure, {
+      workspace,
+    });
     try {
       await commands.writeSummary(fitSummary(redactor.redact(markdown)));
     } catch (err) {
@@ -188,6 +192,18 @@ export async function reportOutcome(
   }
   commands.error(visibleControls(failure as string));
   return false;
+}
+
+/** `value` with every string in it (in arrays and plain objects, at any depth) redacted. */
+function redactedTexts<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactedTexts(item, redactor)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [key, redactedTexts(field, redactor)]),
+  ) as T;
 }
 
 /** The name @github/local-action (and the typescript-action template) looks for. */

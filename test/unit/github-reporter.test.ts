@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { describe, expect, it } from 'vitest';
-import { githubReporter, type RunnerCommands } from '../../src/github.js';
+import { githubReporter, reportOutcome, type RunnerCommands } from '../../src/github.js';
 import { Redactor } from '../../src/redact.js';
 
 /** What @actions/core prints for each call, captured as the runner reads it. */
@@ -121,4 +121,44 @@ describe('the GitHub log', () => {
     githubReporter(new Redactor(), commands, '/work').info('Export job se_1 is running.');
     expect(stdout()).toBe('Export job se_1 is running.\n');
   });
+});
+
+describe('the step summary', () => {
+  it.each(['mint_Ab3/dEf9GhIjKlMnOpQrStUvWx', 'mint_ab1_cd2_ef3_gh4_ij5_kl6_mn7'])(
+    'never holds the key %s a server echoed into a job field, escaped or not',
+    async (key) => {
+      const redactor = new Redactor();
+      redactor.add(key);
+      let summary = '';
+      const commands = {
+        writeSummary: (markdown: string) => {
+          summary = markdown;
+          return Promise.resolve();
+        },
+      } as unknown as RunnerCommands;
+      await reportOutcome(
+        {
+          record: {
+            command: 'agent',
+            projectId: 'docs',
+            startedAt: 0,
+            finishedAt: 1000,
+            waited: true,
+            jobId: 'aj_1',
+            status: 'completed',
+            model: `echo ${key}`,
+            repository: `acme/${key}`,
+            ref: `agent/${key}`,
+          },
+        },
+        redactor,
+        commands,
+        '/work',
+      );
+      // What a reader sees: Markdown's escapes undone.
+      const shown = summary.replace(/\\(.)/g, '$1');
+      expect(shown).not.toContain(key.slice(5));
+      expect(summary).toContain('| Model | echo \\*\\*\\* |');
+    },
+  );
 });
