@@ -1,7 +1,7 @@
 import { type Token, tokenizer, tokTypes } from 'acorn';
 import { urlsInCss } from './css.js';
 import { externalHost, isRealHost } from './references.js';
-import { isSdkHost } from './sdk-hosts.js';
+import { isSdkUrl } from './sdk-hosts.js';
 
 export interface ScriptUrl {
   url: string;
@@ -41,6 +41,28 @@ const LOADING_STYLE_PROPERTIES = new Set([
   'maskImage',
 ]);
 
+/**
+ * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
+ * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
+ */
+const LOADING_LINK_HINTS = new Set([
+  'link',
+  'stylesheet',
+  'preconnect',
+  'preload',
+  'modulepreload',
+  'prefetch',
+  'dns-prefetch',
+  'icon',
+  'manifest',
+]);
+
+/** Keys beside `url` that make an object a link (`{ label: "YouTube", url: "…" }`). */
+const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', 'icon']);
+
+/** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
+const LINK_LOOKAHEAD = 8;
+
 const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
 
 interface Seen {
@@ -75,6 +97,39 @@ function evidenceFrom(before: readonly Seen[]): string | undefined {
     return '{ src: … }';
   if ((one.label === 'name' && one.value === 'from') || one.label === 'import') return 'import';
   return undefined;
+}
+
+/**
+ * How the string after these tokens is used as a link's address, or undefined: `href`
+ * (`{ href: "…" }`, `{ link: "…" }`, `a.href = "…"`, `setAttribute("href", "…")`) or
+ * `url` (`{ url: "…" }`, a link only beside a label).
+ */
+function linkContextFrom(before: readonly Seen[]): 'href' | 'url' | undefined {
+  const at = (back: number) => before[before.length - back];
+  const [one, two, three] = [at(1), at(2), at(3)];
+  if (one?.label === ':' && (two?.label === 'name' || two?.label === 'string')) {
+    if (two.value === 'href' || two.value === 'link') return 'href';
+    if (two.value === 'url') return 'url';
+  }
+  if (one?.label === '=' && two?.value === 'href' && three?.label === '.') return 'href';
+  if (one?.label === ',' && two?.label === 'string' && two.value === 'href' && three?.label === '(')
+    return at(4)?.value === 'setAttribute' ? 'href' : undefined;
+  return undefined;
+}
+
+/** A URL on the SDK list in a link's place, decided once the tokens after it are seen. */
+interface PendingLink {
+  found: ScriptUrl;
+  context: 'href' | 'url';
+  remaining: number;
+  loadingHint: boolean;
+  labelled: boolean;
+}
+
+/** Whether a pending link stays a load: a loading `rel` beside it, or a `url` with no label. */
+function settle(link: PendingLink): void {
+  const isLink = !link.loadingHint && (link.context === 'href' || link.labelled);
+  if (isLink) delete link.found.evidence;
 }
 
 /**
@@ -120,6 +175,7 @@ function cssEvidenceFrom(before: readonly Seen[]): string | undefined {
 function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[] {
   const found: ScriptUrl[] = [];
   const before: Seen[] = [];
+  let pending: PendingLink[] = [];
   for (const token of tokenizer(source, {
     ecmaVersion: 'latest',
     sourceType,
@@ -128,6 +184,7 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
     allowAwaitOutsideFunction: true,
   })) {
     const current = seen(token);
+    if (pending.length > 0) pending = watchPending(pending, current);
     if (token.type === tokTypes.string || token.type === tokTypes.template) {
       // What comes before a template's text is what comes before its opening backquote.
       const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
@@ -135,8 +192,13 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
         const url = current.value.trim();
         const host = externalHost(url);
         if (host !== undefined && isRealHost(host)) {
-          const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-          found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+          const evidence = evidenceFrom(context);
+          const sdk = evidence === undefined && isSdkUrl(url, host);
+          const item: ScriptUrl = { url, offset: token.start };
+          if (evidence !== undefined || sdk) item.evidence = evidence ?? 'SDK host';
+          found.push(item);
+          const link = sdk ? linkContextFrom(context) : undefined;
+          if (link !== undefined) pending.push(pendingLink(item, link, context));
         }
       } else if (/url\(/i.test(current.value)) {
         const evidence = cssEvidenceFrom(context);
@@ -150,7 +212,38 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
     before.push(current);
     if (before.length > 8) before.shift();
   }
+  for (const link of pending) settle(link);
   return found;
+}
+
+function pendingLink(found: ScriptUrl, context: 'href' | 'url', before: readonly Seen[]) {
+  const link: PendingLink = {
+    found,
+    context,
+    remaining: LINK_LOOKAHEAD,
+    loadingHint: false,
+    labelled: false,
+  };
+  for (let i = before.length - 1; i >= 0; i -= 1) {
+    const token = before[i] as Seen;
+    if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value)) link.loadingHint = true;
+    if (token.label === '{') break;
+    if (LINK_LABEL_KEYS.has(token.value)) link.labelled = true;
+  }
+  return link;
+}
+
+/** Notes what a token says about each pending link; settles those whose object or window ended. */
+function watchPending(pending: PendingLink[], token: Seen): PendingLink[] {
+  return pending.filter((link) => {
+    if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value)) link.loadingHint = true;
+    if ((token.label === 'name' || token.label === 'string') && LINK_LABEL_KEYS.has(token.value))
+      link.labelled = true;
+    link.remaining -= 1;
+    const ended = link.remaining <= 0 || token.label === '}' || token.label === ';';
+    if (ended) settle(link);
+    return !ended;
+  });
 }
 
 /** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
@@ -160,10 +253,14 @@ function fallback(source: string): ScriptUrl[] {
     const url = match[2] as string;
     const host = externalHost(url);
     if (host === undefined || !isRealHost(host)) continue;
+    const index = match.index ?? 0;
+    const asLink = /\b(?:href|link)["']?\s*[:=]\s*$/.test(
+      source.slice(Math.max(0, index - 12), index),
+    );
     found.push({
       url,
-      offset: (match.index ?? 0) + 1,
-      ...(isSdkHost(host) ? { evidence: 'SDK host' } : {}),
+      offset: index + 1,
+      ...(!asLink && isSdkUrl(url, host) ? { evidence: 'SDK host' } : {}),
     });
   }
   return found;

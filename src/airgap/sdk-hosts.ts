@@ -1,7 +1,10 @@
 /**
- * Hosts of analytics, chat, search, font, embed and CDN services: a URL string naming
- * one of them in a script is loaded by that script (their snippets build the final URL
- * at run time, so no call site holds the literal). Matched as the host or a subdomain.
+ * Hosts (and, where the same host also serves pages people link to, paths) of analytics,
+ * chat, search, font, embed and CDN services: a URL string naming one of them in a script
+ * is loaded by that script (their snippets build the final URL at run time, so no call
+ * site holds the literal). `host` matches itself or a subdomain; `host/path` also needs
+ * the URL's path to start with `/path`. A whole domain is listed only when it serves
+ * nothing a reader is linked to: `youtube.com/@acme` and `docs.sentry.io` are links.
  */
 export const SDK_HOSTS = [
   // Analytics and tag managers
@@ -9,22 +12,35 @@ export const SDK_HOSTS = [
   'google-analytics.com',
   'analytics.google.com',
   'doubleclick.net',
-  'segment.com',
+  'cdn.segment.com',
   'segment.io',
-  'posthog.com',
-  'mixpanel.com',
+  'i.posthog.com',
+  'app.posthog.com',
+  'eu.posthog.com',
+  'api-js.mixpanel.com',
+  'api.mixpanel.com',
+  'api-eu.mixpanel.com',
   'mxpnl.com',
-  'amplitude.com',
-  'heap.io',
+  'cdn.amplitude.com',
+  'api.amplitude.com',
+  'api2.amplitude.com',
+  'api.eu.amplitude.com',
+  'heap-api.com',
   'heapanalytics.com',
-  'fullstory.com',
-  'hotjar.com',
+  'edge.fullstory.com',
+  'rs.fullstory.com',
+  'static.hotjar.com',
+  'script.hotjar.com',
+  'vars.hotjar.com',
   'hotjar.io',
-  'plausible.io',
-  'usefathom.com',
+  'plausible.io/js/',
+  'plausible.io/api/',
+  'cdn.usefathom.com',
   'clarity.ms',
   'cloudflareinsights.com',
-  'sentry.io',
+  'ingest.sentry.io',
+  'ingest.us.sentry.io',
+  'ingest.de.sentry.io',
   'sentry-cdn.com',
   'hs-scripts.com',
   'hs-analytics.net',
@@ -34,15 +50,14 @@ export const SDK_HOSTS = [
   // Chat and support widgets
   'intercom.io',
   'intercomcdn.com',
-  'crisp.chat',
+  'client.crisp.chat',
   'zdassets.com',
   'zopim.com',
-  'drift.com',
   'driftt.com',
-  'front.com',
   'frontapp.com',
-  'kapa.ai',
-  'inkeep.com',
+  'widget.kapa.ai',
+  'proxy.kapa.ai',
+  'api.inkeep.com',
   // Search
   'algolia.net',
   'algolianet.com',
@@ -58,15 +73,40 @@ export const SDK_HOSTS = [
   'cdnjs.cloudflare.com',
   'cdn.skypack.dev',
   'ga.jspm.io',
-  // Embeds
-  'youtube.com',
+  // Embeds: YouTube's player, not its channel and video pages
+  'youtube.com/embed/',
+  'youtube.com/iframe_api',
+  'youtube.com/player_api',
+  'youtube.com/s/',
   'youtube-nocookie.com',
   'ytimg.com',
   'player.vimeo.com',
   'js.stripe.com',
 ];
 
-export function isSdkHost(host: string): boolean {
-  const bare = host.replace(/:\d+$/, '');
-  return SDK_HOSTS.some((known) => bare === known || bare.endsWith(`.${known}`));
+const KNOWN = SDK_HOSTS.map((entry) => {
+  const slash = entry.indexOf('/');
+  return slash < 0
+    ? { host: entry, path: undefined }
+    : { host: entry.slice(0, slash), path: entry.slice(slash) };
+});
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url.replace(/^[/\\]{2}/, 'https://'), 'https://site.invalid/').pathname;
+  } catch {
+    return '';
+  }
+}
+
+/** Whether `url`, whose host is `host`, is one an SDK on the list requests. */
+export function isSdkUrl(url: string, host: string): boolean {
+  const bare = host.replace(/:\d+$/, '').replace(/\.$/, '');
+  let path: string | undefined;
+  return KNOWN.some((known) => {
+    if (bare !== known.host && !bare.endsWith(`.${known.host}`)) return false;
+    if (known.path === undefined) return true;
+    path ??= pathOf(url);
+    return path.startsWith(known.path);
+  });
 }

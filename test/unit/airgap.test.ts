@@ -462,6 +462,71 @@ describe('URL strings in scripts count as loads only with evidence', () => {
   });
 });
 
+describe('links in scripts to hosts an SDK also loads from', () => {
+  const evidenceOf = (source: string) => urlsInScript(source).map((s) => [s.url, s.evidence]);
+
+  it('reads a link written in a script as a link, as the same link in HTML is', () => {
+    // Docusaurus ships its footer and navbar config, and each MDX page, as objects like these.
+    const source = [
+      'window.cfg={footer:{links:[{label:"YouTube",href:"https://www.youtube.com/@acme"},',
+      '{label:"Sentry docs",href:"https://docs.sentry.io/platforms/"},',
+      '{label:"Player",href:"https://www.youtube.com/embed/x"}]}};',
+      'Object.assign(a,{href:"https://www.youtube.com/watch?v=abc",textContent:"video"});',
+      'a.href="https://cdn.jsdelivr.net/npm/pkg/";',
+      'a.setAttribute("href", "https://unpkg.com/pkg/");',
+      'nav.push({ icon: "github", link: "https://esm.sh/" });',
+      'nav.push({ title: "Status", url: "https://status.segment.io/" });',
+      'const pages = ["https://segment.com/docs/", "https://posthog.com/docs", "https://mixpanel.com/"];',
+    ].join('\n');
+    expect(evidenceOf(source).filter(([, evidence]) => evidence !== undefined)).toEqual([]);
+  });
+
+  it('still counts what the SDKs load: their resource hosts, a loading rel, a url without a label', () => {
+    const source = [
+      's.src="https://www.youtube.com/iframe_api";',
+      'const dsn="https://k@o1.ingest.sentry.io/1";',
+      'const cdn="https://browser.sentry-cdn.com/8.0.0/bundle.min.js";',
+      'const api="https://us.i.posthog.com";',
+      'l.rel="stylesheet";l.href="https://fonts.googleapis.com/css2?family=Inter";',
+      'head.push(["link",{rel:"preconnect",href:"https://fonts.gstatic.com"}]);',
+      'head.push(["link",{href:"https://cdn.jsdelivr.net/npm/k.css",rel:"stylesheet"}]);',
+      'load({url:"https://cdn.segment.com/analytics.js"});',
+    ].join('\n');
+    expect(evidenceOf(source)).toEqual([
+      ['https://www.youtube.com/iframe_api', '.src ='],
+      ['https://k@o1.ingest.sentry.io/1', 'SDK host'],
+      ['https://browser.sentry-cdn.com/8.0.0/bundle.min.js', 'SDK host'],
+      ['https://us.i.posthog.com', 'SDK host'],
+      ['https://fonts.googleapis.com/css2?family=Inter', 'SDK host'],
+      ['https://fonts.gstatic.com', 'SDK host'],
+      ['https://cdn.jsdelivr.net/npm/k.css', 'SDK host'],
+      ['https://cdn.segment.com/analytics.js', 'SDK host'],
+    ]);
+  });
+
+  it('passes a site whose bundled config links to YouTube and Sentry docs', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-sdk-link-'));
+    try {
+      await writeTree(root, {
+        'index.html':
+          '<a href="https://www.youtube.com/@acme">YouTube</a><script src="/main.js"></script>',
+        'main.js':
+          'window.cfg={footer:{links:[{label:"YouTube",href:"https://www.youtube.com/@acme"},{label:"Sentry docs",href:"https://docs.sentry.io/platforms/"}]}};',
+      });
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: true,
+        links: false,
+      });
+      expect(scan.external.map((e) => [e.role, e.url])).toEqual([
+        ['link', 'https://www.youtube.com/@acme'],
+      ]);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('formats real generators emit', () => {
   it('reads Next.js flight data: next/script, preload hints, host elements, inline next/script code', () => {
     const rows = [
