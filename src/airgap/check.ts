@@ -13,7 +13,7 @@ import {
   type Severity,
 } from './findings.js';
 import type { SiteContents } from '../deliver/archive/listing.js';
-import { writeReportFiles } from './report-files.js';
+import { SARIF_LIMITS, writeReportFiles } from './report-files.js';
 import { MAX_FRAME_DEPTH } from './html.js';
 import { scanSite } from './scan.js';
 import { nginxConfig, servingVerdict } from './serving.js';
@@ -114,12 +114,13 @@ export async function checkReadiness(
         }
       : {}),
   };
+  let sarifWritten: Awaited<ReturnType<typeof writeReportFiles>> | undefined;
   // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
   if (external || readiness.links.brokenCount > 0) {
     const base = path.join(context.tempDir, `static-export-${config.domain}-readiness`);
     readiness.reportFile = `${base}.json`;
     readiness.sarifFile = `${base}.sarif`;
-    await writeReportFiles(readiness, {
+    sarifWritten = await writeReportFiles(readiness, {
       json: readiness.reportFile,
       sarif: readiness.sarifFile,
       sitePath: path.relative(process.cwd(), config.path) || '.',
@@ -145,6 +146,10 @@ export async function checkReadiness(
   }
   if (readiness.reportFile)
     reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
+  if (sarifWritten && sarifWritten.sarifResultsLeftOut > 0)
+    reporter.info(
+      `SARIF: ${sarifWritten.sarifResults} results, one per URL, the most severe first; ${sarifWritten.sarifResultsLeftOut} more (${sarifWritten.sarifFindingsLeftOut} findings) are left out, as GitHub code scanning keeps no more than ${SARIF_LIMITS.results}. The JSON report lists them all.`,
+    );
 
   const loads = readiness.hosts.filter((h) => h.severity === 'error');
   const problems: string[] = [];

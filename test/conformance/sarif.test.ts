@@ -58,11 +58,15 @@ async function validate(file: string): Promise<Finding[]> {
   }));
 }
 
-/** A site with one finding of each rule, in files whose names a URI must escape. */
+/**
+ * A site with one finding of each rule, in files whose names a URI must escape, and one
+ * URL found in two files (one result with two locations).
+ */
 const SITE = {
   'index.html': [
     '<!doctype html><title>Docs</title>',
     '<script src="https://analytics.example.com/a.js"></script>',
+    '<img src="https://cdn.example.com/x.png">',
     '<a href="https://github.com/example/docs">GitHub</a> <a href="/missing-page">Old</a>',
   ].join('\n'),
   'guides/a b#1.html': '<!doctype html><img src="https://cdn.example.com/x.png">',
@@ -93,8 +97,11 @@ describe.skipIf(!installed && !CI)("the readiness check's SARIF file", () => {
     );
     const file = recorded.outputs['sarif-file'] as string;
     const sarif = JSON.parse(await fs.readFile(file, 'utf8')) as {
-      runs: { results: { ruleId: string }[] }[];
+      runs: { results: { ruleId: string; locations: unknown[] }[] }[];
     };
+    expect(sarif.runs[0]?.results.map((r) => r.locations.length).sort()).toEqual([
+      1, 1, 1, 1, 1, 2,
+    ]);
     expect(sarif.runs[0]?.results.map((r) => r.ruleId).sort()).toEqual([
       'broken-link',
       'broken-link',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../emulator/index.js';
 import { checkReadiness } from '../../src/airgap/check.js';
 import { MAX_FRAME_DEPTH } from '../../src/airgap/html.js';
+import { SARIF_LIMITS } from '../../src/airgap/report-files.js';
 import { findBrowser } from '../../src/airgap/browser.js';
 import type { Readiness } from '../../src/airgap/findings.js';
 import { type ExportConfig, parseConfig } from '../../src/config.js';
@@ -295,6 +296,25 @@ describe('checkReadiness on a hand-made site', () => {
       'outside-load:error',
       'outside-load:error',
     ]);
+  });
+
+  it('keeps the SARIF file within what code scanning accepts, and says in the log what it leaves out', async () => {
+    const hosts = SARIF_LIMITS.results + 20;
+    const root = await siteOf({
+      'index.html': Array.from(
+        { length: hosts },
+        (_, i) => `<img src="https://h${i}.example.net/x.png">`,
+      ).join('\n'),
+    });
+    const result = await check(root, { 'deployment-type': 'air-gapped' });
+    const sarif = JSON.parse(await fs.readFile(result.outputs['sarif-file'] as string, 'utf8')) as {
+      runs: { results: unknown[]; properties: { resultsNotListed: number } }[];
+    };
+    expect(sarif.runs[0]?.results).toHaveLength(SARIF_LIMITS.results);
+    expect(sarif.runs[0]?.properties.resultsNotListed).toBe(20);
+    expect(result.log()).toContain(
+      `SARIF: ${SARIF_LIMITS.results} results, one per URL, the most severe first; 20 more (20 findings) are left out`,
+    );
   });
 
   it('prints the nginx configuration when links leave out .html, and names the directory trap', async () => {
