@@ -48,7 +48,7 @@ export interface Readiness {
   findings: Finding[];
   findingsDropped: number;
   metadata: number;
-  /** Hosts named only in script strings with no evidence of a request. */
+  /** Hosts named only in script strings with no evidence of a request (counted up to 10,000). */
   unconfirmedHosts: number;
   links: { checked: number; brokenCount: number; broken: BrokenLink[]; severity: Severity };
   missingFiles: MissingFile[];

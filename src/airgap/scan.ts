@@ -56,7 +56,7 @@ export interface ScanResult {
   externalDropped: number;
   /** Metadata references outside the site (canonical, og:*, JSON-LD): counted only. */
   metadata: number;
-  /** URL strings in scripts without evidence of a request, per host. */
+  /** URL strings in scripts without evidence of a request, per host (`MAX_UNCONFIRMED_HOSTS` at most). */
   unconfirmed: Map<string, { count: number; first: { file: string; line: number; url: string } }>;
   /** `<iframe srcdoc>` documents nested too deep to be read (MAX_FRAME_DEPTH), and where the first is. */
   unreadFrames: UnreadFrames;
@@ -99,6 +99,11 @@ export interface WorkerEntry {
 
 /** Kept in memory at most; the counts go on. */
 const MAX_KEPT = 100_000;
+/**
+ * Hosts named in scripts with no evidence of a request, kept at most: only their number
+ * is reported, and a page may name millions.
+ */
+export const MAX_UNCONFIRMED_HOSTS = 10_000;
 /**
  * Characters of broken links (page, link and target) kept at most: links to a missing
  * page of a deep directory hold kilobytes each, and the report files repeat them, so a
@@ -417,7 +422,7 @@ export function mergeFileScan(result: ScanResult, part: FileScan): void {
   for (const [host, seen] of part.unconfirmed) {
     const entry = result.unconfirmed.get(host);
     if (entry) entry.count += seen.count;
-    else result.unconfirmed.set(host, seen);
+    else if (result.unconfirmed.size < MAX_UNCONFIRMED_HOSTS) result.unconfirmed.set(host, seen);
   }
   result.unreadFrames.count += part.unreadFrames.count;
   result.unreadFrames.first ??= part.unreadFrames.first;
@@ -517,12 +522,14 @@ export class FileScanner {
       // each time, all of a long URL's characters.
       const roles = seen.get(found.url);
       if (roles?.has(found.role)) return;
-      if (roles === undefined) seen.set(found.url, new Set([found.role]));
-      else roles.add(found.role);
+      // Past the kept list, each is counted, not remembered: a page of millions of distinct
+      // URLs would hold them all (a repeat of one not kept is counted again).
       if (part.external.length >= MAX_KEPT) {
         part.externalDropped += 1;
         return;
       }
+      if (roles === undefined) seen.set(found.url, new Set([found.role]));
+      else roles.add(found.role);
       part.external.push({
         file,
         ...lines.at(found.offset),
@@ -538,7 +545,7 @@ export class FileScanner {
       if (host === undefined) return;
       const entry = part.unconfirmed.get(host);
       if (entry) entry.count += 1;
-      else
+      else if (part.unconfirmed.size < MAX_UNCONFIRMED_HOSTS)
         part.unconfirmed.set(host, {
           count: 1,
           first: { file, line: lines.at(script.offset).line, url: detached(script.url) },

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pageAddress, samplePages } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
@@ -17,7 +19,7 @@ import {
 import { urlsInScript } from '../../src/airgap/js.js';
 import { referencesInWebManifest, urlsInImportMap } from '../../src/airgap/json-formats.js';
 import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/airgap/references.js';
-import { scanSite } from '../../src/airgap/scan.js';
+import { MAX_UNCONFIRMED_HOSTS, scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 import { imageInFrames } from '../support/nested-frames.js';
@@ -739,6 +741,48 @@ describe('scanning a site', () => {
       ['index.html', 'link', 'https://cdn.example.com/about'],
       ['index.html', 'load', '//img.example.com/x.png'],
     ]);
+  });
+
+  it('holds no more of a page of 600,000 distinct outside URLs than the findings it keeps', async () => {
+    // Each URL past the kept list was remembered, to report it once: a 98 MB page of 3M
+    // distinct URLs ran a runner out of memory. Under a 120 MB heap, 600,000 did.
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-heap-'));
+    try {
+      const page = await fs.open(path.join(root, 'index.html'), 'w');
+      for (let start = 0; start < 600_000; start += 100_000) {
+        const run = Array.from(
+          { length: 100_000 },
+          (_, i) => `<img src=//h.example.com/${start + i}>`,
+        );
+        await page.write(run.join(''));
+      }
+      await page.close();
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', '--max-old-space-size=120', 'test/support/scan-site.ts', root],
+        { cwd: path.resolve(import.meta.dirname, '../..') },
+      );
+      expect(JSON.parse(stdout)).toEqual({
+        external: 100_000,
+        externalDropped: 500_000,
+        unconfirmed: 0,
+      });
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('counts hosts named in scripts without evidence up to a bound', async () => {
+    const hosts = MAX_UNCONFIRMED_HOSTS + 500;
+    const names = Array.from({ length: hosts }, (_, i) => `"https://h${i}.example.net/"`);
+    const scan = await scanPages(
+      {
+        'a.html': `<script>const a = [${names.slice(0, 6000).join(',')}];</script>`,
+        'b.html': `<script>const b = [${names.slice(6000).join(',')}];</script>`,
+      },
+      { external: true, links: false },
+    );
+    expect(scan.unconfirmed.size).toBe(MAX_UNCONFIRMED_HOSTS);
   });
 
   it('keeps broken links of a deep directory up to a bound in characters; the count goes on', async () => {
