@@ -63,7 +63,8 @@ const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', '
 /** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
 const LINK_LOOKAHEAD = 8;
 
-const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
+/** `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`). */
+const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
 
 interface Seen {
   /** `name`, `string`, `(`, `=`, … (acorn's token labels). */
@@ -139,8 +140,9 @@ function settle(link: PendingLink): void {
  * such as `http://a.com`, bare `//`) come back without it: they are not loads.
  */
 export function urlsInScript(source: string): ScriptUrl[] {
-  // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped.
-  if (!source.includes('//') && !source.includes('\\/')) return [];
+  // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped, and
+  // `"\\\\host/…"` its backslashes, which browsers read as slashes.
+  if (!source.includes('//') && !source.includes('\\/') && !source.includes('\\\\')) return [];
   try {
     return tokenUrls(source, 'module');
   } catch {

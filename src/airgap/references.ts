@@ -77,16 +77,21 @@ export function externalHost(reference: string): string | undefined {
 
 /**
  * A host a string in a script could really be requesting: a registrable name (at least
- * one dot, a letter-only top-level label) or an IP address. Excludes the dummy bases
+ * one dot, a top-level label of letters or an internationalized one, `xn--p1ai`, and the
+ * root's dot allowed after it, `evil.com.`) or an IP address. Excludes the dummy bases
  * libraries use to parse relative URLs (`http://a`, `https://p`, `http://x.y`-style tests
  * keep their dots, and are caught by the lack of a call site instead).
  */
 export function isRealHost(host: string): boolean {
   const bare = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':')) return true;
-  const labels = bare.split('.');
+  const labels = (bare.endsWith('.') ? bare.slice(0, -1) : bare).split('.');
   const top = labels.at(-1) ?? '';
-  return labels.length >= 2 && labels.every((l) => l !== '') && /^[a-z]{2,}$/.test(top);
+  return (
+    labels.length >= 2 &&
+    labels.every((l) => l !== '') &&
+    (/^[a-z]{2,}$/.test(top) || /^xn--[a-z0-9-]+$/.test(top))
+  );
 }
 
 /** `cdn.example.com` matches itself; `*.example.com` matches any subdomain of it. */

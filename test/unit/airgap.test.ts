@@ -63,6 +63,11 @@ describe('externalHost', () => {
     expect(isRealHost('a')).toBe(false);
     expect(isRealHost('xn--e1aybc')).toBe(false);
     expect(isRealHost('x.1')).toBe(false);
+    // An internationalized top-level domain, and the root's dot a browser resolves alike.
+    expect(isRealHost('xn--e1afmkfd.xn--p1ai')).toBe(true);
+    expect(isRealHost('evil.com.')).toBe(true);
+    expect(isRealHost('evil.com..')).toBe(false);
+    expect(isRealHost('.')).toBe(false);
   });
 
   it('matches allowed hosts exactly or by *. suffix', () => {
@@ -422,6 +427,12 @@ describe('URL strings in scripts count as loads only with evidence', () => {
       '.backgroundImage = url()',
     ],
     ['new FontFace("Inter", "url(https://fonts.example.com/i.woff2)")', 'FontFace() url()'],
+    // Hosts a browser requests that look unusual: an IDN top-level domain, the root's dot,
+    // backslashes read as slashes.
+    ["fetch('https://xn--e1afmkfd.xn--p1ai/api')", 'fetch()'],
+    ["fetch('https://evil.com./api')", 'fetch()'],
+    [String.raw`fetch('\\\\evil.com/api')`, 'fetch()'],
+    [String.raw`fetch('https:\\\\evil.com/api')`, 'fetch()'],
   ])('%s → %s', (source, evidence) => {
     expect(urlsInScript(source)).toEqual([expect.objectContaining({ evidence })]);
   });
@@ -740,6 +751,24 @@ describe('scanning a site', () => {
       ['index.html', 'load', 'https://cdn.example.com/assets/app.js'],
       ['index.html', 'link', 'https://cdn.example.com/about'],
       ['index.html', 'load', '//img.example.com/x.png'],
+    ]);
+  });
+
+  it('reports what an inline script fetches from an IDN domain, a root-dotted host, a backslashed address', async () => {
+    const scan = await scanPages(
+      {
+        'index.html': [
+          "<script>fetch('https://xn--e1afmkfd.xn--p1ai/api')</script>",
+          "<script>fetch('https://evil.com./api')</script>",
+          String.raw`<script>fetch('\\\\evil.net/api')</script>`,
+        ].join('\n'),
+      },
+      { external: true, links: false },
+    );
+    expect(scan.external.map((e) => [e.role, e.host, e.via])).toEqual([
+      ['load', 'xn--e1afmkfd.xn--p1ai', 'inline script: fetch()'],
+      ['load', 'evil.com.', 'inline script: fetch()'],
+      ['load', 'evil.net', 'inline script: fetch()'],
     ]);
   });
 
