@@ -745,10 +745,8 @@ export class HtmlScanner {
       return;
     }
     if (!CLASSIC_OR_MODULE.test(raw.type)) return; // JSON-LD, templates, speculation rules
-    if (content.includes('__next_f')) {
-      this.#readFlightPush(content, raw.start);
-      return;
-    }
+    // A script that does more than push flight data is read as a script too.
+    if (content.includes('__next_f') && this.#readFlightPush(content, raw.start)) return;
     this.#readScript(content, (at) => raw.start + at, 'inline script');
   }
 
@@ -816,22 +814,51 @@ export class HtmlScanner {
     }
   }
 
-  /** `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data. */
-  #readFlightPush(content: string, start: number): void {
+  /**
+   * `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data.
+   * Whether the script does nothing else: no name but those of the push forms Next.js
+   * writes (`(self.__next_f=self.__next_f||[]).push([0])`), so no call that requests.
+   */
+  #readFlightPush(content: string, start: number): boolean {
+    let onlyPushes = true;
     try {
       for (const token of tokenizer(content, { ecmaVersion: 'latest' })) {
-        if (token.type !== tokTypes.string) continue;
         const value = (token as { value?: unknown }).value;
+        if (token.type !== tokTypes.string) {
+          if (!FLIGHT_PUSH_TOKENS.has(token.type.label)) onlyPushes = false;
+          else if (token.type === tokTypes.name && !FLIGHT_PUSH_NAMES.has(value as string))
+            onlyPushes = false;
+          continue;
+        }
         if (typeof value !== 'string') continue;
         this.#flightStarts.push({ at: this.#flightLength, offset: start + token.start });
         this.#flight.push(value);
         this.#flightLength += value.length;
       }
     } catch {
-      // Not the push form we know: nothing to read.
+      // Not the push form we know: read as any script.
+      return false;
     }
+    return onlyPushes;
   }
 }
+
+/** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
+const FLIGHT_PUSH_TOKENS = new Set([
+  'name',
+  'num',
+  'null',
+  '(',
+  ')',
+  '[',
+  ']',
+  '.',
+  ',',
+  ';',
+  '=',
+  '||',
+]);
+const FLIGHT_PUSH_NAMES = new Set(['self', '__next_f', 'push']);
 
 /** Every reference of a whole page (tests and small inputs). */
 export function referencesInHtml(source: string): HtmlReference[] {

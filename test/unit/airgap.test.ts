@@ -599,6 +599,25 @@ describe('formats real generators emit', () => {
     ]);
   });
 
+  it('reads a script that mentions __next_f but does more than push flight data as a script too', () => {
+    const row = `0:${JSON.stringify([['$', 'img', null, { src: 'https://img.example.com/f.png' }]])}\n`;
+    const html = [
+      // What Next.js writes: only flight data, nothing else read.
+      '<script>(self.__next_f=self.__next_f||[]).push([0]);self.__next_f.push([2,null])</script>',
+      `<script>self.__next_f.push([1,${JSON.stringify(row)}])</script>`,
+      // Not what Next.js writes: the rest of the code runs too.
+      "<script>self.__next_f=self.__next_f||[];fetch('https://evil.com/api')</script>",
+      `<script>self.__next_f.push([1,"x"]);new Image().src='https://evil.com/p.gif'</script>`,
+      '<script>if (!self.__next_f) fetch(`https://evil.com/t`)</script>',
+    ].join('\n');
+    expect(referencesInHtml(html).map((r) => `${r.via} ${r.url}`)).toEqual([
+      'inline script: fetch() https://evil.com/api',
+      'inline script: .src = https://evil.com/p.gif',
+      'inline script: fetch() https://evil.com/t',
+      '<img src> https://img.example.com/f.png',
+    ]);
+  });
+
   it('reads importmaps and web app manifests', () => {
     expect(
       urlsInImportMap(
