@@ -24,6 +24,8 @@ const REQUESTING_CALLS = new Set([
   'getScript',
   'import',
   'Request',
+  // `new Audio("…")` fetches its source at once (preload is `auto`), played or not.
+  'Audio',
 ]);
 
 /** Style properties a script sets to CSS that loads what its `url()` names. */

@@ -422,6 +422,7 @@ describe('URL strings in scripts count as loads only with evidence', () => {
     ['posthog.init("k", { api_host: "https://us.i.posthog.com" })', 'SDK host'],
     ['fetch("https:\\/\\/api.example.com\\/v1")', 'fetch()'],
     ['fetch(new Request("https://api.example.com/v2"))', 'Request()'],
+    ['new Audio("https://media.example.com/a.mp3")', 'Audio()'],
     [
       'el.style.backgroundImage = "url(https://img.example.com/bg.png)"',
       '.backgroundImage = url()',
