@@ -592,17 +592,10 @@ export class FileScanner {
         },
       });
       scanner.base = pageBase;
-      const chunks =
-        content !== undefined
-          ? textPieces(content)
-          : (createReadStream(absolute, {
-              encoding: 'utf8',
-              highWaterMark: READ_CHUNK,
-            }) as AsyncIterable<string>);
+      const chunks = content !== undefined ? textPieces(content) : streamedText(absolute, part);
       for await (const chunk of chunks) {
         // A page of hundreds of MB takes seconds: the step's timeout must not wait for it.
         throwIfAborted(options.signal);
-        if (content === undefined) part.bytes += Buffer.byteLength(chunk);
         lines.append(chunk);
         scanner.write(chunk);
         if (baseCameLate()) return this.#scan(file, absolute, kind, scanner.base);
@@ -618,8 +611,9 @@ export class FileScanner {
       return part;
     }
 
-    const source = content?.toString('utf8') ?? (await readFile(absolute, 'utf8'));
-    if (content === undefined) part.bytes = Buffer.byteLength(source);
+    const bytes = content ?? (await readFile(absolute));
+    if (content === undefined) part.bytes = bytes.length;
+    const source = wholeText(bytes);
     lines.append(source);
     if (kind === 'flight') {
       if (!/^[0-9a-f]*:/i.test(source)) return part;
@@ -665,12 +659,55 @@ function readSmall(file: string): Buffer | undefined {
   }
 }
 
-/** UTF-8 text of `bytes` in pieces of READ_CHUNK bytes (a character split between two stays whole). */
+interface TextDecoding {
+  write(bytes: Buffer): string;
+  end(): string;
+}
+
+/**
+ * A decoder for the text that starts with `head`: UTF-16 when a byte order mark says so
+ * (browsers read a page or a stylesheet so whatever its charset), UTF-8 otherwise. A
+ * character split between two pieces stays whole.
+ */
+function textDecoding(head: Buffer): TextDecoding {
+  const utf16 =
+    head[0] === 0xff && head[1] === 0xfe
+      ? 'utf-16le'
+      : head[0] === 0xfe && head[1] === 0xff
+        ? 'utf-16be'
+        : undefined;
+  if (utf16 === undefined) {
+    const decoder = new StringDecoder('utf8');
+    return { write: (bytes) => decoder.write(bytes), end: () => decoder.end() };
+  }
+  const decoder = new TextDecoder(utf16);
+  return { write: (bytes) => decoder.decode(bytes, { stream: true }), end: () => decoder.decode() };
+}
+
+function wholeText(bytes: Buffer): string {
+  const decoder = textDecoding(bytes);
+  return decoder.write(bytes) + decoder.end();
+}
+
+/** The text of `bytes` in pieces of READ_CHUNK bytes. */
 function* textPieces(bytes: Buffer): Generator<string> {
-  const decoder = new StringDecoder('utf8');
+  const decoder = textDecoding(bytes);
   for (let at = 0; at < bytes.length; at += READ_CHUNK)
     yield decoder.write(bytes.subarray(at, at + READ_CHUNK));
   const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** The text of a large file, streamed in pieces; its bytes counted into `counted`. */
+async function* streamedText(file: string, counted: { bytes: number }): AsyncGenerator<string> {
+  let decoder: TextDecoding | undefined;
+  for await (const chunk of createReadStream(file, { highWaterMark: READ_CHUNK })) {
+    const bytes = chunk as Buffer;
+    counted.bytes += bytes.length;
+    decoder ??= textDecoding(bytes);
+    yield decoder.write(bytes);
+  }
+  const rest = decoder?.end() ?? '';
   if (rest !== '') yield rest;
 }
 

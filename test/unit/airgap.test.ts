@@ -743,7 +743,7 @@ describe('formats real generators emit', () => {
 describe('scanning a site', () => {
   /** Scans a site of `pages` (path → HTML) written to a temp dir, removed after. */
   async function scanPages(
-    pages: Record<string, string>,
+    pages: Record<string, string | Buffer>,
     options: { external: boolean; links: boolean },
   ): Promise<Awaited<ReturnType<typeof scanSite>>> {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-scan-'));
@@ -789,6 +789,31 @@ describe('scanning a site', () => {
       ['load', 'xn--e1afmkfd.xn--p1ai', 'inline script: fetch()'],
       ['load', 'evil.com.', 'inline script: fetch()'],
       ['load', 'evil.net', 'inline script: fetch()'],
+    ]);
+  });
+
+  it('reads pages, stylesheets and scripts in UTF-16 by their byte order mark', async () => {
+    const utf16le = (text: string) =>
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const utf16be = (text: string) =>
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
+    // Past 2 MB a page is streamed in pieces, which split its characters.
+    const filler = `<p>${'é'.repeat(1_200_000)}</p>`;
+    const scan = await scanPages(
+      {
+        'index.html': utf16le('<!doctype html>\n<img src="https://le.example.com/x.png">'),
+        'be.html': utf16be('<!doctype html><link rel=stylesheet href="/s.css">'),
+        'large.html': utf16le(`${filler}\n<img src="https://large.example.com/x.png">`),
+        's.css': utf16be('body { background: url(https://css.example.com/bg.png) }'),
+        'app.js': utf16le("fetch('https://js.example.com/api')"),
+      },
+      { external: true, links: false },
+    );
+    expect(scan.external.map((e) => [e.file, e.line, e.url]).sort()).toEqual([
+      ['app.js', 1, 'https://js.example.com/api'],
+      ['index.html', 2, 'https://le.example.com/x.png'],
+      ['large.html', 2, 'https://large.example.com/x.png'],
+      ['s.css', 1, 'https://css.example.com/bg.png'],
     ]);
   });
 
