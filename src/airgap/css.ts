@@ -1,6 +1,7 @@
 import { tokenize } from 'css-tree/tokenizer';
 // CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
 import { isHtmlWhitespace } from '../html-whitespace.js';
+import { dataUrlPayload, isDataUrl } from './data-urls.js';
 
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
 const FUNCTION = 2;
@@ -18,6 +19,8 @@ export interface FoundUrl {
   offset: number;
   /** `css url()` or `css @import`: both load. */
   via: string;
+  /** Named by an `@import` (`@import url(…)` too): a stylesheet. */
+  imported?: true;
 }
 
 /**
@@ -50,12 +53,31 @@ function unquote(text: string): string {
 /** Thrown from the tokenizer's callback to stop it where it stands. */
 const RESUME = new Error('read again from the end of an escaped url()');
 
+/** How many `@import` of a `data:` stylesheet inside one another are read. */
+export const MAX_DATA_IMPORT_DEPTH = 4;
+
 /**
  * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
  * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
  * so comments and strings that merely contain "url(" are not mistaken for references.
+ * What a stylesheet imported from a `data:` URL loads is read too, at the `@import`.
  */
-export function urlsInCss(source: string): FoundUrl[] {
+export function urlsInCss(source: string, depth = 0): FoundUrl[] {
+  const found = urlsInOneSheet(source);
+  if (!found.some((f) => f.imported && isDataUrl(f.url))) return found;
+  return found.flatMap((f) => {
+    const payload = f.imported ? dataUrlPayload(f.url) : undefined;
+    if (payload?.type !== 'text/css' || depth >= MAX_DATA_IMPORT_DEPTH) return [f];
+    const imported = urlsInCss(payload.text, depth + 1).map((inner) => ({
+      url: inner.url,
+      offset: f.offset,
+      via: `css @import (data:) ${inner.via}`,
+    }));
+    return [f, ...imported];
+  });
+}
+
+function urlsInOneSheet(source: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   let pending: { via: string } | undefined;
   /** Inside `@namespace … ;`: its url() or string names a namespace and is never fetched (CSS Namespaces 3). */
@@ -66,6 +88,12 @@ export function urlsInCss(source: string): FoundUrl[] {
   let from = 0;
   /** Where to read again from, past a url() the tokenizer cannot read. */
   let resume = 0;
+  /** After `@import`, up to the URL it names. */
+  let importing = false;
+  const push = (url: string, offset: number, via: string) => {
+    found.push({ url, offset, via, ...(importing ? { imported: true as const } : {}) });
+    importing = false;
+  };
   const read = (type: number, tokenStart: number, tokenEnd: number): void => {
     if (type === WHITESPACE || type === COMMENT) return;
     const start = from + tokenStart;
@@ -94,7 +122,7 @@ export function urlsInCss(source: string): FoundUrl[] {
       if (inner[1] === '') {
         const close = unescapedParenthesis(source, end);
         const url = unquotedUrl(source.slice(end, close));
-        if (url !== undefined) found.push({ url, offset: start, via: 'css url()' });
+        if (url !== undefined) push(url, start, 'css url()');
         pending = undefined;
         resume = Math.min(close + 1, source.length);
         throw RESUME;
@@ -109,19 +137,21 @@ export function urlsInCss(source: string): FoundUrl[] {
     }
     if (type === URL) {
       const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
-      found.push({ url: unquote(inner), offset: start, via: 'css url()' });
+      push(unquote(inner), start, 'css url()');
       pending = undefined;
       return;
     }
     if (pending && type === STRING) {
-      found.push({ url: unquote(text), offset: start, via: pending.via });
+      push(unquote(text), start, pending.via);
       pending = undefined;
       return;
     }
     pending = undefined;
     if (type === FUNCTION && /^(url|src)\($/i.test(name)) pending = { via: 'css url()' };
-    else if (type === AT_KEYWORD && name.toLowerCase() === '@import')
+    else if (type === AT_KEYWORD && name.toLowerCase() === '@import') {
       pending = { via: 'css @import' };
+      importing = true;
+    } else importing = false;
   };
   do {
     from = resume;

@@ -3,6 +3,7 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { type Handler, Parser, Tokenizer } from 'htmlparser2';
 import { isHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
+import { DOCUMENT_TYPES, dataUrlPayload, isDataUrl, NOT_SCRIPT_TYPES } from './data-urls.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
 import { urlsInImportMap } from './json-formats.js';
@@ -660,6 +661,7 @@ export class HtmlScanner {
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         const url = role ? value.trim() : '';
+        if (role?.role === 'load' && isDataUrl(url)) this.#readDataUrl(tag, url, offset, role.via);
         if (role && url !== '')
           this.#emit({
             url,
@@ -802,6 +804,46 @@ export class HtmlScanner {
   }
 
   /**
+   * What a frame, an `<object>` or `<embed>`, a stylesheet or a script loaded from a
+   * `data:` URL loads in turn. A document of its own has no address to resolve a path
+   * against: only its URLs with a host are read.
+   */
+  #readDataUrl(tag: string, url: string, offset: number, via: string): void {
+    const payload = dataUrlPayload(url);
+    if (payload === undefined) return;
+    const inside = `${via} (data:)`;
+    if (tag === 'script') {
+      if (!NOT_SCRIPT_TYPES.test(payload.type))
+        this.#readScript(payload.text, () => offset, inside);
+      return;
+    }
+    if (tag === 'link') {
+      if (payload.type !== 'text/css') return;
+      for (const css of urlsInCss(payload.text))
+        this.#emit({ url: css.url, offset, role: 'load', via: `${inside} ${css.via}` });
+      return;
+    }
+    if (!FRAMING_TAGS.has(tag) || !DOCUMENT_TYPES.has(payload.type)) return;
+    if (this.#depth >= MAX_FRAME_DEPTH) {
+      this.#callbacks.unreadFrame?.(offset);
+      return;
+    }
+    const inner = new HtmlScanner(
+      {
+        reference: ({ url: found, role, via: innerVia }) => {
+          if (HAS_HOST.test(found))
+            this.#emit({ url: found, offset, role, via: `${inside} ${innerVia}` });
+        },
+        unconfirmed: (script) => this.#callbacks.unconfirmed?.({ ...script, offset }),
+        unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
+      },
+      this.#depth + 1,
+    );
+    inner.write(payload.text);
+    inner.end();
+  }
+
+  /**
    * The URLs in a script's code (`offsetOf` places each in the page): loads when the code
    * loads them, the others unconfirmed.
    */
@@ -842,6 +884,11 @@ export class HtmlScanner {
     return onlyPushes;
   }
 }
+
+/** Elements that show a document from their URL: a `data:` one is read as such. */
+const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
+/** A URL with a scheme or a `//` host: what a document at a `data:` URL can load. */
+const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
 
 /** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
 const FLIGHT_PUSH_TOKENS = new Set([

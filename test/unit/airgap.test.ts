@@ -409,6 +409,73 @@ describe('<iframe srcdoc> documents inside one another', () => {
   });
 });
 
+describe('documents, stylesheets and scripts in data: URLs', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const loads = (html: string) =>
+    referencesInHtml(html)
+      .filter((r) => !/^data:/i.test(r.url))
+      .map((r) => `${r.role} ${r.via} ${r.url}`);
+
+  it('reads what a frame, an object, an embed, a stylesheet or a script from a data: URL loads', () => {
+    const html = [
+      `<iframe src="data:text/html,<script src='https://evil.com/x.js'></script><img src=/rel.png>"></iframe>`,
+      `<object type="text/html" data="data:text/html,<img src='https://evil.com/o.png'>"></object>`,
+      `<embed type="image/svg+xml" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='https://evil.com/e.png'/></svg>">`,
+      '<link rel="stylesheet" href="data:text/css,@import url(https://evil.com/imp.css);">',
+      `<script src="data:text/javascript,fetch('https://evil.com/z')"></script>`,
+      `<iframe src="DATA:text/html;charset=utf-8;base64,${b64('<img src="https://evil.com/b64.png">')}"></iframe>`,
+      '<iframe src="data:text/html,%3Cimg%20src%3D%22https://evil.com/pct.png%22%3E"></iframe>',
+    ].join('\n');
+    expect(loads(html)).toEqual([
+      'load <iframe src> (data:) <script src> https://evil.com/x.js',
+      'load <object data> (data:) <img src> https://evil.com/o.png',
+      'load <embed src> (data:) <image href> https://evil.com/e.png',
+      'load <link rel=stylesheet> (data:) css url() https://evil.com/imp.css',
+      'load <script src> (data:): fetch() https://evil.com/z',
+      'load <iframe src> (data:) <img src> https://evil.com/b64.png',
+      'load <iframe src> (data:) <img src> https://evil.com/pct.png',
+    ]);
+  });
+
+  it('reads no further where the browser loads nothing from the payload', () => {
+    const html = [
+      // An SVG image is shown without loading what it references.
+      `<img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'><image href='https://evil.com/i.png'/></svg>">`,
+      // Plain text, and a stylesheet that is not CSS.
+      `<iframe src="data:,<img src='https://evil.com/t.png'>"></iframe>`,
+      '<link rel="stylesheet" href="data:text/plain,@import url(https://evil.com/p.css);">',
+      `<script src="data:image/png,fetch('https://evil.com/png')"></script>`,
+    ].join('\n');
+    expect(loads(html)).toEqual([]);
+  });
+
+  it('reads data: documents inside one another up to the frame depth', () => {
+    let page = `<img src='https://evil.com/deep.png'>`;
+    for (let depth = 0; depth < MAX_FRAME_DEPTH; depth += 1)
+      page = `<iframe src="data:text/html;base64,${b64(page)}"></iframe>`;
+    expect(loads(page)).toHaveLength(1);
+    const unread: number[] = [];
+    const scanner = new HtmlScanner({
+      reference: () => undefined,
+      unreadFrame: (offset) => unread.push(offset),
+    });
+    scanner.write(`<iframe src="data:text/html;base64,${b64(page)}"></iframe>`);
+    scanner.end();
+    expect(unread).toEqual([0]);
+  });
+
+  it('reads a stylesheet imported from a data: URL', () => {
+    const sheet = `@import url("data:text/css,@import 'https://evil.com/in.css';");`;
+    expect(urlsInCss(sheet).filter((u) => !u.url.startsWith('data:'))).toEqual([
+      { url: 'https://evil.com/in.css', offset: 12, via: 'css @import (data:) css @import' },
+    ]);
+    // A background is an image, not a stylesheet.
+    expect(
+      urlsInCss(`a{background:url("data:text/css,@import 'https://evil.com/x.css';")}`),
+    ).toEqual([expect.objectContaining({ via: 'css url()' })]);
+  });
+});
+
 describe('URL strings in scripts count as loads only with evidence', () => {
   it.each([
     ['fetch("https://api.example.com/v1")', 'fetch()'],
