@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Readiness } from './airgap/findings.js';
+import { MAX_UNCONFIRMED_HOSTS, type Readiness } from './airgap/findings.js';
 import { AGENT_FINAL_STATUSES } from './api/schemas.js';
 import type { ChangeReport, PageChange, PageMove } from './changes/compare.js';
 import { DEFAULTS } from './config.js';
@@ -669,7 +669,7 @@ export function renderReadiness(readiness: Readiness): string {
       ? `${readiness.metadata} metadata reference(s) (canonical, og:*, JSON-LD) name hosts outside the site; browsers do not load them`
       : undefined,
     readiness.unconfirmedHosts > 0
-      ? `URL strings in scripts name ${readiness.unconfirmedHosts} more host(s) with no sign that they are requested (error-documentation links, parser bases); not counted`
+      ? `URL strings in scripts name ${readiness.unconfirmedHosts >= MAX_UNCONFIRMED_HOSTS ? 'at least ' : ''}${readiness.unconfirmedHosts} more host(s) with no sign that they are requested (error-documentation links, parser bases); not counted`
       : undefined,
   ].filter((line): line is string => line !== undefined);
   if (extras.length > 0) parts.push('', ...extras.map((line) => `- ${line}`));

@@ -3,6 +3,12 @@ import type { BrowserPass, MissingFile } from './browser.js';
 import { type ExternalReference, externalHost, isAllowedHost } from './references.js';
 import type { BrokenLink, RuleUse, ScanResult } from './scan.js';
 
+/**
+ * Hosts named in scripts with no evidence of a request, kept at most: only their number
+ * is reported, and a page may name millions.
+ */
+export const MAX_UNCONFIRMED_HOSTS = 10_000;
+
 export type Severity = 'error' | 'warning' | 'notice';
 
 /** Where a host was found: a file and line of the site, or a page the browser loaded. */
@@ -48,7 +54,7 @@ export interface Readiness {
   findings: Finding[];
   findingsDropped: number;
   metadata: number;
-  /** Hosts named only in script strings with no evidence of a request (counted up to 10,000). */
+  /** Hosts named only in script strings with no evidence of a request (up to MAX_UNCONFIRMED_HOSTS). */
   unconfirmedHosts: number;
   links: { checked: number; brokenCount: number; broken: BrokenLink[]; severity: Severity };
   missingFiles: MissingFile[];

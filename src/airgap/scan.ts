@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { asLocalFileError, errorMessage, throwIfAborted } from '../errors.js';
 import { shippedWorkerFile } from '../worker-file.js';
 import { urlsInCss } from './css.js';
+import { MAX_UNCONFIRMED_HOSTS } from './findings.js';
 import { referencesInFlight } from './flight.js';
 import { type HtmlReference, HtmlScanner } from './html.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
@@ -99,11 +100,6 @@ export interface WorkerEntry {
 
 /** Kept in memory at most; the counts go on. */
 const MAX_KEPT = 100_000;
-/**
- * Hosts named in scripts with no evidence of a request, kept at most: only their number
- * is reported, and a page may name millions.
- */
-export const MAX_UNCONFIRMED_HOSTS = 10_000;
 /**
  * Characters of broken links (page, link and target) kept at most: links to a missing
  * page of a deep directory hold kilobytes each, and the report files repeat them, so a

@@ -19,7 +19,8 @@ import {
 import { urlsInScript } from '../../src/airgap/js.js';
 import { referencesInWebManifest, urlsInImportMap } from '../../src/airgap/json-formats.js';
 import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/airgap/references.js';
-import { MAX_UNCONFIRMED_HOSTS, scanSite } from '../../src/airgap/scan.js';
+import { MAX_UNCONFIRMED_HOSTS } from '../../src/airgap/findings.js';
+import { scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
 import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 import { imageInFrames } from '../support/nested-frames.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describe as describeReadiness } from '../../src/airgap/check.js';
-import type { HostFinding, Readiness } from '../../src/airgap/findings.js';
+import {
+  type HostFinding,
+  MAX_UNCONFIRMED_HOSTS,
+  type Readiness,
+} from '../../src/airgap/findings.js';
 import { reportOutcome, type RunnerCommands } from '../../src/github.js';
 import { CHANGES_FORMAT, CHANGES_VERSION, type ChangeReport } from '../../src/changes/compare.js';
 import { Redactor } from '../../src/redact.js';
@@ -54,6 +58,15 @@ function tableRows(markdown: string, header: string): string[][] {
 const hostile = 'guides/a|b\n\n<img src=x>\r\r# Owned.html';
 
 describe('the readiness part of the summary', () => {
+  it('counts the hosts named in scripts, and says when the count stopped at its bound', () => {
+    expect(renderReadiness(readinessOf({ unconfirmedHosts: 12 }))).toContain(
+      'URL strings in scripts name 12 more host(s) with no sign',
+    );
+    expect(renderReadiness(readinessOf({ unconfirmedHosts: MAX_UNCONFIRMED_HOSTS }))).toContain(
+      `name at least ${MAX_UNCONFIRMED_HOSTS} more host(s)`,
+    );
+  });
+
   it('keeps a broken link on its row whatever its file name or address holds', () => {
     const markdown = renderReadiness(
       readinessOf({
