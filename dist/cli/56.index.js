@@ -10727,7 +10727,7 @@ module.exports = setup;
 
 /***/ }),
 
-/***/ 449:
+/***/ 2830:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -22023,7 +22023,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.data = void 0;
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const stream_1 = __webpack_require__(2203);
 const crypto_1 = __webpack_require__(6982);
 const data_uri_to_buffer_1 = __webpack_require__(5769);
@@ -22072,7 +22072,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.file = void 0;
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const fs_1 = __webpack_require__(9896);
 const notfound_1 = __importDefault(__webpack_require__(3161));
 const notmodified_1 = __importDefault(__webpack_require__(2402));
@@ -22138,7 +22138,7 @@ exports.ftp = void 0;
 const basic_ftp_1 = __webpack_require__(7382);
 const stream_1 = __webpack_require__(2203);
 const path_1 = __webpack_require__(6928);
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const notfound_1 = __importDefault(__webpack_require__(3161));
 const notmodified_1 = __importDefault(__webpack_require__(2402));
 const debug = (0, debug_1.default)('get-uri:ftp');
@@ -22258,7 +22258,7 @@ exports.http = void 0;
 const http_1 = __importDefault(__webpack_require__(8611));
 const https_1 = __importDefault(__webpack_require__(5692));
 const events_1 = __webpack_require__(4434);
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const http_error_1 = __importDefault(__webpack_require__(9417));
 const notfound_1 = __importDefault(__webpack_require__(3161));
 const notmodified_1 = __importDefault(__webpack_require__(2402));
@@ -22474,7 +22474,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getUri = exports.isValidProtocol = exports.protocols = void 0;
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 // Built-in protocols
 const data_1 = __webpack_require__(6398);
 const file_1 = __webpack_require__(6360);
@@ -22622,7 +22622,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.HttpProxyAgent = void 0;
 const net = __importStar(__webpack_require__(9278));
 const tls = __importStar(__webpack_require__(4756));
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const events_1 = __webpack_require__(4434);
 const agent_base_1 = __webpack_require__(8894);
 const url_1 = __webpack_require__(7016);
@@ -22777,7 +22777,7 @@ exports.HttpsProxyAgent = void 0;
 const net = __importStar(__webpack_require__(9278));
 const tls = __importStar(__webpack_require__(4756));
 const assert_1 = __importDefault(__webpack_require__(2613));
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const agent_base_1 = __webpack_require__(8894);
 const url_1 = __webpack_require__(7016);
 const parse_proxy_response_1 = __webpack_require__(7943);
@@ -22937,7 +22937,7 @@ var __importDefault = (this && this.__importDefault) || function (mod) {
 };
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.parseProxyResponse = void 0;
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const debug = (0, debug_1.default)('https-proxy-agent:parse-proxy-response');
 function parseProxyResponse(socket) {
     return new Promise((resolve, reject) => {
@@ -26354,7 +26354,7 @@ const net = __importStar(__webpack_require__(9278));
 const tls = __importStar(__webpack_require__(4756));
 const crypto = __importStar(__webpack_require__(6982));
 const events_1 = __webpack_require__(4434);
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const url_1 = __webpack_require__(7016);
 const agent_base_1 = __webpack_require__(8894);
 const get_uri_1 = __webpack_require__(3624);
@@ -27664,7 +27664,7 @@ const https = __importStar(__webpack_require__(5692));
 const url_1 = __webpack_require__(7016);
 const lru_cache_1 = __importDefault(__webpack_require__(5367));
 const agent_base_1 = __webpack_require__(8894);
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const proxy_from_env_1 = __webpack_require__(7777);
 const debug = (0, debug_1.default)('proxy-agent');
 /**
@@ -32512,7 +32512,7 @@ Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SocksProxyAgent = void 0;
 const socks_1 = __webpack_require__(2474);
 const agent_base_1 = __webpack_require__(8894);
-const debug_1 = __importDefault(__webpack_require__(449));
+const debug_1 = __importDefault(__webpack_require__(2830));
 const dns = __importStar(__webpack_require__(2250));
 const net = __importStar(__webpack_require__(9278));
 const tls = __importStar(__webpack_require__(4756));
@@ -45328,7 +45328,7 @@ function getVersionComparator(browser) {
 }
 //# sourceMappingURL=browser-data.js.map
 // EXTERNAL MODULE: ./node_modules/debug/src/index.js
-var src = __webpack_require__(449);
+var src = __webpack_require__(2830);
 ;// CONCATENATED MODULE: ./node_modules/@puppeteer/browsers/lib/esm/detectPlatform.js
 /**
  * @license
@@ -50439,7 +50439,7 @@ let debugModule = null;
  */
 async function importDebug() {
     if (!debugModule) {
-        debugModule = (await Promise.resolve(/* import() */).then(__webpack_require__.t.bind(__webpack_require__, 449, 19))).default;
+        debugModule = (await Promise.resolve(/* import() */).then(__webpack_require__.t.bind(__webpack_require__, 2830, 19))).default;
     }
     return debugModule;
 }
@@ -73711,7 +73711,7 @@ var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(7075);
 // EXTERNAL MODULE: ./node_modules/debug/src/index.js
-var src = __webpack_require__(449);
+var src = __webpack_require__(2830);
 ;// CONCATENATED MODULE: ./node_modules/puppeteer-core/lib/esm/puppeteer/node/ScreenRecorder.js
 /**
  * @license

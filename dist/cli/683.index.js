@@ -108,7 +108,7 @@ module.exports = eos;
 /***/ 1683:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-const debug = __webpack_require__(449)('extract-zip')
+const debug = __webpack_require__(2830)('extract-zip')
 // eslint-disable-next-line node/no-unsupported-features/node-builtins
 const { createWriteStream, promises: fs } = __webpack_require__(9896)
 const getStream = __webpack_require__(6771)

@@ -524,6 +524,9 @@ function bypassesProxy(url, noProxy) {
         if (rule.addresses) {
             return family !== 0 && rule.addresses.check(host, family === 4 ? 'ipv4' : 'ipv6');
         }
+        // A name never matches an address (`0.1` is no suffix of 127.0.0.1), as with curl.
+        if (family !== 0)
+            return false;
         const name = rule.host;
         return host === name || host.endsWith(`.${name}`);
     });
@@ -551,6 +554,15 @@ function parseProxyUrl(variable) {
     // Any other scheme fails each request with an argument error that reads like a network one.
     if (!PROXY_SCHEMES.has(proxy.protocol)) {
         throw new ProxySettingError(name, `its scheme ${proxy.protocol} is not one of http, https, socks5 (socks5h and socks4, or socks as curl reads it, are not supported)`);
+    }
+    // An unencoded `/`, `?` or `#` in the password ends the host early: the rest, `@` and
+    // real host included, is read as a path, and a piece of the password as the host, which
+    // every message about the proxy would then print.
+    const rest = `${proxy.pathname === '/' ? '' : proxy.pathname}${proxy.search}${proxy.hash}`;
+    if (rest !== '') {
+        throw new ProxySettingError(name, rest.includes('@')
+            ? 'a /, ? or # comes before its last @, as when a user name or password holds /, @ or : not percent-encoded: write them %2F, %40, %3A'
+            : 'it has a path, query or fragment after the host and port, which a proxy URL has not: in a user name or password, write / ? # as %2F %3F %23');
     }
     try {
         decodeURIComponent(proxy.username);
@@ -601,20 +613,23 @@ class ProxyTunnelRefused extends Error {
         this.target = options.target;
     }
 }
+/** The code of a ProxyConnectionFailed, which wraps the failure's own. */
+const PROXY_CONNECTION_FAILED = 'ERR_PROXY_CONNECTION_FAILED';
 /**
- * The connection to the proxy itself failed (its TLS, for an `https://` proxy), before any
- * CONNECT was sent: the failure is the proxy's, whatever host the request was for.
+ * The connection to the proxy itself failed (its TLS, for an `https://` proxy), or it
+ * closed or garbled its answer to CONNECT: the failure is the proxy's, whatever host the
+ * request was for. Its code is its own, the failure's is in `cause`: undici takes a
+ * connect error with its socket code (`UND_ERR_SOCKET`) for one worth reconnecting at
+ * once, and a proxy that closes every CONNECT would be tried in a tight loop, forever.
  */
 class ProxyConnectionFailed extends Error {
     name = 'ProxyConnectionFailed';
+    code = PROXY_CONNECTION_FAILED;
     proxy;
-    /** The failure's own code and message, which undici and the messages read. */
-    code;
     constructor(proxy, cause) {
-        const { code, message } = (cause ?? {});
+        const { message } = (cause ?? {});
         super(typeof message === 'string' ? message : String(cause), { cause });
         this.proxy = proxy;
-        this.code = typeof code === 'string' ? code : undefined;
     }
 }
 function proxyAuthorization(proxy) {
@@ -622,6 +637,13 @@ function proxyAuthorization(proxy) {
         return undefined;
     const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
     return `Basic ${Buffer.from(credentials).toString('base64')}`;
+}
+/** The proxy's URL without its user name and password, which go in a header of their own. */
+function withoutCredentials(proxy) {
+    const bare = new URL(proxy.href);
+    bare.username = '';
+    bare.password = '';
+    return bare.href;
 }
 /** A dispatcher made of others: closing or destroying it does so to each of them. */
 class CompositeDispatcher extends undici/* Dispatcher */.mk {
@@ -710,6 +732,7 @@ function tunnellingAgent(proxy, options) {
     if (proxy.protocol === 'socks5:' || (proxy.protocol === 'https:' && namedByAddress)) {
         leaveOutProxyNotices();
     }
+    const authorization = proxyAuthorization(proxy);
     return new undici/* ProxyAgent */.kT({
         ...options,
         // The TLS settings meant for the server apply inside the tunnel, and to an https://
@@ -720,14 +743,24 @@ function tunnellingAgent(proxy, options) {
                 ...(proxy.protocol === 'https:' ? { proxyTls: options.connect } : {}),
             }
             : {}),
-        uri: proxy.href,
-        // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
-        ...(proxy.protocol === 'socks5:' && (proxy.username !== '' || proxy.password !== '')
+        ...(proxy.protocol === 'socks5:'
             ? {
-                username: decodeURIComponent(proxy.username),
-                password: decodeURIComponent(proxy.password),
+                uri: proxy.href,
+                // undici hands a SOCKS5 proxy the URL's user name and password still percent-encoded.
+                ...(proxy.username !== '' || proxy.password !== ''
+                    ? {
+                        username: decodeURIComponent(proxy.username),
+                        password: decodeURIComponent(proxy.password),
+                    }
+                    : {}),
             }
-            : {}),
+            : {
+                // undici sends credentials on CONNECT only when both the user name and the password
+                // are there; curl, and our absolute-form requests, send either (a token as the user
+                // name, `http://token@proxy`, is common).
+                uri: withoutCredentials(proxy),
+                ...(authorization !== undefined ? { token: authorization } : {}),
+            }),
         clientFactory: (origin, clientOptions) => {
             const pool = new undici/* Pool */.bC(origin, clientOptions);
             const connect = pool.connect.bind(pool);
@@ -799,6 +832,7 @@ class ProxyRoutes extends CompositeDispatcher {
 }
 
 ;// CONCATENATED MODULE: ./.build/http.js
+
 
 
 
@@ -969,6 +1003,10 @@ const CONNECTING = new Set([
     'ENETUNREACH',
     'UND_ERR_CONNECT_TIMEOUT',
 ]);
+/** A connection closed or reset by the other end. */
+const CLOSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+/** What to check when the proxy does not answer CONNECT as an HTTP proxy does. */
+const PROXY_SCHEME_ADVICE = "Check the proxy URL's scheme and port in HTTPS_PROXY (or ALL_PROXY): a proxy that speaks TLS on that port is written https://, a SOCKS5 proxy socks5://.";
 /** `err` and its causes, four at most (undici and fetch wrap an error in another). */
 function* causeChain(err) {
     let current = err;
@@ -1010,7 +1048,9 @@ function classifyNetworkError(err, request) {
     if (request.proxy !== undefined && socks !== undefined) {
         return socksRefusal(socks, messageOf(err), request.proxy, request.host);
     }
-    const code = codes.find((c) => c !== 'UND_ERR_SOCKET') ?? codes[0];
+    // The failure's own code, not the wrapper's that says whose it was.
+    const own = codes.filter((c) => c !== PROXY_CONNECTION_FAILED);
+    const code = own.find((c) => c !== 'UND_ERR_SOCKET') ?? own[0] ?? codes[0];
     const detail = `${code ?? 'error'}: ${messageOf(err)}`;
     const has = (set) => codes.some((c) => set.has(c));
     // The TLS of an https:// proxy itself (before any tunnel, or carrying a plain-http
@@ -1065,6 +1105,28 @@ function classifyNetworkError(err, request) {
                     ? `the proxy's host name ${request.proxy.hostname} does not resolve (${code})`
                     : `the proxy ${proxy} could not be reached (${code})`,
             advice: `Check the proxy in HTTPS_PROXY/HTTP_PROXY (or ALL_PROXY), or list ${request.host.replace(/:\d+$/, '')} in NO_PROXY if it is reachable directly.`,
+        };
+    }
+    const tunnel = causeOfKind(err, ProxyConnectionFailed);
+    // undici's parse errors carry no HPE_ code (7.x), so they are known by their class.
+    const unparsed = causeOfKind(err, undici/* errors */.sO.HTTPParserError) !== undefined ||
+        codes.some((c) => c.startsWith('HPE_'));
+    if (tunnel !== undefined && unparsed) {
+        return {
+            kind: 'proxy',
+            transient: false,
+            code,
+            summary: `the proxy ${describeProxy(tunnel.proxy)} did not answer CONNECT as an HTTP proxy does (${messageOf(err)})`,
+            advice: `Is it a SOCKS proxy, or TLS on this port? ${PROXY_SCHEME_ADVICE}`,
+        };
+    }
+    if (tunnel !== undefined && has(CLOSED)) {
+        return {
+            kind: 'proxy',
+            transient: false,
+            code,
+            summary: `the proxy ${describeProxy(tunnel.proxy)} closed the connection without answering CONNECT (${code})`,
+            advice: PROXY_SCHEME_ADVICE,
         };
     }
     if (codes.includes('ENOTFOUND')) {
@@ -1244,6 +1306,8 @@ class RetrySchedule {
     #options;
     #failures = 0;
     #firstFailureAt;
+    /** Time the server asked to wait, not counted as outage (ms). */
+    #askedMs = 0;
     constructor(options) {
         this.#options = { ...options, budget: options.budget ?? OUTAGE_BUDGET };
     }
@@ -1255,6 +1319,7 @@ class RetrySchedule {
     succeeded() {
         this.#failures = 0;
         this.#firstFailureAt = undefined;
+        this.#askedMs = 0;
     }
     #backoff(failure) {
         const { budget, random } = this.#options;
@@ -1275,23 +1340,32 @@ class RetrySchedule {
         });
         const deadline = this.#options.deadline?.();
         const left = deadline === undefined ? Infinity : deadline - now;
-        const outageLeft = failure.untilDeadline
+        let outageLeft = failure.untilDeadline
             ? Infinity
-            : this.#firstFailureAt + budget.outageMs - now;
-        const room = Math.min(left, outageLeft) - MIN_TRY_MS;
+            : this.#firstFailureAt + budget.outageMs + this.#askedMs - now;
         let delayMs;
         if (failure.retryAfterMs !== undefined) {
             // Trying earlier than the server asked is pointless, so the wait is not shortened.
             if (failure.retryAfterMs + MIN_TRY_MS > left)
                 return stop('deadline');
-            if (failure.retryAfterMs > outageLeft)
+            if (deadline !== undefined) {
+                // A server that names when it is back (a maintenance window) is waited for, up to
+                // the run's deadline: its wait is no part of the outage.
+                this.#askedMs += failure.retryAfterMs;
+                outageLeft += failure.retryAfterMs;
+            }
+            else if (failure.retryAfterMs > outageLeft) {
+                // Without a deadline, nothing else would bound the waits.
                 return stop('outage');
+            }
+            const room = Math.min(left, outageLeft) - MIN_TRY_MS;
             // Nor is it shorter than the backoff: a server answering "Retry-After: 0" (or a date
             // already past) again and again would otherwise be asked in a tight loop.
             const backoff = room < MIN_TRY_MS ? 0 : this.#backoff(failure);
             delayMs = Math.max(failure.retryAfterMs, Math.min(backoff, room));
         }
         else {
+            const room = Math.min(left, outageLeft) - MIN_TRY_MS;
             if (room < MIN_TRY_MS)
                 return stop(left <= outageLeft ? 'deadline' : 'outage');
             delayMs = Math.min(this.#backoff(failure), room);
@@ -1325,19 +1399,22 @@ var api_errors = __webpack_require__(3698);
 const REPEATABLE = {
     statuses: new Set([408, 429, 500, 502, 503, 504]),
     network: 'any',
+    afterSuccess: true,
 };
 /**
  * Starting an export twice only wastes work on the server, so gateway errors are tried
- * again; a 500 may mean the job exists, so it is not.
+ * again; a 500 may mean the job exists, so it is not, nor is a start whose 202 arrived.
  */
 const START_EXPORT = {
     statuses: new Set([429, 502, 503, 504]),
     network: 'any',
+    afterSuccess: false,
 };
 /** A second agent job would open a second pull request: only retry certain refusals. */
 const CREATE_ONCE = {
     statuses: new Set([429, 503]),
     network: 'refused',
+    afterSuccess: false,
 };
 
 // EXTERNAL MODULE: ./.build/api/schemas.js
@@ -1368,11 +1445,13 @@ class AdminApi {
     #exportRoutes;
     /** The operation of a call sent at most once whose request is out without an answer. */
     #unanswered;
+    /** Whether a call has had a usable answer: the API is where `base-url` says. */
+    #answered = false;
     constructor(options) {
         const checked = (0,net/* parseServiceUrl */.iO)(options.baseUrl.href);
         if (!(checked instanceof URL))
             throw new errors/* ActionError */.lZ(`base-url ${checked.reason}.`);
-        const redactor = options.redactor ?? new redact/* Redactor */.p();
+        const redactor = options.redactor ?? new redact/* Redactor */.pO();
         redactor.add(options.apiKey);
         this.#options = {
             ...options,
@@ -1421,6 +1500,7 @@ class AdminApi {
             retry: START_EXPORT,
             inputs: START_FIELDS,
             notFound: (0,api_errors/* notFoundAdvice */.yD)(),
+            cutOff: 'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
         }), signal);
     }
     getExportJob(jobId, projectId, signal) {
@@ -1526,6 +1606,8 @@ class AdminApi {
             ...(signal ? { signal } : {}),
             onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
         });
+        /** The last attempt that failed in a way the server may have acted on anyway. */
+        let maybeActed;
         for (;;) {
             (0,errors/* throwIfAborted */.Te)(signal);
             let failure;
@@ -1538,9 +1620,17 @@ class AdminApi {
                 failure = err;
             }
             if (!isRetryable(call.retry, failure)) {
-                throw schedule.failures > 0
-                    ? failure.withMessage(`${failure.message} (after ${schedule.failures + 1} attempts)`)
-                    : failure;
+                if (schedule.failures === 0)
+                    throw failure;
+                const attempts = `after ${schedule.failures + 1} attempts`;
+                // A start refused as a second one may be refused for this run's own first.
+                const own = failure.status === 409 && maybeActed !== undefined
+                    ? ` An earlier attempt of this run (${maybeActed}) may have started the job it names.`
+                    : '';
+                throw failure.withMessage(`${failure.message} (${attempts})${own}`);
+            }
+            if (!call.retry.afterSuccess && mayHaveActed(failure)) {
+                maybeActed = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
             }
             const stop = await schedule.failed({
                 reason: failure.status !== undefined
@@ -1600,6 +1690,9 @@ class AdminApi {
                 throw (0,errors/* abortReason */.Js)(signal);
             if (once)
                 this.#unanswered = undefined;
+            if (!call.retry.afterSuccess && statusCode >= 200 && statusCode < 300) {
+                throw cutOffAnswer(call, statusCode, networkError(call, err, redactor, url, proxy));
+            }
             throw networkError(call, err, redactor, url, proxy);
         }
         if (once)
@@ -1640,12 +1733,18 @@ class AdminApi {
             json = JSON.parse(text.replace(/^\uFEFF/, ''));
         }
         catch {
-            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType)) || 'empty'}). Check \`base-url\`: it must point at the admin API.`, { kind: 'invalid-response', status: statusCode });
+            // Once the API has answered, a page that is not JSON is something in between (a
+            // proxy, a captive portal, a gateway cutting the body): a read asks again.
+            const advice = this.#answered
+                ? 'The same `base-url` answered before: something between the runner and the API (a proxy, a gateway) answered instead.'
+                : 'Check `base-url`: it must point at the admin API.';
+            throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${statusCode} with a body that is not JSON (${redactor.redact((0,api_errors/* summarizeBody */.GV)(text, contentType)) || 'empty'}). ${advice}`, { kind: 'invalid-response', status: statusCode, transient: this.#answered });
         }
         const parsed = call.schema.safeParse(json);
         if (!parsed.success) {
             throw new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API's answer is not usable (${describeIssue(parsed.error.issues[0])}).`, { kind: 'invalid-response', status: statusCode });
         }
+        this.#answered = true;
         return parsed.data;
     }
 }
@@ -1661,6 +1760,9 @@ function isRetryable(policy, failure) {
     if (failure.status !== undefined) {
         if (failure.kind === 'redirect')
             return false;
+        // A success that is not the API's answer, after the API has answered: a read asks again.
+        if (failure.kind === 'invalid-response')
+            return failure.transient && policy.afterSuccess;
         // A proxy's own 5xx (it could not reach the API) is a gateway error like any other.
         if (failure.kind === 'proxy' && !failure.transient)
             return false;
@@ -1669,6 +1771,19 @@ function isRetryable(policy, failure) {
     if (!failure.transient)
         return false;
     return policy.network === 'any' || failure.code === 'ECONNREFUSED';
+}
+/** Whether a failed call may have been acted on: its request reached a server that did not say no. */
+function mayHaveActed(failure) {
+    if (failure.status !== undefined)
+        return failure.status !== 429 && failure.status !== 503;
+    return failure.code !== 'ECONNREFUSED';
+}
+/**
+ * A call that makes something, answered with a success whose body was cut off: it is not
+ * sent again, since the server has acted on it.
+ */
+function cutOffAnswer(call, status, cut) {
+    return new api_errors/* ApiError */.hD(`Could not ${call.operation}: the API answered HTTP ${status}, but its answer was cut off (${cut.detail ?? cut.kind}).${call.cutOff ? ` ${call.cutOff}` : ''}`, { kind: 'invalid-response', status, ...(cut.detail ? { detail: cut.detail } : {}), cause: cut });
 }
 const NETWORK_KIND = {
     tls: 'tls',
@@ -1804,10 +1919,6 @@ var report = __webpack_require__(5794);
 
 /** The rate limit of agent jobs, which follow-ups share: what it is and what to do. */
 const AGENT_RATE_LIMIT_ADVICE = 'Agent jobs are limited per project per rolling hour (the documented limit is 100 creations; follow-up messages count too): wait for older jobs to age out of the hour, or raise `timeout` so the run waits longer.';
-/** The same API error with advice for this call appended. */
-function withAdvice(error, advice) {
-    return error.withMessage(`${error.message} ${advice}`);
-}
 /** What to check when the job given as agent-job-id is not found. */
 function jobNotFoundAdvice(config) {
     return `Check \`agent-job-id\` and \`project-id\`: the job must exist in project ${config.projectId}.`;
@@ -1848,15 +1959,17 @@ async function sendFollowUp(config, jobId, prompt, deps) {
         if (!(err instanceof api_errors/* ApiError */.hD))
             throw err;
         if (err.status === 429)
-            throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+            throw (0,api_errors/* withAdvice */.b5)(err, AGENT_RATE_LIMIT_ADVICE);
         if (err.status === 404)
-            throw withAdvice(err, jobNotFoundAdvice(config));
+            throw (0,api_errors/* withAdvice */.b5)(err, jobNotFoundAdvice(config));
         // A 400 also answers a bad prompt: the archived advice only when the job is archived.
         if (err.status === 400 && (await isArchived(config, jobId, deps))) {
-            throw withAdvice(err, 'An archived job takes no follow-ups: leave `agent-job-id` empty to create a new job with this prompt.');
+            // Told afresh: the job, not an input, is what was refused, so no input is to check.
+            const refused = (0,api_errors/* describeStatus */.Wn)(`send a follow-up to agent job ${jobId}`, 400, err.detail ?? '');
+            throw err.withMessage(`${refused} An archived job takes no follow-ups: leave \`agent-job-id\` empty to create a new job with this prompt.`);
         }
         const advice = unknownOutcomeAdvice(err, FOLLOW_UP);
-        throw advice === undefined ? err : withAdvice(err, advice);
+        throw advice === undefined ? err : (0,api_errors/* withAdvice */.b5)(err, advice);
     }
     // An answer without a status says nothing of the job's state: none is claimed then.
     reporter.info(`Follow-up sent to agent job ${job.id}${job.statusStated ? `, which is now ${job.status}` : ''}.`);
@@ -1946,7 +2059,7 @@ async function runAgent(config, deps) {
                     .getAgentJob(config.projectId, config.jobId, signal)
                     .catch((err) => {
                     if (err instanceof api_errors/* ApiError */.hD && err.status === 404) {
-                        throw withAdvice(err, jobNotFoundAdvice(config));
+                        throw (0,api_errors/* withAdvice */.b5)(err, jobNotFoundAdvice(config));
                     }
                     throw err;
                 });
@@ -1974,10 +2087,12 @@ async function runAgent(config, deps) {
     let seenActive = !followUp || (started.statusStated && started.status === 'active');
     let lastStatus = '';
     const jobId = followed;
-    // Reading the job failed, not the job: it goes on, and the way back to it is said.
+    // Reading the job failed, not the job: it goes on, and the way back to it is said. A 404
+    // ends that for a job given by id, but not for one this run has just created.
     const stillRunning = (err) => {
-        if (err instanceof api_errors/* ApiError */.hD && err.status !== 404 && !signal?.aborted) {
-            throw withAdvice(err, stillRunningAdvice(record.mode, jobId));
+        const notFound = err instanceof api_errors/* ApiError */.hD && err.status === 404;
+        if (err instanceof api_errors/* ApiError */.hD && !signal?.aborted && (!notFound || record.mode === 'create')) {
+            throw (0,api_errors/* withAdvice */.b5)(err, stillRunningAdvice(record.mode, jobId, notFound));
         }
         throw err;
     };
@@ -2011,8 +2126,11 @@ async function runAgent(config, deps) {
         reporter.info(`Pull request: ${finished.prLink}`);
     else if (finished.prLinkUnusable)
         reporter.warning(`Agent job ${jobId} ended ${finished.status} with a pull request link that is not an http(s) address, so pr-link is empty: look for the pull request on the repository${finished.source.repository ? ` (${finished.source.repository})` : ''}.`);
+    else if (finished.status === 'completed')
+        reporter.notice(`Agent job ${jobId} ended completed without a pull request: the agent changed no files.`);
+    // Archiving can stop a job before the agent is done: no pull request proves nothing.
     else
-        reporter.notice(`Agent job ${jobId} ended ${finished.status} without a pull request: the agent changed no files.`);
+        reporter.warning(`Agent job ${jobId} was archived without a pull request, perhaps before the agent finished: whether it changed files is not known. Check the job${record.ref ? `, and its branch ${record.ref}` : ''}${record.repository ? ` on ${record.repository}` : ''}.`);
     return record;
 }
 /**
@@ -2043,11 +2161,15 @@ function onRepository(job) {
 /**
  * What to do when the job could no longer be read while waiting: it keeps running on the
  * server, and this step run again would create it, or send its follow-up, a second time.
+ * `notFound`: the service answered 404 about the job this run created.
  */
-function stillRunningAdvice(mode, jobId) {
+function stillRunningAdvice(mode, jobId, notFound = false) {
     const follow = (0,report/* setting */.Pe)('agent-job-id', jobId);
     if (mode === 'create') {
-        return `Agent job ${jobId} was created and may still be running: follow it with ${follow} (and no \`prompt\`); running this step again as it is would create a second job.`;
+        const created = notFound
+            ? `Agent job ${jobId} was created by this run, though the service does not find it (yet), and may still be running`
+            : `Agent job ${jobId} was created and may still be running`;
+        return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once it can be read' : ''}; running this step again as it is would create a second job.`;
     }
     if (mode === 'follow-up') {
         return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;
@@ -2076,9 +2198,9 @@ async function createJob(config, deps) {
             if (!(err instanceof api_errors/* ApiError */.hD))
                 throw err;
             if (err.status === 429)
-                throw withAdvice(err, AGENT_RATE_LIMIT_ADVICE);
+                throw (0,api_errors/* withAdvice */.b5)(err, AGENT_RATE_LIMIT_ADVICE);
             const advice = unknownOutcomeAdvice(err, CREATE);
-            throw advice === undefined ? err : withAdvice(err, advice);
+            throw advice === undefined ? err : (0,api_errors/* withAdvice */.b5)(err, advice);
         }
         reporter.info(`Agent job ${job.id} created (${job.status})${job.source.repository ? ` on ${job.source.repository}` : ''}.`);
         if (job.source.ref)
@@ -2645,7 +2767,7 @@ async function describeDirectory(dir) {
     }
     const sorted = items.sort();
     const why = read.kind === 'invalid'
-        ? `its ${deliver_manifest/* MANIFEST_NAME */.ir} is not a valid export manifest (${read.reason})`
+        ? `its ${deliver_manifest/* MANIFEST_NAME */.ir} is not a valid export manifest (${shortened(read.reason)})`
         : `no export manifest (${deliver_manifest/* MANIFEST_NAME */.ir}) says this action wrote it`;
     return {
         kind: 'foreign',
@@ -2655,10 +2777,12 @@ async function describeDirectory(dir) {
 function count(n, noun) {
     return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
+/** A file name, or what a manifest's reader said about it, cut to 80 characters. */
+function shortened(item) {
+    return item.length > 80 ? `${item.slice(0, 79).replace(/[\uD800-\uDBFF]$/, '')}…` : item;
+}
 function sample(items) {
-    const shown = items
-        .slice(0, SAMPLE)
-        .map((item) => (item.length > 80 ? `${item.slice(0, 79)}…` : item));
+    const shown = items.slice(0, SAMPLE).map(shortened);
     return `${shown.join(', ')}${items.length > SAMPLE ? `, … ${items.length - SAMPLE} more` : ''}`;
 }
 /** The manifest of the earlier export `path` holds, alone or (with `overwrite`) beside other files. */
@@ -3985,6 +4109,7 @@ function takeCollector() {
 
 
 
+
 const MAX_ERROR_BODY = 64 * 1024;
 /**
  * The young generation is collected each time this much has been downloaded, so dead
@@ -4038,6 +4163,21 @@ async function downloadBundle(options) {
         throw (0,errors/* asLocalFileError */.kH)(err, options.file, 'create the download file') ?? err;
     }
     let source = options.source;
+    /**
+     * The signed query of every link asked for (fresh ones, redirects' too): whatever the
+     * storage says (an error page that echoes the request target, a network error that
+     * quotes the URL) reaches a message without it, masked or not.
+     */
+    const links = new redact/* LinkScrubber */.$F();
+    links.add(source.url);
+    const classify = (err, request) => {
+        const failure = classifyNetworkError(err, request);
+        return {
+            ...failure,
+            summary: links.scrub(failure.summary),
+            ...(failure.advice !== undefined ? { advice: links.scrub(failure.advice) } : {}),
+        };
+    };
     let received = 0;
     let total;
     let etag;
@@ -4090,6 +4230,7 @@ async function downloadBundle(options) {
         refreshes += 1;
         options.onEvent?.(`${why}: requesting a fresh bundle link (the job is reused).`);
         source = await options.refresh(why);
+        links.add(source.url);
         // A fresh link may name another version: its bytes are new.
         reached = received;
     };
@@ -4135,7 +4276,7 @@ async function downloadBundle(options) {
             try {
                 opened = await openFollowingRedirects(source.url, resuming
                     ? { range: `bytes=${received}-`, ...(etag !== undefined ? { 'if-range': etag } : {}) }
-                    : {}, options);
+                    : {}, options, links);
             }
             catch (err) {
                 if (signal?.aborted)
@@ -4146,7 +4287,7 @@ async function downloadBundle(options) {
                 const hop = err instanceof HopFailed ? err : undefined;
                 const target = hop?.url ?? new URL(source.url);
                 const proxy = proxyOf(options.dispatcher, target);
-                const failure = classifyNetworkError(hop ? hop.cause : err, {
+                const failure = classify(hop ? hop.cause : err, {
                     host: hostOf(target),
                     ...(proxy ? { proxy, plainHttp: target.protocol === 'http:' } : {}),
                 });
@@ -4163,7 +4304,9 @@ async function downloadBundle(options) {
             options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)}${resuming ? ` (from byte ${received})` : ''} → ${statusCode}`);
             if (statusCode !== 200 && statusCode !== 206) {
                 const { text: body } = await readDecodedText(response.body, headers, MAX_ERROR_BODY).catch(() => ({ text: '' }));
-                const detail = (0,api_errors/* summarizeBody */.GV)(body, header(headers, 'content-type'));
+                // Before the summary cuts a value in two, and in full after: a JSON string
+                // unescaped, a copy cut short, the cut itself.
+                const detail = links.scrub((0,api_errors/* summarizeBody */.GV)(links.scrubWhole(body), header(headers, 'content-type')));
                 const proxy = proxyOf(options.dispatcher, url);
                 if (proxy !== undefined &&
                     (statusCode === 407 || (statusCode >= 400 && answeredByProxy(headers)))) {
@@ -4309,7 +4452,7 @@ async function downloadBundle(options) {
                     throw (0,errors/* abortReason */.Js)(signal);
                 if (decoder)
                     discard(response.body);
-                const failure = classifyNetworkError(err, { host: hostOf(url) });
+                const failure = classify(err, { host: hostOf(url) });
                 await retryLater(`The connection broke (${failure.summary})`);
                 continue;
             }
@@ -4342,7 +4485,7 @@ async function downloadBundle(options) {
  * never from https to http and never to a URL the action would not fetch. The request
  * carries no Authorization header, on any hop.
  */
-async function openFollowingRedirects(link, headers, options) {
+async function openFollowingRedirects(link, headers, options, links) {
     let url = new URL(link);
     for (let hop = 0;; hop += 1) {
         let response;
@@ -4364,6 +4507,8 @@ async function openFollowingRedirects(link, headers, options) {
             return { response, url };
         discard(response.body);
         const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+        if (next !== undefined)
+            links.add(next.href);
         if (next === undefined) {
             throw new errors/* DownloadError */.nV(`The bundle link redirected (HTTP ${response.statusCode} from ${(0,net/* withoutQuery */.j$)(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`);
         }
@@ -6897,93 +7042,9 @@ function renderHelmValues(values) {
         `  version: ${quoted(values.version)}\n`);
 }
 
-;// CONCATENATED MODULE: ./.build/export/bundle.js
-
-
-
-
-
-/**
- * A 409 ("not finished yet") from the bundle call of a job that reported `completed` is a
- * lagging replica, not a long wait: it gets two minutes, not the whole timeout.
- */
-const NOT_READY_BUDGET = {
-    outageMs: 2 * 60_000,
-    baseDelayMs: 1000,
-    maxDelayMs: 5000,
-};
-/**
- * A link to the finished job's archive: the one the job already carries (services that
- * put it on the completed job), or a fresh one from the bundle endpoint. `jobId` is the
- * job this run started or was given, whatever id a status answer named.
- */
-async function obtainBundleLink(jobId, finished, options) {
-    if (finished.bundleUrl !== undefined)
-        return toSource(finished, options.api);
-    return requestBundle(jobId, options);
-}
-/** A fresh link for the same job (the job and its files are reused). */
-async function refreshBundleLink(jobId, inline, options) {
-    if (inline) {
-        const job = await options.api.getExportJob(jobId, options.projectId, options.signal);
-        if (job.bundleUrl === undefined) {
-            throw new api_errors/* ApiError */.hD(`Export job ${jobId} no longer carries a bundle link (status ${job.status}).`, { kind: 'invalid-response' });
-        }
-        return toSource(job, options.api);
-    }
-    return requestBundle(jobId, options);
-}
-async function requestBundle(jobId, options) {
-    const { api, clock, reporter } = options;
-    const notReady = new RetrySchedule({
-        clock,
-        random: options.random,
-        budget: NOT_READY_BUDGET,
-        deadline: () => options.deadline,
-        ...(options.signal ? { signal: options.signal } : {}),
-        onRetry: (event) => reporter.info(`The bundle is not ready yet (HTTP 409): asking again in ${(0,duration/* formatDuration */.a3)(event.delayMs)}.`),
-    });
-    for (;;) {
-        let link;
-        try {
-            link = await api.createBundle(jobId, options.projectId, options.signal);
-        }
-        catch (err) {
-            if (!(err instanceof api_errors/* ApiError */.hD) || err.status !== 409)
-                throw err;
-            const stop = await notReady.failed({ reason: err.detail ?? 'conflict' });
-            if (stop?.why === 'deadline') {
-                throw new errors/* TimeoutError */.MU(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
-            }
-            if (stop) {
-                throw err.withMessage(`Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}: the service does not agree with itself. Run again later, with \`job-id: ${jobId}\` to reuse the export.`);
-            }
-            continue;
-        }
-        if (link.jobId !== undefined && link.jobId !== jobId) {
-            reporter.warning(`The bundle answer names export job ${link.jobId}, not ${jobId}, the job this run asked for: check that the link is for this export.`);
-        }
-        return toSource(link, options.api);
-    }
-}
-function toSource(link, api) {
-    const url = link.bundleUrl;
-    // A link carries its own credentials; ours would reach the storage host and its logs.
-    if (api.holdsKey(url)) {
-        throw new api_errors/* ApiError */.hD('The API returned a bundle link that holds the API key: refusing to send the key to the storage host. Report this to the platform.', { kind: 'invalid-response' });
-    }
-    const parsed = (0,net/* parseServiceUrl */.iO)(url);
-    if (!(parsed instanceof URL)) {
-        throw new api_errors/* ApiError */.hD(`The API returned a bundle link that this action will not fetch: it ${parsed.reason}.`, { kind: 'invalid-response' });
-    }
-    return {
-        url,
-        ...(link.expiresAt !== undefined ? { expiresAt: link.expiresAt } : {}),
-        ...(link.sizeBytes !== undefined ? { sizeBytes: link.sizeBytes } : {}),
-    };
-}
-
 ;// CONCATENATED MODULE: ./.build/export/wait.js
+
+
 
 
 /** `completed` and `failed` are final; any other status, named or not, is waited on. */
@@ -6993,6 +7054,16 @@ function isExportSettled(job) {
 /** A status answer that names another job than the one asked about. */
 function describeOtherJob(asked, named) {
     return `The status answer for export job ${asked} names job ${named}: following ${asked}, the job this run asked for.`;
+}
+/**
+ * A call about the job that failed for good (an outage past the budget, a key revoked
+ * mid-run), told with the way back to the job, which goes on without this run: a rerun
+ * without `job-id` would export again. A 404 says the job is gone; a cancel says enough.
+ */
+function withWayBackToJob(err, jobId, status, signal) {
+    return err instanceof api_errors/* ApiError */.hD && err.status !== 404 && !signal?.aborted
+        ? (0,api_errors/* withAdvice */.b5)(err, (0,report/* exportJobLivesOn */.yo)(jobId, status))
+        : err;
 }
 const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
 /**
@@ -7052,6 +7123,98 @@ async function waitForExport(first, options) {
         onDeadline: options.onDeadline,
         ...(options.signal ? { signal: options.signal } : {}),
     });
+}
+
+;// CONCATENATED MODULE: ./.build/export/bundle.js
+
+
+
+
+
+
+/**
+ * A 409 ("not finished yet") from the bundle call of a job that reported `completed` is a
+ * lagging replica, not a long wait: it gets two minutes, not the whole timeout.
+ */
+const NOT_READY_BUDGET = {
+    outageMs: 2 * 60_000,
+    baseDelayMs: 1000,
+    maxDelayMs: 5000,
+};
+/**
+ * A link to the finished job's archive: the one the job already carries (services that
+ * put it on the completed job), or a fresh one from the bundle endpoint. `jobId` is the
+ * job this run started or was given, whatever id a status answer named.
+ */
+async function obtainBundleLink(jobId, finished, options) {
+    if (finished.bundleUrl !== undefined)
+        return toSource(finished, options.api);
+    return requestBundle(jobId, options);
+}
+/** A fresh link for the same job (the job and its files are reused). */
+async function refreshBundleLink(jobId, inline, options) {
+    if (inline) {
+        const job = await options.api
+            .getExportJob(jobId, options.projectId, options.signal)
+            .catch((err) => {
+            throw withWayBackToJob(err, jobId, 'completed', options.signal);
+        });
+        if (job.bundleUrl === undefined) {
+            throw new api_errors/* ApiError */.hD(`Export job ${jobId} no longer carries a bundle link (status ${job.status}).`, { kind: 'invalid-response' });
+        }
+        return toSource(job, options.api);
+    }
+    return requestBundle(jobId, options);
+}
+async function requestBundle(jobId, options) {
+    const { api, clock, reporter } = options;
+    const notReady = new RetrySchedule({
+        clock,
+        random: options.random,
+        budget: NOT_READY_BUDGET,
+        deadline: () => options.deadline,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onRetry: (event) => reporter.info(`The bundle is not ready yet (HTTP 409): asking again in ${(0,duration/* formatDuration */.a3)(event.delayMs)}.`),
+    });
+    for (;;) {
+        let link;
+        try {
+            link = await api.createBundle(jobId, options.projectId, options.signal);
+        }
+        catch (err) {
+            if (!(err instanceof api_errors/* ApiError */.hD) || err.status !== 409) {
+                throw withWayBackToJob(err, jobId, 'completed', options.signal);
+            }
+            const stop = await notReady.failed({ reason: err.detail ?? 'conflict' });
+            if (stop?.why === 'deadline') {
+                throw new errors/* TimeoutError */.MU(`The bundle of export job ${jobId} was still not ready (HTTP 409: ${err.detail ?? 'conflict'}) when the timeout passed.`);
+            }
+            if (stop) {
+                throw err.withMessage(`Export job ${jobId} reported completed, but its bundle call answered HTTP 409 (${err.detail ?? 'conflict'}) ${stop.attempts} times over ${(0,duration/* formatDuration */.a3)(stop.elapsedMs)}: the service does not agree with itself. Run again later, with \`job-id: ${jobId}\` to reuse the export.`);
+            }
+            continue;
+        }
+        if (link.jobId !== undefined && link.jobId !== jobId) {
+            reporter.warning(`The bundle answer names export job ${link.jobId}, not ${jobId}, the job this run asked for: check that the link is for this export.`);
+        }
+        return toSource(link, options.api);
+    }
+}
+function toSource(link, api) {
+    const url = link.bundleUrl;
+    // A link carries its own credentials; ours would reach the storage host and its logs.
+    if (api.holdsKey(url)) {
+        throw new api_errors/* ApiError */.hD('The API returned a bundle link that holds the API key: refusing to send the key to the storage host. Report this to the platform.', { kind: 'invalid-response' });
+    }
+    const parsed = (0,net/* parseServiceUrl */.iO)(url);
+    if (!(parsed instanceof URL)) {
+        throw new api_errors/* ApiError */.hD(`The API returned a bundle link that this action will not fetch: it ${parsed.reason}.`, { kind: 'invalid-response' });
+    }
+    return {
+        url,
+        ...(link.expiresAt !== undefined ? { expiresAt: link.expiresAt } : {}),
+        ...(link.sizeBytes !== undefined ? { sizeBytes: link.sizeBytes } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./.build/export/run.js
@@ -7129,6 +7292,8 @@ async function runExport(config, deps) {
         },
         ...projectScope,
         ...withSignal,
+    }).catch((err) => {
+        throw withWayBackToJob(err, started.jobId, record.status, signal);
     }));
     record.status = finished.status;
     if (finished.pageCount !== undefined) {
@@ -7154,7 +7319,7 @@ async function runExport(config, deps) {
     const maskLink = (link) => {
         if (!config.maskBundleUrl)
             return;
-        for (const part of (0,redact/* linkParts */.l)(link, config.baseUrl))
+        for (const part of (0,redact/* linkParts */.ly)(link, config.baseUrl))
             reporter.mask(part, 'log');
     };
     const publishLink = (source) => {
@@ -7194,7 +7359,7 @@ async function runExport(config, deps) {
         const checks = config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
         // Loaded while the archive downloads: compiling the check's code (about 15 ms) would
         // otherwise come after the extraction, and hold up the step's end by as much.
-        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(830)]).then(__webpack_require__.bind(__webpack_require__, 2830)) : undefined;
+        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(205)]).then(__webpack_require__.bind(__webpack_require__, 3205)) : undefined;
         readinessModule?.catch(() => undefined); // a failure is met where it is awaited
         const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,
@@ -7500,7 +7665,7 @@ async function execute(raw, environment, reporter, options = {}) {
 async function executeConfigured(raw, environment, reporter, options) {
     const clock = options.clock ?? _build_clock/* systemClock */.m;
     const random = options.random ?? Math.random;
-    const redactor = options.redactor ?? new redact/* Redactor */.p();
+    const redactor = options.redactor ?? new redact/* Redactor */.pO();
     // The key is a secret from the start: an error about another input may echo it. The
     // runner is asked to mask it only once it is valid (a refused one is never printed).
     const givenKey = raw['api-key']?.trim();

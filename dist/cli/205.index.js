@@ -1,8 +1,8 @@
-export const id = 830;
-export const ids = [830];
+export const id = 205;
+export const ids = [205];
 export const modules = {
 
-/***/ 2830:
+/***/ 3205:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -428,443 +428,8 @@ function samplePages(pages, count) {
     return chosen;
 }
 
-;// CONCATENATED MODULE: ./.build/airgap/references.js
-const TAB_OR_NEWLINE = /[\t\n\r]/;
-const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
-/** `value` without the C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim`). */
-function withoutControlEdges(value) {
-    const edge = (at) => value.charCodeAt(at) <= 0x20 || /\s/.test(value.charAt(at));
-    let start = 0;
-    let end = value.length;
-    while (start < end && edge(start))
-        start += 1;
-    while (end > start && edge(end - 1))
-        end -= 1;
-    return value.slice(start, end);
-}
-/** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
-const SCHEME_RELATIVE = /^[/\\]{2}/;
-/** Schemes that load or open something over the network. */
-const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
-/**
- * The host a reference would reach outside the site, or undefined when it stays inside
- * (relative paths, fragments, data:, mailto:, javascript: and other non-network schemes)
- * or names no host at all (a bare `//`).
- */
-function externalHost(reference) {
-    // As browsers read it: tabs and line breaks anywhere are dropped, control characters
-    // and spaces at either end too (`&#1;//host/`), `\` is `/` in http(s).
-    const value = (TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference).trim();
-    if (value === '')
-        return undefined;
-    if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
-        return externalHost(withoutControlEdges(value));
-    let absolute;
-    if (SCHEME_RELATIVE.test(value))
-        absolute = `https:${value}`;
-    else {
-        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-        if (scheme === undefined || !NETWORK_SCHEMES.has(scheme))
-            return undefined;
-        absolute = value;
-    }
-    try {
-        return new URL(absolute).host.toLowerCase() || undefined;
-    }
-    catch {
-        // Not a URL a browser could request (`https://${host}/x` pieces, `//` alone).
-        return undefined;
-    }
-}
-/**
- * A host a string in a script could really be requesting: a registrable name (at least
- * one dot, a letter-only top-level label) or an IP address. Excludes the dummy bases
- * libraries use to parse relative URLs (`http://a`, `https://p`, `http://x.y`-style tests
- * keep their dots, and are caught by the lack of a call site instead).
- */
-function isRealHost(host) {
-    const bare = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':'))
-        return true;
-    const labels = bare.split('.');
-    const top = labels.at(-1) ?? '';
-    return labels.length >= 2 && labels.every((l) => l !== '') && /^[a-z]{2,}$/.test(top);
-}
-/** `cdn.example.com` matches itself; `*.example.com` matches any subdomain of it. */
-function isAllowedHost(host, allowed) {
-    const bare = host.replace(/:\d+$/, '');
-    return allowed.some((pattern) => {
-        if (pattern === host || pattern === bare)
-            return true;
-        if (pattern.startsWith('*.')) {
-            const suffix = pattern.slice(1).replace(/:\d+$/, '');
-            return bare.endsWith(suffix) && bare.length > suffix.length;
-        }
-        return false;
-    });
-}
-/** Line starts held in one full block: 256 KB. */
-const BLOCK_LINES = 64 * 1024;
-/** The first block's size, doubled as it fills. */
-const FIRST_BLOCK_LINES = 1024;
-/** A block's starts are kept as offsets from its first one, in 32 bits. */
-const BLOCK_SPAN = 2 ** 32;
-/**
- * Maps character offsets of a text, given in pieces as it streams, to 1-based lines.
- * Line starts are kept 4 bytes each, in blocks that are filled and never copied: an array
- * of numbers took 24 bytes a line at its peak (100 MB of line breaks, from an archive of
- * a few hundred KB: 2.4 GB).
- */
-class LineIndex {
-    limits;
-    #blocks = [];
-    /**
-     * Per block: the offset its starts are counted from, and its first line (0-based); a
-     * block holds the lines up to the next one's first.
-     */
-    #bases = [];
-    #firstLines = [];
-    /** The block being filled, with its base and how many starts it holds. */
-    #block = new Uint32Array(0);
-    #base = 0;
-    #count = 0;
-    #length = 0;
-    constructor(text, limits = {
-        blockLines: BLOCK_LINES,
-        blockSpan: BLOCK_SPAN,
-    }) {
-        this.limits = limits;
-        this.#startBlock(0);
-        this.#push(0);
-        if (text !== undefined)
-            this.append(text);
-    }
-    append(piece) {
-        for (let i = piece.indexOf('\n'); i >= 0; i = piece.indexOf('\n', i + 1))
-            this.#push(this.#length + i + 1);
-        this.#length += piece.length;
-    }
-    at(offset) {
-        const last = this.#blocks.length - 1;
-        const b = lastAtMost(this.#bases, this.#bases.length, offset);
-        const block = this.#blocks[b];
-        const base = this.#bases[b];
-        const first = this.#firstLines[b];
-        const count = b === last ? this.#count : this.#firstLines[b + 1] - first;
-        const i = lastAtMost(block, count, offset - base);
-        return {
-            line: first + i + 1,
-            column: offset - (base + block[i]) + 1,
-        };
-    }
-    #push(start) {
-        if (start - this.#base >= this.limits.blockSpan)
-            this.#startBlock(start);
-        else if (this.#count === this.#block.length) {
-            if (this.#block.length < this.limits.blockLines)
-                this.#growBlock();
-            else
-                this.#startBlock(start);
-        }
-        this.#block[this.#count] = start - this.#base;
-        this.#count += 1;
-    }
-    /** A page's first block starts small (most pages have a few thousand lines) and doubles. */
-    #growBlock() {
-        const grown = new Uint32Array(Math.min(this.#block.length * 2, this.limits.blockLines));
-        grown.set(this.#block);
-        this.#block = grown;
-        this.#blocks[this.#blocks.length - 1] = grown;
-    }
-    #startBlock(base) {
-        const firstLine = this.#blocks.length === 0 ? 0 : this.#firstLines.at(-1) + this.#count;
-        this.#block = new Uint32Array(this.#blocks.length === 0
-            ? Math.min(FIRST_BLOCK_LINES, this.limits.blockLines)
-            : this.limits.blockLines);
-        this.#blocks.push(this.#block);
-        this.#bases.push(base);
-        this.#firstLines.push(firstLine);
-        this.#base = base;
-        this.#count = 0;
-    }
-}
-/** The index of the last of the first `count` sorted `values` that is at most `value` (the first is). */
-function lastAtMost(values, count, value) {
-    let low = 0;
-    let high = count - 1;
-    while (low < high) {
-        const mid = (low + high + 1) >> 1;
-        if (values[mid] <= value)
-            low = mid;
-        else
-            high = mid - 1;
-    }
-    return low;
-}
-/** `rel` values of `<link>` that make the browser fetch or connect while the page loads. */
-const LOADING_RELS = new Set([
-    'stylesheet',
-    'icon',
-    'apple-touch-icon',
-    'apple-touch-icon-precomposed',
-    'mask-icon',
-    'fluid-icon',
-    'preload',
-    'modulepreload',
-    'prefetch',
-    'prerender',
-    'preconnect',
-    'dns-prefetch',
-    'manifest',
-]);
-/** The SVG elements whose href is fetched (as opposed to `<a>`, which navigates). */
-const SVG_LOADING_HREF = new Set(['use', 'image', 'feimage', 'script', 'mpath']);
-/** Roles by tag and attribute, for the elements whose role does not depend on other attributes. */
-const ROLE_CACHE = new Map();
-const MAX_CACHED_TAGS = 1000;
-/** What the browser does with the URL in `attribute` of element `tag`, or undefined when it holds none. */
-function roleOfAttribute(tag, attribute, attributes) {
-    // Only <link>'s role reads `rel`: the others are computed once (a sidebar repeats <a href> hundreds of times a page).
-    if (tag === 'link')
-        return roleOf(tag, attribute, attributes);
-    let byAttribute = ROLE_CACHE.get(tag);
-    if (byAttribute === undefined) {
-        // Custom elements and React component names are open-ended: keep the cache bounded.
-        if (ROLE_CACHE.size >= MAX_CACHED_TAGS)
-            return roleOf(tag, attribute, attributes);
-        ROLE_CACHE.set(tag, (byAttribute = new Map()));
-    }
-    if (byAttribute.has(attribute))
-        return byAttribute.get(attribute);
-    const role = roleOf(tag, attribute, attributes);
-    byAttribute.set(attribute, role);
-    return role;
-}
-function roleOf(tag, attribute, attributes) {
-    const via = `<${tag} ${attribute}>`;
-    switch (attribute) {
-        case 'href':
-        case 'xlink:href': {
-            if (tag === 'a' || tag === 'area')
-                return { role: 'link', via };
-            if (tag === 'link') {
-                const rels = (attributes.rel ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-                const loading = rels.find((rel) => LOADING_RELS.has(rel));
-                return loading
-                    ? { role: 'load', via: `<link rel=${loading}>` }
-                    : { role: 'metadata', via: `<link rel=${rels.join(' ') || '?'}>` };
-            }
-            if (tag === 'base')
-                return { role: 'metadata', via };
-            if (SVG_LOADING_HREF.has(tag))
-                return { role: 'load', via };
-            return { role: 'link', via };
-        }
-        case 'src':
-        case 'srcset':
-        case 'imagesrcset':
-        case 'poster':
-        case 'background':
-        case 'lowsrc':
-        case 'dynsrc':
-        case 'icon':
-        case 'manifest':
-        case 'archive':
-        case 'codebase':
-            return { role: 'load', via };
-        case 'data':
-            return tag === 'object' ? { role: 'load', via } : undefined;
-        case 'action':
-        case 'formaction':
-        case 'ping':
-            return { role: 'link', via };
-        case 'cite':
-        case 'longdesc':
-        case 'itemtype':
-        case 'itemid':
-            return { role: 'metadata', via };
-        default:
-            return undefined;
-    }
-}
-/** The origin a site's own addresses are resolved under (no request goes there). */
-const SITE_ORIGIN = 'http://site.invalid';
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-/** References a base keeps resolved. */
-const MAX_RESOLVED = 256;
-/**
- * The bases read lately: a page's and those of its `<iframe srcdoc>` frames, asked for in
- * turn, reference by reference (one remembered base was read again at every turn).
- */
-const BASES = new Map();
-const MAX_BASES = 16;
-function parsedBase(base) {
-    const known = BASES.get(base);
-    if (known !== undefined)
-        return known;
-    const trimmed = base.trim();
-    let url;
-    try {
-        url = new URL(trimmed, `${SITE_ORIGIN}/`);
-    }
-    catch {
-        url = undefined;
-    }
-    const parsed = {
-        namesHost: externalHost(trimmed) !== undefined,
-        fromRoot: /^\/(?![/\\])/.test(trimmed),
-        url,
-        resolved: new Map(),
-    };
-    if (BASES.size >= MAX_BASES)
-        BASES.clear();
-    BASES.set(base, parsed);
-    return parsed;
-}
-/** Whether a `<base href>` sends relative references to a host: `//cdn.example.com/` (or `\\cdn…`) too, with the page's own scheme. */
-function baseNamesHost(base) {
-    return parsedBase(base).namesHost;
-}
-/**
- * A page's reference as the browser requests it: under a `<base href>` that names a host,
- * a relative one (`app.js`, `/about`) leads to that host, not into the site.
- */
-function underBase(found, base) {
-    if (base === undefined)
-        return found;
-    const { namesHost, url: baseUrl, resolved } = parsedBase(base);
-    if (!namesHost || baseUrl === undefined)
-        return found;
-    const known = resolved.get(found.url);
-    if (known !== undefined)
-        return { ...found, url: known };
-    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
-        return found;
-    let url;
-    try {
-        url = new URL(found.url, baseUrl).href;
-    }
-    catch {
-        return found;
-    }
-    if (resolved.size >= MAX_RESOLVED)
-        resolved.clear();
-    resolved.set(found.url, url);
-    return { ...found, url };
-}
-/**
- * `found` resolved against a `<base href>` that names a host or starts at the site's root
- * (`/docs/`), or undefined for another (`docs/`, `?v=2`), which depends on the page's
- * address. A path stays a path (`/docs/app.js`).
- */
-function againstBase(found, base) {
-    const { namesHost, fromRoot, url: baseUrl } = parsedBase(base);
-    if (baseUrl === undefined || !(namesHost || fromRoot))
-        return undefined;
-    if (SCHEME.test(found.url) || externalHost(found.url) !== undefined)
-        return found;
-    try {
-        const url = new URL(found.url, baseUrl);
-        return {
-            ...found,
-            url: url.origin === SITE_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href,
-        };
-    }
-    catch {
-        return found;
-    }
-}
-
-;// CONCATENATED MODULE: ./.build/airgap/findings.js
-
-/** How much each kind of finding weighs in a deployment type. */
-function severityOf(deploymentType, role) {
-    if (deploymentType === 'air-gapped')
-        return role === 'load' ? 'error' : 'warning';
-    return role === 'load' ? 'warning' : 'notice';
-}
-const LOCATIONS_KEPT = 3;
-/** Groups what the scan and the browser found by host: loads first, then by count. */
-function groupByHost(findings) {
-    const groups = new Map();
-    // Each group's vias as a set too: a page may name any number of custom tags and
-    // `on*` attributes, and a search of the list for each would be quadratic.
-    const viasSeen = new Map();
-    for (const finding of findings) {
-        const key = `${finding.role}\u0000${finding.host}`;
-        let group = groups.get(key);
-        if (!group) {
-            group = {
-                host: finding.host,
-                role: finding.role,
-                severity: finding.severity,
-                count: 0,
-                vias: [],
-                locations: [],
-                requestedBy: [],
-            };
-            groups.set(key, group);
-        }
-        group.count += 1;
-        let vias = viasSeen.get(group);
-        if (vias === undefined)
-            viasSeen.set(group, (vias = new Set()));
-        if (!vias.has(finding.via)) {
-            vias.add(finding.via);
-            group.vias.push(finding.via);
-        }
-        if (finding.source === 'browser') {
-            if (!group.requestedBy.includes(finding.file))
-                group.requestedBy.push(finding.file);
-        }
-        else if (group.locations.length < LOCATIONS_KEPT) {
-            const { file, line, column, url } = finding;
-            group.locations.push({
-                file,
-                ...(line !== undefined ? { line } : {}),
-                ...(column !== undefined ? { column } : {}),
-                url,
-            });
-        }
-    }
-    const rank = (g) => (g.role === 'load' ? 0 : 1);
-    return [...groups.values()].sort((a, b) => rank(a) - rank(b) || b.count - a.count || a.host.localeCompare(b.host));
-}
-function findingsFromScan(scan, deploymentType) {
-    return scan.external
-        .filter((r) => r.role !== 'metadata')
-        .map((r) => ({
-        file: r.file,
-        line: r.line,
-        column: r.column,
-        url: r.url,
-        host: r.host,
-        role: r.role,
-        severity: severityOf(deploymentType, r.role),
-        via: r.via,
-        source: 'scan',
-    }));
-}
-/** Requests the browser made outside the site, as load findings located at their page. */
-function findingsFromBrowser(pass, deploymentType, allowedHosts, fileOf) {
-    const findings = [];
-    for (const request of pass.outside) {
-        const host = externalHost(request.url);
-        if (host === undefined || isAllowedHost(host, allowedHosts))
-            continue;
-        findings.push({
-            file: fileOf(request.page),
-            url: request.url,
-            host,
-            role: 'load',
-            severity: severityOf(deploymentType, 'load'),
-            via: `browser: ${request.resourceType}`,
-            source: 'browser',
-        });
-    }
-    return findings;
-}
-
+// EXTERNAL MODULE: ./.build/airgap/findings.js
+var airgap_findings = __webpack_require__(6201);
 // EXTERNAL MODULE: ./.build/deliver/place.js
 var place = __webpack_require__(4271);
 // EXTERNAL MODULE: ./.build/version.js
@@ -920,8 +485,9 @@ function relativeUri(relativePath) {
 }
 /**
  * The full report as JSON (every finding, grouped hosts, broken links, serving facts)
- * and as SARIF 2.1.0 for code scanning. `sitePath` prefixes file locations so that they
- * point into the workspace (`site/index.html`).
+ * and as SARIF 2.1.0 for code scanning: one result per URL, within GitHub's limits
+ * (`SARIF_LIMITS`), the run's properties counting what is left out. `sitePath` prefixes
+ * file locations so that they point into the workspace (`site/index.html`).
  */
 async function writeReportFiles(readiness, files) {
     const json = {
@@ -951,20 +517,22 @@ async function writeReportFiles(readiness, files) {
                 : {}),
         },
     });
-    const results = [
+    const listed = sarifResults([
         ...readiness.findings.map((f) => ({
+            key: `${f.role}\0${f.severity}\0${f.url}`,
             ruleId: f.role === 'load' ? 'outside-load' : 'outside-link',
-            level: LEVEL[f.severity],
-            message: { text: `${f.url} (${f.via}) reaches ${f.host}, outside the site.` },
-            locations: [location(f.file, f.line, f.column)],
+            severity: f.severity,
+            text: `${f.url} (${f.via}) reaches ${f.host}, outside the site.`,
+            location: () => location(f.file, f.line, f.column),
         })),
         ...readiness.links.broken.map((b) => ({
+            key: `broken\0${b.url}\0${b.target}`,
             ruleId: 'broken-link',
-            level: LEVEL[readiness.links.severity],
-            message: { text: `${b.url} resolves to ${b.target}, which no file of the export serves.` },
-            locations: [location(b.file, b.line, b.column)],
+            severity: readiness.links.severity,
+            text: `${b.url} resolves to ${b.target}, which no file of the export serves.`,
+            location: () => location(b.file, b.line, b.column),
         })),
-    ];
+    ]);
     const sarif = {
         version: '2.1.0',
         $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -977,11 +545,76 @@ async function writeReportFiles(readiness, files) {
                         rules: RULES,
                     },
                 },
-                results,
+                results: listed.results,
+                properties: {
+                    findings: readiness.findings.length + readiness.links.broken.length,
+                    findingsNotListed: listed.findingsLeftOut +
+                        readiness.findingsDropped +
+                        (readiness.links.brokenCount - readiness.links.broken.length),
+                    resultsNotListed: listed.resultsLeftOut,
+                    locationsNotListed: listed.locationsLeftOut,
+                },
             },
         ],
     };
     await (0,place/* writeFileAtomic */.Zf)(files.sarif, `${JSON.stringify(sarif)}\n`, 0o644);
+    return {
+        sarifResults: listed.results.length,
+        sarifResultsLeftOut: listed.resultsLeftOut,
+        sarifFindingsLeftOut: listed.findingsLeftOut,
+    };
+}
+/**
+ * GitHub code scanning rejects a run of more than 25,000 results or a result of more than
+ * 1,000 locations, keeps 5,000 results (the most severe) and shows 100 locations of each.
+ * The locations of all results together are bounded too, to keep the file within the
+ * 10 MB an upload may have.
+ */
+const SARIF_LIMITS = { results: 5_000, locationsPerResult: 100, locations: 50_000 };
+const SEVERITY_ORDER = ['error', 'warning', 'notice'];
+/**
+ * One result per URL (and rule and level) with the places it is found as its locations,
+ * errors first, then warnings, then notices, up to GitHub's limits; with how many results,
+ * findings and locations were left out.
+ */
+function sarifResults(entries) {
+    const groups = new Map();
+    for (const entry of entries) {
+        const group = groups.get(entry.key);
+        if (group)
+            group.push(entry);
+        else
+            groups.set(entry.key, [entry]);
+    }
+    const ordered = SEVERITY_ORDER.flatMap((severity) => [...groups.values()].filter((group) => group[0]?.severity === severity));
+    const kept = ordered.slice(0, SARIF_LIMITS.results);
+    // Every result has its first location; more go to the first results while the budget lasts.
+    let spare = SARIF_LIMITS.locations - kept.length;
+    let locationsLeftOut = 0;
+    const results = kept.map((group) => {
+        const first = group[0];
+        const more = Math.max(0, Math.min(group.length, SARIF_LIMITS.locationsPerResult) - 1);
+        const extra = Math.min(more, Math.max(0, spare));
+        spare -= extra;
+        const shown = 1 + extra;
+        locationsLeftOut += group.length - shown;
+        const places = group.length === 1
+            ? ''
+            : ` Found in ${group.length} places${shown < group.length ? `, the first ${shown} listed` : ''}.`;
+        return {
+            ruleId: first.ruleId,
+            level: LEVEL[first.severity],
+            message: { text: `${first.text}${places}` },
+            locations: group.slice(0, shown).map((entry) => entry.location()),
+        };
+    });
+    const left = ordered.slice(SARIF_LIMITS.results);
+    return {
+        results,
+        resultsLeftOut: left.length,
+        findingsLeftOut: left.reduce((n, group) => n + group.length, 0),
+        locationsLeftOut,
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/acorn/dist/acorn.mjs
@@ -996,9 +629,68 @@ var Parser = __webpack_require__(5867);
 var html_whitespace = __webpack_require__(143);
 // EXTERNAL MODULE: ./node_modules/css-tree/lib/tokenizer/index.js + 3 modules
 var tokenizer = __webpack_require__(527);
+;// CONCATENATED MODULE: ./.build/airgap/data-urls.js
+/**
+ * A `data:` URL holds its document in itself: a frame, a stylesheet or a script loaded
+ * from one loads what that document references. Payloads past this many characters are
+ * not read (a page's attribute holds them whole already; this bounds the decoded copy).
+ */
+const MAX_DATA_URL_CHARS = 4 * 1024 * 1024;
+const DATA_URL = /^[\t\n\f\r ]*data:/i;
+function isDataUrl(url) {
+    return DATA_URL.test(url);
+}
+/**
+ * The payload of a `data:` URL as text (percent-decoded, or base64-decoded, as UTF-8), with
+ * its MIME type (`text/plain` when none is given, as the Fetch standard reads it); undefined
+ * for another URL, one without a comma, or one past MAX_DATA_URL_CHARS.
+ */
+function dataUrlPayload(url) {
+    if (url.length > MAX_DATA_URL_CHARS || !isDataUrl(url))
+        return undefined;
+    const start = url.indexOf(':') + 1;
+    const comma = url.indexOf(',', start);
+    if (comma < 0)
+        return undefined;
+    const header = url.slice(start, comma).replace(/[\t\n\r]/g, '');
+    const base64 = /;[ ]*base64[ ]*$/i.test(header);
+    const mediaType = (base64 ? header.replace(/;[ ]*base64[ ]*$/i, '') : header)
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase();
+    const bytes = percentDecoded(url.slice(comma + 1));
+    const text = base64
+        ? Buffer.from(bytes.toString('latin1').replace(/[\t\n\f\r ]/g, ''), 'base64').toString('utf8')
+        : bytes.toString('utf8');
+    return { type: mediaType || 'text/plain', text };
+}
+/** `%41` is `A`; a `%` not followed by two hex digits stays itself (the URL standard's percent-decode). */
+function percentDecoded(body) {
+    const raw = Buffer.from(body, 'utf8');
+    if (!body.includes('%'))
+        return raw;
+    const out = Buffer.alloc(raw.length);
+    let length = 0;
+    for (let i = 0; i < raw.length; i += 1) {
+        const pair = raw[i] === 0x25 ? raw.toString('latin1', i + 1, i + 3) : '';
+        if (/^[0-9a-f]{2}$/i.test(pair)) {
+            out[length++] = Number.parseInt(pair, 16);
+            i += 2;
+        }
+        else
+            out[length++] = raw[i];
+    }
+    return out.subarray(0, length);
+}
+/** MIME types a frame, an `<object>` or an `<embed>` renders as a document whose references load. */
+const DOCUMENT_TYPES = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml']);
+/** MIME types a classic `<script src>` refuses to run (Chromium's list); it runs any other. */
+const NOT_SCRIPT_TYPES = /^(?:image|audio|video)\/|^text\/csv$/;
+
 ;// CONCATENATED MODULE: ./.build/airgap/css.js
 
 // CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
+
 
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
 const FUNCTION = 2;
@@ -1037,12 +729,31 @@ function unquote(text) {
 }
 /** Thrown from the tokenizer's callback to stop it where it stands. */
 const RESUME = new Error('read again from the end of an escaped url()');
+/** How many `@import` of a `data:` stylesheet inside one another are read. */
+const MAX_DATA_IMPORT_DEPTH = 4;
 /**
  * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
  * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
  * so comments and strings that merely contain "url(" are not mistaken for references.
+ * What a stylesheet imported from a `data:` URL loads is read too, at the `@import`.
  */
-function urlsInCss(source) {
+function urlsInCss(source, depth = 0) {
+    const found = urlsInOneSheet(source);
+    if (!found.some((f) => f.imported && isDataUrl(f.url)))
+        return found;
+    return found.flatMap((f) => {
+        const payload = f.imported ? dataUrlPayload(f.url) : undefined;
+        if (payload?.type !== 'text/css' || depth >= MAX_DATA_IMPORT_DEPTH)
+            return [f];
+        const imported = urlsInCss(payload.text, depth + 1).map((inner) => ({
+            url: inner.url,
+            offset: f.offset,
+            via: `css @import (data:) ${inner.via}`,
+        }));
+        return [f, ...imported];
+    });
+}
+function urlsInOneSheet(source) {
     const found = [];
     let pending;
     /** Inside `@namespace … ;`: its url() or string names a namespace and is never fetched (CSS Namespaces 3). */
@@ -1053,6 +764,12 @@ function urlsInCss(source) {
     let from = 0;
     /** Where to read again from, past a url() the tokenizer cannot read. */
     let resume = 0;
+    /** After `@import`, up to the URL it names. */
+    let importing = false;
+    const push = (url, offset, via) => {
+        found.push({ url, offset, via, ...(importing ? { imported: true } : {}) });
+        importing = false;
+    };
     const read = (type, tokenStart, tokenEnd) => {
         if (type === WHITESPACE || type === COMMENT)
             return;
@@ -1083,7 +800,7 @@ function urlsInCss(source) {
                 const close = unescapedParenthesis(source, end);
                 const url = unquotedUrl(source.slice(end, close));
                 if (url !== undefined)
-                    found.push({ url, offset: start, via: 'css url()' });
+                    push(url, start, 'css url()');
                 pending = undefined;
                 resume = Math.min(close + 1, source.length);
                 throw RESUME;
@@ -1099,20 +816,24 @@ function urlsInCss(source) {
         }
         if (type === css_URL) {
             const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
-            found.push({ url: unquote(inner), offset: start, via: 'css url()' });
+            push(unquote(inner), start, 'css url()');
             pending = undefined;
             return;
         }
         if (pending && type === STRING) {
-            found.push({ url: unquote(text), offset: start, via: pending.via });
+            push(unquote(text), start, pending.via);
             pending = undefined;
             return;
         }
         pending = undefined;
         if (type === FUNCTION && /^(url|src)\($/i.test(name))
             pending = { via: 'css url()' };
-        else if (type === AT_KEYWORD && name.toLowerCase() === '@import')
+        else if (type === AT_KEYWORD && name.toLowerCase() === '@import') {
             pending = { via: 'css @import' };
+            importing = true;
+        }
+        else
+            importing = false;
     };
     do {
         from = resume;
@@ -1174,11 +895,16 @@ function unquotedUrl(inside) {
     return decodeEscapes(written);
 }
 
+// EXTERNAL MODULE: ./.build/airgap/references.js
+var references = __webpack_require__(8809);
 ;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
 /**
- * Hosts of analytics, chat, search, font, embed and CDN services: a URL string naming
- * one of them in a script is loaded by that script (their snippets build the final URL
- * at run time, so no call site holds the literal). Matched as the host or a subdomain.
+ * Hosts (and, where the same host also serves pages people link to, paths) of analytics,
+ * chat, search, font, embed and CDN services: a URL string naming one of them in a script
+ * is loaded by that script (their snippets build the final URL at run time, so no call
+ * site holds the literal). `host` matches itself or a subdomain; `host/path` also needs
+ * the URL's path to start with `/path`. A whole domain is listed only when it serves
+ * nothing a reader is linked to: `youtube.com/@acme` and `docs.sentry.io` are links.
  */
 const SDK_HOSTS = [
     // Analytics and tag managers
@@ -1186,22 +912,35 @@ const SDK_HOSTS = [
     'google-analytics.com',
     'analytics.google.com',
     'doubleclick.net',
-    'segment.com',
+    'cdn.segment.com',
     'segment.io',
-    'posthog.com',
-    'mixpanel.com',
+    'i.posthog.com',
+    'app.posthog.com',
+    'eu.posthog.com',
+    'api-js.mixpanel.com',
+    'api.mixpanel.com',
+    'api-eu.mixpanel.com',
     'mxpnl.com',
-    'amplitude.com',
-    'heap.io',
+    'cdn.amplitude.com',
+    'api.amplitude.com',
+    'api2.amplitude.com',
+    'api.eu.amplitude.com',
+    'heap-api.com',
     'heapanalytics.com',
-    'fullstory.com',
-    'hotjar.com',
+    'edge.fullstory.com',
+    'rs.fullstory.com',
+    'static.hotjar.com',
+    'script.hotjar.com',
+    'vars.hotjar.com',
     'hotjar.io',
-    'plausible.io',
-    'usefathom.com',
+    'plausible.io/js/',
+    'plausible.io/api/',
+    'cdn.usefathom.com',
     'clarity.ms',
     'cloudflareinsights.com',
-    'sentry.io',
+    'ingest.sentry.io',
+    'ingest.us.sentry.io',
+    'ingest.de.sentry.io',
     'sentry-cdn.com',
     'hs-scripts.com',
     'hs-analytics.net',
@@ -1211,15 +950,14 @@ const SDK_HOSTS = [
     // Chat and support widgets
     'intercom.io',
     'intercomcdn.com',
-    'crisp.chat',
+    'client.crisp.chat',
     'zdassets.com',
     'zopim.com',
-    'drift.com',
     'driftt.com',
-    'front.com',
     'frontapp.com',
-    'kapa.ai',
-    'inkeep.com',
+    'widget.kapa.ai',
+    'proxy.kapa.ai',
+    'api.inkeep.com',
     // Search
     'algolia.net',
     'algolianet.com',
@@ -1235,16 +973,42 @@ const SDK_HOSTS = [
     'cdnjs.cloudflare.com',
     'cdn.skypack.dev',
     'ga.jspm.io',
-    // Embeds
-    'youtube.com',
+    // Embeds: YouTube's player, not its channel and video pages
+    'youtube.com/embed/',
+    'youtube.com/iframe_api',
+    'youtube.com/player_api',
+    'youtube.com/s/',
     'youtube-nocookie.com',
     'ytimg.com',
     'player.vimeo.com',
     'js.stripe.com',
 ];
-function isSdkHost(host) {
-    const bare = host.replace(/:\d+$/, '');
-    return SDK_HOSTS.some((known) => bare === known || bare.endsWith(`.${known}`));
+const KNOWN = SDK_HOSTS.map((entry) => {
+    const slash = entry.indexOf('/');
+    return slash < 0
+        ? { host: entry, path: undefined }
+        : { host: entry.slice(0, slash), path: entry.slice(slash) };
+});
+function pathOf(url) {
+    try {
+        return new URL(url.replace(/^[/\\]{2}/, 'https://'), 'https://site.invalid/').pathname;
+    }
+    catch {
+        return '';
+    }
+}
+/** Whether `url`, whose host is `host`, is one an SDK on the list requests. */
+function isSdkUrl(url, host) {
+    const bare = host.replace(/:\d+$/, '').replace(/\.$/, '');
+    let path;
+    return KNOWN.some((known) => {
+        if (bare !== known.host && !bare.endsWith(`.${known.host}`))
+            return false;
+        if (known.path === undefined)
+            return true;
+        path ??= pathOf(url);
+        return path.startsWith(known.path);
+    });
 }
 
 ;// CONCATENATED MODULE: ./.build/airgap/js.js
@@ -1266,6 +1030,8 @@ const REQUESTING_CALLS = new Set([
     'getScript',
     'import',
     'Request',
+    // `new Audio("…")` fetches its source at once (preload is `auto`), played or not.
+    'Audio',
 ]);
 /** Style properties a script sets to CSS that loads what its `url()` names. */
 const LOADING_STYLE_PROPERTIES = new Set([
@@ -1281,7 +1047,27 @@ const LOADING_STYLE_PROPERTIES = new Set([
     'mask',
     'maskImage',
 ]);
-const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\/[^/\s]/i;
+/**
+ * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
+ * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
+ */
+const LOADING_LINK_HINTS = new Set([
+    'link',
+    'stylesheet',
+    'preconnect',
+    'preload',
+    'modulepreload',
+    'prefetch',
+    'dns-prefetch',
+    'icon',
+    'manifest',
+]);
+/** Keys beside `url` that make an object a link (`{ label: "YouTube", url: "…" }`). */
+const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', 'icon']);
+/** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
+const LINK_LOOKAHEAD = 8;
+/** `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`). */
+const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
 function seen(token) {
     const value = token.value;
     return { label: token.type.label, value: typeof value === 'string' ? value : '' };
@@ -1315,14 +1101,41 @@ function evidenceFrom(before) {
     return undefined;
 }
 /**
+ * How the string after these tokens is used as a link's address, or undefined: `href`
+ * (`{ href: "…" }`, `{ link: "…" }`, `a.href = "…"`, `setAttribute("href", "…")`) or
+ * `url` (`{ url: "…" }`, a link only beside a label).
+ */
+function linkContextFrom(before) {
+    const at = (back) => before[before.length - back];
+    const [one, two, three] = [at(1), at(2), at(3)];
+    if (one?.label === ':' && (two?.label === 'name' || two?.label === 'string')) {
+        if (two.value === 'href' || two.value === 'link')
+            return 'href';
+        if (two.value === 'url')
+            return 'url';
+    }
+    if (one?.label === '=' && two?.value === 'href' && three?.label === '.')
+        return 'href';
+    if (one?.label === ',' && two?.label === 'string' && two.value === 'href' && three?.label === '(')
+        return at(4)?.value === 'setAttribute' ? 'href' : undefined;
+    return undefined;
+}
+/** Whether a pending link stays a load: a loading `rel` beside it, or a `url` with no label. */
+function settle(link) {
+    const isLink = !link.loadingHint && (link.context === 'href' || link.labelled);
+    if (isLink)
+        delete link.found.evidence;
+}
+/**
  * URL strings of a script that name a real host, each with the evidence that the browser
  * requests it: a requesting call or property (`fetch("…")`, `script.src = "…"`, `import`),
  * or a known SDK host. Strings without evidence (error-documentation links, dummy bases
  * such as `http://a.com`, bare `//`) come back without it: they are not loads.
  */
 function urlsInScript(source) {
-    // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped.
-    if (!source.includes('//') && !source.includes('\\/'))
+    // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped, and
+    // `"\\\\host/…"` its backslashes, which browsers read as slashes.
+    if (!source.includes('//') && !source.includes('\\/') && !source.includes('\\\\'))
         return [];
     try {
         return tokenUrls(source, 'module');
@@ -1359,6 +1172,7 @@ function cssEvidenceFrom(before) {
 function tokenUrls(source, sourceType) {
     const found = [];
     const before = [];
+    let pending = [];
     for (const token of (0,acorn/* tokenizer */.OH)(source, {
         ecmaVersion: 'latest',
         sourceType,
@@ -1367,22 +1181,31 @@ function tokenUrls(source, sourceType) {
         allowAwaitOutsideFunction: true,
     })) {
         const current = seen(token);
+        if (pending.length > 0)
+            pending = watchPending(pending, current);
         if (token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) {
             // What comes before a template's text is what comes before its opening backquote.
             const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
             if (LOOKS_LIKE_URL.test(current.value)) {
                 const url = current.value.trim();
-                const host = externalHost(url);
-                if (host !== undefined && isRealHost(host)) {
-                    const evidence = evidenceFrom(context) ?? (isSdkHost(host) ? 'SDK host' : undefined);
-                    found.push({ url, offset: token.start, ...(evidence ? { evidence } : {}) });
+                const host = (0,references/* externalHost */.K8)(url);
+                if (host !== undefined && (0,references/* isRealHost */.BV)(host)) {
+                    const evidence = evidenceFrom(context);
+                    const sdk = evidence === undefined && isSdkUrl(url, host);
+                    const item = { url, offset: token.start };
+                    if (evidence !== undefined || sdk)
+                        item.evidence = evidence ?? 'SDK host';
+                    found.push(item);
+                    const link = sdk ? linkContextFrom(context) : undefined;
+                    if (link !== undefined)
+                        pending.push(pendingLink(item, link, context));
                 }
             }
             else if (/url\(/i.test(current.value)) {
                 const evidence = cssEvidenceFrom(context);
                 for (const { url } of evidence === undefined ? [] : urlsInCss(current.value)) {
-                    const host = externalHost(url);
-                    if (host !== undefined && isRealHost(host))
+                    const host = (0,references/* externalHost */.K8)(url);
+                    if (host !== undefined && (0,references/* isRealHost */.BV)(host))
                         found.push({ url, offset: token.start, evidence: `${evidence} url()` });
                 }
             }
@@ -1391,20 +1214,57 @@ function tokenUrls(source, sourceType) {
         if (before.length > 8)
             before.shift();
     }
+    for (const link of pending)
+        settle(link);
     return found;
+}
+function pendingLink(found, context, before) {
+    const link = {
+        found,
+        context,
+        remaining: LINK_LOOKAHEAD,
+        loadingHint: false,
+        labelled: false,
+    };
+    for (let i = before.length - 1; i >= 0; i -= 1) {
+        const token = before[i];
+        if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
+            link.loadingHint = true;
+        if (token.label === '{')
+            break;
+        if (LINK_LABEL_KEYS.has(token.value))
+            link.labelled = true;
+    }
+    return link;
+}
+/** Notes what a token says about each pending link; settles those whose object or window ended. */
+function watchPending(pending, token) {
+    return pending.filter((link) => {
+        if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
+            link.loadingHint = true;
+        if ((token.label === 'name' || token.label === 'string') && LINK_LABEL_KEYS.has(token.value))
+            link.labelled = true;
+        link.remaining -= 1;
+        const ended = link.remaining <= 0 || token.label === '}' || token.label === ';';
+        if (ended)
+            settle(link);
+        return !ended;
+    });
 }
 /** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
 function fallback(source) {
     const found = [];
     for (const match of source.matchAll(/(["'`])((?:[a-z][a-z0-9+.-]*:)?\/\/[^"'`\s\\]+)\1/gi)) {
         const url = match[2];
-        const host = externalHost(url);
-        if (host === undefined || !isRealHost(host))
+        const host = (0,references/* externalHost */.K8)(url);
+        if (host === undefined || !(0,references/* isRealHost */.BV)(host))
             continue;
+        const index = match.index ?? 0;
+        const asLink = /\b(?:href|link)["']?\s*[:=]\s*$/.test(source.slice(Math.max(0, index - 12), index));
         found.push({
             url,
-            offset: (match.index ?? 0) + 1,
-            ...(isSdkHost(host) ? { evidence: 'SDK host' } : {}),
+            offset: index + 1,
+            ...(!asLink && isSdkUrl(url, host) ? { evidence: 'SDK host' } : {}),
         });
     }
     return found;
@@ -1608,7 +1468,7 @@ function flight_element(type, props, emit) {
                 emit({ url, offset: 0, role: 'link', via: 'next/link href' });
             continue;
         }
-        const role = roleOfAttribute(type, attribute, attributes);
+        const role = (0,references/* roleOfAttribute */.K4)(type, attribute, attributes);
         if (role)
             emit({ url, offset: 0, ...role });
     }
@@ -1649,6 +1509,7 @@ function flight_element(type, props, emit) {
 
 ;// CONCATENATED MODULE: ./.build/airgap/html.js
 var _a;
+
 
 
 
@@ -2210,8 +2071,10 @@ class HtmlScanner {
             const raw = attributes[name];
             const value = raw.includes('&') ? (0,decode/* decodeHTMLAttribute */.Im)(raw) : raw;
             if (URL_ATTRIBUTES.has(name)) {
-                const role = roleOfAttribute(tag, name, attributes);
+                const role = (0,references/* roleOfAttribute */.K4)(tag, name, attributes);
                 const url = role ? value.trim() : '';
+                if (role?.role === 'load' && isDataUrl(url))
+                    this.#readDataUrl(tag, url, offset, role.via);
                 if (role && url !== '')
                     this.#emit({
                         url,
@@ -2225,7 +2088,7 @@ class HtmlScanner {
                     });
             }
             else if (SRCSET_ATTRIBUTES.has(name)) {
-                const role = roleOfAttribute(tag, name, attributes);
+                const role = (0,references/* roleOfAttribute */.K4)(tag, name, attributes);
                 for (const url of srcsetUrls(value))
                     if (role)
                         this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
@@ -2308,10 +2171,9 @@ class HtmlScanner {
         }
         if (!CLASSIC_OR_MODULE.test(raw.type))
             return; // JSON-LD, templates, speculation rules
-        if (content.includes('__next_f')) {
-            this.#readFlightPush(content, raw.start);
+        // A script that does more than push flight data is read as a script too.
+        if (content.includes('__next_f') && this.#readFlightPush(content, raw.start))
             return;
-        }
         this.#readScript(content, (at) => raw.start + at, 'inline script');
     }
     /**
@@ -2343,7 +2205,7 @@ class HtmlScanner {
             const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
             const underItsBase = itsBase === undefined || (parsed && beforeItsBase)
                 ? undefined
-                : againstBase(framed, itsBase);
+                : (0,references/* againstBase */.pG)(framed, itsBase);
             if (underItsBase === undefined) {
                 this.#emit(atCreation(framed));
                 continue;
@@ -2354,11 +2216,50 @@ class HtmlScanner {
                 const { attribute: _, ...loaded } = framed;
                 this.#emit(atCreation(loaded));
             }
-            if (baseNamesHost(itsBase))
+            if ((0,references/* baseNamesHost */.YQ)(itsBase))
                 this.#emit({ ...underItsBase, parsed: true });
             else
                 this.#emit(atCreation(underItsBase));
         }
+    }
+    /**
+     * What a frame, an `<object>` or `<embed>`, a stylesheet or a script loaded from a
+     * `data:` URL loads in turn. A document of its own has no address to resolve a path
+     * against: only its URLs with a host are read.
+     */
+    #readDataUrl(tag, url, offset, via) {
+        const payload = dataUrlPayload(url);
+        if (payload === undefined)
+            return;
+        const inside = `${via} (data:)`;
+        if (tag === 'script') {
+            if (!NOT_SCRIPT_TYPES.test(payload.type))
+                this.#readScript(payload.text, () => offset, inside);
+            return;
+        }
+        if (tag === 'link') {
+            if (payload.type !== 'text/css')
+                return;
+            for (const css of urlsInCss(payload.text))
+                this.#emit({ url: css.url, offset, role: 'load', via: `${inside} ${css.via}` });
+            return;
+        }
+        if (!FRAMING_TAGS.has(tag) || !DOCUMENT_TYPES.has(payload.type))
+            return;
+        if (this.#depth >= MAX_FRAME_DEPTH) {
+            this.#callbacks.unreadFrame?.(offset);
+            return;
+        }
+        const inner = new _a({
+            reference: ({ url: found, role, via: innerVia }) => {
+                if (HAS_HOST.test(found))
+                    this.#emit({ url: found, offset, role, via: `${inside} ${innerVia}` });
+            },
+            unconfirmed: (script) => this.#callbacks.unconfirmed?.({ ...script, offset }),
+            unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
+        }, this.#depth + 1);
+        inner.write(payload.text);
+        inner.end();
     }
     /**
      * The URLs in a script's code (`offsetOf` places each in the page): loads when the code
@@ -2373,13 +2274,23 @@ class HtmlScanner {
                 this.#callbacks.unconfirmed?.({ url: script.url, offset });
         }
     }
-    /** `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data. */
+    /**
+     * `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data.
+     * Whether the script does nothing else: no name but those of the push forms Next.js
+     * writes (`(self.__next_f=self.__next_f||[]).push([0])`), so no call that requests.
+     */
     #readFlightPush(content, start) {
+        let onlyPushes = true;
         try {
             for (const token of (0,acorn/* tokenizer */.OH)(content, { ecmaVersion: 'latest' })) {
-                if (token.type !== acorn/* tokTypes */.Y_.string)
-                    continue;
                 const value = token.value;
+                if (token.type !== acorn/* tokTypes */.Y_.string) {
+                    if (!FLIGHT_PUSH_TOKENS.has(token.type.label))
+                        onlyPushes = false;
+                    else if (token.type === acorn/* tokTypes */.Y_.name && !FLIGHT_PUSH_NAMES.has(value))
+                        onlyPushes = false;
+                    continue;
+                }
                 if (typeof value !== 'string')
                     continue;
                 this.#flightStarts.push({ at: this.#flightLength, offset: start + token.start });
@@ -2388,11 +2299,33 @@ class HtmlScanner {
             }
         }
         catch {
-            // Not the push form we know: nothing to read.
+            // Not the push form we know: read as any script.
+            return false;
         }
+        return onlyPushes;
     }
 }
 _a = HtmlScanner;
+/** Elements that show a document from their URL: a `data:` one is read as such. */
+const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
+/** A URL with a scheme or a `//` host: what a document at a `data:` URL can load. */
+const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+/** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
+const FLIGHT_PUSH_TOKENS = new Set([
+    'name',
+    'num',
+    'null',
+    '(',
+    ')',
+    '[',
+    ']',
+    '.',
+    ',',
+    ';',
+    '=',
+    '||',
+]);
+const FLIGHT_PUSH_NAMES = new Set(['self', '__next_f', 'push']);
 /** Every reference of a whole page (tests and small inputs). */
 function referencesInHtml(source) {
     const found = [];
@@ -2413,6 +2346,7 @@ var external_node_worker_threads_ = __webpack_require__(5919);
 // EXTERNAL MODULE: ./.build/worker-file.js
 var worker_file = __webpack_require__(625);
 ;// CONCATENATED MODULE: ./.build/airgap/scan.js
+
 
 
 
@@ -2729,7 +2663,7 @@ function mergeFileScan(result, part) {
         const entry = result.unconfirmed.get(host);
         if (entry)
             entry.count += seen.count;
-        else
+        else if (result.unconfirmed.size < airgap_findings/* MAX_UNCONFIRMED_HOSTS */.W7)
             result.unconfirmed.set(host, seen);
     }
     result.unreadFrames.count += part.unreadFrames.count;
@@ -2787,7 +2721,7 @@ class FileScanner {
             brokenCount: 0,
             rules: emptyRules(),
         };
-        const lines = new LineIndex();
+        const lines = new references/* LineIndex */.rr();
         const seen = new Map();
         // A page repeats its outbound links (a "source" link per paragraph): parse each URL once.
         const hosts = new Map();
@@ -2796,8 +2730,8 @@ class FileScanner {
             const known = hosts.get(url);
             if (known !== undefined)
                 return known ?? undefined;
-            const host = externalHost(url);
-            const outside = host === undefined || isAllowedHost(host, options.allowedHosts) ? undefined : host;
+            const host = (0,references/* externalHost */.K8)(url);
+            const outside = host === undefined || (0,references/* isAllowedHost */.Xj)(host, options.allowedHosts) ? undefined : host;
             if (hosts.size < MAX_HOSTS_PER_FILE)
                 hosts.set(url, outside ?? null);
             return outside;
@@ -2818,14 +2752,16 @@ class FileScanner {
             const roles = seen.get(found.url);
             if (roles?.has(found.role))
                 return;
-            if (roles === undefined)
-                seen.set(found.url, new Set([found.role]));
-            else
-                roles.add(found.role);
+            // Past the kept list, each is counted, not remembered: a page of millions of distinct
+            // URLs would hold them all (a repeat of one not kept is counted again).
             if (part.external.length >= MAX_KEPT) {
                 part.externalDropped += 1;
                 return;
             }
+            if (roles === undefined)
+                seen.set(found.url, new Set([found.role]));
+            else
+                roles.add(found.role);
             part.external.push({
                 file,
                 ...lines.at(found.offset),
@@ -2844,7 +2780,7 @@ class FileScanner {
             const entry = part.unconfirmed.get(host);
             if (entry)
                 entry.count += 1;
-            else
+            else if (part.unconfirmed.size < airgap_findings/* MAX_UNCONFIRMED_HOSTS */.W7)
                 part.unconfirmed.set(host, {
                     count: 1,
                     first: { file, line: lines.at(script.offset).line, url: detached(script.url) },
@@ -2869,7 +2805,7 @@ class FileScanner {
             const baseCameLate = () => pageBase === undefined &&
                 scanner.base !== undefined &&
                 (linksCheckedBeforeBase ||
-                    (readBeforeBase && options.external && baseNamesHost(scanner.base)));
+                    (readBeforeBase && options.external && (0,references/* baseNamesHost */.YQ)(scanner.base)));
             const scanner = new HtmlScanner({
                 reference: (found) => {
                     const unbased = found.parsed === true && !scanner.baseReached;
@@ -2878,7 +2814,7 @@ class FileScanner {
                     // Fetched from the page's own address first, but a script may move it under the
                     // base (`onload="this.rel='stylesheet'"`, an element put back): the host check
                     // reads it there. The link check reads it where the parser fetched it.
-                    external(underBase(found, scanner.base));
+                    external((0,references/* underBase */.uQ)(found, scanner.base));
                     if (isPage && options.links && found.attribute && found.role !== 'metadata') {
                         pending.push({ reference: found, unbased });
                         if (!unbased)
@@ -2892,17 +2828,10 @@ class FileScanner {
                 },
             });
             scanner.base = pageBase;
-            const chunks = content !== undefined
-                ? textPieces(content)
-                : (0,external_node_fs_.createReadStream)(absolute, {
-                    encoding: 'utf8',
-                    highWaterMark: READ_CHUNK,
-                });
+            const chunks = content !== undefined ? textPieces(content) : streamedText(absolute, part);
             for await (const chunk of chunks) {
                 // A page of hundreds of MB takes seconds: the step's timeout must not wait for it.
                 (0,errors/* throwIfAborted */.Te)(options.signal);
-                if (content === undefined)
-                    part.bytes += Buffer.byteLength(chunk);
                 lines.append(chunk);
                 scanner.write(chunk);
                 if (baseCameLate())
@@ -2920,9 +2849,10 @@ class FileScanner {
             checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
             return part;
         }
-        const source = content?.toString('utf8') ?? (await (0,external_node_fs_promises_.readFile)(absolute, 'utf8'));
+        const bytes = content ?? (await (0,external_node_fs_promises_.readFile)(absolute));
         if (content === undefined)
-            part.bytes = Buffer.byteLength(source);
+            part.bytes = bytes.length;
+        const source = wholeText(bytes);
         lines.append(source);
         if (kind === 'flight') {
             if (!/^[0-9a-f]*:/i.test(source))
@@ -2975,12 +2905,47 @@ function readSmall(file) {
         (0,external_node_fs_.closeSync)(fd);
     }
 }
-/** UTF-8 text of `bytes` in pieces of READ_CHUNK bytes (a character split between two stays whole). */
+/**
+ * A decoder for the text that starts with `head`: UTF-16 when a byte order mark says so
+ * (browsers read a page or a stylesheet so whatever its charset), UTF-8 otherwise. A
+ * character split between two pieces stays whole.
+ */
+function textDecoding(head) {
+    const utf16 = head[0] === 0xff && head[1] === 0xfe
+        ? 'utf-16le'
+        : head[0] === 0xfe && head[1] === 0xff
+            ? 'utf-16be'
+            : undefined;
+    if (utf16 === undefined) {
+        const decoder = new external_node_string_decoder_.StringDecoder('utf8');
+        return { write: (bytes) => decoder.write(bytes), end: () => decoder.end() };
+    }
+    const decoder = new TextDecoder(utf16);
+    return { write: (bytes) => decoder.decode(bytes, { stream: true }), end: () => decoder.decode() };
+}
+function wholeText(bytes) {
+    const decoder = textDecoding(bytes);
+    return decoder.write(bytes) + decoder.end();
+}
+/** The text of `bytes` in pieces of READ_CHUNK bytes. */
 function* textPieces(bytes) {
-    const decoder = new external_node_string_decoder_.StringDecoder('utf8');
+    const decoder = textDecoding(bytes);
     for (let at = 0; at < bytes.length; at += READ_CHUNK)
         yield decoder.write(bytes.subarray(at, at + READ_CHUNK));
     const rest = decoder.end();
+    if (rest !== '')
+        yield rest;
+}
+/** The text of a large file, streamed in pieces; its bytes counted into `counted`. */
+async function* streamedText(file, counted) {
+    let decoder;
+    for await (const chunk of (0,external_node_fs_.createReadStream)(file, { highWaterMark: READ_CHUNK })) {
+        const bytes = chunk;
+        counted.bytes += bytes.length;
+        decoder ??= textDecoding(bytes);
+        yield decoder.write(bytes);
+    }
+    const rest = decoder?.end() ?? '';
     if (rest !== '')
         yield rest;
 }
@@ -3048,7 +3013,7 @@ class LinkCache {
 function resolveLink(tree, pageBase, value) {
     let urlPath;
     // A path alone is the site's own, unless a <base href> of another origin says otherwise.
-    if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.') && pageBase.origin === SITE_ORIGIN)
+    if (PLAIN_ABSOLUTE.test(value) && !value.includes('/.') && pageBase.origin === references/* SITE_ORIGIN */.t_)
         urlPath = value;
     else {
         let target;
@@ -3058,7 +3023,7 @@ function resolveLink(tree, pageBase, value) {
         catch {
             return null;
         }
-        if (target.origin !== SITE_ORIGIN)
+        if (target.origin !== references/* SITE_ORIGIN */.t_)
             return null;
         const decoded = decodedUrlPath(target.pathname);
         if (decoded === undefined)
@@ -3086,7 +3051,7 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         return;
     let own;
     try {
-        own = new URL(pageUrl(file), SITE_ORIGIN);
+        own = new URL(pageUrl(file), references/* SITE_ORIGIN */.t_);
     }
     catch {
         return;
@@ -3100,7 +3065,7 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
             : basedOn;
         const value = reference.url;
         if (!isSitePath(value) &&
-            (value.startsWith('#') || value.startsWith('//') || SCHEME.test(value)))
+            (value.startsWith('#') || value.startsWith('//') || references/* SCHEME */.My.test(value)))
             continue;
         // A link of only a query is the page itself: its own scope.
         const linkScope = !based && value.startsWith('/') ? '' : value.startsWith('?') ? href : scope;
@@ -3234,17 +3199,17 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
         reporter.warning(`Documents in <iframe srcdoc> nested more than ${MAX_FRAME_DEPTH} deep were not read, in ${count(unread.count, 'place')} (the first inside the <iframe> at ${unread.first.file}, line ${unread.first.line}): what they load and link to is not checked.`, annotationAt(config, unread.first.file, unread.first.line, undefined, 'Frames not read'));
     }
     const pass = external ? await browserPass(tree, config, reporter, context.signal) : undefined;
-    const findings = findingsFromScan(scan, config.deploymentType);
+    const findings = (0,airgap_findings/* findingsFromScan */.K7)(scan, config.deploymentType);
     if (pass && 'outside' in pass) {
         const fileOf = (page) => tree.resolve(page)?.file ?? page.replace(/^\//, '');
-        findings.push(...findingsFromBrowser(pass, config.deploymentType, config.allowedHosts, fileOf));
+        findings.push(...(0,airgap_findings/* findingsFromBrowser */.ho)(pass, config.deploymentType, config.allowedHosts, fileOf));
     }
     const readiness = {
         deploymentType: config.deploymentType,
         scanned: scan.scanned,
         pages: scan.pages,
         durationMs: now() - started,
-        hosts: groupByHost(findings),
+        hosts: (0,airgap_findings/* groupByHost */.NZ)(findings),
         findings,
         findingsDropped: scan.externalDropped,
         metadata: scan.metadata,
@@ -3271,12 +3236,13 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
             }
             : {}),
     };
+    let sarifWritten;
     // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
     if (external || readiness.links.brokenCount > 0) {
         const base = external_node_path_.join(context.tempDir, `static-export-${config.domain}-readiness`);
         readiness.reportFile = `${base}.json`;
         readiness.sarifFile = `${base}.sarif`;
-        await writeReportFiles(readiness, {
+        sarifWritten = await writeReportFiles(readiness, {
             json: readiness.reportFile,
             sarif: readiness.sarifFile,
             sitePath: external_node_path_.relative(process.cwd(), config.path) || '.',
@@ -3298,6 +3264,8 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     }
     if (readiness.reportFile)
         reporter.info(`Full report: ${readiness.reportFile} (SARIF: ${readiness.sarifFile}).`);
+    if (sarifWritten && sarifWritten.sarifResultsLeftOut > 0)
+        reporter.info(`SARIF: ${sarifWritten.sarifResults} results, one per URL, the most severe first; ${sarifWritten.sarifResultsLeftOut} more (${sarifWritten.sarifFindingsLeftOut} findings) are left out, as GitHub code scanning keeps no more than ${SARIF_LIMITS.results}. The JSON report lists them all.`);
     const loads = readiness.hosts.filter((h) => h.severity === 'error');
     const problems = [];
     if (loads.length > 0) {
