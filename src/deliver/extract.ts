@@ -2,12 +2,7 @@ import fs from 'node:fs/promises';
 import type { ExtractLimits } from '../config.js';
 import { UnsafeArchiveError } from '../errors.js';
 import type { ByteSink } from './download.js';
-import {
-  type ArchiveFormat,
-  describeNonArchive,
-  detectFormat,
-  SNIFF_BYTES,
-} from './archive/format.js';
+import { type ArchiveFormat, detectFormat, refusalOf, SNIFF_BYTES } from './archive/format.js';
 import { type ExtractResult, TarExtraction } from './archive/tar.js';
 import type { WrittenFileListener } from './archive/writer.js';
 import { extractZip } from './archive/zip.js';
@@ -94,9 +89,7 @@ export class ExtractingSink implements ByteSink {
     this.#head = [];
     const format = detectFormat(head);
     if (format === undefined) {
-      throw new UnsafeArchiveError(
-        `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`,
-      );
+      throw new UnsafeArchiveError(refusalOf(head));
     }
     this.#format = format;
     if (format !== 'zip') {
@@ -120,9 +113,7 @@ export async function sniffFile(file: string): Promise<ArchiveFormat> {
     const head = buffer.subarray(0, bytesRead);
     const format = detectFormat(head);
     if (format === undefined) {
-      throw new UnsafeArchiveError(
-        `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`,
-      );
+      throw new UnsafeArchiveError(refusalOf(head));
     }
     return format;
   } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ArchiveEntry, EntryGuard } from '../../src/deliver/archive/entries.js';
-import { detectFormat, describeNonArchive } from '../../src/deliver/archive/format.js';
+import { detectFormat, describeNonArchive, refusalOf } from '../../src/deliver/archive/format.js';
 import { UnsafeArchiveError } from '../../src/errors.js';
 
 const limits = { maxBytes: 10_000, maxEntries: 10 };
@@ -128,5 +128,31 @@ describe('detectFormat', () => {
       describeNonArchive(Buffer.from('<?xml version="1.0"?><Error><Code>AccessDenied</Code>')),
     ).toMatch(/AccessDenied/);
     expect(describeNonArchive(Buffer.alloc(0))).toBe('an empty body');
+  });
+
+  it('reads an all-zero first block as an empty tar, and fewer zeros as no archive', () => {
+    expect(detectFormat(Buffer.alloc(512))).toBe('tar');
+    expect(detectFormat(Buffer.alloc(511))).toBeUndefined();
+    const junk = Buffer.alloc(512);
+    junk[511] = 1;
+    expect(detectFormat(junk)).toBeUndefined();
+  });
+
+  it('names the archive formats it does not extract by their signatures', () => {
+    const head = (hex: string) => Buffer.concat([Buffer.from(hex, 'hex'), Buffer.alloc(500, 7)]);
+    for (const [hex, name] of [
+      ['fd377a585a0000', 'an xz-compressed archive'],
+      ['425a6839314159265359', 'a bzip2-compressed archive'],
+      ['425a6839177245385090', 'a bzip2-compressed archive'],
+      ['28b52ffd', 'a Zstandard-compressed archive'],
+      ['377abcaf271c0004', 'a 7-Zip archive'],
+    ] as const) {
+      expect(detectFormat(head(hex))).toBeUndefined();
+      expect(refusalOf(head(hex))).toBe(
+        `The bundle cannot be extracted: the storage served ${name}, which this action does not extract (it extracts tar, tar.gz and zip).`,
+      );
+    }
+    // Text that happens to start like bzip2's magic is still no archive.
+    expect(refusalOf(Buffer.from('BZh9 is not a bzip2 stream'))).toMatch(/not an archive/);
   });
 });

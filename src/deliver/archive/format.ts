@@ -16,7 +16,57 @@ export function detectFormat(head: Buffer): ArchiveFormat | undefined {
   }
   if (head.length >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'tar';
   if (head.length >= SNIFF_BYTES && hasTarChecksum(head)) return 'tar';
+  // An empty tar (`tar -cf e.tar -T /dev/null`) is its end-of-archive blocks alone: GNU
+  // tar and bsdtar extract nothing from it, as from an empty tar.gz.
+  if (head.length >= SNIFF_BYTES && isZeroBlock(head)) return 'tar';
   return undefined;
+}
+
+function isZeroBlock(head: Buffer): boolean {
+  for (let i = 0; i < SNIFF_BYTES; i += 1) if (head[i] !== 0) return false;
+  return true;
+}
+
+/**
+ * Archive formats this action does not extract, by their signatures: a storage (or an
+ * export setting) that serves one gets a message naming it, not "no known format".
+ */
+const UNSUPPORTED: { name: string; matches(head: Buffer): boolean }[] = [
+  {
+    name: 'an xz-compressed archive',
+    matches: (head) => startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
+  },
+  {
+    // "BZh", the block size '1'-'9', then a block's magic (pi) or, empty, the end's (sqrt pi).
+    name: 'a bzip2-compressed archive',
+    matches: (head) =>
+      startsWith(head, [0x42, 0x5a, 0x68]) &&
+      head.length >= 10 &&
+      (head[3] as number) >= 0x31 &&
+      (head[3] as number) <= 0x39 &&
+      ['314159265359', '177245385090'].includes(head.toString('hex', 4, 10)),
+  },
+  {
+    name: 'a Zstandard-compressed archive',
+    matches: (head) => startsWith(head, [0x28, 0xb5, 0x2f, 0xfd]),
+  },
+  {
+    name: 'a 7-Zip archive',
+    matches: (head) => startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]),
+  },
+];
+
+function startsWith(head: Buffer, signature: number[]): boolean {
+  return head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
+}
+
+/** Why bytes that `detectFormat` does not read are refused: the error message, whole. */
+export function refusalOf(head: Buffer): string {
+  const unsupported = UNSUPPORTED.find((format) => format.matches(head));
+  if (unsupported) {
+    return `The bundle cannot be extracted: the storage served ${unsupported.name}, which this action does not extract (it extracts tar, tar.gz and zip).`;
+  }
+  return `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`;
 }
 
 /**

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { extractBuffer, treeOf } from '../support/extract.js';
+
+/**
+ * Archives real tools make that sit at the edges of what the action reads: formats it does
+ * not extract, an empty tar. Each is made at test time by the tool (.ci/run installs them);
+ * in CI a missing tool fails its case, locally the case is skipped with the reason.
+ */
+
+const run = promisify(execFile);
+const IN_CI = process.env.CI === 'true';
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'archive-edges-'));
+});
+afterAll(async () => {
+  await fs.rm(scratch, { recursive: true, force: true });
+});
+
+const available = new Map<string, boolean>();
+async function requireTools(context: TestContext, ...tools: string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const tool of tools) {
+    if (!available.has(tool)) {
+      const found = await run('sh', ['-c', `command -v ${tool}`]).then(
+        () => true,
+        () => false,
+      );
+      available.set(tool, found);
+    }
+    if (!available.get(tool)) missing.push(tool);
+  }
+  if (missing.length === 0) return;
+  if (IN_CI) throw new Error(`${missing.join(', ')} not installed: .ci/run installs it`);
+  context.skip(`${missing.join(', ')} not installed`);
+}
+
+/** A fresh directory holding a small site: two pages and a symlink. */
+async function site(name: string): Promise<{ base: string; src: string }> {
+  const base = path.join(scratch, name);
+  const src = path.join(base, 'src');
+  await fs.mkdir(path.join(src, 'guide'), { recursive: true });
+  await fs.writeFile(path.join(src, 'index.html'), '<p>home</p>');
+  await fs.writeFile(path.join(src, 'guide', 'intro.html'), '<p>intro</p>');
+  await fs.symlink('intro.html', path.join(src, 'guide', 'index.html'));
+  return { base, src };
+}
+
+describe('archives in formats the action does not extract are named, not called "not an archive"', () => {
+  const cases: { name: string; tools: string[]; file: string; make: string[]; says: RegExp }[] = [
+    {
+      name: 'tar -cJf (xz)',
+      tools: ['tar', 'xz'],
+      file: 'site.tar.xz',
+      make: ['tar', '-cJf', 'OUT', '.'],
+      says: /served an xz-compressed archive, which this action does not extract \(it extracts tar, tar\.gz and zip\)/,
+    },
+    {
+      name: 'tar -cjf (bzip2)',
+      tools: ['tar', 'bzip2'],
+      file: 'site.tar.bz2',
+      make: ['tar', '-cjf', 'OUT', '.'],
+      says: /served a bzip2-compressed archive, which this action does not extract/,
+    },
+    {
+      name: 'tar --zstd',
+      tools: ['tar', 'zstd'],
+      file: 'site.tar.zst',
+      make: ['tar', '--zstd', '-cf', 'OUT', '.'],
+      says: /served a Zstandard-compressed archive, which this action does not extract/,
+    },
+    {
+      name: '7z a',
+      tools: ['7z'],
+      file: 'site.7z',
+      make: ['7z', 'a', '-bd', '-y', 'OUT', '.'],
+      says: /served a 7-Zip archive, which this action does not extract/,
+    },
+  ];
+  for (const [index, { name, tools, file, make, says }] of cases.entries()) {
+    it(name, async (context) => {
+      await requireTools(context, ...tools);
+      const { base, src } = await site(`unsupported-${index}`);
+      const archive = path.join(base, file);
+      const [command, ...args] = make.map((arg) => (arg === 'OUT' ? archive : arg)) as [
+        string,
+        ...string[],
+      ];
+      await run(command, args, { cwd: src });
+      const ours = path.join(base, 'ours');
+      const outcome = await extractBuffer(await fs.readFile(archive), ours);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.error.message).toMatch(says);
+      expect(outcome.error.message).not.toMatch(/not an archive|no known archive format/);
+      expect(await treeOf(ours)).toEqual([]);
+    });
+  }
+});
+
+describe('an empty tar', () => {
+  it('tar -cf e.tar -T /dev/null extracts nothing, as GNU tar does and as an empty tar.gz does', async (context) => {
+    await requireTools(context, 'tar');
+    const base = path.join(scratch, 'empty');
+    await fs.mkdir(base, { recursive: true });
+    await run('tar', ['-cf', path.join(base, 'e.tar'), '-T', '/dev/null']);
+    await run('tar', ['-czf', path.join(base, 'e.tar.gz'), '-T', '/dev/null']);
+    const reference = path.join(base, 'reference');
+    await fs.mkdir(reference);
+    await run('tar', ['-xf', path.join(base, 'e.tar'), '-C', reference]);
+
+    const plain = await extractBuffer(
+      await fs.readFile(path.join(base, 'e.tar')),
+      path.join(base, 'tar'),
+    );
+    const gzipped = await extractBuffer(
+      await fs.readFile(path.join(base, 'e.tar.gz')),
+      path.join(base, 'tgz'),
+    );
+    if (!plain.ok) throw plain.error;
+    if (!gzipped.ok) throw gzipped.error;
+    expect(plain.site.format).toBe('tar');
+    expect(await treeOf(path.join(base, 'tar'))).toEqual(await treeOf(reference));
+    const summary = ({ files, entries, bytes, contents }: typeof plain.site) => ({
+      files,
+      entries,
+      bytes,
+      contents,
+    });
+    expect(summary(plain.site)).toEqual(summary(gzipped.site));
+    expect(plain.site.files).toBe(0);
+  });
+});
