@@ -8,7 +8,7 @@ import { extractBuffer, treeOf } from '../support/extract.js';
 
 /**
  * Archives real tools make that sit at the edges of what the action reads: formats it does
- * not extract, an empty tar. Each is made at test time by the tool (.ci/run installs them);
+ * not extract, an empty tar, hard links to symlinks. Each is made at test time by the tool (.ci/run installs them);
  * in CI a missing tool fails its case, locally the case is skipped with the reason.
  */
 
@@ -50,6 +50,19 @@ async function site(name: string): Promise<{ base: string; src: string }> {
   await fs.writeFile(path.join(src, 'guide', 'intro.html'), '<p>intro</p>');
   await fs.symlink('intro.html', path.join(src, 'guide', 'index.html'));
   return { base, src };
+}
+
+/** Each entry of `dir` with what it is: a file and its text, a directory, a link and its target. */
+async function contents(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const rel = path.relative(dir, full).split(path.sep).join('/');
+    if (entry.isSymbolicLink()) out[rel] = `link -> ${await fs.readlink(full)}`;
+    else if (entry.isDirectory()) out[rel] = 'dir';
+    else out[rel] = `file ${await fs.readFile(full, 'utf8')}`;
+  }
+  return out;
 }
 
 describe('archives in formats the action does not extract are named, not called "not an archive"', () => {
@@ -135,5 +148,84 @@ describe('an empty tar', () => {
     });
     expect(summary(plain.site)).toEqual(summary(gzipped.site));
     expect(plain.site.files).toBe(0);
+  });
+});
+
+describe('a hard link to a symlink (cp -al of a tree with symlinks)', () => {
+  /** `v2/index.html -> intro.html`, and `latest` a copy of `v2` made of hard links. */
+  async function linkedTree(name: string) {
+    const base = path.join(scratch, name);
+    const src = path.join(base, 'src');
+    await fs.mkdir(path.join(src, 'v2'), { recursive: true });
+    await fs.writeFile(path.join(src, 'v2', 'intro.html'), '<p>intro</p>');
+    await fs.symlink('intro.html', path.join(src, 'v2', 'index.html'));
+    await run('cp', ['-al', 'v2', 'latest'], { cwd: src });
+    return { base, src };
+  }
+  const producers: {
+    name: string;
+    tools: string[];
+    make(out: string, src: string): Promise<unknown>;
+  }[] = [
+    {
+      name: 'GNU tar',
+      tools: ['tar'],
+      make: (out, src) => run('tar', ['-czf', out, 'v2', 'latest'], { cwd: src }),
+    },
+    {
+      name: 'bsdtar',
+      tools: ['bsdtar'],
+      make: (out, src) => run('bsdtar', ['-czf', out, 'v2', 'latest'], { cwd: src }),
+    },
+  ];
+  for (const [index, producer] of producers.entries()) {
+    it(`${producer.name}: extracted as GNU tar extracts it, a symlink with the same target`, async (context) => {
+      await requireTools(context, 'tar', 'cp', ...producer.tools);
+      const { base, src } = await linkedTree(`hardlinked-symlink-${index}`);
+      const archive = path.join(base, 'site.tar.gz');
+      await producer.make(archive, src);
+      // The archive does hold a hard link whose source is the symlink.
+      const { stdout } = await run('tar', ['-tvzf', archive]);
+      expect(stdout).toMatch(/^h.* (latest|v2)\/index\.html link to (v2|latest)\/index\.html$/m);
+      const reference = path.join(base, 'reference');
+      await fs.mkdir(reference);
+      await run('tar', ['-xzf', archive, '-C', reference]);
+
+      const ours = path.join(base, 'ours');
+      const outcome = await extractBuffer(await fs.readFile(archive), ours);
+      if (!outcome.ok) throw outcome.error;
+      expect(await contents(ours)).toEqual(await contents(reference));
+      expect(await fs.readlink(path.join(ours, 'latest', 'index.html'))).toBe('intro.html');
+      expect(outcome.site.contents.symlinks.map((link) => [link.path, link.target]).sort()).toEqual(
+        [
+          ['latest/index.html', 'intro.html'],
+          ['v2/index.html', 'intro.html'],
+        ],
+      );
+    });
+  }
+
+  it('GNU tar: refused when the symlink stays inside from its source but leads out from the link', async (context) => {
+    await requireTools(context, 'tar', 'ln');
+    const base = path.join(scratch, 'hardlinked-symlink-out');
+    const src = path.join(base, 'src');
+    await fs.mkdir(path.join(src, 'docs', 'v2'), { recursive: true });
+    await fs.writeFile(path.join(src, 'docs', 'page.html'), 'page');
+    // docs/v2/up -> ../page.html is docs/page.html; the same link at the root climbs out.
+    await fs.symlink('../page.html', path.join(src, 'docs', 'v2', 'up'));
+    await run('ln', ['-P', 'docs/v2/up', 'up'], { cwd: src });
+    const archive = path.join(base, 'site.tar.gz');
+    await run('tar', ['-czf', archive, 'docs', 'up'], { cwd: src });
+    const { stdout } = await run('tar', ['-tvzf', archive]);
+    expect(stdout).toMatch(/^h.* up link to docs\/v2\/up$/m);
+
+    const ours = path.join(base, 'ours');
+    const outcome = await extractBuffer(await fs.readFile(archive), ours);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.message).toBe(
+      'Refusing to extract the archive: entry "up" is a hard link to the symlink "docs/v2/up", so a symlink here, to "../page.html", outside the export.',
+    );
+    await expect(fs.lstat(path.join(ours, 'up'))).rejects.toThrow();
   });
 });

@@ -67,7 +67,7 @@ describe('EntryGuard', () => {
     ],
     [
       [{ name: 'hard', kind: 'hardlink', size: 0, linkTarget: 'missing.html' }],
-      /not a file extracted before/,
+      /not a file or symlink extracted before/,
     ],
   ] as [ArchiveEntry[], RegExp][])('refuses %j', (entries, message) => {
     expect(() => plan(entries)).toThrow(UnsafeArchiveError);
@@ -83,6 +83,55 @@ describe('EntryGuard', () => {
     ]);
     expect(planned.map((p) => p?.kind)).toEqual(['file', 'symlink', 'symlink', 'hardlink']);
     expect(planned[3]?.linkSource).toBe('/dest/assets/app.js');
+  });
+
+  it('plans a hard link to a symlink as a symlink with the same target, checked from its own place', () => {
+    const symlink = (name: string, linkTarget: string): ArchiveEntry => ({
+      name,
+      kind: 'symlink',
+      size: 0,
+      linkTarget,
+    });
+    const hardlink = (name: string, linkTarget: string): ArchiveEntry => ({
+      name,
+      kind: 'hardlink',
+      size: 0,
+      linkTarget,
+    });
+    const planned = plan([
+      file('v2/intro.html'),
+      symlink('v2/index.html', 'intro.html'),
+      hardlink('latest/index.html', 'v2/index.html'),
+      // A hard link to that link is one to the symlink too.
+      hardlink('old/index.html', './latest/index.html'),
+      // GNU tar's link of an entry to itself keeps it.
+      hardlink('v2/index.html', 'v2/index.html'),
+    ]);
+    expect(planned.map((p) => p && [p.kind, p.relative, p.linkTarget, p.linkSource])).toEqual([
+      ['file', 'v2/intro.html', undefined, undefined],
+      ['symlink', 'v2/index.html', 'intro.html', undefined],
+      ['symlink', 'latest/index.html', 'intro.html', undefined],
+      ['symlink', 'old/index.html', 'intro.html', undefined],
+      undefined,
+    ]);
+    // Inside from docs/v2 (docs/page.html), outside from the root.
+    expect(() =>
+      plan([
+        file('docs/page.html'),
+        symlink('docs/v2/up', '../page.html'),
+        hardlink('up', 'docs/v2/up'),
+      ]),
+    ).toThrow(
+      'Refusing to extract the archive: entry "up" is a hard link to the symlink "docs/v2/up", so a symlink here, to "../page.html", outside the export.',
+    );
+    // A symlink never replaces a file, whichever way it comes.
+    expect(() =>
+      plan([file('a.html'), symlink('l', 'a.html'), file('b.html'), hardlink('b.html', 'l')]),
+    ).toThrow(/entry "b.html" would replace a file with a link or directory/);
+    // Nothing is written through it either.
+    expect(() => plan([symlink('l', '.'), hardlink('m', 'l'), file('m/x.html')])).toThrow(
+      /would be written through the symlink "m"/,
+    );
   });
 
   it('refuses symlinks whose targets would hold more than 16 MB until they are made', () => {

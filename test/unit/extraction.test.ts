@@ -692,3 +692,49 @@ describe("the manifest's name at the site's root", () => {
     expect(await fs.readFile(path.join(root, 'api/.static-export.json'), 'utf8')).toBe('{}');
   });
 });
+
+describe('a hard link to a symlink', () => {
+  it('is made as a symlink with the same target, and checked on disk from where it is', async () => {
+    const inside = rawTar([
+      { name: 'v2/intro.html', data: 'intro' },
+      { name: 'v2/index.html', type: '2', linkname: 'intro.html' },
+      { name: 'latest/index.html', type: '1', linkname: 'v2/index.html' },
+    ]);
+    const outcome = await extractBuffer(inside, root);
+    if (!outcome.ok) throw outcome.error;
+    expect(await fs.readlink(path.join(root, 'latest', 'index.html'))).toBe('intro.html');
+    expect(await treeOf(root)).toEqual([
+      'latest/',
+      'latest/index.html',
+      'v2/',
+      'v2/index.html',
+      'v2/intro.html',
+    ]);
+
+    // Written through, the link is refused as any symlink is.
+    await fs.rm(root, { recursive: true, force: true });
+    const through = rawTar([
+      { name: 'l0', type: '2', linkname: '.' },
+      { name: 'x/l1', type: '1', linkname: 'l0' },
+      { name: 'x/l1/victim.txt', data: 'x' },
+    ]);
+    const refused = await extractBuffer(through, root);
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toMatch(/written through the symlink "x\/l1"/);
+    await fs.rm(root, { recursive: true, force: true });
+    // `a/b/c/l1 -> ../l0/..` is a/b from where it is; at x/l1 it goes through `l0 -> .`
+    // and then up out of the root: each harmless on paper, caught on disk.
+    const outside = rawTar([
+      { name: 'l0', type: '2', linkname: '.' },
+      { name: 'a/b/c/l1', type: '2', linkname: '../l0/..' },
+      { name: 'x/l1', type: '1', linkname: 'a/b/c/l1' },
+    ]);
+    const out = await extractBuffer(outside, root);
+    expect(out.ok).toBe(false);
+    if (!out.ok) {
+      expect(out.error.message).toBe(
+        'Refusing to extract the archive: the symlink "x/l1" leads outside the export once the links it goes through are followed.',
+      );
+    }
+  });
+});

@@ -127,6 +127,8 @@ export class EntryGuard {
   #bytes = 0;
   #slots = 0;
   #linkBytes = 0;
+  /** Each symlink's target by slot, for a hard link made to the symlink later. */
+  readonly #symlinkTargets = new Map<number, string>();
 
   /** `archiveBytes` tells how much of the archive has been read, for the ratio ceiling. */
   constructor(
@@ -172,8 +174,37 @@ export class EntryGuard {
     if (first.length === MANIFEST_NAME.length && first.toLowerCase() === MANIFEST_NAME) {
       refuse(`lies at ${MANIFEST_NAME} in the site's root, where this action writes its manifest`);
     }
-    const kind = entry.kind as EntryKind;
+    let kind = entry.kind as EntryKind;
+    let symlinkTarget = entry.linkTarget;
     const relative = parts.join('/');
+
+    // A hard link to a symlink (`cp -al` of a tree with links, stored so by GNU tar, bsdtar
+    // and Python) is what link(2) makes of it: a second symlink with the same target text.
+    // It is planned as that symlink, and every symlink check is made from where it sits: a
+    // relative target that stayed inside from the source may lead out from here.
+    let hardLink: { parts: string[]; relative: string; source: number } | undefined;
+    let asSymlink = 'is a symlink';
+    if (kind === 'hardlink') {
+      const targetParts = normalizeName(entry.linkTarget ?? '', (why) =>
+        refuse(`is a hard link whose target ${why}`),
+      );
+      const source = this.#find(targetParts);
+      if (typeof source !== 'number') {
+        return refuse(
+          `is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file or symlink extracted before it`,
+        );
+      }
+      const targetRelative = targetParts.join('/');
+      // A link to itself (GNU tar writes these for a file listed twice) keeps what is there.
+      if (targetRelative === relative) return undefined;
+      if (source < 0) {
+        kind = 'symlink';
+        symlinkTarget = this.#symlinkTargets.get(~source);
+        asSymlink = `is a hard link to the symlink "${printable(targetRelative)}", so a symlink here,`;
+      } else {
+        hardLink = { parts: targetParts, relative: targetRelative, source };
+      }
+    }
 
     // Every parent must be a directory this archive created (or creates now): never a
     // symlink, never a file.
@@ -218,15 +249,15 @@ export class EntryGuard {
     };
     if (existing !== undefined) planned.replaces = existing;
     if (kind === 'symlink') {
-      const target = entry.linkTarget ?? '';
-      if (target === '' || target.includes('\0')) refuse('is a symlink without a usable target');
+      const target = symlinkTarget ?? '';
+      if (target === '' || target.includes('\0')) refuse(`${asSymlink} without a usable target`);
       if (Buffer.byteLength(target) >= PATH_MAX)
-        refuse(`is a symlink whose target is longer than ${PATH_MAX - 1} bytes`);
+        refuse(`${asSymlink} whose target is longer than ${PATH_MAX - 1} bytes`);
       if (target.startsWith('/') || /^[A-Za-z]:/.test(target) || target.includes('\\')) {
-        refuse(`is a symlink to the absolute path "${printable(target)}"`);
+        refuse(`${asSymlink} to the absolute path "${printable(target)}"`);
       }
       if (climbsOut(parts.length - 1, target)) {
-        refuse(`is a symlink to "${printable(target)}", outside the export`);
+        refuse(`${asSymlink} to "${printable(target)}", outside the export`);
       }
       this.#linkBytes += target.length + leafName.length;
       if (this.#linkBytes > MAX_LINK_BYTES) {
@@ -236,22 +267,10 @@ export class EntryGuard {
       }
       planned.linkTarget = target;
     }
-    if (kind === 'hardlink') {
-      const targetParts = normalizeName(entry.linkTarget ?? '', (why) =>
-        refuse(`is a hard link whose target ${why}`),
-      );
-      const source = this.#find(targetParts);
-      if (typeof source !== 'number' || source < 0) {
-        return refuse(
-          `is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file extracted before it`,
-        );
-      }
-      const targetRelative = targetParts.join('/');
-      // A link to itself (GNU tar writes these for a file listed twice) keeps the file.
-      if (targetRelative === relative) return undefined;
-      planned.linkSource = this.#absolute(targetParts, targetRelative);
-      planned.linkSourceRelative = targetRelative;
-      planned.linkSourceSlot = source;
+    if (hardLink !== undefined) {
+      planned.linkSource = this.#absolute(hardLink.parts, hardLink.relative);
+      planned.linkSourceRelative = hardLink.relative;
+      planned.linkSourceSlot = hardLink.source;
     }
     if (kind === 'directory') {
       if (existingNode === undefined) siblings.set(detached(leafKey), new TreeDir());
@@ -262,6 +281,7 @@ export class EntryGuard {
       this.#slots += 1;
       planned.slot = slot;
       siblings.set(detached(leafKey), kind === 'symlink' ? ~slot : slot);
+      if (kind === 'symlink') this.#symlinkTargets.set(slot, planned.linkTarget as string);
     }
     return planned;
   }
