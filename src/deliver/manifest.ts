@@ -20,15 +20,21 @@ export const MANIFEST_VERSION = 1;
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 /** Half of a UTF-16 surrogate pair without its other half: no URL or file name can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** A `/`-separated relative path that stays inside the tree. */
+/**
+ * A `/`-separated relative path that stays inside the tree. A backslash is a character of a
+ * name, as the extraction keeps it from a tar or a zip made on Unix (`back\\slash.html`),
+ * but never one that a reader taking `\\` for a separator would see leave: no leading
+ * backslash, no `..` between backslashes (the extraction refuses both).
+ */
 const relativePath = z
   .string()
   .min(1)
   .refine(
     (p) =>
       !p.startsWith('/') &&
-      !p.includes('\\') &&
+      !p.startsWith('\\') &&
       !p.split('/').some((s) => s === '..' || s === '') &&
+      !(p.includes('\\') && p.split(/[/\\]/).includes('..')) &&
       !LONE_SURROGATE.test(p),
     'is not a relative path inside the export',
   );

@@ -8,7 +8,8 @@ import { extractBuffer, treeOf } from '../support/extract.js';
 
 /**
  * Archives real tools make that sit at the edges of what the action reads: formats it does
- * not extract, an empty tar, hard links to symlinks. Each is made at test time by the tool (.ci/run installs them);
+ * not extract, an empty tar, hard links to symlinks,
+ * backslashes in names. Each is made at test time by the tool (.ci/run installs them);
  * in CI a missing tool fails its case, locally the case is skipped with the reason.
  */
 
@@ -228,4 +229,120 @@ describe('a hard link to a symlink (cp -al of a tree with symlinks)', () => {
     );
     await expect(fs.lstat(path.join(ours, 'up'))).rejects.toThrow();
   });
+});
+
+describe('a backslash in a name', () => {
+  /** A tree with `back\\slash.html` and `docs/a\\b.html`: one file each on Linux. */
+  async function backslashTree(name: string) {
+    const base = path.join(scratch, name);
+    const src = path.join(base, 'src');
+    await fs.mkdir(path.join(src, 'docs'), { recursive: true });
+    await fs.writeFile(path.join(src, 'back\\slash.html'), 'bs');
+    await fs.writeFile(path.join(src, 'docs', 'a\\b.html'), 'ab');
+    await fs.writeFile(path.join(src, 'index.html'), 'home');
+    return { base, src };
+  }
+  const producers: {
+    name: string;
+    tools: string[];
+    reference: 'tar' | 'unzip';
+    file: string;
+    make(out: string, src: string): Promise<unknown>;
+  }[] = [
+    {
+      name: 'GNU tar',
+      tools: ['tar'],
+      reference: 'tar',
+      file: 'site.tar.gz',
+      make: (out, src) => run('tar', ['-czf', out, '.'], { cwd: src }),
+    },
+    {
+      name: 'bsdtar',
+      tools: ['bsdtar', 'tar'],
+      reference: 'tar',
+      file: 'site.tar.gz',
+      make: (out, src) => run('bsdtar', ['-czf', out, '.'], { cwd: src }),
+    },
+    {
+      name: 'Info-ZIP zip on Unix',
+      tools: ['zip', 'unzip'],
+      reference: 'unzip',
+      file: 'site.zip',
+      make: (out, src) => run('zip', ['-qr', out, '.'], { cwd: src }),
+    },
+  ];
+  for (const [index, producer] of producers.entries()) {
+    it(`${producer.name}: one file, as ${producer.reference} keeps it`, async (context) => {
+      await requireTools(context, ...producer.tools);
+      const { base, src } = await backslashTree(`backslash-${index}`);
+      const archive = path.join(base, producer.file);
+      await producer.make(archive, src);
+      const reference = path.join(base, 'reference');
+      await fs.mkdir(reference);
+      if (producer.reference === 'tar') await run('tar', ['-xzf', archive, '-C', reference]);
+      else await run('unzip', ['-q', archive, '-d', reference]);
+
+      const ours = path.join(base, 'ours');
+      const outcome = await extractBuffer(await fs.readFile(archive), ours);
+      if (!outcome.ok) throw outcome.error;
+      expect(await contents(ours)).toEqual(await contents(reference));
+      expect(await contents(ours)).toMatchObject({
+        'back\\slash.html': 'file bs',
+        'docs/a\\b.html': 'file ab',
+      });
+      expect([...outcome.site.contents.files].map((file) => file.path).sort()).toEqual([
+        'back\\slash.html',
+        'docs/a\\b.html',
+        'index.html',
+      ]);
+    });
+  }
+
+  const PY_ZIP = `
+import sys, zipfile
+host = int(sys.argv[2])
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    for name, data in [('docs\\\\guides\\\\intro.html', 'x'), ('mixed/a\\\\b.html', 'y'), ('index.html', 'home')]:
+        info = zipfile.ZipInfo(name)
+        info.create_system = host
+        info.external_attr = 0x20
+        z.writestr(info, data)
+`;
+  // unzip splits the names of MS-DOS zips at backslashes, bsdtar those of all three hosts;
+  // both keep the backslash of a name that holds a slash.
+  for (const [host, madeBy, reference] of [
+    ['MS-DOS', 0, 'unzip'],
+    ['MS-DOS', 0, 'bsdtar'],
+    ['NTFS', 11, 'bsdtar'],
+    ['VFAT', 14, 'bsdtar'],
+  ] as const) {
+    it(`a zip made on ${host} (Python zipfile): a separator, as ${reference} reads it, unless the name holds a slash`, async (context) => {
+      await requireTools(context, 'python3', reference);
+      const base = path.join(scratch, `backslash-zip-${madeBy}-${reference}`);
+      await fs.mkdir(base, { recursive: true });
+      const archive = path.join(base, 'site.zip');
+      await run('python3', ['-c', PY_ZIP, archive, String(madeBy)]);
+      const extracted = path.join(base, 'reference');
+      await fs.mkdir(extracted);
+      if (reference === 'bsdtar') await run('bsdtar', ['-xf', archive, '-C', extracted]);
+      else {
+        // unzip warns that the archive "appears to use backslashes as path separators".
+        await run('unzip', ['-q', archive, '-d', extracted]).catch((err: { code?: number }) => {
+          if (err.code !== 1) throw err;
+        });
+      }
+      const ours = path.join(base, 'ours');
+      const outcome = await extractBuffer(await fs.readFile(archive), ours);
+      if (!outcome.ok) throw outcome.error;
+      expect(await contents(ours)).toEqual(await contents(extracted));
+      expect(await treeOf(ours)).toEqual([
+        'docs/',
+        'docs/guides/',
+        'docs/guides/intro.html',
+        'index.html',
+        'mixed/',
+        'mixed/a\\b.html',
+      ]);
+    });
+  }
 });

@@ -21,6 +21,7 @@ import {
 import { writeEarlierExport } from '../support/earlier-export.js';
 import { treeDigest } from '../support/files.js';
 import { type CaseRun, type Harness, noticeLines, startHarness } from '../support/in-process.js';
+import { tarOf } from '../support/archives.js';
 
 /**
  * The change report end to end through the core against the emulator: each export job
@@ -905,5 +906,47 @@ describe('images and files a writer names', () => {
     await exportOnce(withImage('diagram01.png'));
     const run = await exportOnce(withImage('diagram02.png'));
     expect(run.outputs['pages-changed']).toBe('1');
+  });
+});
+
+describe('archives that real tools leave at the edges of the formats', () => {
+  it('keeps a backslash in a tar name as a character: one page, a manifest read back, a URL that escapes it', async () => {
+    const page = (text: string) =>
+      `<!doctype html><html><head><title>Back slash</title></head><body><p>${text}</p></body></html>`;
+    const build = async (text: string) => {
+      builds += 1;
+      const files = buildDocsSite({ pages: PAGES, buildId: newBuildId(`build-${builds}`) });
+      return tarOf([
+        ...[...files].map(([name, content]) => ({ name, content })),
+        { name: 'back\\slash.html', content: page(text) },
+      ]);
+    };
+    serving = await build('one');
+    const first = await harness.run(exportInputs(), { workspace, tempDir });
+    expect(failure(first)).toBeUndefined();
+    const site = path.join(workspace, 'site');
+    expect(await fs.readFile(path.join(site, 'back\\slash.html'), 'utf8')).toBe(page('one'));
+    await expect(fs.stat(path.join(site, 'back'))).rejects.toThrow();
+    const read = await readManifest(path.join(site, MANIFEST_NAME));
+    if (read.kind !== 'valid') throw new Error(`manifest ${read.kind}`);
+    expect(read.manifest.files.map((file) => file.path)).toContain('back\\slash.html');
+
+    // The next export replaces it, and names the changed page by an address a browser
+    // does not read as /back/slash.
+    serving = await build('two');
+    const changesFile = path.join(tempDir, 'changes.json');
+    const second = await harness.run(exportInputs({ 'changes-file': changesFile }), {
+      workspace,
+      tempDir,
+    });
+    expect(failure(second)).toBeUndefined();
+    expect(await fs.readFile(path.join(site, 'back\\slash.html'), 'utf8')).toBe(page('two'));
+    const report = await reportOf(changesFile);
+    expect(report.pages.changed).toEqual([
+      expect.objectContaining({
+        path: 'back\\slash.html',
+        url: 'https://docs.example.com/back%5Cslash',
+      }),
+    ]);
   });
 });

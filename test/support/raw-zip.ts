@@ -8,6 +8,8 @@ export interface RawZipEntry {
   deflated?: { bytes: Buffer; size: number; crc: number };
   /** Unix mode including the file type bits (0o100644, 0o120777 for a symlink…). */
   mode?: number;
+  /** The "version made by" host: 3 Unix (the default), 0 MS-DOS, 11 NTFS, 14 VFAT… */
+  madeBy?: number;
 }
 
 /**
@@ -40,7 +42,8 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix
+    const host = entry.madeBy ?? 3;
+    central.writeUInt16LE((host << 8) | 20, 4); // made by Unix, unless told
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
     central.writeUInt16LE(method, 10);
@@ -50,7 +53,10 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
     central.writeUInt32LE(data.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((entry.mode ?? 0o100644) << 16) >>> 0, 38);
+    // A DOS host keeps DOS attributes (0x20: archive) and no Unix mode.
+    const attributes =
+      entry.mode === undefined && host !== 3 ? 0x20 : (entry.mode ?? 0o100644) << 16;
+    central.writeUInt32LE(attributes >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += local.length + name.length + data.length;

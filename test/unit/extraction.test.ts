@@ -585,14 +585,41 @@ describe('7. legitimate archives are accepted', () => {
     });
   }
 
-  for (const format of ['tar', 'zip'] as const) {
-    it(`${format}: backslash separators become directories; ..\\ is still refused`, async () => {
+  for (const format of ['tar', 'zip made on Unix'] as const) {
+    it(`${format}: a backslash is a character of the name, as GNU tar and unzip keep it; ..\\ is still refused`, async () => {
       const build = (name: string) =>
-        format === 'zip' ? rawZip([{ name, data: 'x' }]) : rawTar([{ name, data: 'x' }]);
+        format === 'tar' ? rawTar([{ name, data: 'x' }]) : rawZip([{ name, data: 'x' }]);
+      await extracted(build('docs\\guides\\intro.html'));
+      expect(await treeOf(root)).toEqual(['docs\\guides\\intro.html']);
+      await fs.rm(root, { recursive: true });
+      await refusedWith(build('docs\\..\\..\\victim.txt'), /contains "\.\." between backslashes/);
+      await refusedWith(build('docs/..\\victim.txt'), /contains "\.\." between backslashes/);
+      await refusedWith(build('\\victim.txt'), /has an absolute path/);
+      await refusedWith(build('C:\\victim.txt'), /has an absolute path/);
+      expect(await fs.readFile(path.join(sandbox, 'victim.txt'), 'utf8')).toBe(VICTIM);
+    });
+  }
+
+  for (const [host, madeBy] of [
+    ['MS-DOS', 0],
+    ['NTFS', 11],
+    ['VFAT', 14],
+  ] as const) {
+    it(`zip made on ${host}: backslash separators become directories, as unzip reads them; ..\\ is still refused`, async () => {
+      const build = (name: string) => rawZip([{ name, data: 'x', madeBy }]);
       await extracted(build('docs\\guides\\intro.html'));
       expect(await treeOf(root)).toEqual(['docs/', 'docs/guides/', 'docs/guides/intro.html']);
       await fs.rm(root, { recursive: true });
+      await extracted(rawZip([{ name: 'empty\\', madeBy }]));
+      expect(await treeOf(root)).toEqual(['empty/']);
+      await fs.rm(root, { recursive: true });
+      // A name with a slash was written with slashes: its backslash is a character.
+      await extracted(build('mixed/a\\b.html'));
+      expect(await treeOf(root)).toEqual(['mixed/', 'mixed/a\\b.html']);
+      await fs.rm(root, { recursive: true });
       await refusedWith(build('docs\\..\\..\\victim.txt'), /contains "\.\."/);
+      await refusedWith(build('\\victim.txt'), /has an absolute path/);
+      expect(await fs.readFile(path.join(sandbox, 'victim.txt'), 'utf8')).toBe(VICTIM);
     });
   }
 });

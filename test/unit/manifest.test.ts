@@ -72,6 +72,35 @@ describe('the export manifest', () => {
     }
   });
 
+  it('reads back a path with a backslash, as the extraction keeps it, but none that \\ leads out of', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    const withFile = (file: string) =>
+      buildManifest({
+        ...facts,
+        contents: siteContents(
+          [{ path: file, size: 2, sha256: 'b'.repeat(64), executable: false }],
+          [],
+        ),
+      });
+    try {
+      for (const file of ['back\\slash.html', 'docs/a\\b.html', 'a\\\\b.html']) {
+        const written = await writeManifest(dir, withFile(file));
+        const read = await readManifest(written);
+        expect(read.kind, file).toBe('valid');
+        if (read.kind === 'valid') expect(read.manifest.files[0]?.path).toBe(file);
+        await fs.rm(written);
+      }
+      for (const file of ['\\etc\\passwd', 'docs\\..\\..\\x.html', 'docs/..\\x.html']) {
+        const written = await writeManifest(dir, withFile(file));
+        const read = await readManifest(written);
+        expect(read.kind, file).toBe('invalid');
+        await fs.rm(written);
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('writes a long file list piece by piece, as one serialization would', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
     try {

@@ -17,6 +17,11 @@ export interface ArchiveEntry {
   /** Symlink target, or the archive path a hard link points at. */
   linkTarget?: string;
   mode?: number;
+  /**
+   * `\` separates the name's components: zip entries made on MS-DOS, NTFS or VFAT (their
+   * "version made by" host), as unzip reads them. Elsewhere `\` is a character of the name.
+   */
+  backslashSeparates?: boolean;
 }
 
 export interface PlannedEntry {
@@ -60,6 +65,8 @@ export const NAME_MAX = 255;
  * 500,000 links of 4 KB would take 2 GB.
  */
 export const MAX_LINK_BYTES = 16 * 1024 * 1024;
+/** Where the filesystem itself splits names at `\\` (Windows), every name is read so. */
+const BACKSLASH_IS_SEPARATOR = path.sep === '\\';
 /** Below this, the expansion ratio is not enforced: small archives may compress well. */
 export const RATIO_FLOOR_BYTES = 1024 ** 3;
 
@@ -162,7 +169,8 @@ export class EntryGuard {
     this.#countEntry();
     this.addBytes(entry.kind === 'file' ? entry.size : 0);
 
-    const parts = normalizeName(name, refuse);
+    const backslashSeparates = entry.backslashSeparates === true || BACKSLASH_IS_SEPARATOR;
+    const parts = normalizeName(name, refuse, backslashSeparates);
     if (parts.length === 0) {
       if (entry.kind === 'directory') return undefined;
       refuse('has no name');
@@ -185,8 +193,10 @@ export class EntryGuard {
     let hardLink: { parts: string[]; relative: string; source: number } | undefined;
     let asSymlink = 'is a symlink';
     if (kind === 'hardlink') {
-      const targetParts = normalizeName(entry.linkTarget ?? '', (why) =>
-        refuse(`is a hard link whose target ${why}`),
+      const targetParts = normalizeName(
+        entry.linkTarget ?? '',
+        (why) => refuse(`is a hard link whose target ${why}`),
+        backslashSeparates,
       );
       const source = this.#find(targetParts);
       if (typeof source !== 'number') {
@@ -352,20 +362,31 @@ function climbsOut(depth: number, target: string): boolean {
 }
 
 /**
- * `a/./b//c/` -> `[a, b, c]`. Backslashes (Windows tools) become separators first, so the
- * checks below see what a Windows extractor would create. Refuses absolute names, `..`,
- * NUL, and names longer than a filesystem accepts, in time linear in the name.
+ * `a/./b//c/` -> `[a, b, c]`. With `backslashSeparates` (a zip made on Windows or DOS),
+ * backslashes become separators first, as unzip reads them; elsewhere a backslash is a
+ * character of the name, as GNU tar and unzip keep it (`back\\slash.html` is one file).
+ * Either way a name that `\\` would make absolute, or a `..` between backslashes, is
+ * refused: the tree may be read on Windows later. Refuses absolute names, `..`, NUL, and
+ * names longer than a filesystem accepts, in time linear in the name.
  */
-export function normalizeName(name: string, refuse: (why: string) => never): string[] {
+export function normalizeName(
+  name: string,
+  refuse: (why: string) => never,
+  backslashSeparates = false,
+): string[] {
   if (name.includes('\0')) refuse('contains a NUL character');
   const bytes = Buffer.byteLength(name);
   if (bytes >= PATH_MAX) refuse(`has a name of ${bytes} bytes, longer than ${PATH_MAX - 1}`);
-  const slashed = name.includes('\\') ? name.replaceAll('\\', '/') : name;
-  if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed)) refuse('has an absolute path');
+  const backslashed = name.includes('\\');
+  const slashed = backslashSeparates && backslashed ? name.replaceAll('\\', '/') : name;
+  if (/^[/\\]/.test(name) || /^[A-Za-z]:/.test(slashed)) refuse('has an absolute path');
   const parts: string[] = [];
   for (const part of slashed.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') refuse('contains ".."');
+    if (backslashed && part.includes('\\') && part.split('\\').includes('..')) {
+      refuse('contains ".." between backslashes');
+    }
     if (part.length > NAME_MAX / 4 && Buffer.byteLength(part) > NAME_MAX) {
       refuse(`has a component of ${Buffer.byteLength(part)} bytes, longer than ${NAME_MAX}`);
     }

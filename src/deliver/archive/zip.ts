@@ -316,10 +316,25 @@ function entryName(entry: yauzl.Entry): string {
  * regular file with the entry's bytes.
  */
 function kindOf(entry: yauzl.Entry, name: string): ArchiveEntry['kind'] {
-  if (name.endsWith('/') || name.endsWith('\\')) return 'directory';
+  if (name.endsWith('/') || (name.endsWith('\\') && backslashSeparates(entry, name))) {
+    return 'directory';
+  }
   const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
   const kind = unixMode & S_IFMT ? (FILE_TYPE[unixMode & S_IFMT] ?? 'unknown') : 'file';
   return kind === 'fifo' ? 'file' : kind;
+}
+
+/** MS-DOS, NTFS and VFAT: the "version made by" hosts of Windows and DOS tools. */
+const WINDOWS_HOSTS = new Set([0, 11, 14]);
+
+/**
+ * Whether `\\` separates the components of the entry's name: made on Windows or DOS, by a
+ * tool that wrote no `/` in it (old .NET, some Windows zippers). A name that holds a `/`
+ * was written with `/` as its separator, and keeps its backslashes as characters, as
+ * unzip and bsdtar read both. (unzip splits MS-DOS names only, bsdtar all three hosts.)
+ */
+function backslashSeparates(entry: yauzl.Entry, name: string): boolean {
+  return WINDOWS_HOSTS.has(entry.versionMadeBy >>> 8) && !name.includes('/');
 }
 
 async function extractZipEntry(
@@ -347,6 +362,7 @@ async function extractZipEntry(
     size: kind === 'file' ? entry.uncompressedSize : 0,
     ...(linkTarget !== undefined ? { linkTarget } : {}),
     ...(unixMode ? { mode: unixMode & 0o777 } : {}),
+    ...(backslashSeparates(entry, name) ? { backslashSeparates: true } : {}),
   });
   if (planned === undefined) return;
   if (planned.kind === 'directory') return writer.directory(planned);
