@@ -3972,7 +3972,55 @@ function detectFormat(head) {
         return 'tar';
     if (head.length >= SNIFF_BYTES && hasTarChecksum(head))
         return 'tar';
+    // An empty tar (`tar -cf e.tar -T /dev/null`) is its end-of-archive blocks alone: GNU
+    // tar and bsdtar extract nothing from it, as from an empty tar.gz.
+    if (head.length >= SNIFF_BYTES && isZeroBlock(head))
+        return 'tar';
     return undefined;
+}
+function isZeroBlock(head) {
+    for (let i = 0; i < SNIFF_BYTES; i += 1)
+        if (head[i] !== 0)
+            return false;
+    return true;
+}
+/**
+ * Archive formats this action does not extract, by their signatures: a storage (or an
+ * export setting) that serves one gets a message naming it, not "no known format".
+ */
+const UNSUPPORTED = [
+    {
+        name: 'an xz-compressed archive',
+        matches: (head) => startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]),
+    },
+    {
+        // "BZh", the block size '1'-'9', then a block's magic (pi) or, empty, the end's (sqrt pi).
+        name: 'a bzip2-compressed archive',
+        matches: (head) => startsWith(head, [0x42, 0x5a, 0x68]) &&
+            head.length >= 10 &&
+            head[3] >= 0x31 &&
+            head[3] <= 0x39 &&
+            ['314159265359', '177245385090'].includes(head.toString('hex', 4, 10)),
+    },
+    {
+        name: 'a Zstandard-compressed archive',
+        matches: (head) => startsWith(head, [0x28, 0xb5, 0x2f, 0xfd]),
+    },
+    {
+        name: 'a 7-Zip archive',
+        matches: (head) => startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]),
+    },
+];
+function startsWith(head, signature) {
+    return head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
+}
+/** Why bytes that `detectFormat` does not read are refused: the error message, whole. */
+function refusalOf(head) {
+    const unsupported = UNSUPPORTED.find((format) => format.matches(head));
+    if (unsupported) {
+        return `The bundle cannot be extracted: the storage served ${unsupported.name}, which this action does not extract (it extracts tar, tar.gz and zip).`;
+    }
+    return `The bundle is not an archive: the storage served ${describeNonArchive(head)}.`;
 }
 /**
  * v7 and pre-POSIX tar headers carry no magic: a first block whose checksum field matches
@@ -4584,6 +4632,8 @@ const entries_NAME_MAX = 255;
  * 500,000 links of 4 KB would take 2 GB.
  */
 const MAX_LINK_BYTES = 16 * 1024 * 1024;
+/** Where the filesystem itself splits names at `\\` (Windows), every name is read so. */
+const BACKSLASH_IS_SEPARATOR = external_node_path_.sep === '\\';
 /** Below this, the expansion ratio is not enforced: small archives may compress well. */
 const RATIO_FLOOR_BYTES = 1024 ** 3;
 /**
@@ -4648,6 +4698,8 @@ class EntryGuard {
     #bytes = 0;
     #slots = 0;
     #linkBytes = 0;
+    /** Each symlink's target by slot, for a hard link made to the symlink later. */
+    #symlinkTargets = new Map();
     /** `archiveBytes` tells how much of the archive has been read, for the ratio ceiling. */
     constructor(root, limits, archiveBytes = () => 0) {
         this.root = root;
@@ -4675,7 +4727,8 @@ class EntryGuard {
             refuse('has an entry type this action does not extract');
         this.#countEntry();
         this.addBytes(entry.kind === 'file' ? entry.size : 0);
-        const parts = normalizeName(name, refuse);
+        const backslashSeparates = entry.backslashSeparates === true || BACKSLASH_IS_SEPARATOR;
+        const parts = normalizeName(name, refuse, backslashSeparates);
         if (parts.length === 0) {
             if (entry.kind === 'directory')
                 return undefined;
@@ -4688,8 +4741,34 @@ class EntryGuard {
         if (first.length === deliver_manifest/* MANIFEST_NAME */.ir.length && first.toLowerCase() === deliver_manifest/* MANIFEST_NAME */.ir) {
             refuse(`lies at ${deliver_manifest/* MANIFEST_NAME */.ir} in the site's root, where this action writes its manifest`);
         }
-        const kind = entry.kind;
+        let kind = entry.kind;
+        let symlinkTarget = entry.linkTarget;
         const relative = parts.join('/');
+        // A hard link to a symlink (`cp -al` of a tree with links, stored so by GNU tar, bsdtar
+        // and Python) is what link(2) makes of it: a second symlink with the same target text.
+        // It is planned as that symlink, and every symlink check is made from where it sits: a
+        // relative target that stayed inside from the source may lead out from here.
+        let hardLink;
+        let asSymlink = 'is a symlink';
+        if (kind === 'hardlink') {
+            const targetParts = normalizeName(entry.linkTarget ?? '', (why) => refuse(`is a hard link whose target ${why}`), backslashSeparates);
+            const source = this.#find(targetParts);
+            if (typeof source !== 'number') {
+                return refuse(`is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file or symlink extracted before it`);
+            }
+            const targetRelative = targetParts.join('/');
+            // A link to itself (GNU tar writes these for a file listed twice) keeps what is there.
+            if (targetRelative === relative)
+                return undefined;
+            if (source < 0) {
+                kind = 'symlink';
+                symlinkTarget = this.#symlinkTargets.get(~source);
+                asSymlink = `is a hard link to the symlink "${printable(targetRelative)}", so a symlink here,`;
+            }
+            else {
+                hardLink = { parts: targetParts, relative: targetRelative, source };
+            }
+        }
         // Every parent must be a directory this archive created (or creates now): never a
         // symlink, never a file.
         let node = this.tree;
@@ -4735,16 +4814,16 @@ class EntryGuard {
         if (existing !== undefined)
             planned.replaces = existing;
         if (kind === 'symlink') {
-            const target = entry.linkTarget ?? '';
+            const target = symlinkTarget ?? '';
             if (target === '' || target.includes('\0'))
-                refuse('is a symlink without a usable target');
+                refuse(`${asSymlink} without a usable target`);
             if (Buffer.byteLength(target) >= PATH_MAX)
-                refuse(`is a symlink whose target is longer than ${PATH_MAX - 1} bytes`);
+                refuse(`${asSymlink} whose target is longer than ${PATH_MAX - 1} bytes`);
             if (target.startsWith('/') || /^[A-Za-z]:/.test(target) || target.includes('\\')) {
-                refuse(`is a symlink to the absolute path "${printable(target)}"`);
+                refuse(`${asSymlink} to the absolute path "${printable(target)}"`);
             }
             if (climbsOut(parts.length - 1, target)) {
-                refuse(`is a symlink to "${printable(target)}", outside the export`);
+                refuse(`${asSymlink} to "${printable(target)}", outside the export`);
             }
             this.#linkBytes += target.length + leafName.length;
             if (this.#linkBytes > MAX_LINK_BYTES) {
@@ -4752,19 +4831,10 @@ class EntryGuard {
             }
             planned.linkTarget = target;
         }
-        if (kind === 'hardlink') {
-            const targetParts = normalizeName(entry.linkTarget ?? '', (why) => refuse(`is a hard link whose target ${why}`));
-            const source = this.#find(targetParts);
-            if (typeof source !== 'number' || source < 0) {
-                return refuse(`is a hard link to "${printable(entry.linkTarget ?? '')}", which is not a file extracted before it`);
-            }
-            const targetRelative = targetParts.join('/');
-            // A link to itself (GNU tar writes these for a file listed twice) keeps the file.
-            if (targetRelative === relative)
-                return undefined;
-            planned.linkSource = this.#absolute(targetParts, targetRelative);
-            planned.linkSourceRelative = targetRelative;
-            planned.linkSourceSlot = source;
+        if (hardLink !== undefined) {
+            planned.linkSource = this.#absolute(hardLink.parts, hardLink.relative);
+            planned.linkSourceRelative = hardLink.relative;
+            planned.linkSourceSlot = hardLink.source;
         }
         if (kind === 'directory') {
             if (existingNode === undefined)
@@ -4778,6 +4848,8 @@ class EntryGuard {
             this.#slots += 1;
             planned.slot = slot;
             siblings.set(detached(leafKey), kind === 'symlink' ? ~slot : slot);
+            if (kind === 'symlink')
+                this.#symlinkTargets.set(slot, planned.linkTarget);
         }
         return planned;
     }
@@ -4838,18 +4910,22 @@ function climbsOut(depth, target) {
     return false;
 }
 /**
- * `a/./b//c/` -> `[a, b, c]`. Backslashes (Windows tools) become separators first, so the
- * checks below see what a Windows extractor would create. Refuses absolute names, `..`,
- * NUL, and names longer than a filesystem accepts, in time linear in the name.
+ * `a/./b//c/` -> `[a, b, c]`. With `backslashSeparates` (a zip made on Windows or DOS),
+ * backslashes become separators first, as unzip reads them; elsewhere a backslash is a
+ * character of the name, as GNU tar and unzip keep it (`back\\slash.html` is one file).
+ * Either way a name that `\\` would make absolute, or a `..` between backslashes, is
+ * refused: the tree may be read on Windows later. Refuses absolute names, `..`, NUL, and
+ * names longer than a filesystem accepts, in time linear in the name.
  */
-function normalizeName(name, refuse) {
+function normalizeName(name, refuse, backslashSeparates = false) {
     if (name.includes('\0'))
         refuse('contains a NUL character');
     const bytes = Buffer.byteLength(name);
     if (bytes >= PATH_MAX)
         refuse(`has a name of ${bytes} bytes, longer than ${PATH_MAX - 1}`);
-    const slashed = name.includes('\\') ? name.replaceAll('\\', '/') : name;
-    if (slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed))
+    const backslashed = name.includes('\\');
+    const slashed = backslashSeparates && backslashed ? name.replaceAll('\\', '/') : name;
+    if (/^[/\\]/.test(name) || /^[A-Za-z]:/.test(slashed))
         refuse('has an absolute path');
     const parts = [];
     for (const part of slashed.split('/')) {
@@ -4857,6 +4933,9 @@ function normalizeName(name, refuse) {
             continue;
         if (part === '..')
             refuse('contains ".."');
+        if (backslashed && part.includes('\\') && part.split('\\').includes('..')) {
+            refuse('contains ".." between backslashes');
+        }
         if (part.length > entries_NAME_MAX / 4 && Buffer.byteLength(part) > entries_NAME_MAX) {
             refuse(`has a component of ${Buffer.byteLength(part)} bytes, longer than ${entries_NAME_MAX}`);
         }
@@ -6610,11 +6689,23 @@ function entryName(entry) {
  * regular file with the entry's bytes.
  */
 function zip_kindOf(entry, name) {
-    if (name.endsWith('/') || name.endsWith('\\'))
+    if (name.endsWith('/') || (name.endsWith('\\') && backslashSeparates(entry, name))) {
         return 'directory';
+    }
     const unixMode = (entry.externalFileAttributes >>> 16) & 0xffff;
     const kind = unixMode & S_IFMT ? (FILE_TYPE[unixMode & S_IFMT] ?? 'unknown') : 'file';
     return kind === 'fifo' ? 'file' : kind;
+}
+/** MS-DOS, NTFS and VFAT: the "version made by" hosts of Windows and DOS tools. */
+const WINDOWS_HOSTS = new Set([0, 11, 14]);
+/**
+ * Whether `\\` separates the components of the entry's name: made on Windows or DOS, by a
+ * tool that wrote no `/` in it (old .NET, some Windows zippers). A name that holds a `/`
+ * was written with `/` as its separator, and keeps its backslashes as characters, as
+ * unzip and bsdtar read both. (unzip splits MS-DOS names only, bsdtar all three hosts.)
+ */
+function backslashSeparates(entry, name) {
+    return WINDOWS_HOSTS.has(entry.versionMadeBy >>> 8) && !name.includes('/');
 }
 async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
     (0,errors/* throwIfAborted */.Te)(signal);
@@ -6631,6 +6722,7 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
         size: kind === 'file' ? entry.uncompressedSize : 0,
         ...(linkTarget !== undefined ? { linkTarget } : {}),
         ...(unixMode ? { mode: unixMode & 0o777 } : {}),
+        ...(backslashSeparates(entry, name) ? { backslashSeparates: true } : {}),
     });
     if (planned === undefined)
         return;
@@ -6771,7 +6863,7 @@ class ExtractingSink {
         this.#head = [];
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(refusalOf(head));
         }
         this.#format = format;
         if (format !== 'zip') {
@@ -6788,7 +6880,7 @@ async function sniffFile(file) {
         const head = buffer.subarray(0, bytesRead);
         const format = detectFormat(head);
         if (format === undefined) {
-            throw new errors/* UnsafeArchiveError */.td(`The bundle is not an archive: the storage served ${describeNonArchive(head)}.`);
+            throw new errors/* UnsafeArchiveError */.td(refusalOf(head));
         }
         return format;
     }
