@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, PuppeteerNode } from 'puppeteer-core';
 import { abortReason } from '../errors.js';
 import { serveSite } from './serve.js';
-import { decodedUrlPath, type SiteTree } from './site-tree.js';
+import { decodedUrlPath, pageAddress, type SiteTree } from './site-tree.js';
 
 /** Browsers looked for, in order, when no path is given (the binaries, not their shell wrappers). */
 const CANDIDATES = [
@@ -180,11 +180,6 @@ export async function loadPagesInBrowser(
     await browser?.close().catch(() => undefined);
     await server.close();
   }
-}
-
-/** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
-export function pageAddress(origin: string, urlPath: string): string {
-  return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /**

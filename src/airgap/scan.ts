@@ -26,6 +26,7 @@ import {
 } from './references.js';
 import {
   decodedUrlPath,
+  pageAddress,
   pageUrl,
   type Resolved,
   type SiteTree,
@@ -842,7 +843,7 @@ function checkLinks(
   if (found.length === 0) return;
   let own: URL;
   try {
-    own = new URL(pageUrl(file), SITE_ORIGIN);
+    own = new URL(pageAddress(SITE_ORIGIN, pageUrl(file)));
   } catch {
     return;
   }

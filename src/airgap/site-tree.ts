@@ -116,3 +116,12 @@ export function pageUrl(file: string): string {
   if (file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
   return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
 }
+
+/**
+ * The address of a page's URL path on `origin`, each segment encoded: a `#`, `?`, `%` or
+ * `\` in a name is part of the path a browser asks for, and of the base its relative
+ * links are resolved against.
+ */
+export function pageAddress(origin: string, urlPath: string): string {
+  return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { pageAddress, samplePages } from '../../src/airgap/browser.js';
+import { samplePages } from '../../src/airgap/browser.js';
 import { urlsInCss } from '../../src/airgap/css.js';
 import { type Finding, groupByHost } from '../../src/airgap/findings.js';
 import { referencesInFlight } from '../../src/airgap/flight.js';
@@ -22,7 +22,7 @@ import { externalHost, isAllowedHost, isRealHost, LineIndex } from '../../src/ai
 import { MAX_UNCONFIRMED_HOSTS } from '../../src/airgap/findings.js';
 import { scanSite } from '../../src/airgap/scan.js';
 import { nginxConfig } from '../../src/airgap/serving.js';
-import { pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
+import { pageAddress, pageUrl, SiteTree } from '../../src/airgap/site-tree.js';
 import { imageInFrames } from '../support/nested-frames.js';
 import { writeTree } from '../support/files.js';
 
@@ -988,6 +988,26 @@ describe('scanning a site', () => {
     );
     expect(scan.links.checked).toBe(2);
     expect(scan.links.broken).toEqual([]);
+  });
+
+  it('resolves links from a page whose name holds a #, ?, % or backslash against its own folder', async () => {
+    const links = '<a href="next">x</a> <a href="gone">y</a>';
+    const scan = await scanPages(
+      {
+        'a/next.html': '<p>next</p>',
+        'a/c#.html': links,
+        'a/why?.html': links,
+        'a/100%.html': links,
+        'a/back\\slash.html': links,
+      },
+      { external: false, links: true },
+    );
+    expect(scan.links.broken.map((b) => [b.file, b.target]).sort()).toEqual([
+      ['a/100%.html', '/a/gone'],
+      ['a/back\\slash.html', '/a/gone'],
+      ['a/c#.html', '/a/gone'],
+      ['a/why?.html', '/a/gone'],
+    ]);
   });
 
   it('checks no link that a <base href> of another origin sends away', async () => {
