@@ -136,6 +136,14 @@ function pageUrl(file) {
         return `/${file.slice(0, -'index.html'.length)}`;
     return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
 }
+/**
+ * The address of a page's URL path on `origin`, each segment encoded: a `#`, `?`, `%` or
+ * `\` in a name is part of the path a browser asks for, and of the base its relative
+ * links are resolved against.
+ */
+function pageAddress(origin, urlPath) {
+    return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
+}
 
 ;// CONCATENATED MODULE: ./.build/airgap/serve.js
 
@@ -379,10 +387,6 @@ async function loadPagesInBrowser(tree, options) {
         await browser?.close().catch(() => undefined);
         await server.close();
     }
-}
-/** The address of a page's URL path on `origin`, each segment encoded (`#`, `?` and `%` are part of a name). */
-function pageAddress(origin, urlPath) {
-    return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
 }
 /**
  * Launches Chromium with LAUNCH_ARGS: the old headless shell when that is the binary
@@ -3051,7 +3055,7 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         return;
     let own;
     try {
-        own = new URL(pageUrl(file), references/* SITE_ORIGIN */.t_);
+        own = new URL(pageAddress(references/* SITE_ORIGIN */.t_, pageUrl(file)));
     }
     catch {
         return;
