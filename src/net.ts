@@ -47,3 +47,12 @@ export function withoutQuery(url: string | URL): string {
     return '(invalid URL)';
   }
 }
+
+/** `text` percent-decoded, or as it is when it is no percent-encoding of UTF-8 (`100%`). */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,3 +1,5 @@
+import { safeDecode } from './net.js';
+
 /** Shorter runs of a secret are too common to be told from ordinary text. */
 const FRAGMENT = 10;
 
@@ -207,14 +209,6 @@ function withoutCutValue(text: string, values: string[]): string {
     }
   }
   return longest === 0 ? text : `${body.slice(0, body.length - longest)}${ELIDED}`;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function xmlEscape(text: string): string {

@@ -8,6 +8,7 @@ import {
   htmlDecodeTree,
 } from 'entities/decode';
 import { isHtmlWhitespace } from '../html-whitespace.js';
+import { safeDecode } from '../net.js';
 
 /**
  * What a reader sees on a page, reduced to short hashes, so that two exports can be
@@ -1288,14 +1289,6 @@ function normalizeOnce(url: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (!/\.[a-z0-9]+$/i.test(name) || /\.html?$/i.test(name)) return url;
   return normalizeAssetPath(path);
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /**
