@@ -1,3 +1,5 @@
+import { SITE_ORIGIN } from './references.js';
+
 /**
  * Hosts (and, where the same host also serves pages people link to, paths) of analytics,
  * chat, search, font, embed and CDN services: a URL string naming one of them in a script
@@ -91,9 +93,10 @@ const KNOWN = SDK_HOSTS.map((entry) => {
     : { host: entry.slice(0, slash), path: entry.slice(slash) };
 });
 
+/** The path of `url` (`https://host/…`, `//host/…` or `\\host/…`, read as a browser reads it). */
 function pathOf(url: string): string {
   try {
-    return new URL(url.replace(/^[/\\]{2}/, 'https://'), 'https://site.invalid/').pathname;
+    return new URL(url, SITE_ORIGIN).pathname;
   } catch {
     return '';
   }
