@@ -5,13 +5,9 @@ export const SNIFF_BYTES = 512;
 
 /** The archive format from its first bytes; never from a file name or URL. */
 export function detectFormat(head: Buffer): ArchiveFormat | undefined {
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
-  if (
-    head.length >= 4 &&
-    head[0] === 0x50 &&
-    head[1] === 0x4b &&
-    ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06))
-  ) {
+  if (startsWith(head, [0x1f, 0x8b])) return 'tar.gz';
+  // A local file header, or the end record alone (an empty zip).
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) {
     return 'zip';
   }
   if (head.length >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar') return 'tar';
@@ -56,6 +52,7 @@ const UNSUPPORTED: { name: string; matches(head: Buffer): boolean }[] = [
   },
 ];
 
+/** Whether `head` begins with the bytes of `signature`. */
 function startsWith(head: Buffer, signature: number[]): boolean {
   return head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
 }
