@@ -554,12 +554,12 @@ async function openFollowingRedirects(
     if (!REDIRECTS.has(response.statusCode) || location === undefined) return { response, url };
     discard(response.body);
     const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
-    if (next !== undefined) links.add(next.href);
     if (next === undefined) {
       throw new DownloadError(
         `The bundle link redirected (HTTP ${response.statusCode} from ${withoutQuery(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`,
       );
     }
+    links.add(next.href);
     options.onRedirect?.(next.href);
     options.debug?.(`GET ${withoutQuery(url)} → ${response.statusCode}, to ${withoutQuery(next)}`);
     if (hop + 1 > MAX_REDIRECTS) {
