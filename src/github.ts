@@ -57,7 +57,7 @@ export function githubReporter(
   const clean = (text: string) => redactor.redact(text);
   // What the archive or a server wrote may hold escape sequences, and characters that only
   // the runner reads as a blank (U+0085): a log line shows them as escapes.
-  const shown = (text: string) => visibleControls(clean(text));
+  const shown = (text: string) => logText(redactor, text);
   const properties = (annotation?: Annotation): core.AnnotationProperties => ({
     ...(annotation?.title ? { title: shown(annotation.title) } : {}),
     ...(annotation?.file ? { file: relativeToWorkspace(annotation.file, workspace) } : {}),
@@ -177,9 +177,7 @@ export async function reportOutcome(
   if (outcome.error === undefined) return true;
   if (outcome.error instanceof InputError) {
     for (const problem of outcome.error.problems) {
-      commands.error(
-        visibleControls(redactor.redact(`Invalid input ${problem.input}: ${problem.message}`)),
-      );
+      commands.error(logText(redactor, `Invalid input ${problem.input}: ${problem.message}`));
     }
     return false;
   }
@@ -192,6 +190,11 @@ export async function reportOutcome(
   }
   commands.error(visibleControls(failure as string));
   return false;
+}
+
+/** Text for the log: without secrets, its control characters written as escapes. */
+function logText(redactor: Redactor, text: string): string {
+  return visibleControls(redactor.redact(text));
 }
 
 /** `value` with every string in it (in arrays and plain objects, at any depth) redacted. */
