@@ -902,6 +902,7 @@ function unquotedUrl(inside) {
 // EXTERNAL MODULE: ./.build/airgap/references.js
 var references = __webpack_require__(8809);
 ;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
+
 /**
  * Hosts (and, where the same host also serves pages people link to, paths) of analytics,
  * chat, search, font, embed and CDN services: a URL string naming one of them in a script
@@ -993,9 +994,10 @@ const KNOWN = SDK_HOSTS.map((entry) => {
         ? { host: entry, path: undefined }
         : { host: entry.slice(0, slash), path: entry.slice(slash) };
 });
+/** The path of `url` (`https://host/…`, `//host/…` or `\\host/…`, read as a browser reads it). */
 function pathOf(url) {
     try {
-        return new URL(url.replace(/^[/\\]{2}/, 'https://'), 'https://site.invalid/').pathname;
+        return new URL(url, references/* SITE_ORIGIN */.t_).pathname;
     }
     catch {
         return '';

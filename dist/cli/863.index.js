@@ -3960,12 +3960,10 @@ async function removeStaleReport(file, reporter) {
 const SNIFF_BYTES = 512;
 /** The archive format from its first bytes; never from a file name or URL. */
 function detectFormat(head) {
-    if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
+    if (startsWith(head, [0x1f, 0x8b]))
         return 'tar.gz';
-    if (head.length >= 4 &&
-        head[0] === 0x50 &&
-        head[1] === 0x4b &&
-        ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06))) {
+    // A local file header, or the end record alone (an empty zip).
+    if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) {
         return 'zip';
     }
     if (head.length >= 262 && head.subarray(257, 262).toString('latin1') === 'ustar')
@@ -4011,6 +4009,7 @@ const UNSUPPORTED = [
         matches: (head) => startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]),
     },
 ];
+/** Whether `head` begins with the bytes of `signature`. */
 function startsWith(head, signature) {
     return head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
 }
@@ -4555,11 +4554,10 @@ async function openFollowingRedirects(link, headers, options, links) {
             return { response, url };
         discard(response.body);
         const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
-        if (next !== undefined)
-            links.add(next.href);
         if (next === undefined) {
             throw new errors/* DownloadError */.nV(`The bundle link redirected (HTTP ${response.statusCode} from ${(0,net/* withoutQuery */.j$)(url)}) to an address that is not a URL: the storage or a front end before it is misconfigured.`);
         }
+        links.add(next.href);
         options.onRedirect?.(next.href);
         options.debug?.(`GET ${(0,net/* withoutQuery */.j$)(url)} → ${response.statusCode}, to ${(0,net/* withoutQuery */.j$)(next)}`);
         if (hop + 1 > MAX_REDIRECTS) {
