@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { throwIfAborted } from '../errors.js';
 import { shippedWorkerFile } from '../worker-file.js';
-import type { ToFingerprintWorker } from './fingerprint-worker.js';
+import { setImmediate } from 'node:timers/promises';
+import type { FromFingerprintWorker, ToFingerprintWorker } from './fingerprint-worker.js';
 import {
   type EarlierPage,
+  type Outcome,
   PageFingerprintJob,
   type PageFingerprints,
   type WrittenPage,
@@ -19,10 +22,12 @@ import {
 export interface PageFingerprinter {
   /** Where pages were scanned: a worker thread, or this one (no worker, or no page needed it). */
   readonly where: 'worker' | 'inline';
+  /** Pages this thread scanned once the site was written, beside the worker. */
+  readonly scannedBeside: number;
   /** A file was written in full (every file of the site goes through here), with its bytes when in memory. */
   written(file: WrittenPage, bytes?: Buffer): void;
-  /** Fingerprints of every page of the complete site. */
-  finish(files: Iterable<WrittenPage>): Promise<PageFingerprints>;
+  /** Fingerprints of every page of the complete site; `signal` stops a worker's share of it. */
+  finish(files: Iterable<WrittenPage>, signal?: AbortSignal): Promise<PageFingerprints>;
   /** Stops any work in progress (a failed or cancelled extraction). */
   stop(): Promise<void>;
 }
@@ -69,6 +74,7 @@ function inlineFingerprinter(
   const job = new PageFingerprintJob(root, earlier);
   return {
     where: 'inline',
+    scannedBeside: 0,
     written: (file, bytes) => {
       const rest = job.triage(file, bytes);
       if (rest !== undefined) job.add(rest, bytes);
@@ -79,17 +85,33 @@ function inlineFingerprinter(
 }
 
 /**
+ * Batches handed to the worker ahead of its answers, so that it never waits for the next
+ * one while this thread is busy; the rest wait here, for whichever thread is free first.
+ */
+const IN_FLIGHT = 2;
+
+/**
  * Pages with the earlier export's bytes or markup are settled here, as they are written
  * (a CRC of bytes in memory); the worker scans the rest, and is started once there is a
  * batch of them: an export that changes a few pages, or a site without pages, never
- * starts it.
+ * starts it. Once the site is written, this thread scans the batches the worker has not
+ * reached yet beside it, from the other end of the queue: a first export, or a sidebar
+ * changed on every page, leaves most of the scanning after the extraction.
  */
 class WorkerFingerprinter implements PageFingerprinter {
   readonly #local: PageFingerprintJob;
   #worker: Worker | undefined;
-  #result: Promise<PageFingerprints> | undefined;
+  #outcomes: Promise<Map<string, Outcome>> | undefined;
   #batch: WrittenPage[] = [];
+  /** Full batches not handed to the worker yet. */
+  readonly #queue: WrittenPage[][] = [];
+  /** Batches the worker has and has not said it scanned. */
+  #inFlight = 0;
+  /** Called when the worker has scanned a batch, or failed. */
+  #progress: (() => void) | undefined;
   #failed: unknown;
+  #stopped = false;
+  #scannedBeside = 0;
 
   constructor(
     private readonly root: string,
@@ -102,6 +124,10 @@ class WorkerFingerprinter implements PageFingerprinter {
 
   get where(): 'worker' | 'inline' {
     return this.#worker === undefined ? 'inline' : 'worker';
+  }
+
+  get scannedBeside(): number {
+    return this.#scannedBeside;
   }
 
   #start(): Worker | undefined {
@@ -117,16 +143,25 @@ class WorkerFingerprinter implements PageFingerprinter {
     }
     // The worker never keeps the step alive: a failed run ends without waiting for it.
     worker.unref();
-    this.#result = new Promise<PageFingerprints>((resolve, reject) => {
-      worker.once('message', (result: PageFingerprints) => resolve(result));
+    this.#outcomes = new Promise<Map<string, Outcome>>((resolve, reject) => {
+      worker.on('message', (message: FromFingerprintWorker) => {
+        if (message.kind === 'outcomes') {
+          resolve(message.outcomes);
+          return;
+        }
+        this.#inFlight -= 1;
+        this.#pump();
+        this.#progress?.();
+      });
       worker.once('error', reject);
       worker.once('exit', (code) =>
         reject(new Error(`the fingerprint worker exited (code ${code}) before answering`)),
       );
     });
     // Awaited by finish; meanwhile a failure is only remembered, never unhandled.
-    this.#result.catch((err: unknown) => {
+    this.#outcomes.catch((err: unknown) => {
       this.#failed = err;
+      this.#progress?.();
     });
     this.#worker = worker;
     return worker;
@@ -136,45 +171,71 @@ class WorkerFingerprinter implements PageFingerprinter {
     const rest = this.#local.triage(file, bytes);
     if (rest === undefined || this.#failed !== undefined) return;
     this.#batch.push(rest);
-    if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES))
-      this.#post({ kind: 'written', pages: this.#batch });
+    if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES)) {
+      this.#queue.push(this.#batch);
+      this.#batch = [];
+      this.#start();
+      this.#pump();
+    }
   }
 
-  async finish(files: Iterable<WrittenPage>): Promise<PageFingerprints> {
+  /** Hands the worker the oldest batches, up to IN_FLIGHT of them. */
+  #pump(): void {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    while (this.#inFlight < IN_FLIGHT && this.#failed === undefined) {
+      const pages = this.#queue.shift();
+      if (pages === undefined) return;
+      worker.postMessage({ kind: 'written', pages } satisfies ToFingerprintWorker);
+      this.#inFlight += 1;
+    }
+  }
+
+  async finish(files: Iterable<WrittenPage>, signal?: AbortSignal): Promise<PageFingerprints> {
     // Nothing was left to the worker: what remains is looked at here.
     if (this.#worker === undefined && this.#failed === undefined) {
       return this.#local.finish(files);
     }
-    const { done, rest } = this.#local.partition(files);
-    if (this.#batch.length > 0) this.#post({ kind: 'written', pages: this.#batch });
-    const list = rest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
-    this.#post({ kind: 'finish', files: list });
+    if (this.#batch.length > 0) this.#queue.push(this.#batch);
+    this.#batch = [];
+    const stop = () => void this.stop();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
-      if (this.#result === undefined) throw this.#failed;
-      const scanned = await this.#result;
-      for (const [file, page] of scanned.byPath) done.byPath.set(file, page);
-      return {
-        ...done,
-        carriedOver: done.carriedOver + scanned.carriedOver,
-        unreadable: scanned.unreadable,
-      };
+      this.#pump();
+      // The worker takes batches from the front of the queue, this thread from the back.
+      for (let pages = this.#queue.pop(); pages !== undefined; pages = this.#queue.pop()) {
+        for (const page of pages) this.#local.add(page);
+        this.#scannedBeside += pages.length;
+        if (this.#stopped) throw new Error('the page fingerprints were stopped');
+        // The worker's answers come in here, each handing it the next batch.
+        await setImmediate();
+      }
+      while (this.#inFlight > 0 && this.#failed === undefined) {
+        await new Promise<void>((resolve) => (this.#progress = resolve));
+      }
+      if (this.#failed !== undefined || this.#worker === undefined || !this.#outcomes) {
+        throw this.#failed;
+      }
+      this.#worker.postMessage({ kind: 'finish' } satisfies ToFingerprintWorker);
+      this.#local.adopt(await this.#outcomes);
     } catch (err) {
-      // A broken worker costs time, never the report: the pages are fingerprinted here.
+      throwIfAborted(signal);
+      if (this.#stopped) throw err;
+      // A broken worker costs time, never the report: what it had is looked at here.
       this.options.debug?.(
         `The fingerprint worker failed (${String(err)}): pages are fingerprinted inline.`,
       );
-      return this.#local.finish(files);
     } finally {
+      signal?.removeEventListener('abort', stop);
+      this.#progress = undefined;
       await this.stop();
     }
+    return this.#local.finish(files);
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#progress?.();
     await this.#worker?.terminate();
-  }
-
-  #post(message: ToFingerprintWorker): void {
-    this.#batch = [];
-    if (this.#failed === undefined) this.#start()?.postMessage(message);
   }
 }

@@ -40,7 +40,7 @@ export interface PageFingerprints {
 }
 
 /** What one look at a page gave, and for which bytes (by their SHA-256). */
-type Outcome =
+export type Outcome =
   | { sha256: string; page: PageRecord; carriedOver: boolean }
   | { sha256: string; unreadable: string };
 
@@ -96,36 +96,14 @@ export class PageFingerprintJob {
     return undefined;
   }
 
-  /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
-  partition(files: Iterable<WrittenPage>): { done: PageFingerprints; rest: WrittenPage[] } {
-    const rest: WrittenPage[] = [];
-    const byPath = new Map<string, PageRecord>();
-    const pageFiles: WrittenPage[] = [];
-    const otherFiles: WrittenPage[] = [];
-    let carriedOver = 0;
-    for (const file of files) {
-      if (!isPage(file.path)) {
-        otherFiles.push(file);
-        continue;
-      }
-      pageFiles.push(file);
-      const outcome = this.#outcomes.get(file.path);
-      if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
-        rest.push(file);
-        continue;
-      }
-      byPath.set(file.path, outcome.page);
-      if (outcome.carriedOver) carriedOver += 1;
-    }
-    const done = {
-      scheme: FINGERPRINT_SCHEME,
-      byPath,
-      carriedOver,
-      unreadable: [],
-      pageFiles,
-      otherFiles,
-    };
-    return { done, rest };
+  /** What this job has looked at so far, by path: what a worker hands back to the job that finishes. */
+  outcomes(): Map<string, Outcome> {
+    return this.#outcomes;
+  }
+
+  /** Takes another job's looks (a worker's) as this one's own. */
+  adopt(outcomes: ReadonlyMap<string, Outcome>): void {
+    for (const [file, outcome] of outcomes) this.#outcomes.set(file, outcome);
   }
 
   /** Fingerprints of every page among `files` (the site as extracted, in full). */

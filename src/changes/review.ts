@@ -117,14 +117,14 @@ export class ChangeReview {
         // The bytes are only valid during the call: a waiting page is read back later.
         else if (isPage(file.path)) waiting.push(file);
       },
-      finish: async (contents) => {
+      finish: async (contents, signal) => {
         const started = clock.now();
         const running = await ready;
         if (running === undefined) throw new Error('the page fingerprints were stopped');
-        const pages = await running.finish(contents.files);
+        const pages = await running.finish(contents.files, signal);
         this.#current = currentFiles(pages);
         reporter.debug(
-          `Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${formatDuration(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`,
+          `Fingerprinted ${pages.byPath.size} pages ${whereScanned(running)}, ${formatDuration(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`,
         );
         if (pages.unreadable.length > 0) {
           reporter.warning(
@@ -293,6 +293,13 @@ function whyByBytes(earlierScheme: number | undefined): { said: string; more: st
 
 /** Removed pages a refusal names when no report file lists them. */
 const NAMED_REMOVED = 5;
+
+/** Where the pages were scanned, for the debug log. */
+function whereScanned(fingerprinter: PageFingerprinter): string {
+  if (fingerprinter.where === 'inline') return 'in the main thread';
+  const beside = fingerprinter.scannedBeside;
+  return `in a worker thread while extracting${beside > 0 ? ` (${beside} of them in the main thread beside it, after the extraction)` : ''}`;
+}
 
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why: string): RemovalLimitError {

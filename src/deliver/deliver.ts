@@ -86,8 +86,8 @@ export interface DeliverOptions {
 /** The pages of the site being extracted, described for the manifest as they are written. */
 export interface PageDescription {
   written: WrittenFileListener;
-  /** Once the site is complete: what its manifest records of its pages. */
-  finish(contents: SiteContents): Promise<ManifestFacts['pages']>;
+  /** Once the site is complete: what its manifest records of its pages (stopped by `signal`). */
+  finish(contents: SiteContents, signal?: AbortSignal): Promise<ManifestFacts['pages']>;
   /** Stops the work in progress; the extraction failed or was cancelled. */
   stop(): Promise<void>;
 }
@@ -157,7 +157,7 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       await options.inspect?.(staging, site.contents);
       // A signal that came while a step went on unaware (the check, the listing) stops here.
       throwIfAborted(options.signal);
-      const described = await pages?.finish(site.contents);
+      const described = await pages?.finish(site.contents, options.signal);
       const directory = await identityOf(staging);
       const manifest = buildManifest({
         ...facts(site.format),

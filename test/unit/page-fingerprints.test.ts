@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintPage } from '../../src/changes/fingerprint.js';
 import { startPageFingerprinter } from '../../src/changes/fingerprinter.js';
+import { CancelledError } from '../../src/errors.js';
 import {
   type EarlierPage,
   PageFingerprintJob,
@@ -204,6 +205,39 @@ describe('startPageFingerprinter', () => {
     const result = await fingerprinter.finish(files);
     expect(result.byPath).toEqual(new PageFingerprintJob(root).finish(files).byPath);
     expect(result.byPath.size).toBe(12);
+  });
+
+  it('scans the batches the worker has not reached here, once the site is written', async () => {
+    const files = await writeSite(root, site('a'));
+    const fingerprinter = startPageFingerprinter(root, undefined, {
+      workerFile: WORKER_FROM_SOURCE,
+      batchPages: 1,
+    });
+    for (const file of files) fingerprinter.written(file);
+    const result = await fingerprinter.finish(files);
+    // The worker holds two batches at a time: the other ten wait for whichever thread is free.
+    expect(fingerprinter.scannedBeside).toBeGreaterThan(0);
+    expect(fingerprinter.scannedBeside).toBeLessThanOrEqual(10);
+    expect(result.byPath).toEqual(await expected(root, files));
+    expect(result.byPath.size).toBe(12);
+  });
+
+  it('stops waiting for the worker when the run is cancelled', async () => {
+    const files = await writeSite(root, site('a'));
+    const silent = path.join(root, 'silent-worker.mjs');
+    await fs.writeFile(
+      silent,
+      'import { parentPort } from "node:worker_threads";\nparentPort.on("message", () => {});\n',
+    );
+    const fingerprinter = startPageFingerprinter(root, undefined, {
+      workerFile: silent,
+      batchPages: 4,
+    });
+    for (const file of files) fingerprinter.written(file);
+    const controller = new AbortController();
+    const finished = fingerprinter.finish(files, controller.signal);
+    setTimeout(() => controller.abort(new CancelledError('Cancelled (SIGINT).', 'SIGINT')), 50);
+    await expect(finished).rejects.toThrow('Cancelled (SIGINT).');
   });
 
   it('carries the earlier fingerprints into the worker', async () => {
