@@ -3428,37 +3428,14 @@ class PageFingerprintJob {
         this.#outcomes.set(file.path, { sha256: file.sha256, page, carriedOver: true });
         return undefined;
     }
-    /** Splits the pages among `files`: those this job has fingerprinted for these bytes, and the rest. */
-    partition(files) {
-        const rest = [];
-        const byPath = new Map();
-        const pageFiles = [];
-        const otherFiles = [];
-        let carriedOver = 0;
-        for (const file of files) {
-            if (!isPage(file.path)) {
-                otherFiles.push(file);
-                continue;
-            }
-            pageFiles.push(file);
-            const outcome = this.#outcomes.get(file.path);
-            if (outcome === undefined || outcome.sha256 !== file.sha256 || 'unreadable' in outcome) {
-                rest.push(file);
-                continue;
-            }
-            byPath.set(file.path, outcome.page);
-            if (outcome.carriedOver)
-                carriedOver += 1;
-        }
-        const done = {
-            scheme: fingerprint/* FINGERPRINT_SCHEME */.xh,
-            byPath,
-            carriedOver,
-            unreadable: [],
-            pageFiles,
-            otherFiles,
-        };
-        return { done, rest };
+    /** What this job has looked at so far, by path: what a worker hands back to the job that finishes. */
+    outcomes() {
+        return this.#outcomes;
+    }
+    /** Takes another job's looks (a worker's) as this one's own. */
+    adopt(outcomes) {
+        for (const [file, outcome] of outcomes)
+            this.#outcomes.set(file, outcome);
     }
     /** Fingerprints of every page among `files` (the site as extracted, in full). */
     finish(files) {
@@ -3531,6 +3508,8 @@ function readInto(file, buffer, size) {
 
 
 
+
+
 /** The worker's entry, as the build places it beside the module that starts it. */
 const WORKER_FILE = 'fingerprint-worker.js';
 /**
@@ -3555,6 +3534,7 @@ function inlineFingerprinter(root, earlier) {
     const job = new PageFingerprintJob(root, earlier);
     return {
         where: 'inline',
+        scannedBeside: 0,
         written: (file, bytes) => {
             const rest = job.triage(file, bytes);
             if (rest !== undefined)
@@ -3565,10 +3545,17 @@ function inlineFingerprinter(root, earlier) {
     };
 }
 /**
+ * Batches handed to the worker ahead of its answers, so that it never waits for the next
+ * one while this thread is busy; the rest wait here, for whichever thread is free first.
+ */
+const IN_FLIGHT = 2;
+/**
  * Pages with the earlier export's bytes or markup are settled here, as they are written
  * (a CRC of bytes in memory); the worker scans the rest, and is started once there is a
  * batch of them: an export that changes a few pages, or a site without pages, never
- * starts it.
+ * starts it. Once the site is written, this thread scans the batches the worker has not
+ * reached yet beside it, from the other end of the queue: a first export, or a sidebar
+ * changed on every page, leaves most of the scanning after the extraction.
  */
 class WorkerFingerprinter {
     root;
@@ -3577,9 +3564,17 @@ class WorkerFingerprinter {
     options;
     #local;
     #worker;
-    #result;
+    #outcomes;
     #batch = [];
+    /** Full batches not handed to the worker yet. */
+    #queue = [];
+    /** Batches the worker has and has not said it scanned. */
+    #inFlight = 0;
+    /** Called when the worker has scanned a batch, or failed. */
+    #progress;
     #failed;
+    #stopped = false;
+    #scannedBeside = 0;
     constructor(root, earlier, workerFile, options) {
         this.root = root;
         this.earlier = earlier;
@@ -3589,6 +3584,9 @@ class WorkerFingerprinter {
     }
     get where() {
         return this.#worker === undefined ? 'inline' : 'worker';
+    }
+    get scannedBeside() {
+        return this.#scannedBeside;
     }
     #start() {
         if (this.#worker !== undefined || this.#failed !== undefined)
@@ -3605,14 +3603,23 @@ class WorkerFingerprinter {
         }
         // The worker never keeps the step alive: a failed run ends without waiting for it.
         worker.unref();
-        this.#result = new Promise((resolve, reject) => {
-            worker.once('message', (result) => resolve(result));
+        this.#outcomes = new Promise((resolve, reject) => {
+            worker.on('message', (message) => {
+                if (message.kind === 'outcomes') {
+                    resolve(message.outcomes);
+                    return;
+                }
+                this.#inFlight -= 1;
+                this.#pump();
+                this.#progress?.();
+            });
             worker.once('error', reject);
             worker.once('exit', (code) => reject(new Error(`the fingerprint worker exited (code ${code}) before answering`)));
         });
         // Awaited by finish; meanwhile a failure is only remembered, never unhandled.
-        this.#result.catch((err) => {
+        this.#outcomes.catch((err) => {
             this.#failed = err;
+            this.#progress?.();
         });
         this.#worker = worker;
         return worker;
@@ -3622,47 +3629,75 @@ class WorkerFingerprinter {
         if (rest === undefined || this.#failed !== undefined)
             return;
         this.#batch.push(rest);
-        if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES))
-            this.#post({ kind: 'written', pages: this.#batch });
+        if (this.#batch.length >= (this.options.batchPages ?? BATCH_PAGES)) {
+            this.#queue.push(this.#batch);
+            this.#batch = [];
+            this.#start();
+            this.#pump();
+        }
     }
-    async finish(files) {
+    /** Hands the worker the oldest batches, up to IN_FLIGHT of them. */
+    #pump() {
+        const worker = this.#worker;
+        if (worker === undefined)
+            return;
+        while (this.#inFlight < IN_FLIGHT && this.#failed === undefined) {
+            const pages = this.#queue.shift();
+            if (pages === undefined)
+                return;
+            worker.postMessage({ kind: 'written', pages });
+            this.#inFlight += 1;
+        }
+    }
+    async finish(files, signal) {
         // Nothing was left to the worker: what remains is looked at here.
         if (this.#worker === undefined && this.#failed === undefined) {
             return this.#local.finish(files);
         }
-        const { done, rest } = this.#local.partition(files);
         if (this.#batch.length > 0)
-            this.#post({ kind: 'written', pages: this.#batch });
-        const list = rest.map((f) => ({ path: f.path, size: f.size, sha256: f.sha256 }));
-        this.#post({ kind: 'finish', files: list });
+            this.#queue.push(this.#batch);
+        this.#batch = [];
+        const stop = () => void this.stop();
+        signal?.addEventListener('abort', stop, { once: true });
         try {
-            if (this.#result === undefined)
+            this.#pump();
+            // The worker takes batches from the front of the queue, this thread from the back.
+            for (let pages = this.#queue.pop(); pages !== undefined; pages = this.#queue.pop()) {
+                for (const page of pages)
+                    this.#local.add(page);
+                this.#scannedBeside += pages.length;
+                if (this.#stopped)
+                    throw new Error('the page fingerprints were stopped');
+                // The worker's answers come in here, each handing it the next batch.
+                await (0,external_node_timers_promises_.setImmediate)();
+            }
+            while (this.#inFlight > 0 && this.#failed === undefined) {
+                await new Promise((resolve) => (this.#progress = resolve));
+            }
+            if (this.#failed !== undefined || this.#worker === undefined || !this.#outcomes) {
                 throw this.#failed;
-            const scanned = await this.#result;
-            for (const [file, page] of scanned.byPath)
-                done.byPath.set(file, page);
-            return {
-                ...done,
-                carriedOver: done.carriedOver + scanned.carriedOver,
-                unreadable: scanned.unreadable,
-            };
+            }
+            this.#worker.postMessage({ kind: 'finish' });
+            this.#local.adopt(await this.#outcomes);
         }
         catch (err) {
-            // A broken worker costs time, never the report: the pages are fingerprinted here.
+            (0,errors/* throwIfAborted */.Te)(signal);
+            if (this.#stopped)
+                throw err;
+            // A broken worker costs time, never the report: what it had is looked at here.
             this.options.debug?.(`The fingerprint worker failed (${String(err)}): pages are fingerprinted inline.`);
-            return this.#local.finish(files);
         }
         finally {
+            signal?.removeEventListener('abort', stop);
+            this.#progress = undefined;
             await this.stop();
         }
+        return this.#local.finish(files);
     }
     async stop() {
+        this.#stopped = true;
+        this.#progress?.();
         await this.#worker?.terminate();
-    }
-    #post(message) {
-        this.#batch = [];
-        if (this.#failed === undefined)
-            this.#start()?.postMessage(message);
     }
 }
 
@@ -3757,14 +3792,14 @@ class ChangeReview {
                 else if (isPage(file.path))
                     waiting.push(file);
             },
-            finish: async (contents) => {
+            finish: async (contents, signal) => {
                 const started = clock.now();
                 const running = await ready;
                 if (running === undefined)
                     throw new Error('the page fingerprints were stopped');
-                const pages = await running.finish(contents.files);
+                const pages = await running.finish(contents.files, signal);
                 this.#current = currentFiles(pages);
-                reporter.debug(`Fingerprinted ${pages.byPath.size} pages ${running.where === 'worker' ? 'in a worker thread while extracting' : 'in the main thread'}, ${(0,duration/* formatDuration */.a3)(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`);
+                reporter.debug(`Fingerprinted ${pages.byPath.size} pages ${whereScanned(running)}, ${(0,duration/* formatDuration */.a3)(clock.now() - started)} after the extraction (${pages.carriedOver} carried over: unchanged bytes or markup).`);
                 if (pages.unreadable.length > 0) {
                     reporter.warning(`${pages.unreadable.length} extracted pages could not be read to fingerprint them (${pages.unreadable.slice(0, 3).join('; ')}${pages.unreadable.length > 3 ? '; …' : ''}): the change report compares them by their bytes.`);
                 }
@@ -3905,6 +3940,13 @@ function whyByBytes(earlierScheme) {
 }
 /** Removed pages a refusal names when no report file lists them. */
 const NAMED_REMOVED = 5;
+/** Where the pages were scanned, for the debug log. */
+function whereScanned(fingerprinter) {
+    if (fingerprinter.where === 'inline')
+        return 'in the main thread';
+    const beside = fingerprinter.scannedBeside;
+    return `in a worker thread while extracting${beside > 0 ? ` (${beside} of them in the main thread beside it, after the extraction)` : ''}`;
+}
 /** The guard's refusal: `why` says what the export removes, and where that is listed. */
 function removalRefused(why) {
     return new RemovalLimitError(`The export was not put in place, and \`path\` was left as it is: ${why}. If the removal is intended, raise \`max-removed-pages\` or leave it empty for this run.`);
@@ -6948,7 +6990,7 @@ async function deliverBundle(options) {
             await options.inspect?.(staging, site.contents);
             // A signal that came while a step went on unaware (the check, the listing) stops here.
             (0,errors/* throwIfAborted */.Te)(options.signal);
-            const described = await pages?.finish(site.contents);
+            const described = await pages?.finish(site.contents, options.signal);
             const directory = await (0,deliver_protected/* identityOf */.cu)(staging);
             const manifest = (0,deliver_manifest/* buildManifest */.u1)({
                 ...facts(site.format),
