@@ -28,7 +28,15 @@ import {
 } from '../deliver/target.js';
 import { contains } from '../deliver/protected.js';
 import { formatBytes } from '../duration.js';
-import { ActionError, errorMessage, InputError, JobFailedError, TimeoutError } from '../errors.js';
+import {
+  abortReason,
+  ActionError,
+  errorMessage,
+  InputError,
+  JobFailedError,
+  throwIfAborted,
+  TimeoutError,
+} from '../errors.js';
 import { withoutQuery } from '../net.js';
 import { linkParts } from '../redact.js';
 import { describeTimeout, type ExportRecord, type Reporter, setting } from '../report.js';
@@ -299,8 +307,12 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
         const name = config.artifactName as string;
         let uploaded: { id?: number | string };
         try {
-          uploaded = await deps.uploadArtifact(name, delivered.directory, files);
+          uploaded = await untilAborted(
+            deps.uploadArtifact(name, delivered.directory, files),
+            signal,
+          );
         } catch (err) {
+          if (signal?.aborted) throw err;
           const cause = errorMessage(err).replace(/\.$/, '');
           const duplicate = /already exists|\(409\)/i.test(cause)
             ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
@@ -521,6 +533,21 @@ function describeRoutes(api: AdminApi, projectId: string): string {
   return api.exportRoutes === 'project'
     ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
     : '`project-id` is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and `project-id` is not needed for export.';
+}
+
+/**
+ * `work`, or the signal's reason as soon as it fires: the upload takes no signal, and a
+ * cancelled step must not wait minutes for it to end before saying the site is in place.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  throwIfAborted(signal);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
 async function listFiles(root: string): Promise<string[]> {

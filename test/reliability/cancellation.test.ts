@@ -214,3 +214,36 @@ describe.concurrent('cancellation around the swap', () => {
     },
   );
 });
+
+describe('cancellation during the artifact upload', () => {
+  it(
+    'SIGINT while the export is uploaded as an artifact: the run ends at once, saying the export is in place',
+    row('exit 1 at once, "Cancelled … already in place", the new export whole'),
+    async (context) => {
+      const harness = await caseHarness(context, QUICK);
+      const { workspace, site } = await workspaceWithSite();
+      const cancel = cancelWhen(harness, /::group::Uploading the artifact/, 'SIGINT', {
+        realTime: true,
+      });
+      // An upload of a large site takes minutes, and @actions/artifact takes no signal.
+      const upload = new Promise<never>(() => {});
+      const run = await Promise.race([
+        runCase(
+          harness,
+          { domain: 'docs.example.com', path: 'site', 'artifact-name': 'docs' },
+          { workspace, ...cancel.options, uploadArtifact: () => upload },
+        ),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000)),
+      ]);
+      expect(cancel.sentAt()).toBeDefined();
+      expect(run, 'the run was still waiting for the upload 5 s after the signal').toBeDefined();
+      if (run === undefined) return;
+      expect(run.code).toBe(1);
+      expect(errorLines(run)).toEqual([
+        `::error::Cancelled (SIGINT). The export was already in place in ${site}; temporary files were removed.`,
+      ]);
+      expect(await listTree(site)).toContain('index.html');
+      expect(await fs.readdir(workspace)).toEqual(['site']);
+    },
+  );
+});
