@@ -358,6 +358,10 @@ export function describeCancellation(record: RunRecord): string {
   }
   if (record.jobId === undefined) return 'Nothing was started; `path` was left as it was.';
   const resume = setting('job-id', record.jobId);
+  // Downloaded and verified: what was stopped is the extraction, the checks or the placement.
+  if (record.status === 'completed' && record.sha256 !== undefined) {
+    return `Export job ${record.jobId} had completed and its bundle was downloaded; the export was stopped before it was put in place, temporary files were removed and \`path\` was left as it was. Rerun with ${resume} to download it without exporting again.`;
+  }
   if (record.status === 'completed') {
     return `Export job ${record.jobId} had completed; the ${record.bundleUrl ? 'download' : 'request for its link'} was stopped, temporary files were removed and \`path\` was left as it was. Rerun with ${resume} to download it without exporting again.`;
   }

@@ -198,6 +198,20 @@ describe.concurrent('cancellation around the swap', () => {
   }
 
   it(
+    'SIGINT after the download, while the site is checked: says the download was done, not stopped',
+    row('exit 1, "Cancelled … bundle was downloaded; … not put in place", path untouched'),
+    async (context) => {
+      const { run, workspace } = await runSignalledOn(context, /^Extracted /, 'SIGINT');
+      const jobId = run.outputs['job-id'] as string;
+      expect(run.code).toBe(1);
+      expect(errorLines(run)).toEqual([
+        `::error::Cancelled (SIGINT). Export job ${jobId} had completed and its bundle was downloaded; the export was stopped before it was put in place, temporary files were removed and \`path\` was left as it was. Rerun with \`job-id: ${jobId}\` to download it without exporting again.`,
+      ]);
+      await expectUntouched(run, workspace);
+    },
+  );
+
+  it(
     'SIGINT once the site is in place: it stays, and the run ends as cancelled, saying so',
     row('exit 1, "Cancelled … already in place", the new export whole'),
     async (context) => {
