@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_EXPIRES_SEC } from './sigv4.js';
 import type { EmulatorOptions } from './types.js';
 
 export const DEFAULT_KEYS = {
@@ -63,7 +64,12 @@ function assertSane(o: ResolvedOptions): void {
   nonNegative('agentDurationMs', o.agentDurationMs);
   if (!Number.isInteger(o.pageCount) || o.pageCount < 1) problems.push('pageCount must be >= 1');
   if (!Number.isInteger(o.fileCount) || o.fileCount < 0) problems.push('fileCount must be >= 0');
-  if (!(o.linkLifetimeSec >= 1)) problems.push('linkLifetimeSec must be >= 1');
+  // X-Amz-Expires holds whole seconds up to 7 days; any other lifetime makes every link fail.
+  if (!Number.isInteger(o.linkLifetimeSec) || o.linkLifetimeSec < 1) {
+    problems.push('linkLifetimeSec must be a whole number of seconds >= 1');
+  } else if (o.linkLifetimeSec > MAX_EXPIRES_SEC) {
+    problems.push(`linkLifetimeSec must be at most ${MAX_EXPIRES_SEC} (7 days, the limit of S3)`);
+  }
   if (!(o.timeScale >= 0)) problems.push('timeScale must be >= 0 (0 freezes the clock)');
   if (!Number.isInteger(o.agentRateLimit) || o.agentRateLimit < 0) {
     problems.push('agentRateLimit must be an integer >= 0');

@@ -2,7 +2,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 const SERVICE = 's3';
-const MAX_EXPIRES_SEC = 604_800;
+/** The longest X-Amz-Expires S3 accepts: 7 days. */
+export const MAX_EXPIRES_SEC = 604_800;
 const REQUIRED = [
   'X-Amz-Algorithm',
   'X-Amz-Credential',

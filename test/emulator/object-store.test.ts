@@ -175,6 +175,20 @@ describe('presigned object store', () => {
     }
   });
 
+  it('refuses a link lifetime no presigned link can carry, which would make every link fail', async () => {
+    // SigV4 takes whole seconds from 1 to 604800 (7 days) in X-Amz-Expires.
+    for (const linkLifetimeSec of [90.5, 604_801]) {
+      await expect(startTestEmulator({ linkLifetimeSec })).rejects.toThrow(/linkLifetimeSec/);
+    }
+    const longest = await startTestEmulator({ linkLifetimeSec: 604_800 });
+    try {
+      const link = await completedBundle(longest);
+      expect((await download(link.bundleUrl)).status).toBe(200);
+    } finally {
+      await longest.stop();
+    }
+  });
+
   it('refuses a link moved to the object of another job', async () => {
     const other = await completedBundle(emulator, 'other.example.com');
     const moved = other.bundleUrl.replace(other.jobId, bundle.jobId);
