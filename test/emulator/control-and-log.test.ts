@@ -212,6 +212,38 @@ describe('command line', () => {
     expect(code).toBe(0);
   });
 
+  /** Runs the command line to its exit; its code and what it printed on stderr. */
+  async function runCliToExit(args: string[]) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stderr };
+  }
+
+  it('names a flag value out of range with the usage, not a stack trace', async () => {
+    const { code, stderr } = await runCliToExit(['--pages', '0', '--quiet']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('pageCount must be >= 1');
+    expect(stderr).toContain('Usage:');
+    expect(stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('says which port is taken, without a stack trace', async () => {
+    const taken = await startTestEmulator();
+    try {
+      const port = new URL(taken.baseUrl).port;
+      const { code, stderr } = await runCliToExit(['--port', port, '--quiet']);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`127.0.0.1:${port} is already in use`);
+      expect(stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await taken.stop();
+    }
+  });
+
   it('stops with `npm run emulator` when npm alone is signalled, as `kill $!` does in a script', async () => {
     const { child, baseUrl } = await startCli('npm', [
       'run',
