@@ -194,11 +194,13 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; status: numbe
 export async function readJsonBody(req: IncomingMessage): Promise<JsonBody> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Read to the end even past the limit: leaving the loop early destroys the request and
+  // with it the kept-alive socket, which the client then reuses and finds reset.
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, error: 'Request body too large' };
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_BODY_BYTES) return { ok: false, status: 413, error: 'Request body too large' };
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return { ok: false, status: 400, error: 'Request body must be JSON' };
   try {

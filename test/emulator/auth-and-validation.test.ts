@@ -147,3 +147,31 @@ describe('start body validation', () => {
     });
   });
 });
+
+describe('request size', () => {
+  it('answers 413 for a body over 1 MiB and keeps the connection usable', async () => {
+    const { Agent, fetch: undiciFetch } = await import('undici');
+    // One connection, so the next request goes where the 413 went.
+    const agent = new Agent({ connections: 1 });
+    try {
+      const headers = {
+        authorization: `Bearer ${emulator.keys.write}`,
+        'content-type': 'application/json',
+      };
+      const send = (body: string) =>
+        undiciFetch(`${emulator.baseUrl}/v2/agent/demo-project/job`, {
+          method: 'POST',
+          headers,
+          body,
+          dispatcher: agent,
+        });
+      const big = await send(JSON.stringify({ prompt: 'x'.repeat(2 * 1024 * 1024) }));
+      expect(big.status).toBe(413);
+      expect(await big.json()).toEqual({ error: 'Request body too large' });
+      const next = await send(JSON.stringify({ prompt: 'Fix the typo' }));
+      expect(next.status).toBe(201);
+    } finally {
+      await agent.close();
+    }
+  });
+});
