@@ -342,6 +342,14 @@ export function parseCommandLine(
         if (value === undefined || (!token.inlineValue && isFlagLike(value, byName))) {
           throw new UsageError(`--${flag.name} needs a value: --${flag.name} <${flag.value}>`);
         }
+        // The core reads a blank input as one left out (a workflow passes '' for those), so
+        // `--agent-job-id "$ID"` with ID unset would start a new job. An empty prompt has
+        // its own message (config.ts, promptGiven).
+        if (value.trim() === '' && flag.name !== 'prompt') {
+          throw new UsageError(
+            `--${flag.name} is empty: give a value (--${flag.name} <${flag.value}>) or leave the flag out`,
+          );
+        }
         given.set(flag.name, [...(flag.multiple ? (given.get(flag.name) ?? []) : []), value]);
       } else {
         let value = !token.rawName.startsWith('--no-');

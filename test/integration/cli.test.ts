@@ -253,6 +253,30 @@ describe('static-export CLI', () => {
       ['agent', '--project-id', 'p', '--agent-job-id', 'j1', '--prompt', ''],
       /--prompt: must hold an instruction for the agent/,
     ],
+    // An empty variable in a script (`--agent-job-id "$ID"`) would start a new job, not
+    // follow one, or turn a limit off. Loopback port 1: nothing is sent anywhere if taken.
+    [
+      [
+        'agent',
+        '--base-url',
+        'http://127.0.0.1:1',
+        '--project-id',
+        'p',
+        '--agent-job-id',
+        '',
+        '--prompt',
+        'also fix the footer',
+      ],
+      /--agent-job-id is empty: give a value \(--agent-job-id <id>\) or leave the flag out/,
+    ],
+    [
+      ['export', '--base-url', 'http://127.0.0.1:1', '--domain', 'x', '--job-id='],
+      /--job-id is empty/,
+    ],
+    [
+      ['export', '--base-url', 'http://127.0.0.1:1', '--domain', 'x', '--max-removed-pages', ' '],
+      /--max-removed-pages is empty/,
+    ],
     [
       ['agent', '--project-id', 'p', '--prompt', '-', '--api-key', '-'],
       /--api-key - and --prompt - cannot both read stdin/,
