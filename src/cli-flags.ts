@@ -30,18 +30,19 @@ const input = (
   commands: readonly CommandName[],
 ): FlagSpec => ({ name, ...(value ? { value } : {}), help, commands, input: true });
 
+/** A list input: given more than once, the values add up (`--allowed-hosts a --allowed-hosts b`). */
+const list = (name: string, help: string, commands: readonly CommandName[]): FlagSpec => ({
+  ...input(name, 'list', help, commands),
+  multiple: true,
+});
+
 /** Flags of `export` that are action inputs, in the order the help lists them. */
 export const EXPORT_FLAGS: readonly FlagSpec[] = [
   input('domain', 'host', 'documentation domain, a bare hostname (required)', EXPORT_ONLY),
   input('path', 'dir', 'directory that receives the site (default static-export)', EXPORT_ONLY),
   input('job-id', 'id', 'reuse this export job, e.g. for a fresh link', EXPORT_ONLY),
   input('docs-version', 'v', "sent as the start body's version", EXPORT_ONLY),
-  input(
-    'export-paths',
-    'list',
-    "comma- or newline-separated, sent as the start body's paths",
-    EXPORT_ONLY,
-  ),
+  list('export-paths', "comma- or newline-separated, sent as the start body's paths", EXPORT_ONLY),
   input('download', undefined, '--no-download stops after the bundle link', EXPORT_ONLY),
   input('extract', undefined, '--no-extract keeps the archive file in --path', EXPORT_ONLY),
   input('overwrite', undefined, 'replace a --path this tool did not write', EXPORT_ONLY),
@@ -53,7 +54,7 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
     'cloud, client-hosted or air-gapped (default cloud)',
     EXPORT_ONLY,
   ),
-  input('allowed-hosts', 'list', 'hosts the air-gapped check accepts (*.example.com)', EXPORT_ONLY),
+  list('allowed-hosts', 'hosts the air-gapped check accepts (*.example.com)', EXPORT_ONLY),
   input('browser-check', 'mode', 'auto, true or false: load pages in Chromium', EXPORT_ONLY),
   input('broken-links', 'mode', 'warn, fail or off: links to no file (default warn)', EXPORT_ONLY),
   input(
@@ -428,7 +429,9 @@ export function parseCommandLine(
         inputs[flag.name] = String(switches.get(flag.name));
         sources[flag.name] = `--${flag.name}`;
       } else if (given.has(flag.name)) {
-        inputs[flag.name] = given.get(flag.name)?.at(-1) as string;
+        const values = given.get(flag.name) as string[];
+        // A list input reads one entry a line; any other flag given twice keeps the last.
+        inputs[flag.name] = flag.multiple ? values.join('\n') : (values.at(-1) as string);
         sources[flag.name] = `--${flag.name}`;
       } else if (flag.value === undefined) {
         // A switch from the environment reads as its flag does: `1` and `0` too.
