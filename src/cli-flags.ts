@@ -286,7 +286,8 @@ export function parseCommandLine(
   );
   const positionals = positionalAts.map((at) => positionalAt(tokens, at) as string);
   // For a usage error, before the flags are checked: the last --json, --no-json,
-  // --json=false or --json false on the command line, else STATIC_EXPORT_JSON.
+  // --json=false or --json false on the command line, else STATIC_EXPORT_JSON unless
+  // --output on the command line asks for bare values.
   const lastJson = tokens.findLastIndex((t) => t.kind === 'option' && t.name === 'json');
   const jsonToken = tokens[lastJson];
   const jsonRequested =
@@ -298,7 +299,8 @@ export function parseCommandLine(
               ? (positionalAt(tokens, lastJson + 1) as string)
               : 'true'),
         ) === true
-      : booleanWord(env[environmentName('json')] ?? '') === true;
+      : !tokens.some((t) => t.kind === 'option' && t.name === 'output') &&
+        booleanWord(env[environmentName('json')] ?? '') === true;
   const [first, ...rest] = positionals;
   const command = COMMANDS.find((name) => name === first);
 

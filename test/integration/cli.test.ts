@@ -637,6 +637,8 @@ describe('static-export CLI basics', () => {
       [['--no-json'], { STATIC_EXPORT_JSON: 'true' }],
       [['--json=false'], {}],
       [['--json', '--json', 'false'], {}],
+      // --output on the command line wins over STATIC_EXPORT_JSON: stdout is for bare values.
+      [['--output', 'job-id'], { STATIC_EXPORT_JSON: 'true' }],
     ] as const) {
       const run = await runCli(['export', ...args, '--domian', 'x'], { env: env(extra) });
       expect(run.code).toBe(2);
