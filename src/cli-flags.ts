@@ -376,10 +376,15 @@ export function parseCommandLine(
       if (switches.get('help')) return { kind: 'help' };
       throw new UsageError('no command given');
     }
-    if (first === 'version' && rest.length === 0) return { kind: 'version' };
+    if (first === 'version') {
+      if (rest.length === 0) return { kind: 'version' };
+      throw new UsageError(`unexpected argument "${rest[0]}": version takes none`);
+    }
     if (first === 'help') {
       const topic = rest[0];
+      // `help help`, `help version`: the commands, which is all the help there is on them.
       if (topic === undefined) return { kind: 'help' };
+      if ((topic === 'help' || topic === 'version') && rest.length === 1) return { kind: 'help' };
       const known = COMMANDS.find((name) => name === topic);
       if (!known) throw new UsageError(unknownCommand(topic));
       if (rest.length === 1) return { kind: 'help', command: known };

@@ -244,6 +244,7 @@ describe('static-export CLI', () => {
     ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
+    [['version', 'now'], /^error: unexpected argument "now": version takes none\n/],
     [['deploy'], /unknown command "deploy"/],
     [[], /no command given/],
     [['export', '--domain', 'https://docs.example.com'], /--domain: must be a bare hostname/],
@@ -512,7 +513,14 @@ describe('static-export CLI basics', () => {
   );
 
   it('has help for each command that fits 80 columns, with examples', async () => {
-    for (const args of [['--help'], ['help'], ['help', 'export'], ['help', 'agent']]) {
+    for (const args of [
+      ['--help'],
+      ['help'],
+      ['help', 'help'],
+      ['help', 'version'],
+      ['help', 'export'],
+      ['help', 'agent'],
+    ]) {
       const run = await runCli(args);
       expect(run.code, args.join(' ')).toBe(0);
       const width = Math.max(...run.stdout.split('\n').map((line) => [...line].length));
