@@ -360,7 +360,8 @@ export function parseCommandLine(
           token.value ?? (switchValues.has(at + 1) ? positionalAt(tokens, at + 1) : undefined);
         if (written !== undefined) {
           const parsed = booleanWord(written);
-          if (parsed === undefined || !value) {
+          if (!value) throw new UsageError(`${token.rawName} takes no value, got "${written}"`);
+          if (parsed === undefined) {
             throw new UsageError(
               `${token.rawName} takes true or false, got "${written}" (or write --${flag.name} / --no-${flag.name})`,
             );

@@ -244,6 +244,10 @@ describe('static-export CLI', () => {
     ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
+    [
+      ['export', '--domain', 'x', '--no-download', 'false'],
+      /--no-download takes no value, got "false"\n/,
+    ],
     [['version', 'now'], /^error: unexpected argument "now": version takes none\n/],
     [['deploy'], /unknown command "deploy"/],
     [[], /no command given/],
