@@ -7575,9 +7575,11 @@ async function runExport(config, deps) {
                 const name = config.artifactName;
                 let uploaded;
                 try {
-                    uploaded = await deps.uploadArtifact(name, delivered.directory, files);
+                    uploaded = await untilAborted(deps.uploadArtifact(name, delivered.directory, files), signal);
                 }
                 catch (err) {
+                    if (signal?.aborted)
+                        throw err;
                     const cause = (0,errors/* errorMessage */.gJ)(err).replace(/\.$/, '');
                     const duplicate = /already exists|\(409\)/i.test(cause)
                         ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
@@ -7762,6 +7764,21 @@ function describeRoutes(api, projectId) {
     return api.exportRoutes === 'project'
         ? `The published export routes (/v1/static-export/jobs) do not exist on this service; the project-scoped ones (/v1/static-export/${projectId}/jobs) answered and are used.`
         : '`project-id` is set, but the published export routes (/v1/static-export/jobs) answered: they are used, and `project-id` is not needed for export.';
+}
+/**
+ * `work`, or the signal's reason as soon as it fires: the upload takes no signal, and a
+ * cancelled step must not wait minutes for it to end before saying the site is in place.
+ */
+function untilAborted(work, signal) {
+    if (!signal)
+        return work;
+    (0,errors/* throwIfAborted */.Te)(signal);
+    let onAbort = () => { };
+    const aborted = new Promise((_, reject) => {
+        onAbort = () => reject((0,errors/* abortReason */.Js)(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 async function listFiles(root) {
     const entries = await (0,promises_.readdir)(root, { recursive: true, withFileTypes: true });
