@@ -40,14 +40,19 @@ function snippets(markdown: string): Snippet[] {
   const found: Snippet[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
-    const open = /^```(\w+)\s*$/.exec(lines[i] as string);
+    // Indented inside a list item, or with words after the language (```yaml title="…").
+    const open = /^( *)```(\w+)(?:\s.*)?$/.exec(lines[i] as string);
     if (!open) continue;
+    const indent = (open[1] as string).length;
     const start = i + 1;
-    for (i = start; i < lines.length && lines[i] !== '```'; i += 1);
+    for (i = start; i < lines.length && !/^ *```\s*$/.test(lines[i] as string); i += 1);
     found.push({
-      language: open[1] as string,
+      language: open[2] as string,
       line: start + 1,
-      text: lines.slice(start, i).join('\n'),
+      text: lines
+        .slice(start, i)
+        .map((line) => line.replace(new RegExp(`^ {0,${indent}}`), ''))
+        .join('\n'),
     });
   }
   return found;

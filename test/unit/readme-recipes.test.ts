@@ -101,6 +101,34 @@ describe('the README recipe check', () => {
     expect(at(37)).toEqual([]);
   }, 60_000);
 
+  it('checks a recipe fenced inside a list item, or with words after its language', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-readme-'));
+    const file = path.join(dir, 'NESTED.md');
+    const steps = [
+      '- uses: your-org/static-export-action@v1',
+      '  with:',
+      '    api-key: ${{ secrets.ADMIN_API_KEY }}',
+      '    domian: docs.example.com',
+    ].join('\n');
+    const indented = (text: string) => text.replace(/^/gm, '   ');
+    await fs.writeFile(
+      file,
+      [
+        '- In a list item:',
+        '',
+        indented(fence('yaml', steps)),
+        '',
+        fence('yaml title="ci.yml"', steps),
+      ].join('\n'),
+    );
+    const run = await lint(file);
+    expect(run.code).toBe(1);
+    const unknown = '"domian" is not an input of action.yml';
+    expect(run.stderr).toContain(`NESTED.md:7: ${unknown}`);
+    expect(run.stderr).toContain(`NESTED.md:14: ${unknown}`);
+    await fs.rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('passes on the README itself', async () => {
     const run = await lint();
     expect(run.stderr).toBe('');
