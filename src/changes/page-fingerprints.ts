@@ -83,7 +83,7 @@ export class PageFingerprintJob {
     if (previous.sha256 !== file.sha256) {
       if (bytes === undefined) return file;
       if (hasLayout(page)) {
-        if (!sameMarkup(bytes, page)) return { ...file, markup: markupDigest(bytes) };
+        if (!sameMarkup(bytes, page)) return file;
       } else {
         // No layout to walk (an earlier form, or none): the full digest decides, and its
         // layout goes with the page carried over, for the next export.
