@@ -3414,7 +3414,7 @@ class PageFingerprintJob {
                 return file;
             if ((0,fingerprint/* hasLayout */.Dn)(page)) {
                 if (!(0,fingerprint/* sameMarkup */.fw)(bytes, page))
-                    return { ...file, markup: (0,fingerprint/* markupDigest */.lU)(bytes) };
+                    return file;
             }
             else {
                 // No layout to walk (an earlier form, or none): the full digest decides, and its
