@@ -284,7 +284,10 @@ function hostMessage(host: HostFinding, deploymentType: string): string {
   return `Links to ${host.host}: ${count(host.count, 'link')} at ${seenAt}${tail}.${consequence}`;
 }
 
-/** One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level; the last names the rest. */
+/**
+ * One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level (one fewer
+ * for errors, which leave room for the step's failure); the last names the rest.
+ */
 function annotate(readiness: Readiness, config: ExportConfig, reporter: Reporter): void {
   const emit = (severity: Severity, message: string, annotation?: Annotation) => {
     if (severity === 'error') reporter.error(message, annotation);
@@ -295,7 +298,8 @@ function annotate(readiness: Readiness, config: ExportConfig, reporter: Reporter
   for (const severity of ['error', 'warning', 'notice'] as const) {
     const hosts = readiness.hosts.filter((h) => h.severity === severity);
     const brokenHere = readiness.links.severity === severity ? readiness.links.broken : [];
-    const budget = ANNOTATIONS_PER_LEVEL;
+    // An error here always fails the step, whose own error line must stay among those shown.
+    const budget = severity === 'error' ? ANNOTATIONS_PER_LEVEL - 1 : ANNOTATIONS_PER_LEVEL;
     const hostSlots = hosts.length > budget ? budget - 1 : hosts.length;
     for (const host of hosts.slice(0, hostSlots)) {
       const first = host.locations[0];
