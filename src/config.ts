@@ -148,10 +148,23 @@ const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 const text = z.string().trim();
 
+/** A boolean as the runner spells one (core.getBooleanInput's YAML 1.2 forms). */
+const TRUE_SPELLINGS = ['true', 'True', 'TRUE'];
+const FALSE_SPELLINGS = ['false', 'False', 'FALSE'];
+
 const boolean = text.transform((value, ctx) => {
-  if (['true', 'True', 'TRUE'].includes(value)) return true;
-  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  if (TRUE_SPELLINGS.includes(value)) return true;
+  if (FALSE_SPELLINGS.includes(value)) return false;
   ctx.addIssue({ code: 'custom', message: `must be true or false, got "${value}"` });
+  return z.NEVER;
+});
+
+/** `auto`, or a boolean spelled as the other boolean inputs take it. */
+const browserCheck = text.transform((value, ctx) => {
+  if (value === 'auto') return 'auto' as const;
+  if (TRUE_SPELLINGS.includes(value)) return 'true' as const;
+  if (FALSE_SPELLINGS.includes(value)) return 'false' as const;
+  ctx.addIssue({ code: 'custom', message: `must be one of auto, true, false, got "${value}"` });
   return z.NEVER;
 });
 
@@ -518,7 +531,7 @@ const schemas = {
     return n;
   }),
   'allowed-hosts': allowedHosts,
-  'browser-check': enumOf(['auto', 'true', 'false'] as const),
+  'browser-check': browserCheck,
   'broken-links': enumOf(['warn', 'fail', 'off'] as const),
   'compare-with': compareWith,
   'max-removed-pages': maxRemovedPages,
