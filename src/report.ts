@@ -798,8 +798,19 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   return parts.join('\n');
 }
 
+/**
+ * Characters of the error the summary shows: a server may put a whole build log in a job's
+ * `error`, and a summary cut to fit GitHub's limit would lose the reason altogether.
+ */
+const FAILURE_MAX_CHARS = 8000;
+
 function failureSection(failure: string | undefined): string {
-  return failure === undefined ? '' : `**Error:** ${oneLine(inertProse(failure))}`;
+  if (failure === undefined) return '';
+  const shown =
+    failure.length > FAILURE_MAX_CHARS
+      ? `${failure.slice(0, FAILURE_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}… (cut here: the error line of the log holds all of it)`
+      : failure;
+  return `**Error:** ${oneLine(inertProse(shown))}`;
 }
 
 /** Sections in order, the empty ones left out. */
