@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as core from '@actions/core';
 import { INPUT_NAMES, type RawInputs } from './config.js';
-import { errorMessage, InputError } from './errors.js';
+import { ActionError, errorMessage, InputError } from './errors.js';
 import type { ArtifactUploader } from './export/run.js';
 import { execute, type RunOutcome } from './main.js';
 import { Redactor } from './redact.js';
@@ -181,11 +181,8 @@ export async function reportOutcome(
     }
     return false;
   }
-  if (
-    !(outcome.error instanceof Error) ||
-    outcome.error.name === 'Error' ||
-    outcome.error.name === 'TypeError'
-  ) {
+  // Anything that is not one of the action's own errors is a bug: its stack, for a report.
+  if (!(outcome.error instanceof ActionError)) {
     commands.debug(redactor.redact((outcome.error as Error)?.stack ?? String(outcome.error)));
   }
   commands.error(visibleControls(failure as string));
