@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import type tar from 'tar-stream';
 import type { ExtractLimits } from '../../config.js';
-import { abortReason, ActionError, UnsafeArchiveError } from '../../errors.js';
+import { abortReason, ActionError, LocalFileError, UnsafeArchiveError } from '../../errors.js';
 import { type ArchiveEntry, EntryGuard, printable } from './entries.js';
 import { checkRunsFit, readMapFromData, sparseFileOf } from './sparse.js';
 import { createTarParser, type ParsedHeader } from './tar-parser.js';
@@ -76,7 +76,7 @@ export class TarExtraction {
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#done = this.#run(root, format, limits, onWritten)
       .catch((err: unknown) => {
-        this.#failure = signal?.aborted ? abortReason(signal) : mapArchiveError(err, format);
+        this.#failure = signal?.aborted ? abortReason(signal) : mapArchiveError(err, format, root);
         throw this.#failure;
       })
       .finally(() => {
@@ -307,12 +307,22 @@ async function extractEntry(
   }
 }
 
-/** Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. */
-export function mapArchiveError(err: unknown, format: string): Error {
+/**
+ * Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. A
+ * full disk is named by the directory being written (`root`), as the download's is.
+ */
+export function mapArchiveError(err: unknown, format: string, root?: string): Error {
   if (err instanceof ActionError) return err;
   const error = err as NodeJS.ErrnoException;
   const message = printable(error?.message ?? String(err));
-  if (error?.code === 'ENOSPC') {
+  if (error?.code === 'ENOSPC' || error?.code === 'EDQUOT') {
+    if (root !== undefined)
+      return new LocalFileError({
+        code: error.code,
+        path: root,
+        doing: 'write the extracted site into',
+        cause: err,
+      });
     return new ActionError(`Could not write the extracted site: the disk is full (${message}).`);
   }
   if (error?.code === 'ENAMETOOLONG') {

@@ -167,7 +167,7 @@ export async function extractZip(
         zip.readEntry();
       });
     } catch (err) {
-      throw mapZipError(err);
+      throw mapZipError(err, root);
     }
     return completeExtraction(guard, writer);
   } finally {
@@ -435,7 +435,7 @@ function checkCrc(entry: yauzl.Entry, name: string, crc: number): void {
   }
 }
 
-function mapZipError(err: unknown): Error {
+function mapZipError(err: unknown, root?: string): Error {
   if (err instanceof ActionError) return err;
-  return mapArchiveError(err, 'zip');
+  return mapArchiveError(err, 'zip', root);
 }

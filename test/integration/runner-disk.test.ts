@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { type Harness, startHarness, treeDigest } from '../support/in-process.js';
+
+/**
+ * The runner's own disk, as a persistent self-hosted runner meets it: `path` on a small
+ * file system of its own (a tmpfs mounted in a temp dir, so root only: skipped where this
+ * machine cannot mount). Whatever fails, `path` is left as it was, nothing half written
+ * is left beside it, and the error names the place and the cause.
+ */
+
+let harness: Harness;
+let machine: string;
+beforeAll(async () => {
+  harness = await startHarness({ jobDurationMs: 1000, queuedMs: 100, pageCount: 12 });
+  machine = await fs.mkdtemp(path.join(os.tmpdir(), 'runner-disk-'));
+});
+afterAll(async () => {
+  await harness.stop();
+  await fs.rm(machine, { recursive: true, force: true });
+});
+
+/** A tmpfs with `options` on a fresh directory, unmounted when the test ends. */
+async function mountedDisk(context: TestContext, options: string): Promise<string> {
+  const disk = await fs.mkdtemp(path.join(machine, 'disk-'));
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', disk], {
+    encoding: 'utf8',
+  });
+  if (mount.status !== 0) {
+    const why = mount.error?.message ?? mount.stderr.trim();
+    console.warn(`skipping a test: cannot mount a tmpfs here (${why})`);
+    context.skip(`cannot mount a tmpfs here (${why})`);
+  }
+  context.onTestFinished(() => {
+    spawnSync('umount', [disk]);
+  });
+  return disk;
+}
+
+function remount(disk: string, options: string): void {
+  const mount = spawnSync('mount', ['-o', `remount,${options}`, disk], { encoding: 'utf8' });
+  expect(mount.status, mount.stderr).toBe(0);
+}
+
+function exportInto(workspace: string) {
+  return harness.run(
+    { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
+    { workspace, tempDir: path.join(machine, 'temp') },
+  );
+}
+
+function errorLine(run: { stdout: string }): string | undefined {
+  return run.stdout.split('\n').find((line) => line.startsWith('::error'));
+}
+
+describe('a full disk under path (root only)', () => {
+  it('while the site is extracted: the error names the directory and the way out; path is as it was', async (context) => {
+    const disk = await mountedDisk(context, 'size=2m');
+    const workspace = path.join(disk, 'ws');
+    expect((await exportInto(workspace)).code).toBe(0);
+    const before = await treeDigest(path.join(workspace, 'site'));
+    // Room for what is there, not for a second site beside it.
+    const { blocks, bfree, bsize } = await fs.statfs(disk);
+    remount(disk, `size=${(blocks - bfree) * bsize + 16 * 1024}`);
+    const run = await exportInto(workspace);
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(
+      new RegExp(
+        `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+-[0-9a-f]+: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+      ),
+    );
+    expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+});
