@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { TITLE_CHARS } from '../changes/fingerprint.js';
+import { asLocalFileError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { SiteContents } from './archive/listing.js';
 import type { DirectoryIdentity } from './protected.js';
@@ -288,13 +289,18 @@ export async function writeManifest(
   name = MANIFEST_NAME,
 ): Promise<string> {
   const file = path.join(dir, name);
-  const handle = await fs.open(file, 'wx', 0o644);
   try {
-    // writeFile writes each piece in full at the current position (write may stop short
-    // when the disk fills, which nothing after the last piece would notice).
-    for (const piece of manifestText(manifest)) await handle.writeFile(piece);
-  } finally {
-    await handle.close();
+    const handle = await fs.open(file, 'wx', 0o644);
+    try {
+      // writeFile writes each piece in full at the current position (write may stop short
+      // when the disk fills, which nothing after the last piece would notice).
+      for (const piece of manifestText(manifest)) await handle.writeFile(piece);
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    // A full disk is the runner's to fix, named with the file, never a stack.
+    throw asLocalFileError(err, file, 'write the export manifest') ?? err;
   }
   return file;
 }

@@ -45,6 +45,12 @@ function remount(disk: string, options: string): void {
   expect(mount.status, mount.stderr).toBe(0);
 }
 
+/** Inodes in use on the file system holding `dir`. */
+async function inodesUsed(dir: string): Promise<number> {
+  const stats = await fs.statfs(dir);
+  return stats.files - stats.ffree;
+}
+
 function exportInto(workspace: string) {
   return harness.run(
     { domain: 'docs.example.com', path: 'site', 'poll-interval': '0.5s' },
@@ -72,6 +78,28 @@ describe('a full disk under path (root only)', () => {
         `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+-[0-9a-f]+: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
       ),
     );
+    expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
+
+  it('while the manifest is written: the error names the file and the way out, never a stack; path is as it was', async (context) => {
+    const disk = await mountedDisk(context, 'size=4m');
+    const workspace = path.join(disk, 'ws');
+    expect((await exportInto(workspace)).code).toBe(0);
+    const before = await treeDigest(path.join(workspace, 'site'));
+    // What is there (the mount, ws, site and its files, the manifest among them), and the
+    // same again beside it but for the new manifest: the last file the run creates there.
+    const used = await inodesUsed(disk);
+    const site = used - 2;
+    remount(disk, `nr_inodes=${used + site - 1}`);
+    const run = await exportInto(workspace);
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(
+      new RegExp(
+        `^::error::Could not write the export manifest ${workspace}/\\.site\\.partial-\\d+-[0-9a-f]+/\\.static-export\\.json: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+      ),
+    );
+    expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });
