@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ActionError, errorMessage } from '../errors.js';
+import { ActionError, asLocalFileError, errorMessage } from '../errors.js';
 import { holdsMountsSync, mountsInside } from './mounts.js';
 
 /**
@@ -303,7 +303,13 @@ export async function moveFileInto(file: string, dir: string, name: string): Pro
       await fs.rename(file, staging);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-      await fs.copyFile(file, staging);
+      try {
+        await fs.copyFile(file, staging);
+      } catch (copyErr) {
+        // Named by the directory written into: the error's own path is the temp file's.
+        const { code } = copyErr as NodeJS.ErrnoException;
+        throw asLocalFileError({ code }, dir, 'copy the archive into') ?? copyErr;
+      }
       await fs.rm(file, { force: true });
     }
     await fs.chmod(staging, 0o644);

@@ -103,4 +103,34 @@ describe('a full disk under path (root only)', () => {
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });
+  it('with extract false, path on a disk of its own (a copy across devices): the error names path; the earlier archive stays', async (context) => {
+    const disk = await mountedDisk(context, 'size=2m');
+    const workspace = path.join(disk, 'ws');
+    const keep = (inputs: Record<string, string> = {}) =>
+      harness.run(
+        {
+          domain: 'docs.example.com',
+          path: 'out',
+          extract: 'false',
+          'poll-interval': '0.5s',
+          ...inputs,
+        },
+        { workspace, tempDir: path.join(machine, 'temp') },
+      );
+    expect((await keep()).code).toBe(0);
+    const out = path.join(workspace, 'out');
+    const before = await treeDigest(out);
+    // Full: the temp directory (another file system) holds the download, path has no room for it.
+    const { blocks, bfree, bsize } = await fs.statfs(disk);
+    remount(disk, `size=${(blocks - bfree) * bsize + 4096}`);
+    const run = await keep();
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(
+      new RegExp(
+        `^::error::Could not copy the archive into ${out}: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+      ),
+    );
+    expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
+    expect(await treeDigest(out)).toEqual(before);
+  });
 });
