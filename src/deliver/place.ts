@@ -330,6 +330,10 @@ export async function writeFileAtomic(file: string, content: string, mode = 0o64
     await fs.writeFile(staging, content, { mode });
     await fs.rename(staging, file);
     untrack(staging);
+  } catch (err) {
+    // Named by the file the user gave: the error's own path is the temporary one's.
+    const { code } = err as NodeJS.ErrnoException;
+    throw asLocalFileError({ code }, file, 'write') ?? err;
   } finally {
     await removeTemporary(staging);
   }

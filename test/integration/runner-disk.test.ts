@@ -133,4 +133,30 @@ describe('a full disk under path (root only)', () => {
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
     expect(await treeDigest(out)).toEqual(before);
   });
+  it('a helm-values-file on a full disk: the error names the file and the way out; the file is as it was', async (context) => {
+    const disk = await mountedDisk(context, 'size=64k');
+    const values = path.join(disk, 'values.yaml');
+    await fs.writeFile(values, '');
+    // Every block taken: nothing more can be written there.
+    await fs.writeFile(path.join(disk, 'filler'), Buffer.alloc(64 * 1024)).catch(() => undefined);
+    const workspace = await fs.mkdtemp(path.join(machine, 'ws-'));
+    const run = await harness.run(
+      {
+        domain: 'docs.example.com',
+        path: 'site',
+        'poll-interval': '0.5s',
+        'helm-values-file': values,
+      },
+      { workspace, tempDir: path.join(machine, 'temp') },
+    );
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toMatch(
+      new RegExp(
+        `^::error::Could not write ${values}: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+      ),
+    );
+    expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
+    expect(await fs.readFile(values, 'utf8')).toBe('');
+    expect((await fs.readdir(disk)).sort()).toEqual(['filler', 'values.yaml']);
+  });
 });
