@@ -195,7 +195,10 @@ export async function replaceDirectory(
       await fs.rename(target, previous);
       replaced = true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // ENOENT: nothing there to move aside.
+      const { code } = err as NodeJS.ErrnoException;
+      if (code !== 'ENOENT')
+        throw asLocalFileError({ code }, target, 'move aside the earlier export in') ?? err;
     }
     try {
       await fs.rename(staging, target);

@@ -159,4 +159,26 @@ describe('a full disk under path (root only)', () => {
     expect(await fs.readFile(values, 'utf8')).toBe('');
     expect((await fs.readdir(disk)).sort()).toEqual(['filler', 'values.yaml']);
   });
+  it('an earlier export that cannot be moved aside (immutable): the error names path, which is as it was', async (context) => {
+    const workspace = await fs.mkdtemp(path.join(machine, 'ws-'));
+    expect((await exportInto(workspace)).code).toBe(0);
+    const site = path.join(workspace, 'site');
+    const before = await treeDigest(site);
+    const chattr = spawnSync('chattr', ['+i', site], { encoding: 'utf8' });
+    if (chattr.status !== 0) {
+      const why = chattr.error?.message ?? chattr.stderr.trim();
+      console.warn(`skipping a test: cannot make a directory immutable here (${why})`);
+      context.skip(`cannot make a directory immutable here (${why})`);
+    }
+    context.onTestFinished(() => {
+      spawnSync('chattr', ['-i', site]);
+    });
+    const run = await exportInto(workspace);
+    expect(run.code).toBe(1);
+    expect(errorLine(run)).toBe(
+      `::error::Could not move aside the earlier export in ${site}: operation not permitted (EPERM). Check that the runner may write there, or choose another \`path\` (and RUNNER_TEMP or TMPDIR).`,
+    );
+    expect(await treeDigest(site)).toEqual(before);
+    expect(await fs.readdir(workspace)).toEqual(['site']);
+  });
 });
