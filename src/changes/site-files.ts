@@ -1,3 +1,4 @@
+import { pageUrl as servedAt } from '../airgap/site-tree.js';
 import { normalizeAssetPath } from './fingerprint.js';
 
 /**
@@ -30,12 +31,12 @@ export function roleOf(file: string, pages: { has(page: string): boolean }): Fil
   return 'asset';
 }
 
-/** The path a reader types: `guides/intro.html` → `/guides/intro`, `index.html` → `/`. */
+/**
+ * The path a reader types: `guides/intro.html` → `/guides/intro`, `index.html` → `/`; the
+ * one the readiness check serves the page at, so `x.htm` stays `/x.htm`.
+ */
 export function pageRoute(file: string): string {
-  const withoutExtension = file.replace(/\.html?$/i, '');
-  if (withoutExtension === 'index') return '/';
-  if (withoutExtension.endsWith('/index')) return `/${withoutExtension.slice(0, -'index'.length)}`;
-  return `/${withoutExtension}`;
+  return servedAt(file);
 }
 
 /** The page's address on the live site (`#` and `?` in a name are part of its path). */

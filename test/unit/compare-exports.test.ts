@@ -449,6 +449,16 @@ describe('what each file is', () => {
   });
 
   it.each([
+    ['guides/intro.htm', 'https://docs.example.com/guides/intro.htm'],
+    ['guides/index.htm', 'https://docs.example.com/guides/index.htm'],
+    ['README.HTML', 'https://docs.example.com/README.HTML'],
+  ])('%s is linked as %s: a server adds `.html` alone to a clean address', (file, url) => {
+    // `try_files $uri $uri.html $uri/` (and the readiness check's site tree): `/guides/intro`
+    // finds no `guides/intro.htm`.
+    expect(pageUrl('docs.example.com', file)).toBe(url);
+  });
+
+  it.each([
     ['guides/c#-sdk.html', 'https://docs.example.com/guides/c%23-sdk'],
     ['guides/faq?.html', 'https://docs.example.com/guides/faq%3F'],
     ['guides/café au lait.html', 'https://docs.example.com/guides/caf%C3%A9%20au%20lait'],
