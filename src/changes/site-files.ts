@@ -44,7 +44,14 @@ export function pageUrl(domain: string, file: string): string {
   return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
 }
 
+/**
+ * Pagefind's search index (Starlight's search, `pagefind/` or `_pagefind/`): a language and
+ * 7 or more hex digits of the file's hash, after `_` (`fragment/en_8349913.pf_fragment`).
+ */
+const PAGEFIND_HASH = /^((?:.*\/)?_?pagefind\/(?:[^/]+\/)*[^/]*_)[0-9a-f]{7,}(\.pf_[a-z]+)$/;
+
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 export function assetKey(file: string): string {
-  return normalizeAssetPath(file);
+  // Only the report's key: what a page links to is normalized as before (its fingerprint).
+  return normalizeAssetPath(file.replace(PAGEFIND_HASH, '$1*$2'));
 }

@@ -130,6 +130,47 @@ describe('compareExports', () => {
     expect(assets.removed).toEqual([{ path: 'images/old.png' }]);
   });
 
+  it("matches Pagefind's search index files (Starlight's search) across the hashes in their names", () => {
+    // Pagefind names a file by its language and 7 or more hex digits of its hash: an edit
+    // to one page renames its fragment, and the index chunk that holds its words.
+    const before = manifest({
+      'index.html': page('home'),
+      'pagefind/pagefind.js': 'loader',
+      'pagefind/pagefind.en_816aa03a18.pf_meta': 'meta v1',
+      'pagefind/fragment/en_8349913.pf_fragment': 'fragment of the edited page, v1',
+      'pagefind/fragment/en_915478f.pf_fragment': 'fragment of another page',
+      'pagefind/index/en_77c6709.pf_index': 'words v1',
+    });
+    const after = manifest({
+      'index.html': page('home'),
+      'pagefind/pagefind.js': 'loader',
+      'pagefind/pagefind.en_99422db1b8.pf_meta': 'meta v2',
+      'pagefind/fragment/en_f8de6d5.pf_fragment': 'fragment of the edited page, v2',
+      'pagefind/fragment/en_915478f.pf_fragment': 'fragment of another page',
+      'pagefind/index/en_35df411.pf_index': 'words v2',
+    });
+    const { assets } = compareExports(before, after, 'the test');
+    expect(assets).toEqual({
+      added: [],
+      removed: [],
+      changed: [
+        {
+          path: 'pagefind/fragment/en_f8de6d5.pf_fragment',
+          previous: 'pagefind/fragment/en_8349913.pf_fragment',
+        },
+        {
+          path: 'pagefind/index/en_35df411.pf_index',
+          previous: 'pagefind/index/en_77c6709.pf_index',
+        },
+        {
+          path: 'pagefind/pagefind.en_99422db1b8.pf_meta',
+          previous: 'pagefind/pagefind.en_816aa03a18.pf_meta',
+        },
+      ],
+      unchanged: 2,
+    });
+  });
+
   it('pairs chunks named by their hash alone with earlier chunks of the nearest sizes', () => {
     const chunk = (hash: string) => `_next/static/chunks/${hash}.js`;
     const bytes = (size: number, version: string) => version.padEnd(size, '.');
