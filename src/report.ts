@@ -731,6 +731,23 @@ export function renderReadiness(readiness: Readiness): string {
   return parts.join('\n');
 }
 
+/**
+ * An encoded address as a reader spells it (`/guides/café`, `/ガイド`), for a link's text:
+ * a run of escapes that holds a character not shown (a line break, a direction override,
+ * a space other than U+0020) stays encoded.
+ */
+function readablePath(encoded: string): string {
+  return encoded.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+    return /[\p{C}\p{Z}]/u.test(text.replace(/ /g, '')) ? run : text;
+  });
+}
+
 /** Entries of each list shown in the summary; the JSON file has them all. */
 const LISTED_CHANGES = 25;
 
@@ -778,7 +795,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   ];
   const parts = [heading, '', factsTable(rows)];
   const link = (url: string) =>
-    `[${linkText(capped(url.replace(`https://${domain}`, '')))}](${linkTarget(url)})`;
+    `[${linkText(capped(readablePath(url.replace(`https://${domain}`, ''))))}](${linkTarget(url)})`;
   const list = (title: string, entries: (PageChange | PageMove)[]) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {

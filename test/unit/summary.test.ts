@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CHANGES_FORMAT,
+  CHANGES_VERSION,
+  type ChangeReport,
+  type PageChange,
+  type PageMove,
+} from '../../src/changes/compare.js';
+import { pageUrl } from '../../src/changes/site-files.js';
+import {
   describeTimeout,
   type AgentRecord,
   describeExpiry,
@@ -190,5 +198,59 @@ describe('a timeout during the check of the extracted site', () => {
     );
     expect(message).not.toContain('could not be downloaded');
     expect(message).toContain('`job-id: se_1`');
+  });
+});
+
+describe('the change report in the summary', () => {
+  const change = (file: string) => ({ path: file, url: pageUrl('docs.example.com', file) });
+  const report = (moved: PageMove[], added: PageChange[]): ChangeReport => ({
+    format: CHANGES_FORMAT,
+    version: CHANGES_VERSION,
+    source: 'the earlier export in `site`',
+    previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
+    current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
+    comparedBy: 'content',
+    pages: {
+      before: 2,
+      after: 3,
+      added,
+      removed: [],
+      moved,
+      changed: [],
+      navigationChanged: [],
+      unchanged: 1,
+      comparedByBytes: 0,
+    },
+    assets: { added: [], removed: [], changed: [], unchanged: 0 },
+    size: { before: 1, after: 1 },
+  });
+
+  it('shows each address as a reader spells it, and links it encoded', () => {
+    const moved = { ...change('ガイド/入門.html'), previous: change('guides/café au lait.html') };
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: {
+        kind: 'report',
+        report: report([moved], [change('c#/100%.html')]),
+        file: '/tmp/changes.json',
+      },
+    });
+    expect(markdown).toContain(
+      '- [/ガイド/入門](https://docs.example.com/%E3%82%AC%E3%82%A4%E3%83%89/%E5%85%A5%E9%96%80) (was [/guides/café au lait](https://docs.example.com/guides/caf%C3%A9%20au%20lait))',
+    );
+    expect(markdown).toContain('- [/c#/100%](https://docs.example.com/c%23/100%25)');
+  });
+
+  it('keeps encoded what a name holds that is not shown: a line break, a direction override', () => {
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: {
+        kind: 'report',
+        report: report([], [change('a\nb.html'), change('evil\u202Egpj.html')]),
+        file: '/tmp/changes.json',
+      },
+    });
+    expect(markdown).toContain('- [/a%0Ab](https://docs.example.com/a%0Ab)');
+    expect(markdown).toContain('- [/evil%E2%80%AEgpj](https://docs.example.com/evil%E2%80%AEgpj)');
   });
 });
