@@ -170,8 +170,15 @@ export function compareExports(
     comparedByBytes: 0,
   };
   let compared = 0;
+  // Earlier pages found under their folder's index (`x.html` → `x/index.html`).
+  const nowIndexes = new Set<string>();
   for (const [file, after] of pagesAfter) {
-    const before = pagesBefore.get(file);
+    let before = pagesBefore.get(file);
+    const flat = before === undefined ? asFlatPage(file) : undefined;
+    if (flat !== undefined && !pagesAfter.has(flat)) {
+      before = pagesBefore.get(flat);
+      if (before !== undefined) nowIndexes.add(flat);
+    }
     if (before === undefined) {
       pages.added.push(change(after));
       continue;
@@ -191,7 +198,7 @@ export function compareExports(
   // Every earlier page was found among the new ones unless some were removed.
   if (compared < pagesBefore.size) {
     for (const [file, before] of pagesBefore) {
-      if (!pagesAfter.has(file)) pages.removed.push(change(before));
+      if (!pagesAfter.has(file) && !nowIndexes.has(file)) pages.removed.push(change(before));
     }
   }
   if (sameScheme) findMoves(pages, pagesBefore, pagesAfter);
@@ -217,6 +224,15 @@ export function compareExports(
     assets: compareAssets(earlier.assets, now.assets),
     size: { before: previous.totals.bytes, after: current.totals.bytes },
   };
+}
+
+/**
+ * The page `x.html` for a folder's index `x/index.html`: its address `/x` still serves the
+ * index (static hosts lead it to `/x/`), so it is the same page, neither moved nor removed.
+ * Not the other way: `/x/` serves no `x.html`.
+ */
+function asFlatPage(file: string): string | undefined {
+  return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : undefined;
 }
 
 /**

@@ -315,6 +315,42 @@ describe('compareExports', () => {
     expect(exceedsRemovalLimit(report, { pages: 0 })).toMatch(/^it removes 1 of the 3 pages/);
   });
 
+  it("compares a page that became its folder's index with itself: its address still serves it", () => {
+    // Next.js with trailingSlash writes guides/setup/index.html; /guides/setup leads to
+    // /guides/setup/ on a static host, and every link changed with the switch.
+    const before = manifest({
+      'index.html': page('home'),
+      'guides/setup.html': page('setup, linking /guides/intro'),
+      'guides/intro.html': page('intro'),
+      'guides/gone.html': page('gone'),
+    });
+    const after = manifest({
+      'index.html': page('home'),
+      'guides/setup/index.html': page('setup, linking /guides/intro/'),
+      'guides/intro/index.html': page('intro'),
+    });
+    const report = compareExports(before, after, 'the test');
+    expect(report.pages).toMatchObject({
+      before: 4,
+      after: 3,
+      added: [],
+      removed: [{ path: 'guides/gone.html' }],
+      moved: [],
+      changed: [{ path: 'guides/setup/index.html', url: 'https://docs.example.com/guides/setup/' }],
+      unchanged: 2,
+    });
+    expect(exceedsRemovalLimit(report, { pages: 1 })).toBeUndefined();
+    // Compared by bytes too; the other way round, /guides/setup/ is served no more.
+    const bytes = compareExports(
+      manifest({ 'a.html': 'a' }, { fingerprints: false }),
+      manifest({ 'a/index.html': 'a' }, { fingerprints: false }),
+      'the test',
+    );
+    expect(bytes.pages).toMatchObject({ added: [], removed: [], unchanged: 1 });
+    const back = compareExports(after, before, 'the test');
+    expect(back.pages.moved.map((p) => p.previous.path)).toEqual(['guides/intro/index.html']);
+  });
+
   it('pairs no moved page by guess: the same content twice, an edit, or pages without fingerprints', () => {
     const before = manifest({
       'old/stub-1.html': page('stub'),
