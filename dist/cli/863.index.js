@@ -2,6 +2,134 @@ export const id = 863;
 export const ids = [863];
 export const modules = {
 
+/***/ 9413:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   AI: () => (/* binding */ SiteTree),
+/* harmony export */   DP: () => (/* binding */ decodedUrlPath),
+/* harmony export */   fi: () => (/* binding */ pageUrl),
+/* harmony export */   qx: () => (/* binding */ pageAddress)
+/* harmony export */ });
+/* harmony import */ var _tree_walk_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9904);
+
+/** The files and directories of an extracted site, and its URL rules. */
+class SiteTree {
+    root;
+    files;
+    directories;
+    constructor(root, files, directories) {
+        this.root = root;
+        this.files = files;
+        this.directories = directories;
+    }
+    static async read(root) {
+        const files = new Set();
+        const directories = new Set(['']);
+        for (const { path, dirent } of await (0,_tree_walk_js__WEBPACK_IMPORTED_MODULE_0__/* .readTree */ .Z)(root)) {
+            if (dirent.isFile())
+                files.add(path);
+            else if (dirent.isDirectory())
+                directories.add(path);
+        }
+        return new SiteTree(root, files, directories);
+    }
+    /** A tree already listed (a worker thread gets the lists of the one that read it). */
+    static of(root, files, directories) {
+        return new SiteTree(root, new Set(files), new Set(directories));
+    }
+    /**
+     * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
+     * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
+     * `/guides//intro` is served.
+     */
+    resolve(urlPath) {
+        const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
+        const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
+        if (trimmed === undefined)
+            return undefined;
+        if (trimmed === '' || trimmed.endsWith('/')) {
+            const index = `${trimmed}index.html`;
+            return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
+        }
+        if (this.files.has(trimmed))
+            return { file: trimmed, rule: 'file' };
+        if (this.files.has(`${trimmed}.html`)) {
+            return this.directories.has(trimmed)
+                ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
+                : { file: `${trimmed}.html`, rule: 'html' };
+        }
+        if (this.files.has(`${trimmed}/index.html`))
+            return { file: `${trimmed}/index.html`, rule: 'index' };
+        return undefined;
+    }
+    /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
+    pages() {
+        return [...this.files]
+            .filter((file) => /\.html?$/i.test(file))
+            .sort()
+            .map((file) => ({ file, url: pageUrl(file) }));
+    }
+}
+/**
+ * A URL path decoded as a file's name reads (`/a%20b` is `/a b`), or undefined when it is
+ * no percent-encoding of UTF-8: a `%` that two hex digits do not follow (`100%`, which
+ * nginx answers 400), or bytes no file name of the tree spells (`%C3` alone).
+ */
+function decodedUrlPath(pathname) {
+    try {
+        return decodeURIComponent(pathname);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
+ * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
+ * that climbs above the root (nginx: 400).
+ */
+function withoutDotSegments(urlPath) {
+    const kept = [];
+    const steps = urlPath.replace(/^\/+/, '').split('/');
+    for (const [at, step] of steps.entries()) {
+        const last = at === steps.length - 1;
+        if (step === '..') {
+            if (kept.length === 0)
+                return undefined;
+            kept.pop();
+        }
+        else if (step !== '.')
+            kept.push(step);
+        // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
+        if (last && (step === '.' || step === '..'))
+            kept.push('');
+    }
+    return kept.join('/');
+}
+/**
+ * The URL path a page is served at: its clean form, a directory for index.html. Only
+ * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
+ */
+function pageUrl(file) {
+    if (file === 'index.html')
+        return '/';
+    if (file.endsWith('/index.html'))
+        return `/${file.slice(0, -'index.html'.length)}`;
+    return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
+}
+/**
+ * The address of a page's URL path on `origin`, each segment encoded: a `#`, `?`, `%` or
+ * `\` in a name is part of the path a browser asks for, and of the base its relative
+ * links are resolved against.
+ */
+function pageAddress(origin, urlPath) {
+    return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+
+/***/ }),
+
 /***/ 2380:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
@@ -266,8 +394,10 @@ async function replaceDirectory(staging, target) {
             replaced = true;
         }
         catch (err) {
-            if (err.code !== 'ENOENT')
-                throw err;
+            // ENOENT: nothing there to move aside.
+            const { code } = err;
+            if (code !== 'ENOENT')
+                throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, target, 'move aside the earlier export in') ?? err;
         }
         try {
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(staging, target);
@@ -371,7 +501,14 @@ async function moveFileInto(file, dir, name) {
         catch (err) {
             if (err.code !== 'EXDEV')
                 throw err;
-            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.copyFile(file, staging);
+            try {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.copyFile(file, staging);
+            }
+            catch (copyErr) {
+                // Named by the directory written into: the error's own path is the temp file's.
+                const { code } = copyErr;
+                throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, dir, 'copy the archive into') ?? copyErr;
+            }
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { force: true });
         }
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.chmod(staging, 0o644);
@@ -392,6 +529,11 @@ async function writeFileAtomic(file, content, mode = 0o644) {
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.writeFile(staging, content, { mode });
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rename(staging, file);
         untrack(staging);
+    }
+    catch (err) {
+        // Named by the file the user gave: the error's own path is the temporary one's.
+        const { code } = err;
+        throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, file, 'write') ?? err;
     }
     finally {
         await removeTemporary(staging);
@@ -2998,9 +3140,12 @@ function redirection(location, from) {
     return `it redirects to ${(0,net/* withoutQuery */.j$)(target)}: give that address`;
 }
 
+// EXTERNAL MODULE: ./.build/airgap/site-tree.js
+var site_tree = __webpack_require__(9413);
 // EXTERNAL MODULE: ./.build/changes/fingerprint.js
 var fingerprint = __webpack_require__(5992);
 ;// CONCATENATED MODULE: ./.build/changes/site-files.js
+
 
 /** An HTML file is a page. */
 function isPage(file) {
@@ -3027,22 +3172,26 @@ function roleOf(file, pages) {
         return 'page-data';
     return 'asset';
 }
-/** The path a reader types: `guides/intro.html` → `/guides/intro`, `index.html` → `/`. */
+/**
+ * The path a reader types: `guides/intro.html` → `/guides/intro`, `index.html` → `/`; the
+ * one the readiness check serves the page at, so `x.htm` stays `/x.htm`.
+ */
 function pageRoute(file) {
-    const withoutExtension = file.replace(/\.html?$/i, '');
-    if (withoutExtension === 'index')
-        return '/';
-    if (withoutExtension.endsWith('/index'))
-        return `/${withoutExtension.slice(0, -'index'.length)}`;
-    return `/${withoutExtension}`;
+    return (0,site_tree/* pageUrl */.fi)(file);
 }
 /** The page's address on the live site (`#` and `?` in a name are part of its path). */
 function pageUrl(domain, file) {
     return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
 }
+/**
+ * Pagefind's search index (Starlight's search, `pagefind/` or `_pagefind/`): a language and
+ * 7 or more hex digits of the file's hash, after `_` (`fragment/en_8349913.pf_fragment`).
+ */
+const PAGEFIND_HASH = /^((?:.*\/)?_?pagefind\/(?:[^/]+\/)*[^/]*_)[0-9a-f]{7,}(\.pf_[a-z]+)$/;
 /** Assets are matched across builds by this key: build ids and content hashes left out. */
 function assetKey(file) {
-    return (0,fingerprint/* normalizeAssetPath */.RL)(file);
+    // Only the report's key: what a page links to is normalized as before (its fingerprint).
+    return (0,fingerprint/* normalizeAssetPath */.RL)(file.replace(PAGEFIND_HASH, '$1*$2'));
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/compare.js
@@ -3125,8 +3274,16 @@ function compareExports(previous, current, source, files = {}) {
         comparedByBytes: 0,
     };
     let compared = 0;
+    // Earlier pages found under their folder's index (`x.html` → `x/index.html`).
+    const nowIndexes = new Set();
     for (const [file, after] of pagesAfter) {
-        const before = pagesBefore.get(file);
+        let before = pagesBefore.get(file);
+        const flat = before === undefined ? asFlatPage(file) : undefined;
+        if (flat !== undefined && !pagesAfter.has(flat)) {
+            before = pagesBefore.get(flat);
+            if (before !== undefined)
+                nowIndexes.add(flat);
+        }
         if (before === undefined) {
             pages.added.push(change(after));
             continue;
@@ -3150,7 +3307,7 @@ function compareExports(previous, current, source, files = {}) {
     // Every earlier page was found among the new ones unless some were removed.
     if (compared < pagesBefore.size) {
         for (const [file, before] of pagesBefore) {
-            if (!pagesAfter.has(file))
+            if (!pagesAfter.has(file) && !nowIndexes.has(file))
                 pages.removed.push(change(before));
         }
     }
@@ -3176,6 +3333,14 @@ function compareExports(previous, current, source, files = {}) {
         assets: compareAssets(earlier.assets, now.assets),
         size: { before: previous.totals.bytes, after: current.totals.bytes },
     };
+}
+/**
+ * The page `x.html` for a folder's index `x/index.html`: its address `/x` still serves the
+ * index (static hosts lead it to `/x/`), so it is the same page, neither moved nor removed.
+ * Not the other way: `/x/` serves no `x.html`.
+ */
+function asFlatPage(file) {
+    return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : undefined;
 }
 /**
  * Takes out of the added and removed pages those that moved: an added page whose content
@@ -6193,7 +6358,7 @@ class TarExtraction {
         signal?.addEventListener('abort', onAbort, { once: true });
         this.#done = this.#run(root, format, limits, onWritten)
             .catch((err) => {
-            this.#failure = signal?.aborted ? (0,errors/* abortReason */.Js)(signal) : mapArchiveError(err, format);
+            this.#failure = signal?.aborted ? (0,errors/* abortReason */.Js)(signal) : mapArchiveError(err, format, root);
             throw this.#failure;
         })
             .finally(() => {
@@ -6417,13 +6582,23 @@ async function extractEntry(guard, writer, header, content) {
         await writer.fileFromChunks(planned, content);
     }
 }
-/** Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. */
-function mapArchiveError(err, format) {
+/**
+ * Parser and decompressor errors mean a corrupt or truncated archive: say so plainly. A
+ * full disk is named by the directory being written (`root`), as the download's is.
+ */
+function mapArchiveError(err, format, root) {
     if (err instanceof errors/* ActionError */.lZ)
         return err;
     const error = err;
     const message = printable(error?.message ?? String(err));
-    if (error?.code === 'ENOSPC') {
+    if (error?.code === 'ENOSPC' || error?.code === 'EDQUOT') {
+        if (root !== undefined)
+            return new errors/* LocalFileError */.QD({
+                code: error.code,
+                path: root,
+                doing: 'write the extracted site into',
+                cause: err,
+            });
         return new errors/* ActionError */.lZ(`Could not write the extracted site: the disk is full (${message}).`);
     }
     if (error?.code === 'ENAMETOOLONG') {
@@ -6588,7 +6763,7 @@ async function extractZip(file, root, limits, signal, onWritten) {
             });
         }
         catch (err) {
-            throw mapZipError(err);
+            throw mapZipError(err, root);
         }
         return completeExtraction(guard, writer);
     }
@@ -6817,10 +6992,10 @@ function checkCrc(entry, name, crc) {
         throw new errors/* UnsafeArchiveError */.td(`The zip archive is corrupt: entry "${printable(name)}" does not match its CRC-32.`);
     }
 }
-function mapZipError(err) {
+function mapZipError(err, root) {
     if (err instanceof errors/* ActionError */.lZ)
         return err;
-    return mapArchiveError(err, 'zip');
+    return mapArchiveError(err, 'zip', root);
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/extract.js
@@ -7491,7 +7666,7 @@ async function runExport(config, deps) {
         const checks = config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
         // Loaded while the archive downloads: compiling the check's code (about 15 ms) would
         // otherwise come after the extraction, and hold up the step's end by as much.
-        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(205)]).then(__webpack_require__.bind(__webpack_require__, 3205)) : undefined;
+        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(413)]).then(__webpack_require__.bind(__webpack_require__, 1413)) : undefined;
         readinessModule?.catch(() => undefined); // a failure is met where it is awaited
         const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,

@@ -1,8 +1,8 @@
-export const id = 205;
-export const ids = [205];
+export const id = 413;
+export const ids = [413];
 export const modules = {
 
-/***/ 23205:
+/***/ 71413:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -27,124 +27,8 @@ var external_node_fs_ = __webpack_require__(73024);
 var promises_ = __webpack_require__(58500);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(37067);
-// EXTERNAL MODULE: ./.build/tree-walk.js
-var tree_walk = __webpack_require__(29904);
-;// CONCATENATED MODULE: ./.build/airgap/site-tree.js
-
-/** The files and directories of an extracted site, and its URL rules. */
-class SiteTree {
-    root;
-    files;
-    directories;
-    constructor(root, files, directories) {
-        this.root = root;
-        this.files = files;
-        this.directories = directories;
-    }
-    static async read(root) {
-        const files = new Set();
-        const directories = new Set(['']);
-        for (const { path, dirent } of await (0,tree_walk/* readTree */.Z)(root)) {
-            if (dirent.isFile())
-                files.add(path);
-            else if (dirent.isDirectory())
-                directories.add(path);
-        }
-        return new SiteTree(root, files, directories);
-    }
-    /** A tree already listed (a worker thread gets the lists of the one that read it). */
-    static of(root, files, directories) {
-        return new SiteTree(root, new Set(files), new Set(directories));
-    }
-    /**
-     * The file a decoded URL path (`/guides/intro`) is served from, or undefined (404).
-     * Runs of slashes count as one, as nginx reads them (`merge_slashes`, on by default):
-     * `/guides//intro` is served.
-     */
-    resolve(urlPath) {
-        const merged = urlPath.includes('//') ? urlPath.replace(/\/{2,}/g, '/') : urlPath;
-        const trimmed = merged.includes('/.') ? withoutDotSegments(merged) : merged.replace(/^\/+/, '');
-        if (trimmed === undefined)
-            return undefined;
-        if (trimmed === '' || trimmed.endsWith('/')) {
-            const index = `${trimmed}index.html`;
-            return this.files.has(index) ? { file: index, rule: 'index' } : undefined;
-        }
-        if (this.files.has(trimmed))
-            return { file: trimmed, rule: 'file' };
-        if (this.files.has(`${trimmed}.html`)) {
-            return this.directories.has(trimmed)
-                ? { file: `${trimmed}.html`, rule: 'html', shadowedByDirectory: true }
-                : { file: `${trimmed}.html`, rule: 'html' };
-        }
-        if (this.files.has(`${trimmed}/index.html`))
-            return { file: `${trimmed}/index.html`, rule: 'index' };
-        return undefined;
-    }
-    /** The HTML pages, with the URL each is served at (`guides/x.html` → `/guides/x`). */
-    pages() {
-        return [...this.files]
-            .filter((file) => /\.html?$/i.test(file))
-            .sort()
-            .map((file) => ({ file, url: pageUrl(file) }));
-    }
-}
-/**
- * A URL path decoded as a file's name reads (`/a%20b` is `/a b`), or undefined when it is
- * no percent-encoding of UTF-8: a `%` that two hex digits do not follow (`100%`, which
- * nginx answers 400), or bytes no file name of the tree spells (`%C3` alone).
- */
-function decodedUrlPath(pathname) {
-    try {
-        return decodeURIComponent(pathname);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * A decoded URL path's `.` and `..` steps applied, as nginx applies them once it has
- * decoded `%2F` (`/x/..%2Fnext` is `/next`), without its leading slash; undefined for one
- * that climbs above the root (nginx: 400).
- */
-function withoutDotSegments(urlPath) {
-    const kept = [];
-    const steps = urlPath.replace(/^\/+/, '').split('/');
-    for (const [at, step] of steps.entries()) {
-        const last = at === steps.length - 1;
-        if (step === '..') {
-            if (kept.length === 0)
-                return undefined;
-            kept.pop();
-        }
-        else if (step !== '.')
-            kept.push(step);
-        // A path that ends in a step names a folder: `/guides/setup/..` is `/guides/`.
-        if (last && (step === '.' || step === '..'))
-            kept.push('');
-    }
-    return kept.join('/');
-}
-/**
- * The URL path a page is served at: its clean form, a directory for index.html. Only
- * `.html` is left out: `resolve` appends `.html`, so `x.htm` is served at `/x.htm` alone.
- */
-function pageUrl(file) {
-    if (file === 'index.html')
-        return '/';
-    if (file.endsWith('/index.html'))
-        return `/${file.slice(0, -'index.html'.length)}`;
-    return `/${file.endsWith('.html') ? file.slice(0, -'.html'.length) : file}`;
-}
-/**
- * The address of a page's URL path on `origin`, each segment encoded: a `#`, `?`, `%` or
- * `\` in a name is part of the path a browser asks for, and of the base its relative
- * links are resolved against.
- */
-function pageAddress(origin, urlPath) {
-    return `${origin}${urlPath.split('/').map(encodeURIComponent).join('/')}`;
-}
-
+// EXTERNAL MODULE: ./.build/airgap/site-tree.js
+var site_tree = __webpack_require__(19413);
 ;// CONCATENATED MODULE: ./.build/airgap/serve.js
 
 
@@ -192,7 +76,7 @@ async function serveSite(tree) {
             response.end('bad request');
             return;
         }
-        const decoded = decodedUrlPath(url.pathname);
+        const decoded = (0,site_tree/* decodedUrlPath */.DP)(url.pathname);
         const resolved = decoded !== undefined && (request.method === 'GET' || request.method === 'HEAD')
             ? tree.resolve(decoded)
             : undefined;
@@ -338,7 +222,7 @@ async function loadPagesInBrowser(tree, options) {
                     url.pathname !== '/favicon.ico')
                     // A path that is no percent-encoding (`100%`) is shown as written.
                     result.missing.push({
-                        path: decodedUrlPath(url.pathname) ?? url.pathname,
+                        path: (0,site_tree/* decodedUrlPath */.DP)(url.pathname) ?? url.pathname,
                         page: current,
                     });
             });
@@ -353,7 +237,7 @@ async function loadPagesInBrowser(tree, options) {
                 inFlight = 0;
                 lastActivity = Date.now();
                 try {
-                    await page.goto(pageAddress(server.origin, path), {
+                    await page.goto((0,site_tree/* pageAddress */.qx)(server.origin, path), {
                         waitUntil: 'load',
                         timeout: pageTimeoutMs,
                     });
@@ -3031,7 +2915,7 @@ function resolveLink(tree, pageBase, value) {
         }
         if (target.origin !== references/* SITE_ORIGIN */.t_)
             return null;
-        const decoded = decodedUrlPath(target.pathname);
+        const decoded = (0,site_tree/* decodedUrlPath */.DP)(target.pathname);
         if (decoded === undefined)
             return { path: target.pathname, resolved: undefined };
         urlPath = decoded;
@@ -3057,7 +2941,7 @@ function checkLinks(tree, file, base, found, lines, part, cache) {
         return;
     let own;
     try {
-        own = new URL(pageAddress(references/* SITE_ORIGIN */.t_, pageUrl(file)));
+        own = new URL((0,site_tree/* pageAddress */.qx)(references/* SITE_ORIGIN */.t_, (0,site_tree/* pageUrl */.fi)(file)));
     }
     catch {
         return;
@@ -3191,8 +3075,8 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
         return;
     const listed = context.contents;
     const tree = listed?.directories
-        ? SiteTree.of(stagingDir, listed.filePaths, ['', ...listed.directories])
-        : await SiteTree.read(stagingDir);
+        ? site_tree/* SiteTree */.AI.of(stagingDir, listed.filePaths, ['', ...listed.directories])
+        : await site_tree/* SiteTree */.AI.read(stagingDir);
     const scan = await scanSite(tree, {
         allowedHosts: config.allowedHosts,
         external,
@@ -3373,7 +3257,10 @@ function hostMessage(host, deploymentType) {
         : '';
     return `Links to ${host.host}: ${count(host.count, 'link')} at ${seenAt}${tail}.${consequence}`;
 }
-/** One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level; the last names the rest. */
+/**
+ * One annotation per host (loads first), at most ANNOTATIONS_PER_LEVEL per level (one fewer
+ * for errors, which leave room for the step's failure); the last names the rest.
+ */
 function annotate(readiness, config, reporter) {
     const emit = (severity, message, annotation) => {
         if (severity === 'error')
@@ -3387,7 +3274,8 @@ function annotate(readiness, config, reporter) {
     for (const severity of ['error', 'warning', 'notice']) {
         const hosts = readiness.hosts.filter((h) => h.severity === severity);
         const brokenHere = readiness.links.severity === severity ? readiness.links.broken : [];
-        const budget = ANNOTATIONS_PER_LEVEL;
+        // An error here always fails the step, whose own error line must stay among those shown.
+        const budget = severity === 'error' ? ANNOTATIONS_PER_LEVEL - 1 : ANNOTATIONS_PER_LEVEL;
         const hostSlots = hosts.length > budget ? budget - 1 : hosts.length;
         for (const host of hosts.slice(0, hostSlots)) {
             const first = host.locations[0];
