@@ -852,11 +852,28 @@ class VisibleText {
 }
 
 /**
- * Whether the tag text html[from, to) holds `needle`: searched within the tag only, since
- * a page-wide search for an attribute most tags lack runs through scripts and flight data.
+ * Whether tag texts html[from, to), asked about in increasing order of `from`, hold
+ * `needle`. The next occurrence from the last tag is kept, so the page is searched once
+ * per needle (not to its end per tag: an attribute most tags lack would be looked for
+ * through scripts and flight data) and no tag is sliced into a string of its own.
  */
-function tagHolds(html: string, from: number, to: number, needle: string): boolean {
-  return html.slice(from, to).includes(needle);
+class TagHolds {
+  /** The first occurrence from #searchedFrom (-1: none); -2 before the first search. */
+  #next = -2;
+  #searchedFrom = 0;
+
+  constructor(
+    readonly html: string,
+    readonly needle: string,
+  ) {}
+
+  in(from: number, to: number): boolean {
+    if (from < this.#searchedFrom || (this.#next !== -1 && this.#next < from)) {
+      this.#next = this.html.indexOf(this.needle, from);
+      this.#searchedFrom = from;
+    }
+    return this.#next !== -1 && this.#next + this.needle.length <= to;
+  }
 }
 
 /** What a reader sees on the page: its title and the hashes of content and navigation. */
@@ -917,6 +934,9 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   const closingMissedFrom = new Map<string, number>();
   /** The next `&` from where text was last read (-1: none), searched for once per `&`. */
   let nextAmpersand = -2;
+  const holdsId = new TagHolds(html, ' id=');
+  const holdsRole = new TagHolds(html, ' role=');
+  const holdsShadowRoot = new TagHolds(html, 'shadowroot');
 
   /**
    * Appends the text html[from, to) to `into`, as it is in a `<pre>`, its character
@@ -937,11 +957,11 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     if (name === 'nav') return true;
     if (mainDepth > 0) return false;
     if (LANDMARKS.has(name)) return true;
-    if (tagHolds(html, lt, gt, ' id=')) {
+    if (holdsId.in(lt, gt)) {
       const id = valueOf(html, 'id', lt, gt);
       if (id !== undefined && NAVIGATION_IDS.has(id)) return true;
     }
-    if (tagHolds(html, lt, gt, ' role=')) {
+    if (holdsRole.in(lt, gt)) {
       const role = valueOf(html, 'role', lt, gt);
       if (role !== undefined && NAVIGATION_ROLES.has(role.toLowerCase())) return true;
     }
@@ -994,7 +1014,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       continue;
     }
     // A declarative shadow root (`<template shadowrootmode="open">`) is shown where it is.
-    if (isHidden(name) && !(name === 'template' && tagHolds(html, lt, gt, 'shadowroot'))) {
+    if (isHidden(name) && !(name === 'template' && holdsShadowRoot.in(lt, gt))) {
       at = after(html, '>', indexOfClosing(html, name, at, closingMissedFrom));
       continue;
     }
@@ -1014,7 +1034,7 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
     if (roleMain !== undefined) {
       if (name === roleMain) roleMainDepth += 1;
     } else if (
-      tagHolds(html, lt, gt, ' role=') &&
+      holdsRole.in(lt, gt) &&
       valueOf(html, 'role', nameEnd, gt)?.toLowerCase() === 'main'
     ) {
       roleMain = name;
