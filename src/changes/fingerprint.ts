@@ -969,7 +969,8 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
   };
 
   while (at < n) {
-    const lt = html.indexOf('<', at);
+    // Tags often follow one another (`</a></li><li>`): the next then needs no search.
+    const lt = html.charCodeAt(at) === LESS_THAN ? at : html.indexOf('<', at);
     const textEnd = lt === -1 ? n : lt;
     if (textEnd > at) readText(out, at, textEnd, preDepth > 0);
     if (lt === -1) break;
@@ -987,13 +988,15 @@ export function readVisible(bytes: Buffer): VisibleFingerprint {
       // A comment parts no words around it: React writes `v<!-- -->2` for `v{2}`.
       continue;
     }
-    const gt = html.indexOf('>', lt);
-    if (gt === -1) break;
-    at = gt + 1;
     const closing = next === 47; /* / */
     const nameStart = lt + (closing ? 2 : 1);
     let nameEnd = nameStart;
-    while (nameEnd < gt && !isNameEnd(html.charCodeAt(nameEnd))) nameEnd += 1;
+    // The name ends at the tag's `>` at the latest, or at the end of the page (NaN).
+    while (!isNameEnd(html.charCodeAt(nameEnd))) nameEnd += 1;
+    // A tag without attributes (`</a>`, `<li>`) ends with its name: its `>` is not searched for.
+    const gt = html.charCodeAt(nameEnd) === GREATER_THAN ? nameEnd : html.indexOf('>', nameEnd);
+    if (gt === -1) break;
+    at = gt + 1;
     const name = html.slice(nameStart, nameEnd).toLowerCase();
     // Inside `<pre>`, where whitespace is kept, a highlighter's tokens and line elements
     // part nothing (`<span>if</span><span>(</span>` reads `if(`), and a `<br>` is a line break.
