@@ -701,6 +701,16 @@ function indexOfClosing(
   return pattern.exec(html)?.index ?? html.length;
 }
 
+/** Below this many bytes a copy is a loop: `Buffer#copy` costs more to call than a short run. */
+const SHORT_COPY = 64;
+
+/** Copies source[from, to) into `target` at `at`; returns how many bytes it copied. */
+function copyBytes(source: Buffer, from: number, to: number, target: Buffer, at: number): number {
+  if (to - from >= SHORT_COPY) return source.copy(target, at, from, to);
+  for (let i = from; i < to; i += 1) target[at + i - from] = source[i] as number;
+  return Math.max(0, to - from);
+}
+
 /** Collects visible bytes with whitespace collapsed, then hashes them. */
 class VisibleText {
   #length = 0;
@@ -754,14 +764,14 @@ class VisibleText {
     if (this.#nextCr !== -1 && this.#nextCr < from) this.#nextCr = bytes.indexOf(CR, from);
     while (this.#nextCr !== -1 && this.#nextCr < to) {
       const cr = this.#nextCr;
-      this.#length += bytes.copy(out, this.#length, start, cr);
+      this.#length += copyBytes(bytes, start, cr, out, this.#length);
       out[this.#length] = LF;
       this.#length += 1;
       // A run ends at a tag, so a CR LF pair is never split between two runs.
       start = bytes[cr + 1] === LF && cr + 1 < to ? cr + 2 : cr + 1;
       this.#nextCr = bytes.indexOf(CR, start);
     }
-    this.#length += bytes.copy(out, this.#length, start, to);
+    this.#length += copyBytes(bytes, start, to, out, this.#length);
     this.#spaced = false;
   }
 
@@ -822,8 +832,7 @@ class VisibleText {
   rawWord(bytes: Buffer, from: number, to: number): void {
     this.separate();
     this.#reserve(to - from + 1);
-    bytes.copy(this.#buffer, this.#length, from, to);
-    this.#length += to - from;
+    this.#length += copyBytes(bytes, from, to, this.#buffer, this.#length);
     this.#spaced = false;
     this.separate();
   }
