@@ -126,3 +126,12 @@ export function abortReason(signal: AbortSignal): Error {
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortReason(signal);
 }
+
+/**
+ * `err` with one more sentence at the end of its message, keeping its kind (class, code,
+ * path); anything thrown that is not an Error is returned as it is.
+ */
+export function withSentence<T>(err: T, sentence: string): T {
+  if (err instanceof Error) err.message = `${err.message.trimEnd()} ${sentence}`;
+  return err;
+}

@@ -36,6 +36,7 @@ import {
   JobFailedError,
   throwIfAborted,
   TimeoutError,
+  withSentence,
 } from '../errors.js';
 import { withoutQuery } from '../net.js';
 import { linkParts } from '../redact.js';
@@ -69,6 +70,17 @@ export interface ExportDeps {
 
 /** start → poll → bundle → download/extract → helm values → artifact. */
 export async function runExport(config: ExportConfig, deps: ExportDeps): Promise<ExportRecord> {
+  try {
+    return await exportSteps(config, deps);
+  } catch (err) {
+    // What fails once the swap is done fails the step, but path holds the new export.
+    const placed = deps.record.sitePath ?? deps.record.archivePath;
+    if (placed === undefined || deps.signal?.aborted) throw err;
+    throw withSentence(err, `The new export was already in place in ${placed}, and stays there.`);
+  }
+}
+
+async function exportSteps(config: ExportConfig, deps: ExportDeps): Promise<ExportRecord> {
   const { api, reporter, record, clock } = deps;
   const signal = deps.signal;
   const withSignal = signal ? { signal } : {};
@@ -318,7 +330,7 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
             ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
             : '';
           throw new ActionError(
-            `Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate} The export itself is in ${delivered.directory}.`,
+            `Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`,
           );
         }
         if (uploaded.id !== undefined) {

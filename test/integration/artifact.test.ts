@@ -76,7 +76,7 @@ describe('artifact-name', () => {
     expect(run.code).toBe(1);
     expect(errorLines(run)).toHaveLength(1);
     expect(errorLines(run)[0]).toMatch(
-      /^::error::Uploading the export as workflow artifact docs-site failed: Failed to CreateArtifact: Artifact storage quota has been hit\. .* The export itself is in \/.+$/,
+      /^::error::Uploading the export as workflow artifact docs-site failed: Failed to CreateArtifact: Artifact storage quota has been hit\. .* The new export was already in place in \/.+, and stays there\.$/,
     );
     expect(errorLines(run)[0]).not.toMatch(/already exists in this workflow run/);
     expect(run.outputs['artifact-id']).toBeUndefined();

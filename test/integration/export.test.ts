@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarOf, zipOf } from '../support/archives.js';
@@ -149,6 +150,37 @@ describe('export, end to end against the emulator', () => {
     expect(yaml).toContain('staticExport:\n  enabled: true\n');
     expect(yaml).toContain(`  bundleUrl: ${JSON.stringify(run.outputs['bundle-url'])}\n`);
     expect(yaml).toContain('  version: "v1.2.3"\n');
+  });
+
+  it('a Helm values file that cannot be written after the swap: the error says the new export is in path', async () => {
+    const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-helm-after-swap-'));
+    const values = path.join(workspace, 'deploy', 'values.yaml');
+    const run = await harness.run(
+      {
+        domain: DOMAIN,
+        path: 'site',
+        'helm-values-file': 'deploy/values.yaml',
+        'artifact-name': 'docs-site',
+      },
+      {
+        workspace,
+        // The site is in path by then: a directory takes the values file's place.
+        uploadArtifact: async () => {
+          await fs.mkdir(values, { recursive: true });
+          return { id: '1' };
+        },
+      },
+    );
+    expect(run.code).toBe(1);
+    const site = path.join(workspace, 'site');
+    expect(await exists(path.join(site, 'index.html'))).toBe(true);
+    expect(errorLines(run)).toHaveLength(1);
+    expect(errorLines(run)[0]).toMatch(
+      new RegExp(
+        `^::error::Could not write ${values}: .* The new export was already in place in ${site}, and stays there\\.$`,
+      ),
+    );
+    expect(run.summary).toContain(`The new export was already in place in ${site}`);
   });
 
   it('defaults staticExport.version to the commit SHA in a workflow', async () => {
