@@ -120,7 +120,13 @@ export async function inspectTarget(
       );
   }
 
-  const state = await describeDirectory(target);
+  const state = await describeDirectory(target).catch((err: NodeJS.ErrnoException) => {
+    // It was there a moment ago: something moved or replaced it while it was read.
+    if (err.code !== 'ENOENT') throw err;
+    return refuse(
+      'changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.',
+    );
+  });
   const outsideAt = await realPathOutsideWorkspace(target, rules);
   const outside = outsideAt !== undefined;
   const needsOptIn = state.kind === 'foreign' || (state.kind === 'empty' && outside);

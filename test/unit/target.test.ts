@@ -58,6 +58,26 @@ async function write(file: string, content = 'user data'): Promise<void> {
 }
 
 describe('inspectTarget', () => {
+  it('names overlapping runs when path is swapped away while it is read, never a bare ENOENT', async () => {
+    const site = path.join(workspace, 'site');
+    await writeEarlierExport(site, { 'index.html': '<h1>Docs</h1>' });
+    const manifest = path.join(site, MANIFEST_NAME);
+    const lstat = fs.lstat.bind(fs);
+    let reads = 0;
+    // Another run into the same path moves it aside between two reads of the manifest.
+    const spy = vi.spyOn(fs, 'lstat').mockImplementation(async (file, ...rest) => {
+      if (file === manifest && ++reads === 2) await fs.rename(site, `${site}.aside`);
+      return lstat(file as string, ...(rest as []));
+    });
+    try {
+      await expect(inspectTarget(site, rules)).rejects.toThrow(
+        /changed while it was being checked, such as by another run into the same path \(runs into one path must not overlap\)/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('accepts a missing directory and an empty one in the workspace', async () => {
     expect(await inspectTarget(path.join(workspace, 'site'), rules)).toEqual({ kind: 'absent' });
     await fs.mkdir(path.join(workspace, 'empty', 'nested'), { recursive: true });
