@@ -343,7 +343,13 @@ export async function moveFileInto(file: string, dir: string, name: string): Pro
 
 /** Writes a small text file atomically (temp file, then rename). */
 export async function writeFileAtomic(file: string, content: string, mode = 0o644): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+  } catch (err) {
+    // A file where a folder should be: EEXIST for the file's own folder, ENOTDIR above it.
+    const { code } = err as NodeJS.ErrnoException;
+    throw asLocalFileError({ code: code === 'EEXIST' ? 'ENOTDIR' : code }, file, 'write') ?? err;
+  }
   await removeDeadPartials(file);
   const staging = siblingPath(file, 'partial');
   trackTemporary(staging);

@@ -46,3 +46,16 @@ describe('writeFileAtomic and the temporary files of killed runs', () => {
     }
   });
 });
+
+describe('writeFileAtomic where a file stands in the way', () => {
+  it.each([
+    ['the folder itself is a file', 'blocker/values.yaml'],
+    ['a folder above it is a file', 'blocker/deploy/values.yaml'],
+  ])('names the file it was to write when %s', async (_, relative) => {
+    await fs.writeFile(path.join(dir, 'blocker'), 'a file, not a folder');
+    const file = path.join(dir, relative);
+    await expect(writeFileAtomic(file, 'x: 1\n')).rejects.toThrow(
+      `Could not write ${file}: a part of the path is not a directory (ENOTDIR).`,
+    );
+  });
+});
