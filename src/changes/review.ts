@@ -188,7 +188,10 @@ export class ChangeReview {
     const limit = this.config.maxRemovedPages;
     const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
-      throw removalRefused(`${excess}. The removed pages are listed in ${file}`);
+      // The file is in RUNNER_TEMP, gone with the job: the message names the first too.
+      throw removalRefused(
+        `${excess}; removed: ${namedRemoved(report.pages.removed)}. The removed pages are listed in ${file}`,
+      );
     }
   };
 
@@ -213,12 +216,8 @@ export class ChangeReview {
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
       // No report file lists them: the first are named here, in the log and the summary.
-      const { removed } = report.pages;
-      const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
-      const more =
-        removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
       throw removalRefused(
-        `${excess}, counted against ${source}; removed: ${named.join(', ')}${more}`,
+        `${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed)}`,
       );
     }
     reporter.info(
@@ -291,8 +290,15 @@ function whyByBytes(earlierScheme: number | undefined): { said: string; more: st
       };
 }
 
-/** Removed pages a refusal names when no report file lists them. */
+/** Removed pages a refusal names: the log and the summary outlive the report file. */
 const NAMED_REMOVED = 5;
+
+/** The first removed pages by address, and how many more: `a, b and 3 more`. */
+function namedRemoved(removed: readonly PageChange[]): string {
+  const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+  const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
+  return `${named.join(', ')}${more}`;
+}
 
 /** Where the pages were scanned, for the debug log. */
 function whereScanned(fingerprinter: PageFingerprinter): string {

@@ -319,7 +319,7 @@ describe('max-removed-pages', () => {
     const run = await exportOnce(PAGES.slice(0, 9), { 'max-removed-pages': '2' });
     expect(run.outcome.error?.constructor.name).toBe('RemovalLimitError');
     expect(failure(run)).toMatch(
-      /^The export was not put in place, and `path` was left as it is: it removes 3 of the 12 pages \(25%\), more than `max-removed-pages` allows \(2\)\./,
+      /^The export was not put in place, and `path` was left as it is: it removes 3 of the 12 pages \(25%\), more than `max-removed-pages` allows \(2\); removed: /,
     );
     expect(await fs.readFile(manifestFile, 'utf8')).toBe(before);
     expect(await fs.readdir(path.dirname(path.join(workspace, 'site')))).toEqual(['site']);
@@ -329,6 +329,18 @@ describe('max-removed-pages', () => {
     expect(run.summary).toContain('**Error:** The export was not put in place');
     // Downloaded and verified before the guard refused it: its digest is known.
     expect(run.outputs.sha256).toBe(createHash('sha256').update(serving).digest('hex'));
+  });
+
+  it('names the first removed pages in its refusal, beside the report file that lists them all', async () => {
+    await exportOnce(PAGES);
+    const run = await exportOnce(PAGES.slice(0, 4), { 'max-removed-pages': '2' });
+    expect(run.outcome.error?.constructor.name).toBe('RemovalLimitError');
+    // The report file is in RUNNER_TEMP, gone with the job: the message outlives it.
+    const removed = PAGES.slice(4).map((page) => `https://docs.example.com/${page.route}`);
+    const named = /; removed: (.*) and 3 more\./.exec(failure(run) ?? '')?.[1]?.split(', ');
+    expect(named).toHaveLength(5);
+    for (const url of named ?? []) expect(removed).toContain(url);
+    expect(failure(run)).toContain(`listed in ${run.outputs['changes-file']}`);
   });
 
   it("keeps the archive's sha256 in the CLI's --json when the guard refuses the export", async () => {
