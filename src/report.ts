@@ -759,6 +759,20 @@ function signedBytes(delta: number): string {
   return `${delta < 0 ? '−' : '+'}${formatBytes(Math.abs(delta))}`;
 }
 
+/** No page added, removed, moved or changed, no navigation changed, no asset changed. */
+function changesNothing({ pages, assets }: ChangeReport): boolean {
+  return [
+    pages.added,
+    pages.removed,
+    pages.moved,
+    pages.changed,
+    pages.navigationChanged,
+    assets.added,
+    assets.removed,
+    assets.changed,
+  ].every((list) => list.length === 0);
+}
+
 /** The change report section of the export summary: counts, then the pages by kind. */
 export function renderChangeSection(changes: ChangeSummary, domain: string): string {
   if (changes.kind === 'none') {
@@ -794,6 +808,12 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     ['Full report', code(file)],
   ];
   const parts = [heading, '', factsTable(rows)];
+  if (changesNothing(report)) {
+    parts.push(
+      '',
+      'Nothing a reader sees changes: every page and asset is as it was in the earlier export.',
+    );
+  }
   const link = (url: string) =>
     `[${linkText(capped(readablePath(url.replace(`https://${domain}`, ''))))}](${linkTarget(url)})`;
   const list = (title: string, entries: (PageChange | PageMove)[]) => {

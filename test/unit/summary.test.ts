@@ -241,6 +241,23 @@ describe('the change report in the summary', () => {
     expect(markdown).toContain('- [/c#/100%](https://docs.example.com/c%23/100%25)');
   });
 
+  it('says in one line that an export changes nothing a reader sees, only when it does not', () => {
+    const empty = report([], []);
+    empty.pages = { ...empty.pages, before: 3, after: 3, unchanged: 3 };
+    const summary = (changed: ChangeReport) =>
+      renderExportSummary({
+        ...exported,
+        changes: { kind: 'report', report: changed, file: '/tmp/changes.json' },
+      });
+    const line = /^Nothing a reader sees changes: .*$/m;
+    expect(summary(empty)).toMatch(line);
+    expect(summary(report([], [change('new.html')]))).not.toMatch(line);
+    const navigation = { ...empty.pages, navigationChanged: [change('a.html')] };
+    expect(summary({ ...empty, pages: navigation })).not.toMatch(line);
+    const assets = { ...empty.assets, changed: [{ path: 'logo.png' }] };
+    expect(summary({ ...empty, assets })).not.toMatch(line);
+  });
+
   it('keeps encoded what a name holds that is not shown: a line break, a direction override', () => {
     const markdown = renderExportSummary({
       ...exported,
