@@ -9,9 +9,10 @@ import {
   MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
   type Manifest,
-  manifestSchema,
+  parseManifest,
   readManifest,
   withoutByteOrderMark,
+  writtenByNewer,
 } from '../deliver/manifest.js';
 import { earlierExportIn, type TargetState } from '../deliver/target.js';
 import { withoutQuery } from '../net.js';
@@ -111,7 +112,10 @@ async function readManifestAt(file: string, given: string): Promise<BaselineResu
   if (read.kind === 'invalid') {
     return {
       kind: 'unusable',
-      reason: `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`,
+      reason:
+        read.newer === undefined
+          ? `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`
+          : cannotRead(`\`compare-with\` ${manifestFile}`, read.newer),
     };
   }
   return usable(read.manifest, `the manifest ${manifestFile}`);
@@ -211,15 +215,22 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
         : `${shown} is not JSON`,
     };
   }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const parsed = parseManifest(json);
+  if (parsed.kind === 'invalid') {
     return {
       kind: 'unusable',
-      reason: `${shown} is not an export manifest (${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'})`,
+      reason:
+        parsed.newer === undefined
+          ? `${shown} is not an export manifest (${parsed.reason})`
+          : cannotRead(shown, parsed.newer),
     };
   }
-  return usable(parsed.data, `the manifest served at ${shown}`);
+  return usable(parsed.manifest, `the manifest served at ${shown}`);
+}
+
+/** A manifest of a later version: there is no report, and it is the action that is behind. */
+function cannotRead(where: string, version: number): string {
+  return `${where} ${writtenByNewer(version)}, which this one cannot read: update the action to compare with it`;
 }
 
 /** Why a redirect is not followed, and where to look instead when it is a web address. */

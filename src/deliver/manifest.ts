@@ -245,8 +245,52 @@ function* listText(items: Iterable<unknown>): Generator<string> {
  */
 export const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
 
-export type ManifestRead =
-  { kind: 'absent' } | { kind: 'valid'; manifest: Manifest } | { kind: 'invalid'; reason: string };
+export type ManifestRead = { kind: 'absent' } | ManifestParse;
+
+/** `newer`: the version of a manifest written by a newer action, which this one cannot read. */
+export type ManifestParse =
+  { kind: 'valid'; manifest: Manifest } | { kind: 'invalid'; reason: string; newer?: number };
+
+/** Parses a manifest's JSON, never trusting it: anything unexpected is `invalid`. */
+export function parseManifest(json: unknown): ManifestParse {
+  const newer = newerVersion(json);
+  if (newer !== undefined) {
+    return {
+      kind: 'invalid',
+      reason: `it ${writtenByNewer(newer)}`,
+      newer,
+    };
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      kind: 'invalid',
+      reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
+    };
+  }
+  return { kind: 'valid', manifest: parsed.data };
+}
+
+/** What a manifest of `version`, later than this action reads, is: `its … was written by …`. */
+export function writtenByNewer(version: number): string {
+  return `was written by a newer version of the action (manifest version ${version}; this one reads version ${MANIFEST_VERSION})`;
+}
+
+/**
+ * The version of a manifest of our format that a newer action wrote: a whole number above
+ * ours, within those a number holds exactly; any other version is no manifest at all.
+ */
+function newerVersion(json: unknown): number | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { format, version } = json as { format?: unknown; version?: unknown };
+  return format === MANIFEST_FORMAT &&
+    typeof version === 'number' &&
+    Number.isSafeInteger(version) &&
+    version > MANIFEST_VERSION
+    ? version
+    : undefined;
+}
 
 /** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
 export async function readManifest(file: string): Promise<ManifestRead> {
@@ -266,15 +310,7 @@ export async function readManifest(file: string): Promise<ManifestRead> {
   } catch {
     return { kind: 'invalid', reason: 'it is not JSON' };
   }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      kind: 'invalid',
-      reason: `${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'}`,
-    };
-  }
-  return { kind: 'valid', manifest: parsed.data };
+  return parseManifest(json);
 }
 
 /** A manifest saved again by an editor may start with a byte order mark; JSON has none. */

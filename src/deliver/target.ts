@@ -1,7 +1,13 @@
 import { constants as fsConstants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type ArchiveBytes, MANIFEST_NAME, type Manifest, readManifest } from './manifest.js';
+import {
+  type ArchiveBytes,
+  MANIFEST_NAME,
+  type Manifest,
+  readManifest,
+  writtenByNewer,
+} from './manifest.js';
 import {
   contains,
   type DirectoryIdentity,
@@ -483,7 +489,9 @@ async function describeDirectory(dir: string): Promise<TargetState> {
   const sorted = items.sort();
   const why =
     read.kind === 'invalid'
-      ? `its ${MANIFEST_NAME} is not a valid export manifest (${shortened(read.reason)})`
+      ? read.newer === undefined
+        ? `its ${MANIFEST_NAME} is not a valid export manifest (${shortened(read.reason)})`
+        : `its ${MANIFEST_NAME} ${writtenByNewer(read.newer)}`
       : `no export manifest (${MANIFEST_NAME}) says this action wrote it`;
   return {
     kind: 'foreign',

@@ -640,6 +640,32 @@ describe('an earlier export written by someone else, or served by a hostile site
     expect(await fs.stat(path.join(workspace, 'site', MANIFEST_NAME))).toBeTruthy();
   });
 
+  it('says a manifest of a newer version was written by a newer action, and makes no report from it', async () => {
+    const file = await alteredManifest((m) => {
+      m.version = 2;
+    });
+    const run = await exportOnce(PAGES, { 'compare-with': file });
+    expect(run.outcome.error).toBeUndefined();
+    expect(warnings(run)).toContain(
+      `No change report: \`compare-with\` ${file} was written by a newer version of the action (manifest version 2; this one reads version 1), which this one cannot read: update the action to compare with it.`,
+    );
+    expect(run.outputs['pages-changed']).toBeUndefined();
+    // Served by the live site, the same.
+    const text = await fs.readFile(file);
+    const site = http.createServer((_req, res) => res.writeHead(200).end(text));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/${MANIFEST_NAME}`;
+    try {
+      const served = await exportOnce(PAGES, { 'compare-with': url });
+      expect(served.outcome.error).toBeUndefined();
+      expect(warnings(served)).toContain(
+        `No change report: ${url} was written by a newer version of the action (manifest version 2; this one reads version 1), which this one cannot read: update the action to compare with it.`,
+      );
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('shows a removed page title as text in the summary, never as a link or an image', async () => {
     const title = '[Your token expired: sign in](https://evil.example/login) <img src=x>';
     const file = await alteredManifest((m) => {

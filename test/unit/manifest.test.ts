@@ -72,6 +72,33 @@ describe('the export manifest', () => {
     }
   });
 
+  it('says a manifest of a later version was written by a newer action; any other version is not a manifest', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
+    try {
+      const file = await writeManifest(dir, buildManifest(facts));
+      const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+      const readWith = async (version: unknown, format: unknown = manifest.format) => {
+        await fs.writeFile(file, JSON.stringify({ ...manifest, version, format }));
+        return readManifest(file);
+      };
+      expect(await readWith(2)).toEqual({
+        kind: 'invalid',
+        reason:
+          'it was written by a newer version of the action (manifest version 2; this one reads version 1)',
+        newer: 2,
+      });
+      // Only a whole number above ours, in a manifest of our format, is one from a newer action.
+      for (const version of [0, -1, 1.5, '2', 1e300, null, [2], { major: 2 }]) {
+        const read = await readWith(version);
+        expect(read).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^version /) });
+        expect(read).not.toHaveProperty('newer');
+      }
+      expect(await readWith(2, 'something-else')).not.toHaveProperty('newer');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads back a path with a backslash, as the extraction keeps it, but none that \\ leads out of', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'manifest-'));
     const withFile = (file: string) =>

@@ -95,6 +95,17 @@ describe('inspectTarget', () => {
     expect(await treeDigest(docs)).toEqual(before);
   });
 
+  it('refuses an export of a newer version of the action, saying so', async () => {
+    const docs = path.join(workspace, 'docs');
+    await writeEarlierExport(docs, { 'index.html': '<h1>' });
+    const file = path.join(docs, MANIFEST_NAME);
+    const manifest = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(file, JSON.stringify({ ...manifest, version: 2 }));
+    await expect(inspectTarget(docs, rules, 'docs')).rejects.toThrow(
+      `"docs" (${docs}) holds 2 files (.static-export.json, index.html) and its .static-export.json was written by a newer version of the action (manifest version 2; this one reads version 1): refusing to replace it.`,
+    );
+  });
+
   it('shows at most a few names of a large directory', async () => {
     const docs = path.join(workspace, 'docs');
     for (let i = 0; i < 40; i += 1)
