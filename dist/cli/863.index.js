@@ -370,6 +370,24 @@ async function removeStaleTemporaryFiles(dir) {
         }
     }
 }
+/**
+ * Removes the temporary files that killed runs left beside `file` while writing it
+ * (writeFileAtomic's, named as siblingPath names them); a live run's stay. Best effort:
+ * one that cannot be removed only takes room, and never fails the write.
+ */
+async function removeDeadPartials(file) {
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file);
+    const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
+    for (const name of names) {
+        const match = SIBLING.exec(name);
+        const leftover = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
+        if (match?.[1] !== node_path__WEBPACK_IMPORTED_MODULE_3__.basename(file) || match[2] !== 'partial')
+            continue;
+        if (isAlive(Number(match[3]), leftover))
+            continue;
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(leftover, { force: true }).catch(() => undefined);
+    }
+}
 async function createStagingDirectory(target) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), { recursive: true });
     const staging = siblingPath(target, 'partial');
@@ -522,7 +540,15 @@ async function moveFileInto(file, dir, name) {
 }
 /** Writes a small text file atomically (temp file, then rename). */
 async function writeFileAtomic(file, content, mode = 0o644) {
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file), { recursive: true });
+    try {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file), { recursive: true });
+    }
+    catch (err) {
+        // A file where a folder should be: EEXIST for the file's own folder, ENOTDIR above it.
+        const { code } = err;
+        throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code: code === 'EEXIST' ? 'ENOTDIR' : code }, file, 'write') ?? err;
+    }
+    await removeDeadPartials(file);
     const staging = siblingPath(file, 'partial');
     trackTemporary(staging);
     try {
@@ -2597,7 +2623,12 @@ async function inspectTarget(target, rules, given) {
         if (stat.uid !== uid)
             refuse(`belongs to another user (uid ${stat.uid}) in a directory where only an entry's owner may move it (the sticky bit, as on /tmp), so it cannot be swapped for the new site: choose a \`path\` of this runner's own.`);
     }
-    const state = await describeDirectory(target);
+    const state = await describeDirectory(target).catch((err) => {
+        // It was there a moment ago: something moved or replaced it while it was read.
+        if (err.code !== 'ENOENT')
+            throw err;
+        return refuse('changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.');
+    });
     const outsideAt = await realPathOutsideWorkspace(target, rules);
     const outside = outsideAt !== undefined;
     const needsOptIn = state.kind === 'foreign' || (state.kind === 'empty' && outside);
@@ -2909,7 +2940,9 @@ async function describeDirectory(dir) {
     }
     const sorted = items.sort();
     const why = read.kind === 'invalid'
-        ? `its ${deliver_manifest/* MANIFEST_NAME */.ir} is not a valid export manifest (${shortened(read.reason)})`
+        ? read.newer === undefined
+            ? `its ${deliver_manifest/* MANIFEST_NAME */.ir} is not a valid export manifest (${shortened(read.reason)})`
+            : `its ${deliver_manifest/* MANIFEST_NAME */.ir} ${(0,deliver_manifest/* writtenByNewer */.oe)(read.newer)}`
         : `no export manifest (${deliver_manifest/* MANIFEST_NAME */.ir}) says this action wrote it`;
     return {
         kind: 'foreign',
@@ -3013,7 +3046,9 @@ async function readManifestAt(file, given) {
     if (read.kind === 'invalid') {
         return {
             kind: 'unusable',
-            reason: `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`,
+            reason: read.newer === undefined
+                ? `\`compare-with\` ${manifestFile} is not an export manifest: ${read.reason}`
+                : cannotRead(`\`compare-with\` ${manifestFile}`, read.newer),
         };
     }
     return usable(read.manifest, `the manifest ${manifestFile}`);
@@ -3115,15 +3150,20 @@ async function fetchManifest(url, context) {
                 : `${shown} is not JSON`,
         };
     }
-    const parsed = deliver_manifest/* manifestSchema */.rc.safeParse(json);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
+    const parsed = (0,deliver_manifest/* parseManifest */.Ng)(json);
+    if (parsed.kind === 'invalid') {
         return {
             kind: 'unusable',
-            reason: `${shown} is not an export manifest (${issue?.path.join('.') || 'the document'} ${issue?.message ?? 'is invalid'})`,
+            reason: parsed.newer === undefined
+                ? `${shown} is not an export manifest (${parsed.reason})`
+                : cannotRead(shown, parsed.newer),
         };
     }
-    return usable(parsed.data, `the manifest served at ${shown}`);
+    return usable(parsed.manifest, `the manifest served at ${shown}`);
+}
+/** A manifest of a later version: there is no report, and it is the action that is behind. */
+function cannotRead(where, version) {
+    return `${where} ${(0,deliver_manifest/* writtenByNewer */.oe)(version)}, which this one cannot read: update the action to compare with it`;
 }
 /** Why a redirect is not followed, and where to look instead when it is a web address. */
 function redirection(location, from) {
@@ -4020,7 +4060,8 @@ class ChangeReview {
         const limit = this.config.maxRemovedPages;
         const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
-            throw removalRefused(`${excess}. The removed pages are listed in ${file}`);
+            // The file is in RUNNER_TEMP, gone with the job: the message names the first too.
+            throw removalRefused(`${excess}; removed: ${namedRemoved(report.pages.removed)}. The removed pages are listed in ${file}`);
         }
     };
     /**
@@ -4043,10 +4084,7 @@ class ChangeReview {
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
             // No report file lists them: the first are named here, in the log and the summary.
-            const { removed } = report.pages;
-            const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
-            const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
-            throw removalRefused(`${excess}, counted against ${source}; removed: ${named.join(', ')}${more}`);
+            throw removalRefused(`${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed)}`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
     }
@@ -4103,8 +4141,14 @@ function whyByBytes(earlierScheme) {
             more: ', made by another version of this action',
         };
 }
-/** Removed pages a refusal names when no report file lists them. */
+/** Removed pages a refusal names: the log and the summary outlive the report file. */
 const NAMED_REMOVED = 5;
+/** The first removed pages by address, and how many more: `a, b and 3 more`. */
+function namedRemoved(removed) {
+    const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+    const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
+    return `${named.join(', ')}${more}`;
+}
 /** Where the pages were scanned, for the debug log. */
 function whereScanned(fingerprinter) {
     if (fingerprinter.where === 'inline')
@@ -7543,6 +7587,18 @@ function toSource(link, api) {
 
 /** start → poll → bundle → download/extract → helm values → artifact. */
 async function runExport(config, deps) {
+    try {
+        return await exportSteps(config, deps);
+    }
+    catch (err) {
+        // What fails once the swap is done fails the step, but path holds the new export.
+        const placed = deps.record.sitePath ?? deps.record.archivePath;
+        if (placed === undefined || deps.signal?.aborted)
+            throw err;
+        throw (0,errors/* withSentence */.wt)(err, `The new export was already in place in ${placed}, and stays there.`);
+    }
+}
+async function exportSteps(config, deps) {
     const { api, reporter, record, clock } = deps;
     const signal = deps.signal;
     const withSignal = signal ? { signal } : {};
@@ -7759,7 +7815,7 @@ async function runExport(config, deps) {
                     const duplicate = /already exists|\(409\)/i.test(cause)
                         ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
                         : '';
-                    throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate} The export itself is in ${delivered.directory}.`);
+                    throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`);
                 }
                 if (uploaded.id !== undefined) {
                     record.artifactId = String(uploaded.id);
