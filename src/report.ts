@@ -4,6 +4,7 @@ import { AGENT_FINAL_STATUSES } from './api/schemas.js';
 import type { ChangeReport, PageChange, PageMove } from './changes/compare.js';
 import { DEFAULTS } from './config.js';
 import { formatBytes, formatDuration, parseDuration } from './duration.js';
+import { safeDecode } from './net.js';
 
 /** The outputs of action-interface.md: names are fixed. */
 export const OUTPUT_NAMES = [
@@ -738,12 +739,8 @@ export function renderReadiness(readiness: Readiness): string {
  */
 function readablePath(encoded: string): string {
   return encoded.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    let text: string;
-    try {
-      text = decodeURIComponent(run);
-    } catch {
-      return run;
-    }
+    // A run that is no UTF-8 comes back as it is: escapes, shown as such.
+    const text = safeDecode(run);
     return /[\p{C}\p{Z}]/u.test(text.replace(/ /g, '')) ? run : text;
   });
 }
