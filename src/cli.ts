@@ -15,13 +15,7 @@ import {
 } from './errors.js';
 import { withoutQuery } from './net.js';
 import { Redactor } from './redact.js';
-import {
-  OUTPUT_NAMES,
-  type OutputName,
-  typedOutput,
-  visibleControls,
-  withoutCommands,
-} from './report.js';
+import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
 import { cancelOnSignals, signalExitCode } from './signals.js';
 import { TerminalReporter } from './terminal.js';
 import { VERSION } from './version.js';
@@ -182,7 +176,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
       error.stack
     ) {
       // A bug's message may quote what it read (JSON.parse does): shown as the errors are.
-      context.stderr.write(`${withoutCommands(visibleControls(reporter.redact(error.stack)))}\n`);
+      context.stderr.write(`${reporter.shown(error.stack)}\n`);
     }
   }
 

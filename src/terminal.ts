@@ -175,7 +175,12 @@ export class TerminalReporter implements Reporter {
    * of it starts one.
    */
   #text(message: string): string {
-    return withoutCommands(visibleControls(this.redact(asCommandLine(message))));
+    return this.shown(asCommandLine(message));
+  }
+
+  /** Text as every line of stderr shows it (see #text), input names left as they are: a stack. */
+  shown(text: string): string {
+    return withoutCommands(visibleControls(this.redact(text)));
   }
 
   #paint(code: string, text: string): string {
