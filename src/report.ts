@@ -473,11 +473,9 @@ function code(text: string): string {
 /** Characters of a file name or address a table cell shows; the report files hold them whole. */
 const CELL_MAX_CHARS = 300;
 
-/** A file name, an address or a title from the archive, cut to what the summary shows. */
-function capped(text: string): string {
-  return text.length > CELL_MAX_CHARS
-    ? `${text.slice(0, CELL_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`
-    : text;
+/** A file name, an address or a title from the archive (or any text, to `max`), cut to what the summary shows. */
+function capped(text: string, max = CELL_MAX_CHARS): string {
+  return text.length > max ? `${text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '')}…` : text;
 }
 
 /** A code span of what the archive holds, outside a table: cut as a cell's. */
@@ -842,7 +840,7 @@ function failureSection(failure: string | undefined): string {
   if (failure === undefined) return '';
   const shown =
     failure.length > FAILURE_MAX_CHARS
-      ? `${failure.slice(0, FAILURE_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, '')}… (cut here: the error line of the log holds all of it)`
+      ? `${capped(failure, FAILURE_MAX_CHARS)} (cut here: the error line of the log holds all of it)`
       : failure;
   return `**Error:** ${oneLine(inertProse(shown))}`;
 }
