@@ -168,23 +168,6 @@ export async function removeStaleTemporaryFiles(dir: string): Promise<void> {
   }
 }
 
-/**
- * Removes the temporary files that killed runs left beside `file` while writing it
- * (writeFileAtomic's, named as siblingPath names them); a live run's stay. Best effort:
- * one that cannot be removed only takes room, and never fails the write.
- */
-async function removeDeadPartials(file: string): Promise<void> {
-  const dir = path.dirname(file);
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const match = SIBLING.exec(name);
-    const leftover = path.join(dir, name);
-    if (match?.[1] !== path.basename(file) || match[2] !== 'partial') continue;
-    if (isAlive(Number(match[3]), leftover)) continue;
-    await fs.rm(leftover, { force: true }).catch(() => undefined);
-  }
-}
-
 export async function createStagingDirectory(target: string): Promise<string> {
   await fs.mkdir(path.dirname(target), { recursive: true });
   const staging = siblingPath(target, 'partial');
@@ -350,7 +333,8 @@ export async function writeFileAtomic(file: string, content: string, mode = 0o64
     const { code } = err as NodeJS.ErrnoException;
     throw asLocalFileError({ code: code === 'EEXIST' ? 'ENOTDIR' : code }, file, 'write') ?? err;
   }
-  await removeDeadPartials(file);
+  // What killed runs left beside the file while writing it; never fails the write.
+  await recoverInterruptedRuns(path.dirname(file), [path.basename(file)]);
   const staging = siblingPath(file, 'partial');
   trackTemporary(staging);
   try {
