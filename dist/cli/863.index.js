@@ -370,24 +370,6 @@ async function removeStaleTemporaryFiles(dir) {
         }
     }
 }
-/**
- * Removes the temporary files that killed runs left beside `file` while writing it
- * (writeFileAtomic's, named as siblingPath names them); a live run's stay. Best effort:
- * one that cannot be removed only takes room, and never fails the write.
- */
-async function removeDeadPartials(file) {
-    const dir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file);
-    const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
-    for (const name of names) {
-        const match = SIBLING.exec(name);
-        const leftover = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
-        if (match?.[1] !== node_path__WEBPACK_IMPORTED_MODULE_3__.basename(file) || match[2] !== 'partial')
-            continue;
-        if (isAlive(Number(match[3]), leftover))
-            continue;
-        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(leftover, { force: true }).catch(() => undefined);
-    }
-}
 async function createStagingDirectory(target) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), { recursive: true });
     const staging = siblingPath(target, 'partial');
@@ -548,7 +530,8 @@ async function writeFileAtomic(file, content, mode = 0o644) {
         const { code } = err;
         throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code: code === 'EEXIST' ? 'ENOTDIR' : code }, file, 'write') ?? err;
     }
-    await removeDeadPartials(file);
+    // What killed runs left beside the file while writing it; never fails the write.
+    await recoverInterruptedRuns(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file), [node_path__WEBPACK_IMPORTED_MODULE_3__.basename(file)]);
     const staging = siblingPath(file, 'partial');
     trackTemporary(staging);
     try {
