@@ -71,15 +71,17 @@ function withoutRuns(text: string, secret: string, run: number, replacement: str
  * signed query, its host, which network errors quote alone, and the signed query and its
  * values (see querySecrets), which a storage's error page may echo. Not its path alone:
  * the archive's own name (`docs.example.com.tar.gz`) or a word such as `/download` would
- * be masked out of the paths the log names. The API's own host is named by the workflow, no
- * secret, and stays readable in the API's messages. Longest first: a shorter part
- * replaced first would leave the rest of a longer one.
+ * be masked out of the paths the log names. The API's own host and the docs' `domain` are
+ * named by the workflow, no secret, and stay readable: a storage served under the docs'
+ * own host would otherwise take every page address out of the job's log. Longest first:
+ * a shorter part replaced first would leave the rest of a longer one.
  */
-export function linkParts(link: string, apiBase: URL): string[] {
+export function linkParts(link: string, apiBase: URL, domain?: string): string[] {
   const url = new URL(link);
   const parts = [link, `${url.origin}${url.pathname}`];
-  if (url.host !== apiBase.host) parts.push(url.host);
-  if (url.hostname !== apiBase.hostname) parts.push(url.hostname);
+  const named = (host: string) => host === apiBase.host || host === domain;
+  if (!named(url.host)) parts.push(url.host);
+  if (!named(url.hostname) && url.hostname !== apiBase.hostname) parts.push(url.hostname);
   // The signed query, and those of its values that look like secrets, as a storage's error
   // page echoes them. Dates and names (`2022-11-02`, `AWS4-HMAC-SHA256`) are left out:
   // masked, they would take every such word out of the rest of the job's log.

@@ -180,7 +180,7 @@ async function exportSteps(config: ExportConfig, deps: ExportDeps): Promise<Expo
   /** Every address the link leads to, hidden from the log when the link is masked. */
   const maskLink = (link: string) => {
     if (!config.maskBundleUrl) return;
-    for (const part of linkParts(link, config.baseUrl)) reporter.mask(part, 'log');
+    for (const part of linkParts(link, config.baseUrl, config.domain)) reporter.mask(part, 'log');
   };
   const publishLink = (source: BundleSource) => {
     maskLink(source.url);

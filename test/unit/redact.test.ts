@@ -66,6 +66,19 @@ describe('linkParts', () => {
     expect(lines[1]).toBe('Could not download the bundle from ***?…: refused');
   });
 
+  it('leaves page addresses readable when the storage is served under the docs domain', () => {
+    const redactor = new Redactor();
+    const shared = 'https://docs.example.com/exports/se_1.tar.gz?X-Amz-Signature=0123456789abcdef';
+    for (const part of linkParts(shared, api, 'docs.example.com')) redactor.add(part);
+    expect(redactor.redact('Page https://docs.example.com/guides/start.html is ready.')).toBe(
+      'Page https://docs.example.com/guides/start.html is ready.',
+    );
+    expect(redactor.redact(`Bundle link ${shared}`)).toBe('Bundle link ***');
+    expect(redactor.redact('GET https://docs.example.com/exports/se_1.tar.gz → 403')).toBe(
+      'GET *** → 403',
+    );
+  });
+
   it("leaves the paths the log names readable, though one ends in the link's file name", () => {
     const redactor = new Redactor();
     for (const part of linkParts('https://bucket.s3.example.net/docs.example.com.tar.gz?s=1', api))
