@@ -929,14 +929,14 @@ function agentFacts(record: AgentRecord): string {
     ],
     ['Job', record.jobId ? `${code(record.jobId)}${jobRole(record)}` : undefined],
     // What the server sent is shown as text.
-    ['Status', record.status !== undefined ? plainText(record.status) : undefined],
+    ['Status', record.status !== undefined ? plainText(capped(record.status)) : undefined],
     [
       'Repository',
       record.repository
-        ? plainText(`${record.repository}${record.ref ? ` @ ${record.ref}` : ''}`)
+        ? plainText(`${capped(record.repository)}${record.ref ? ` @ ${capped(record.ref)}` : ''}`)
         : undefined,
     ],
-    ['Model', record.model !== undefined ? plainText(record.model) : undefined],
+    ['Model', record.model !== undefined ? plainText(capped(record.model)) : undefined],
     ['Created', record.createdAt?.toISOString()],
     ['Archived', record.archivedAt?.toISOString()],
     ['Duration', duration(record)],

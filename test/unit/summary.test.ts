@@ -161,6 +161,21 @@ describe('the agent summary', () => {
     expect(summary).toContain('| Status | failed |');
   });
 
+  it('cuts what the server sent as the repository, branch, model or status to a cell', () => {
+    const long = (word: string) => `${word}-${'x'.repeat(200_000)}`;
+    const summary = renderAgentSummary({
+      ...agent,
+      status: long('failing'),
+      repository: long('acme/docs'),
+      ref: long('branch'),
+      model: long('model'),
+    });
+    expect(summary.length).toBeLessThan(4000);
+    for (const name of ['Status', 'Repository', 'Model']) {
+      expect(summary).toMatch(new RegExp(`\\| ${name} \\| [^|\\n]{20,}… \\|`));
+    }
+  });
+
   it('says when there is none', () => {
     const { prLink: _, ...none } = agent;
     expect(renderAgentSummary(none)).toMatch(
