@@ -22,10 +22,12 @@ const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 /** Half of a UTF-16 surrogate pair without its other half: no URL or file name can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /**
- * A `/`-separated relative path that stays inside the tree. A backslash is a character of a
- * name, as the extraction keeps it from a tar or a zip made on Unix (`back\\slash.html`),
- * but never one that a reader taking `\\` for a separator would see leave: no leading
- * backslash, no `..` between backslashes (the extraction refuses both).
+ * A `/`-separated relative path that stays inside the tree, spelled as the extraction
+ * writes it: no `.` or empty step, which would name a file the site lists under another
+ * path (`guides/./a.html` is `guides/a.html`, compared as another page). A backslash is a
+ * character of a name, as the extraction keeps it from a tar or a zip made on Unix
+ * (`back\\slash.html`), but never one that a reader taking `\\` for a separator would see
+ * leave: no leading backslash, no `..` between backslashes (the extraction refuses both).
  */
 const relativePath = z
   .string()
@@ -34,7 +36,7 @@ const relativePath = z
     (p) =>
       !p.startsWith('/') &&
       !p.startsWith('\\') &&
-      !p.split('/').some((s) => s === '..' || s === '') &&
+      !p.split('/').some((s) => s === '..' || s === '.' || s === '') &&
       !(p.includes('\\') && p.split(/[/\\]/).includes('..')) &&
       !LONE_SURROGATE.test(p),
     'is not a relative path inside the export',

@@ -226,6 +226,10 @@ describe('the export manifest', () => {
   it.each([
     ['a path that leaves the tree', { path: '../etc/passwd' }],
     ['an absolute path', { path: '/etc/passwd' }],
+    ['a path with a "." step, one file under two names', { path: 'guides/./a.html' }],
+    ['a path that starts with "./"', { path: './index.html' }],
+    ['a path of "." alone', { path: '.' }],
+    ['a path with an empty step', { path: 'guides//a.html' }],
     ['a hash that is not SHA-256', { sha256: 'xyz' }],
   ])('refuses a manifest with %s', async (_, change) => {
     const manifest = listed(buildManifest(facts));
