@@ -743,6 +743,13 @@ function readablePath(encoded: string): string {
   });
 }
 
+/** A page's address as a reader types it on `domain`'s site: its path, decoded where shown. */
+function addressPath(url: string, domain: string): string {
+  return readablePath(
+    url.startsWith(`https://${domain}/`) ? url.slice(`https://${domain}`.length) : url,
+  );
+}
+
 /** Entries of each list shown in the summary; the JSON file has them all. */
 const LISTED_CHANGES = 25;
 
@@ -810,13 +817,15 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     );
   }
   const link = (url: string) =>
-    `[${linkText(capped(readablePath(url.replace(`https://${domain}`, ''))))}](${linkTarget(url)})`;
-  const list = (title: string, entries: (PageChange | PageMove)[]) => {
+    `[${linkText(capped(addressPath(url, domain)))}](${linkTarget(url)})`;
+  // An address the new export no longer serves: a path, not a link that would answer 404.
+  const gone = (url: string) => shortCode(addressPath(url, domain));
+  const list = (title: string, entries: (PageChange | PageMove)[], served = true) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
       const label = page.title ? `${plainText(capped(page.title))} — ` : '';
-      const from = 'previous' in page ? ` (was ${link(page.previous.url)})` : '';
-      return `- ${label}${link(page.url)}${from}`;
+      const from = 'previous' in page ? ` (was ${gone(page.previous.url)})` : '';
+      return `- ${label}${served ? link(page.url) : gone(page.url)}${from}`;
     });
     const more =
       entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];
@@ -824,7 +833,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   };
   list('Changed pages', pages.changed);
   list('Added pages', pages.added);
-  list('Removed pages', pages.removed);
+  list('Removed pages', pages.removed, false);
   list('Moved pages', pages.moved);
   list('Pages whose navigation changed', pages.navigationChanged);
   return parts.join('\n');

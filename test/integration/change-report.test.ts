@@ -254,7 +254,7 @@ describe('change report against the earlier export in path', () => {
     expect(report.pages.navigationChanged).toHaveLength(PAGES.length - 1);
     expect(run.summary).toContain('12 → 12: 0 added, 0 removed, 1 moved, 0 changed');
     expect(run.summary).toContain(
-      '- Topic 6 - Example Docs — [/reference/api/topic-6](https://docs.example.com/reference/api/topic-6) (was [/api/topic-6](https://docs.example.com/api/topic-6))',
+      '- Topic 6 - Example Docs — [/reference/api/topic-6](https://docs.example.com/reference/api/topic-6) (was `/api/topic-6`)',
     );
     expect(run.stdout).toContain(
       'moved: https://docs.example.com/api/topic-6 → https://docs.example.com/reference/api/topic-6',
@@ -681,7 +681,8 @@ describe('an earlier export written by someone else, or served by a hostile site
     const line = run.summary.split('\n').find((l) => l.includes('evil.example')) ?? '';
     expect(line).toContain('\\[Your token expired\\: sign in\\]\\(https\\://evil.example/login\\)');
     expect(line).toContain('\\<img src=x\\>');
-    expect(line).toMatch(/\[\/gone\]\(https:\/\/docs\.example\.com\/gone\)$/);
+    // No longer served: shown as its path, not linked.
+    expect(line).toMatch(/ — `\/gone`$/);
   });
 
   it('refuses a path that is not text (a lone surrogate) with a warning, and still exports', async () => {

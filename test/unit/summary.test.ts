@@ -251,9 +251,24 @@ describe('the change report in the summary', () => {
       },
     });
     expect(markdown).toContain(
-      '- [/ガイド/入門](https://docs.example.com/%E3%82%AC%E3%82%A4%E3%83%89/%E5%85%A5%E9%96%80) (was [/guides/café au lait](https://docs.example.com/guides/caf%C3%A9%20au%20lait))',
+      '- [/ガイド/入門](https://docs.example.com/%E3%82%AC%E3%82%A4%E3%83%89/%E5%85%A5%E9%96%80) (was `/guides/café au lait`)',
     );
     expect(markdown).toContain('- [/c#/100%](https://docs.example.com/c%23/100%25)');
+  });
+
+  it('shows removed pages and the old address of a moved one as paths, never as links that answer 404', () => {
+    const moved = { ...change('start/setup.html'), previous: change('guides/setup.html') };
+    const changes = report([moved], []);
+    changes.pages.removed = [{ ...change('guides/gone.html'), title: 'Gone' }];
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: { kind: 'report', report: changes, file: '/tmp/changes.json' },
+    });
+    expect(markdown).toContain('**Removed pages** (1)\n\n- Gone — `/guides/gone`\n');
+    expect(markdown).toContain(
+      '- [/start/setup](https://docs.example.com/start/setup) (was `/guides/setup`)',
+    );
+    expect(markdown).not.toContain('https://docs.example.com/guides/');
   });
 
   it('says in one line that an export changes nothing a reader sees, only when it does not', () => {
