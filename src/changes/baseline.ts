@@ -41,6 +41,19 @@ export interface BaselineContext {
   signal?: AbortSignal;
 }
 
+/**
+ * The folder the site is served under on `domain` (`/docs`, as the URL encodes it), or ''
+ * for its root: known from a `compare-with` address on that host that reads the manifest
+ * under its own name, which lies at the root of every export. Any other source says
+ * nothing of it (a manifest of another name may be kept anywhere, another host may
+ * serve the site elsewhere).
+ */
+export function sitePathOf(source: CompareWith, domain: string): string {
+  if (source.kind !== 'url' || source.url.hostname !== domain) return '';
+  const { pathname } = source.url;
+  return pathname.endsWith(`/${MANIFEST_NAME}`) ? pathname.slice(0, -MANIFEST_NAME.length - 1) : '';
+}
+
 /** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
 export async function loadBaseline(
   source: CompareWith,

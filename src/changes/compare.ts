@@ -1,5 +1,5 @@
 import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
-import { assetKey, isPage, pageRoute, pageUrl, roleOf } from './site-files.js';
+import { assetKey, isPage, pageRoute, pageUrl, roleOf, siteUrl } from './site-files.js';
 
 /**
  * The change report: what a reader will notice between the export that is live (or was
@@ -17,7 +17,7 @@ export const CHANGES_VERSION = 2;
 export interface PageChange {
   /** File in the export (`guides/intro.html`). */
   path: string;
-  /** Address on the site (`https://docs.example.com/guides/intro`). */
+  /** Address on the site (`https://docs.example.com/guides/intro`), under `ChangeReport.site`. */
   url: string;
   title?: string;
 }
@@ -45,6 +45,11 @@ export interface ChangeReport {
   version: typeof CHANGES_VERSION;
   /** Where the earlier export's manifest came from, in words. */
   source: string;
+  /**
+   * The address of the site's home that the pages' `url`s are under: `https://<domain>/`,
+   * or the folder `compare-with` names on the domain (`https://example.com/docs/`).
+   */
+  site: string;
   previous: ExportRef;
   current: ExportRef;
   /**
@@ -133,17 +138,22 @@ function sortByRoute(list: PageChange[]): void {
   });
 }
 
-/**
- * Compares two export manifests; `source` says where `previous` came from. `files` are
- * the manifests' files as `exportFiles` sorts them, when that is done already.
- */
+export interface CompareOptions {
+  /** The manifests' files as `exportFiles` sorts them, when that is done already. */
+  files?: { previous?: ExportFiles; current?: ExportFiles };
+  /** The folder the site is served under on its domain (`/docs`), '' for its root. */
+  sitePath?: string;
+}
+
+/** Compares two export manifests; `source` says where `previous` came from. */
 export function compareExports(
   previous: ExportManifest,
   current: ExportManifest,
   source: string,
-  files: { previous?: ExportFiles; current?: ExportFiles } = {},
+  options: CompareOptions = {},
 ): ChangeReport {
   const domain = current.domain;
+  const { files = {}, sitePath = '' } = options;
   const earlier = files.previous ?? exportFiles(previous.files);
   const now = files.current ?? exportFiles(current.files);
   const pagesBefore = earlier.pages;
@@ -154,7 +164,7 @@ export function compareExports(
     previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
   const change = (file: FileEntry): PageChange => ({
     path: file.path,
-    url: pageUrl(domain, file.path),
+    url: pageUrl(domain, file.path, sitePath),
     ...(file.page?.title ? { title: file.page.title } : {}),
   });
 
@@ -216,6 +226,7 @@ export function compareExports(
     format: CHANGES_FORMAT,
     version: CHANGES_VERSION,
     source,
+    site: siteUrl(domain, sitePath),
     previous: refOf(previous),
     current: refOf(current),
     comparedBy:

@@ -11,7 +11,7 @@ import { earlierExportIn, type TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
 import { ActionError } from '../errors.js';
 import type { ExportRecord, Reporter } from '../report.js';
-import { type BaselineResult, loadBaseline } from './baseline.js';
+import { type BaselineResult, loadBaseline, sitePathOf } from './baseline.js';
 import {
   CHANGES_FORMAT,
   type ChangeReport,
@@ -61,6 +61,8 @@ export class ChangeReview {
    * later step to read as its own.
    */
   readonly #staleRemoved: Promise<boolean>;
+  /** The folder the live site is served under on its domain, where the report links pages. */
+  readonly #sitePath: string;
 
   constructor(
     private readonly config: ExportConfig,
@@ -78,6 +80,7 @@ export class ChangeReview {
       baseline.kind === 'found' ? exportFiles(baseline.baseline.manifest.files) : undefined,
     );
     this.#staleRemoved = this.#removeStaleReport();
+    this.#sitePath = sitePathOf(config.compareWith, config.domain);
     // Awaited later; a rejection (a cancellation, a file that cannot be removed) must not
     // go unhandled meanwhile.
     this.#baseline.catch(() => undefined);
@@ -164,8 +167,8 @@ export class ChangeReview {
     const current = this.#current;
     this.#current = undefined;
     const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
-      ...(previous ? { previous } : {}),
-      ...(current ? { current } : {}),
+      files: { ...(previous ? { previous } : {}), ...(current ? { current } : {}) },
+      sitePath: this.#sitePath,
     });
     if (baseline.baseline.manifest.domain !== manifest.domain) {
       reporter.warning(
@@ -212,7 +215,7 @@ export class ChangeReview {
       return;
     }
     const source = `the earlier export in \`path\` (${this.config.path})`;
-    const report = compareExports(earlier, manifest, source);
+    const report = compareExports(earlier, manifest, source, { sitePath: this.#sitePath });
     const excess = exceedsRemovalLimit(report, limit);
     if (excess !== undefined) {
       // No report file lists them: the first are named here, in the log and the summary.

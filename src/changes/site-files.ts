@@ -39,9 +39,17 @@ export function pageRoute(file: string): string {
   return servedAt(file);
 }
 
-/** The page's address on the live site (`#` and `?` in a name are part of its path). */
-export function pageUrl(domain: string, file: string): string {
-  return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
+/**
+ * The page's address on the live site (`#` and `?` in a name are part of its path), on a
+ * site served under `sitePath` (`/docs`, encoded as a URL holds it) when it is not the root.
+ */
+export function pageUrl(domain: string, file: string, sitePath = ''): string {
+  return `${siteUrl(domain, sitePath).slice(0, -1)}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
+}
+
+/** The address of the site's home: `https://docs.example.com/`, `https://example.com/docs/`. */
+export function siteUrl(domain: string, sitePath = ''): string {
+  return `https://${domain}${sitePath}/`;
 }
 
 /**

@@ -145,6 +145,7 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
       format: CHANGES_FORMAT,
       version: CHANGES_VERSION,
       source: 'the earlier export in `site` (its manifest said <b>x</b>)',
+      site: 'https://docs.example.com/',
       previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
       current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
       comparedBy: 'content',

@@ -505,6 +505,37 @@ describe('compare-with', () => {
     }
   });
 
+  it('links the pages under the folder where the live site on the domain serves them', async () => {
+    const manifest = await fs.readFile(await earlierManifest());
+    const site = http.createServer((req, res) => {
+      if (req.url === '/docs/.static-export.json')
+        res.writeHead(200, { 'content-type': 'application/json' }).end(manifest);
+      else res.writeHead(404).end('not found');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const run = await exportOnce(
+        edited(PAGES, '', (p) => ({ ...p, body: ['A new welcome.'] })).filter(
+          (p) => p.route !== 'api/topic-6',
+        ),
+        // The domain of the live site the manifest is fetched from.
+        { domain: '127.0.0.1', 'compare-with': `${origin}/docs/` },
+      );
+      expect(run.outcome.error).toBeUndefined();
+      const report = await reportOf(run.outputs['changes-file'] as string);
+      expect(report.site).toBe('https://127.0.0.1/docs/');
+      expect(report.pages.changed.map((p) => p.url)).toEqual(['https://127.0.0.1/docs/']);
+      expect(report.pages.removed.map((p) => p.url)).toEqual([
+        'https://127.0.0.1/docs/api/topic-6',
+      ]);
+      expect(run.summary).toContain('- Example Docs — [/docs/](https://127.0.0.1/docs/)');
+      expect(run.summary).toContain('- Topic 6 - Example Docs — `/docs/api/topic-6`');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it("leaves no earlier run's report at a fixed changes-file when this run has none", async () => {
     await exportOnce(PAGES);
     const file = path.join(workspace, 'reports', 'changes.json');

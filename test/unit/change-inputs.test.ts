@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sitePathOf } from '../../src/changes/baseline.js';
 import { parseConfig, type RawInputs } from '../../src/config.js';
 import { InputError } from '../../src/errors.js';
 
@@ -71,6 +72,44 @@ describe('compare-with', () => {
         ),
       ]);
     }
+  });
+});
+
+describe('where the report links pages', () => {
+  const servedUnder = (compareWith: string, domain = 'docs.example.com') => {
+    const config = parse({ domain, 'compare-with': compareWith });
+    if (config.command !== 'export') throw new Error('not an export');
+    return sitePathOf(config.compareWith, config.domain);
+  };
+
+  it.each([
+    ['https://docs.example.com/docs/', '/docs'],
+    ['https://docs.example.com/docs', '/docs'],
+    ['https://DOCS.example.com/v2/guides/index.html', '/v2/guides'],
+    ['https://docs.example.com/docs/.static-export.json', '/docs'],
+    ['https://docs.example.com/caf%C3%A9/', '/caf%C3%A9'],
+    ['https://docs.example.com/café/', '/caf%C3%A9'],
+  ])('under the folder where the live site on the domain serves its manifest: %s', (value, at) => {
+    expect(servedUnder(value)).toBe(at);
+  });
+
+  it.each([
+    // The root of the site.
+    'https://docs.example.com/',
+    // Another host: its folder says nothing of where the domain serves the site.
+    'https://example.com/docs/',
+    'https://staging.docs.example.com/docs/',
+    // A manifest under another name may be kept anywhere, apart from the site.
+    'https://docs.example.com/manifests/docs.json',
+    'site/.static-export.json',
+    'none',
+  ])('at the root of the domain for %s', (value) => {
+    expect(servedUnder(value)).toBe('');
+  });
+
+  it('at the root of the domain when compare-with is left empty', () => {
+    const config = parse({});
+    expect(config.command === 'export' && sitePathOf(config.compareWith, config.domain)).toBe('');
   });
 });
 

@@ -74,6 +74,27 @@ describe('compareExports', () => {
     expect(report.current.jobId).toBe('se_2');
   });
 
+  it('links pages under the path the site is served at, and names that address', () => {
+    const before = manifest({ 'index.html': page('home'), 'guides/old.html': page('old') });
+    const after = manifest({
+      'index.html': page('home', 'nav 2'),
+      'guides/new/index.html': page('new'),
+      'start/old.html': page('old'),
+    });
+    const report = compareExports(before, after, 'the test', { sitePath: '/docs' });
+    expect(report.site).toBe('https://docs.example.com/docs/');
+    expect(report.pages.navigationChanged.map((p) => p.url)).toEqual([
+      'https://docs.example.com/docs/',
+    ]);
+    expect(report.pages.added.map((p) => p.url)).toEqual([
+      'https://docs.example.com/docs/guides/new/',
+    ]);
+    expect(report.pages.moved.map((p) => [p.url, p.previous.url])).toEqual([
+      ['https://docs.example.com/docs/start/old', 'https://docs.example.com/docs/guides/old'],
+    ]);
+    expect(compareExports(before, after, 'the test').site).toBe('https://docs.example.com/');
+  });
+
   it('lists pages in the order of their addresses, the home page first', () => {
     const before = manifest({ 'zebra.html': page('z') });
     const after = manifest(
@@ -439,8 +460,7 @@ describe('compareExports', () => {
       'images/new.png',
     ]);
     const report = compareExports(before, after, 'the test', {
-      previous: exportFiles(before.files),
-      current: sorted,
+      files: { previous: exportFiles(before.files), current: sorted },
     });
     expect(report).toEqual(compareExports(before, after, 'the test'));
     expect(report.pages.removed.map((p) => p.path)).toEqual(['guides/gone.html']);

@@ -160,6 +160,7 @@ describe('one long name from the archive', () => {
     format: CHANGES_FORMAT,
     version: CHANGES_VERSION,
     source: 'the earlier export in `site`',
+    site: 'https://docs.example.com/',
     previous: { domain: 'docs.example.com', jobId: 'se_0', exportedAt: '2026-11-27T10:00:00Z' },
     current: { domain: 'docs.example.com', jobId: 'se_1', exportedAt: '2026-11-28T10:00:00Z' },
     comparedBy: 'content',
