@@ -820,11 +820,18 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     `[${linkText(capped(addressPath(url, domain)))}](${linkTarget(url)})`;
   // An address the new export no longer serves: a path, not a link that would answer 404.
   const gone = (url: string) => shortCode(addressPath(url, domain));
+  // A move a reader may not see as one: on a host that ignores case, the old address still works.
+  const caseOnly = (move: PageMove) =>
+    move.url !== move.previous.url &&
+    addressPath(move.url, domain).toLowerCase() ===
+      addressPath(move.previous.url, domain).toLowerCase()
+      ? ': only the letter case changed, and a case-sensitive host no longer serves the old address'
+      : '';
   const list = (title: string, entries: (PageChange | PageMove)[], served = true) => {
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
       const label = page.title ? `${plainText(capped(page.title))} — ` : '';
-      const from = 'previous' in page ? ` (was ${gone(page.previous.url)})` : '';
+      const from = 'previous' in page ? ` (was ${gone(page.previous.url)}${caseOnly(page)})` : '';
       return `- ${label}${served ? link(page.url) : gone(page.url)}${from}`;
     });
     const more =

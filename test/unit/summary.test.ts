@@ -272,6 +272,23 @@ describe('the change report in the summary', () => {
     expect(markdown).not.toContain('https://docs.example.com/guides/');
   });
 
+  it('says when a move only changed the letter case of the address', () => {
+    const moves = [
+      { ...change('guides/quick-start.html'), previous: change('guides/Quick-Start.html') },
+      { ...change('guides/élan.html'), previous: change('guides/Élan.html') },
+      { ...change('start/setup.html'), previous: change('guides/setup.html') },
+    ];
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: { kind: 'report', report: report(moves, []), file: '/tmp/changes.json' },
+    });
+    expect(markdown).toContain(
+      '- [/guides/quick-start](https://docs.example.com/guides/quick-start) (was `/guides/Quick-Start`: only the letter case changed, and a case-sensitive host no longer serves the old address)',
+    );
+    expect(markdown).toContain('(was `/guides/Élan`: only the letter case changed');
+    expect(markdown).toContain('(was `/guides/setup`)');
+  });
+
   it('says in one line that an export changes nothing a reader sees, only when it does not', () => {
     const empty = report([], []);
     empty.pages = { ...empty.pages, before: 3, after: 3, unchanged: 3 };
