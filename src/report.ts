@@ -788,7 +788,12 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     pages.navigationChanged.length > 0
       ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
       : '';
-  const moved = pages.moved.length > 0 ? `, ${pages.moved.length} moved` : '';
+  const stubs = pages.moved.filter((page) => page.previous.redirected).length;
+  // A stub left at an old address is a page of the new export that no other count holds.
+  const moved =
+    pages.moved.length > 0
+      ? `, ${pages.moved.length} moved${stubs > 0 ? ` (${stubs} leaving a redirect at the old address)` : ''}`
+      : '';
   const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed${moved}, ${pages.changed.length} changed${navigation}`;
   const rows: [string, string | undefined][] = [
     ['Pages', pageCounts],
@@ -818,8 +823,8 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
   }
   const link = (url: string) =>
     `[${linkText(capped(addressPath(url, domain)))}](${linkTarget(url)})`;
-  // An address the new export no longer serves: a path, not a link that would answer 404.
-  const gone = (url: string) => shortCode(addressPath(url, domain));
+  // An address the new export no longer serves a page at: a path, not a link (a 404, a redirect).
+  const asPath = (url: string) => shortCode(addressPath(url, domain));
   // A move a reader may not see as one: on a host that ignores case, the old address still works.
   const caseOnly = (move: PageMove) =>
     move.url !== move.previous.url &&
@@ -831,8 +836,14 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     if (entries.length === 0) return;
     const shown = entries.slice(0, LISTED_CHANGES).map((page) => {
       const label = page.title ? `${plainText(capped(page.title))} — ` : '';
-      const from = 'previous' in page ? ` (was ${gone(page.previous.url)}${caseOnly(page)})` : '';
-      return `- ${label}${served ? link(page.url) : gone(page.url)}${from}`;
+      const from =
+        'previous' in page
+          ? page.previous.redirected
+            ? ` (was ${asPath(page.previous.url)}, which now redirects here)`
+            : ` (was ${asPath(page.previous.url)}${caseOnly(page)})`
+          : '';
+      const to = page.redirectsTo ? ` → redirects to ${link(page.redirectsTo.url)}` : '';
+      return `- ${label}${served ? link(page.url) : asPath(page.url)}${from}${to}`;
     });
     const more =
       entries.length > LISTED_CHANGES ? [`- … and ${entries.length - LISTED_CHANGES} more`] : [];

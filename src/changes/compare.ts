@@ -11,8 +11,11 @@ export const CHANGES_FORMAT = 'static-export-changes';
 /**
  * 2: a page moved to another address is listed in `pages.moved`, and no longer in
  * `pages.removed` and `pages.added`.
+ * 3: a page whose old address became a redirect to its new one is moved too (its
+ * `previous.redirected`), no longer an added page beside a changed one; a page that
+ * redirects names where (`redirectsTo`); `site` names where the pages are served.
  */
-export const CHANGES_VERSION = 2;
+export const CHANGES_VERSION = 3;
 
 export interface PageChange {
   /** File in the export (`guides/intro.html`). */
@@ -20,12 +23,20 @@ export interface PageChange {
   /** Address on the site (`https://docs.example.com/guides/intro`), under `ChangeReport.site`. */
   url: string;
   title?: string;
+  /**
+   * The page of the export this one now sends its reader to at once (a redirect stub a
+   * generator leaves: `<meta http-equiv="refresh" content="0; url=…">`).
+   */
+  redirectsTo?: { path: string; url: string };
 }
 
 /** A page at a new address with the content it had at its old one. */
 export interface PageMove extends PageChange {
-  /** Where it was in the earlier export: that address is no longer served. */
-  previous: { path: string; url: string };
+  /**
+   * Where it was in the earlier export: that address is no longer served, or is a redirect
+   * to the new one when `redirected` (a stub the generator left there).
+   */
+  previous: { path: string; url: string; redirected?: true };
 }
 
 export interface AssetChange {
@@ -143,6 +154,8 @@ export interface CompareOptions {
   files?: { previous?: ExportFiles; current?: ExportFiles };
   /** The folder the site is served under on its domain (`/docs`), '' for its root. */
   sitePath?: string;
+  /** Pages of the new export that redirect a reader at once to another of its pages, by path. */
+  redirects?: ReadonlyMap<string, string>;
 }
 
 /** Compares two export manifests; `source` says where `previous` came from. */
@@ -153,7 +166,7 @@ export function compareExports(
   options: CompareOptions = {},
 ): ChangeReport {
   const domain = current.domain;
-  const { files = {}, sitePath = '' } = options;
+  const { files = {}, sitePath = '', redirects } = options;
   const earlier = files.previous ?? exportFiles(previous.files);
   const now = files.current ?? exportFiles(current.files);
   const pagesBefore = earlier.pages;
@@ -162,9 +175,10 @@ export function compareExports(
   const sameScheme =
     previous.pageFingerprints !== undefined &&
     previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
+  const url = (file: string) => pageUrl(domain, file, sitePath);
   const change = (file: FileEntry): PageChange => ({
     path: file.path,
-    url: pageUrl(domain, file.path, sitePath),
+    url: url(file.path),
     ...(file.page?.title ? { title: file.page.title } : {}),
   });
 
@@ -211,6 +225,9 @@ export function compareExports(
       if (!pagesAfter.has(file) && !nowIndexes.has(file)) pages.removed.push(change(before));
     }
   }
+  if (redirects !== undefined) {
+    followRedirects(pages, redirects, url, sameScheme ? pagesBefore : undefined, pagesAfter);
+  }
   if (sameScheme) findMoves(pages, pagesBefore, pagesAfter);
   for (const list of [
     pages.added,
@@ -244,6 +261,45 @@ export function compareExports(
  */
 function asFlatPage(file: string): string | undefined {
   return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : undefined;
+}
+
+/**
+ * Names where each added or changed page that is a redirect now sends its reader. A
+ * changed page that redirects to an added page with the content it had is that page's old
+ * address, where the generator left a stub: the added page moved, and the stub is no
+ * change of its own. Content is compared only with fingerprints of one scheme (`before`).
+ */
+function followRedirects(
+  pages: ChangeReport['pages'],
+  redirects: ReadonlyMap<string, string>,
+  url: (file: string) => string,
+  before: ReadonlyMap<string, FileEntry> | undefined,
+  after: ReadonlyMap<string, FileEntry>,
+): void {
+  const added = new Map(pages.added.map((page) => [page.path, page]));
+  const changed = new Set(pages.changed);
+  const moved = new Set<PageChange>();
+  for (const page of [...pages.changed, ...pages.added]) {
+    const target = redirects.get(page.path);
+    if (target === undefined || target === page.path || !after.has(target)) continue;
+    page.redirectsTo = { path: target, url: url(target) };
+    const to = added.get(target);
+    const content = before?.get(page.path)?.page?.content;
+    if (
+      to === undefined ||
+      moved.has(to) ||
+      !changed.has(page) ||
+      content === undefined ||
+      content !== after.get(target)?.page?.content
+    ) {
+      continue;
+    }
+    pages.moved.push({ ...to, previous: { path: page.path, url: page.url, redirected: true } });
+    moved.add(to).add(page);
+  }
+  if (moved.size === 0) return;
+  pages.added = pages.added.filter((page) => !moved.has(page));
+  pages.changed = pages.changed.filter((page) => !moved.has(page));
 }
 
 /**

@@ -25,6 +25,7 @@ import {
 } from './compare.js';
 import { FINGERPRINT_SCHEME } from './fingerprint.js';
 import { type PageFingerprinter, startPageFingerprinter } from './fingerprinter.js';
+import { findRedirects } from './redirects.js';
 import type { EarlierPage, PageFingerprints } from './page-fingerprints.js';
 import { isPage } from './site-files.js';
 
@@ -63,6 +64,8 @@ export class ChangeReview {
   readonly #staleRemoved: Promise<boolean>;
   /** The folder the live site is served under on its domain, where the report links pages. */
   readonly #sitePath: string;
+  /** The extracted site, until it is put in place: the report reads redirect stubs there. */
+  #stagingDir: string | undefined;
 
   constructor(
     private readonly config: ExportConfig,
@@ -100,6 +103,7 @@ export class ChangeReview {
    */
   readonly describePages = (stagingDir: string): PageDescription => {
     const { reporter, clock } = this.deps;
+    this.#stagingDir = stagingDir;
     let fingerprinter: PageFingerprinter | undefined;
     let stopped = false;
     // Pages written before the earlier export is known wait here (a URL is still loading).
@@ -166,10 +170,16 @@ export class ChangeReview {
     const previous = await this.#earlier;
     const current = this.#current;
     this.#current = undefined;
-    const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
-      files: { ...(previous ? { previous } : {}), ...(current ? { current } : {}) },
-      sitePath: this.#sitePath,
-    });
+    const compare = (redirects?: ReadonlyMap<string, string>) =>
+      compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
+        files: { ...(previous ? { previous } : {}), ...(current ? { current } : {}) },
+        sitePath: this.#sitePath,
+        ...(redirects ? { redirects } : {}),
+      });
+    let report = compare();
+    const redirects = await this.#redirectsIn(report, current);
+    // Rare: a page listed that redirects. Compared again, it is labelled, or its move found.
+    if (redirects.size > 0) report = compare(redirects);
     if (baseline.baseline.manifest.domain !== manifest.domain) {
       reporter.warning(
         `The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`,
@@ -228,6 +238,24 @@ export class ChangeReview {
     );
   }
 
+  /** The pages the report lists as added or changed that are redirect stubs, and where to. */
+  async #redirectsIn(
+    report: ChangeReport,
+    current: ExportFiles | undefined,
+  ): Promise<Map<string, string>> {
+    const root = this.#stagingDir;
+    if (root === undefined || current === undefined) return new Map();
+    const started = this.deps.clock.now();
+    const redirects = await findRedirects(root, report, current.pages, {
+      domain: this.config.domain,
+      sitePath: this.#sitePath,
+    });
+    this.deps.reporter.debug(
+      `Looked for redirect stubs among the added and changed pages in ${formatDuration(this.deps.clock.now() - started)}: ${redirects.size} found.`,
+    );
+    return redirects;
+  }
+
   /** Removes the report at the fixed `changes-file` when it is one of ours; true when it was. */
   async #removeStaleReport(): Promise<boolean> {
     const file = this.config.changesFile;
@@ -260,7 +288,13 @@ export class ChangeReview {
     for (const [label, list] of lists) {
       for (const page of list.slice(0, 10)) {
         const from = 'previous' in page ? `${page.previous.url} → ` : '';
-        reporter.info(`  ${label}: ${from}${page.url}`);
+        const stub =
+          'previous' in page && page.previous.redirected
+            ? ' (the old address redirects to it)'
+            : page.redirectsTo
+              ? ` (redirects to ${page.redirectsTo.url})`
+              : '';
+        reporter.info(`  ${label}: ${from}${page.url}${stub}`);
       }
       if (list.length > 10) reporter.info(`  … ${list.length - 10} more ${label}`);
     }

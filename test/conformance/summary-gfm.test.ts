@@ -152,13 +152,14 @@ describe.skipIf(!installed && !CI)('the job summary, rendered by cmark-gfm', () 
       pages: {
         before: 15,
         after: 15,
-        added: [page(0), page(1)],
+        added: [page(0), { ...page(1), redirectsTo: { path: page(4).path, url: page(4).url } }],
         removed: [page(2)],
         moved: [
           {
             ...page(3),
             previous: { path: 'old.html', url: pageUrl('docs.example.com', 'old.html') },
           },
+          { ...page(5), previous: { path: page(6).path, url: page(6).url, redirected: true } },
         ],
         changed: HOSTILE.map((_, i) => page(i)),
         navigationChanged: [],

@@ -140,7 +140,7 @@ describe('change report against the earlier export in path', () => {
     const report = await reportOf(run.outputs['changes-file'] as string);
     expect(report).toMatchObject({
       format: 'static-export-changes',
-      version: 2,
+      version: 3,
       comparedBy: 'content',
       previous: { jobId: first.manifest.jobId },
       current: { jobId: second.manifest.jobId },
@@ -259,6 +259,48 @@ describe('change report against the earlier export in path', () => {
     expect(run.stdout).toContain(
       'moved: https://docs.example.com/api/topic-6 → https://docs.example.com/reference/api/topic-6',
     );
+  });
+
+  it('reports a page whose old address now redirects to it as moved, and the stub as no change', async () => {
+    await exportOnce(PAGES);
+    const moved = PAGES.map((p) =>
+      p.route === 'api/topic-6' ? { ...p, route: 'reference/api/topic-6' } : p,
+    );
+    builds += 1;
+    const files = buildDocsSite({ pages: moved, buildId: newBuildId(`build-${builds}`) });
+    // What Next.js writes for redirect() in a static export, left at the old address.
+    files.set(
+      'api/topic-6.html',
+      '<!DOCTYPE html><html><head><meta charSet="utf-8"/><meta id="__next-page-redirect" http-equiv="refresh" content="1;url=/reference/api/topic-6"/></head><body></body></html>',
+    );
+    serving = await tarOf([...files].map(([name, content]) => ({ name, content })));
+    const run = await harness.run(exportInputs({ 'max-removed-pages': '0' }), {
+      workspace,
+      tempDir,
+    });
+    expect(failure(run)).toBeUndefined();
+    expect(run.outputs).toMatchObject({
+      'pages-moved': '1',
+      'pages-removed': '0',
+      'pages-added': '0',
+      'pages-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.moved).toEqual([
+      {
+        ...pageRef('reference/api/topic-6', 6),
+        previous: {
+          path: 'api/topic-6.html',
+          url: 'https://docs.example.com/api/topic-6',
+          redirected: true,
+        },
+      },
+    ]);
+    expect(report.pages).toMatchObject({ before: 12, after: 13 });
+    expect(run.summary).toContain(
+      '12 → 13: 0 added, 0 removed, 1 moved (1 leaving a redirect at the old address), 0 changed',
+    );
+    expect(run.summary).toContain('(was `/api/topic-6`, which now redirects here)');
   });
 
   it('reports a new release of the site code as changed assets, not as changed pages', async () => {

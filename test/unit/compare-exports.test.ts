@@ -336,6 +336,87 @@ describe('compareExports', () => {
     expect(exceedsRemovalLimit(report, { pages: 0 })).toMatch(/^it removes 1 of the 3 pages/);
   });
 
+  it('reports a page whose old address became a redirect to it as moved, the stub as no change of its own', () => {
+    const before = manifest({
+      'index.html': page('home'),
+      'guides/setup.html': page('setup'),
+      'guides/intro.html': page('intro'),
+    });
+    const after = manifest({
+      'index.html': page('home', 'nav 2'),
+      'guides/setup.html': page('redirect to /start/setup', 'none'),
+      'start/setup.html': page('setup', 'nav 2'),
+      'guides/intro.html': page('intro', 'nav 2'),
+    });
+    const redirects = new Map([['guides/setup.html', 'start/setup.html']]);
+    const report = compareExports(before, after, 'the test', { redirects });
+    expect(report.pages).toMatchObject({
+      before: 3,
+      after: 4,
+      added: [],
+      removed: [],
+      changed: [],
+      moved: [
+        {
+          path: 'start/setup.html',
+          url: 'https://docs.example.com/start/setup',
+          previous: {
+            path: 'guides/setup.html',
+            url: 'https://docs.example.com/guides/setup',
+            redirected: true,
+          },
+        },
+      ],
+    });
+    // Without the redirect read, the stub is a changed page and its target an added one.
+    expect(compareExports(before, after, 'the test').pages).toMatchObject({
+      added: [{ path: 'start/setup.html' }],
+      changed: [{ path: 'guides/setup.html' }],
+      moved: [],
+    });
+  });
+
+  it('names where a page now redirects when its content did not move there', () => {
+    const before = manifest({
+      'guides/setup.html': page('setup'),
+      'guides/install.html': page('install'),
+    });
+    const after = manifest({
+      // Merged into another page, and a new page that only redirects.
+      'guides/setup.html': page('redirect to /guides/install', 'none'),
+      'guides/install.html': page('install, and setup'),
+      'guides/alias.html': page('redirect to /guides/install', 'none'),
+      'start/setup.html': page('setup, rewritten'),
+    });
+    const redirects = new Map([
+      ['guides/setup.html', 'guides/install.html'],
+      ['guides/alias.html', 'guides/install.html'],
+    ]);
+    const report = compareExports(before, after, 'the test', { redirects });
+    const to = { path: 'guides/install.html', url: 'https://docs.example.com/guides/install' };
+    expect(report.pages.moved).toEqual([]);
+    expect(report.pages.changed).toEqual([
+      { path: 'guides/install.html', url: to.url, title: 'install, and setup' },
+      expect.objectContaining({ path: 'guides/setup.html', redirectsTo: to }),
+    ]);
+    expect(report.pages.added).toEqual([
+      expect.objectContaining({ path: 'guides/alias.html', redirectsTo: to }),
+      expect.not.objectContaining({ redirectsTo: expect.anything() }),
+    ]);
+    // Compared by bytes, a redirect is named, but no move is found: content is unknown.
+    const bytes = compareExports(
+      manifest({ 'guides/setup.html': 'setup' }, { fingerprints: false }),
+      manifest({ 'guides/setup.html': 'stub', 'start/setup.html': 'setup' }),
+      'the test',
+      { redirects: new Map([['guides/setup.html', 'start/setup.html']]) },
+    );
+    expect(bytes.pages).toMatchObject({
+      moved: [],
+      added: [{ path: 'start/setup.html' }],
+      changed: [{ path: 'guides/setup.html', redirectsTo: { path: 'start/setup.html' } }],
+    });
+  });
+
   it("compares a page that became its folder's index with itself: its address still serves it", () => {
     // Next.js with trailingSlash writes guides/setup/index.html; /guides/setup leads to
     // /guides/setup/ on a static host, and every link changed with the switch.

@@ -289,6 +289,28 @@ describe('the change report in the summary', () => {
     expect(markdown).toContain('(was `/guides/setup`)');
   });
 
+  it('says which moved pages left a redirect at their old address, and where a page redirects', () => {
+    const moved = {
+      ...change('start/setup.html'),
+      previous: { ...change('guides/setup.html'), redirected: true as const },
+    };
+    const alias = { ...change('guides/alias.html'), redirectsTo: change('start/setup.html') };
+    const changes = report([moved, { ...change('b.html'), previous: change('a.html') }], [alias]);
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: { kind: 'report', report: changes, file: '/tmp/changes.json' },
+    });
+    expect(markdown).toContain(
+      '| Pages | 2 → 3: 1 added, 0 removed, 2 moved (1 leaving a redirect at the old address), 0 changed |',
+    );
+    expect(markdown).toContain(
+      '- [/start/setup](https://docs.example.com/start/setup) (was `/guides/setup`, which now redirects here)',
+    );
+    expect(markdown).toContain(
+      '- [/guides/alias](https://docs.example.com/guides/alias) → redirects to [/start/setup](https://docs.example.com/start/setup)',
+    );
+  });
+
   it('says in one line that an export changes nothing a reader sees, only when it does not', () => {
     const empty = report([], []);
     empty.pages = { ...empty.pages, before: 3, after: 3, unchanged: 3 };
