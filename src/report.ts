@@ -423,10 +423,25 @@ function cell(text: string): string {
 
 /**
  * Text written by others (a page title from the archive or an earlier manifest), shown as
- * it reads: Markdown and HTML in it are escaped, never rendered as a link or an image.
+ * it reads: Markdown and HTML in it are escaped, never rendered as a link or an image, and
+ * its direction controls are written out (`\u202E`), as an address keeps them encoded.
  */
 function plainText(text: string): string {
-  return noAutolink(text.replace(/[\\`*_{}[\]()<>#!&~|:@]/g, '\\$&')).replace(/\s+/g, ' ');
+  return visibleDirections(
+    noAutolink(text.replace(/[\\`*_{}[\]()<>#!&~|:@]/g, '\\$&')).replace(/\s+/g, ' '),
+  );
+}
+
+/**
+ * Bidirectional embeddings, overrides and isolates written as `\u202E`: one left open
+ * turns the rest of its line around (a link's address after a title), and a title has no
+ * need of them. The marks (U+200E, U+200F) that right-to-left text uses stay.
+ */
+function visibleDirections(text: string): string {
+  return text.replace(
+    /[\u202A-\u202E\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /**

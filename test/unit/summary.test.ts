@@ -328,6 +328,24 @@ describe('the change report in the summary', () => {
     expect(summary({ ...empty, assets })).not.toMatch(line);
   });
 
+  it("never lets a title's direction override turn the rest of its line around", () => {
+    // U+202E writes what follows right to left up to the end of the list item: the link's
+    // address with it. The title is the site's, or an earlier manifest's.
+    const spoof = { ...change('guides/setup.html'), title: 'Setup \u202Efdp.exe' };
+    const isolated = { ...change('guides/b.html'), title: 'B \u2067עברית' };
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: {
+        kind: 'report',
+        report: report([], [spoof, isolated]),
+        file: '/tmp/changes.json',
+      },
+    });
+    expect(markdown).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(markdown).toContain('- Setup \\u202Efdp.exe — [/guides/setup](');
+    expect(markdown).toContain('- B \\u2067עברית — [/guides/b](');
+  });
+
   it('keeps encoded what a name holds that is not shown: a line break, a direction override', () => {
     const markdown = renderExportSummary({
       ...exported,
