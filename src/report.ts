@@ -776,6 +776,13 @@ function signedBytes(delta: number): string {
   return `${delta < 0 ? '−' : '+'}${formatBytes(Math.abs(delta))}`;
 }
 
+/** The pages of a report by content that were compared by their bytes all the same. */
+function byBytes(pages: number): string {
+  if (pages === 0) return '';
+  const them = pages === 1 ? 'its' : 'their';
+  return `; ⚠️ ${plural(pages, 'page')} by ${them} bytes, for want of a fingerprint in one export, so ${them} rebuild counts as a change`;
+}
+
 /** No page added, removed, moved or changed, no navigation changed, no asset changed. */
 function changesNothing({ pages, assets }: ChangeReport): boolean {
   return [
@@ -824,7 +831,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     [
       'Compared by',
       report.comparedBy === 'content'
-        ? 'what a reader sees (build ids and hashed asset names left out)'
+        ? `what a reader sees (build ids and hashed asset names left out)${byBytes(pages.comparedByBytes)}`
         : `⚠️ file bytes: the earlier manifest ${changes.byBytesBecause ?? 'has no page fingerprints'}, so build noise counts as a change`,
     ],
     ['Full report', code(file)],

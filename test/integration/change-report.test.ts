@@ -783,6 +783,10 @@ describe('an earlier export written by someone else, or served by a hostile site
     expect(notices(run)).toContain(
       '1 of the pages in both exports had no fingerprint in one of them: they were compared by their bytes, so a rebuild counts as a change there. The other pages were compared by what a reader sees.',
     );
+    // The summary says why that page counts as changed, too.
+    expect(run.summary).toContain(
+      '| Compared by | what a reader sees (build ids and hashed asset names left out); ⚠️ 1 page by its bytes, for want of a fingerprint in one export, so its rebuild counts as a change |',
+    );
   });
 
   it('gives up on a site that sends its manifest a byte at a time, after request-timeout', async () => {

@@ -311,6 +311,25 @@ describe('the change report in the summary', () => {
     );
   });
 
+  it('says how many pages were compared by their bytes for want of a fingerprint', () => {
+    const changes = report([], []);
+    const summary = (comparedByBytes: number) =>
+      renderExportSummary({
+        ...exported,
+        changes: {
+          kind: 'report',
+          report: { ...changes, pages: { ...changes.pages, comparedByBytes } },
+          file: '/tmp/changes.json',
+        },
+      });
+    expect(summary(0)).toContain(
+      '| Compared by | what a reader sees (build ids and hashed asset names left out) |',
+    );
+    expect(summary(3)).toContain(
+      '| Compared by | what a reader sees (build ids and hashed asset names left out); ⚠️ 3 pages by their bytes, for want of a fingerprint in one export, so their rebuild counts as a change |',
+    );
+  });
+
   it('says in one line that an export changes nothing a reader sees, only when it does not', () => {
     const empty = report([], []);
     empty.pages = { ...empty.pages, before: 3, after: 3, unchanged: 3 };
