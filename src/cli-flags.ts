@@ -353,6 +353,15 @@ export function parseCommandLine(
             `--${flag.name} is empty: give a value (--${flag.name} <${flag.value}>) or leave the flag out`,
           );
         }
+        const earlier = given.get(flag.name)?.[0];
+        // The one to keep cannot be told: the last may be a typo as well as a correction.
+        if (!flag.multiple && earlier !== undefined && earlier !== value) {
+          throw new UsageError(
+            flag.name === 'api-key'
+              ? '--api-key is given twice, with two different keys: give it once'
+              : `--${flag.name} is given twice, as ${quoted(earlier)} and as ${quoted(value)}: give it once`,
+          );
+        }
         given.set(flag.name, [...(flag.multiple ? (given.get(flag.name) ?? []) : []), value]);
       } else {
         let value = !token.rawName.startsWith('--no-');
@@ -438,8 +447,8 @@ export function parseCommandLine(
         sources[flag.name] = `--${flag.name}`;
       } else if (given.has(flag.name)) {
         const values = given.get(flag.name) as string[];
-        // A list input reads one entry a line; any other flag given twice keeps the last.
-        inputs[flag.name] = flag.multiple ? values.join('\n') : (values.at(-1) as string);
+        // A list input reads one entry a line; any other flag has its one value.
+        inputs[flag.name] = flag.multiple ? values.join('\n') : (values[0] as string);
         sources[flag.name] = `--${flag.name}`;
       } else if (flag.value === undefined) {
         // A switch from the environment reads as its flag does: `1` and `0` too.
@@ -551,6 +560,12 @@ function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, a
 function isFlagLike(value: string, flags: Map<string, FlagSpec>): boolean {
   const name = /^--?(?:no-)?([a-z][a-z-]*)(=|$)/i.exec(value)?.[1];
   return name !== undefined && [...flags.values()].some((f) => f.name === name || f.short === name);
+}
+
+/** A value as a message shows it: quoted, escaped, on one line, cut when long. */
+function quoted(value: string): string {
+  const chars = [...value];
+  return JSON.stringify(chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value);
 }
 
 function unknownCommand(word: string): string {

@@ -4,6 +4,7 @@ import {
   type CommandName,
   EXPORT_FLAGS,
   type FlagSpec,
+  OUTPUT_FLAGS,
   outputFlagsOf,
 } from './cli-flags.js';
 
@@ -57,6 +58,18 @@ const ENVIRONMENT = section('ENVIRONMENT', [
   ['NO_COLOR, FORCE_COLOR', 'turn colors off or on'],
 ]);
 
+/** How values are given: the rules a flag's own line cannot say. */
+function flagValues(command: CommandName): string {
+  const lists = [...(command === 'export' ? EXPORT_FLAGS : AGENT_FLAGS), ...OUTPUT_FLAGS]
+    .filter((flag) => flag.multiple)
+    .map((flag) => `--${flag.name}`);
+  return section('FLAG VALUES', [
+    [lists.join(', '), 'given more than once, the values add up'],
+    ['other flags', 'once each: given twice with different values, an error'],
+    ['--[no-]<switch>', 'the last one counts: --json … --no-json turns it off'],
+  ]);
+}
+
 const EXIT_CODES = section('EXIT CODES', [
   ['0', 'done'],
   ['1', 'failed: job failed, key refused, unsafe archive, timeout…'],
@@ -80,6 +93,8 @@ export function usage(command?: CommandName): string {
       flagSection('CONNECTION FLAGS', CONNECTION_FLAGS),
       '',
       flagSection('OUTPUT FLAGS', outputFlagsOf(command)),
+      '',
+      flagValues(command),
       '',
       examples([
         '$ export ADMIN_API_KEY=mint_…',
@@ -117,6 +132,8 @@ export function usage(command?: CommandName): string {
       ),
       '',
       flagSection('OUTPUT FLAGS', outputFlagsOf(command)),
+      '',
+      flagValues(command),
       '',
       examples([
         '$ static-export agent --project-id my-docs --prompt "Fix the broken links"',

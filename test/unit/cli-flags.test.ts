@@ -38,3 +38,65 @@ describe('parseCommandLine', () => {
     expect(config).toMatchObject({ exportPaths: ['/a'] });
   });
 });
+
+/** The message of the usage error a command line is refused with. */
+function refusal(argv: string[], env: NodeJS.ProcessEnv = {}): string {
+  const request = parseCommandLine(argv, { ADMIN_API_KEY: KEY, ...env });
+  if (request.kind !== 'usage-error') throw new Error(`not refused: ${JSON.stringify(request)}`);
+  return request.message;
+}
+
+describe('a flag that takes one value, given twice', () => {
+  it('is refused with both values, where the last one used to win silently', () => {
+    expect(refusal(['export', '--domain', 'docs.example.com', '--path', 'a', '--path=b'])).toBe(
+      '--path is given twice, as "a" and as "b": give it once',
+    );
+    expect(
+      refusal(['agent', '--project-id', 'p', '--prompt', 'Fix the links', '--prompt', 'Fix it']),
+    ).toBe('--prompt is given twice, as "Fix the links" and as "Fix it": give it once');
+  });
+
+  it('shows a long or multi-line value cut short and escaped, on one line', () => {
+    const message = refusal([
+      'agent',
+      '--project-id',
+      'p',
+      '--prompt',
+      `first line\n${'x'.repeat(200)}`,
+      '--prompt',
+      'b',
+    ]);
+    expect(message).toMatch(/^--prompt is given twice, as "first line\\nx+…" and as "b"/);
+    expect(message.length).toBeLessThan(120);
+  });
+
+  it('never shows the keys of --api-key given twice', () => {
+    const message = refusal([
+      'export',
+      '--domain',
+      'docs.example.com',
+      '--api-key',
+      'mint_firstkey000000001',
+      '--api-key',
+      'mint_otherkey000000002',
+    ]);
+    expect(message).toBe('--api-key is given twice, with two different keys: give it once');
+  });
+
+  it('is taken once when the values are the same', () => {
+    expect(
+      configOf(['export', '--domain', 'docs.example.com', '--domain', 'docs.example.com']),
+    ).toMatchObject({ domain: 'docs.example.com' });
+  });
+
+  it('may override its STATIC_EXPORT_<FLAG> variable, and a switch may be turned back', () => {
+    const request = parseCommandLine(
+      ['export', '--domain', 'docs.example.com', '--download', '--no-download'],
+      { ADMIN_API_KEY: KEY, STATIC_EXPORT_DOMAIN: 'other.example.com' },
+    );
+    expect(request).toMatchObject({
+      kind: 'run',
+      inputs: { domain: 'docs.example.com', download: 'false' },
+    });
+  });
+});
