@@ -126,7 +126,7 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
   {
     name: 'output',
     value: 'name',
-    help: 'print only this output',
+    help: 'print only these outputs, one value a line',
     commands: BOTH,
     input: false,
     multiple: true,
@@ -481,12 +481,14 @@ export function parseCommandLine(
     }
 
     const outputFlag = byName.get('output') as FlagSpec;
-    const printed =
-      given.get('output') ??
-      (fromEnvironment(outputFlag)
-        ?.split(/[\s,]+/)
-        .filter((name) => name !== '') ||
-        []);
+    // `--output job-id,status` reads as STATIC_EXPORT_OUTPUT=job-id,status does.
+    const names = (value: string) => value.split(/[\s,]+/).filter((name) => name !== '');
+    for (const value of given.get('output') ?? []) {
+      if (names(value).length === 0) {
+        throw new UsageError(`--output ${quoted(value)} names no output: --output <name>`);
+      }
+    }
+    const printed = given.get('output')?.flatMap(names) ?? names(fromEnvironment(outputFlag) ?? '');
     const outputs = outputsOf(command);
     const outputSource = `--output${given.has('output') ? '' : ` (from ${environmentName('output')})`}`;
     const print = printed.map((name) => {

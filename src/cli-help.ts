@@ -64,7 +64,7 @@ function flagValues(command: CommandName): string {
     .filter((flag) => flag.multiple)
     .map((flag) => `--${flag.name}`);
   return section('FLAG VALUES', [
-    [lists.join(', '), 'given more than once, the values add up'],
+    [lists.join(', '), 'repeated or comma-separated, the values add up'],
     ['other flags', 'once each: given twice with different values, an error'],
     ['--[no-]<switch>', 'the last one counts: --json … --no-json turns it off'],
   ]);

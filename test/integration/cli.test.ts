@@ -242,6 +242,11 @@ describe('static-export CLI', () => {
       ['export', '--domain', 'x', '--output', 'pr-link'],
       /--output: pr-link is an output of `agent`, not of `export`/,
     ],
+    [
+      ['export', '--domain', 'x', '--output', 'job-id,sha265'],
+      /--output: "sha265" is not an output: did you mean sha256\?/,
+    ],
+    [['export', '--domain', 'x', '--output', ' , '], /--output " , " names no output/],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
     [
@@ -608,6 +613,19 @@ describe('static-export CLI basics', () => {
     const run = await runCli(exportArgs('--no-download', '--output', 'job-id'), { env: env() });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^se_[0-9a-f]+\n$/);
+  });
+
+  it('--output takes a comma-separated list, as STATIC_EXPORT_OUTPUT does', async () => {
+    const run = await runCli(
+      exportArgs('--no-download', '--output', 'job-id,status', '--output', 'page-count'),
+      { env: env() },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^se_[0-9a-f]+\ncompleted\n6\n$/);
+    const fromEnvironment = await runCli(exportArgs('--no-download'), {
+      env: env({ STATIC_EXPORT_OUTPUT: 'job-id,status' }),
+    });
+    expect(fromEnvironment.stdout).toMatch(/^se_[0-9a-f]+\ncompleted\n$/);
   });
 
   it('--quiet leaves only the result on stdout and nothing but problems on stderr', async () => {
