@@ -342,8 +342,22 @@ export function parseCommandLine(
           throw new UsageError(`${token.rawName}: --${flag.name} takes a value, not a --no- form`);
         }
         const value = token.value;
-        if (value === undefined || (!token.inlineValue && isFlagLike(value, byName))) {
-          throw new UsageError(`--${flag.name} needs a value: --${flag.name} <${flag.value}>`);
+        const needsValue = `--${flag.name} needs a value: --${flag.name} <${flag.value}>`;
+        if (value === undefined) throw new UsageError(needsValue);
+        // parseArgs takes the next word whatever it is: `--path --json` lost its value, and
+        // `--prompt --fix-typos` may be either; only the = form says which (node's strict mode).
+        if (!token.inlineValue && readsAsFlag(value)) {
+          const joined = `write --${flag.name}=${value}`;
+          if (isFlagLike(value, byName)) {
+            throw new UsageError(
+              `${needsValue} (the next word, ${value}, is a flag; to give it as the value, ${joined})`,
+            );
+          }
+          throw new UsageError(
+            flag.name === 'api-key'
+              ? '--api-key got a value that reads as a flag: to give it as the key, write --api-key=<key>'
+              : `--${flag.name} got ${quoted(value)}, which reads as a flag: to give it as the value, ${joined}`,
+          );
         }
         // The core reads a blank input as one left out (a workflow passes '' for those), so
         // `--agent-job-id "$ID"` with ID unset would start a new job. An empty prompt has
@@ -556,6 +570,11 @@ export function parseCommandLine(
 function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, at: number) {
   const token = tokens[at];
   return token?.kind === 'positional' ? token.value : undefined;
+}
+
+/** One word that starts with a dash: a flag, not `-` (stdin) nor a sentence (`- fix it`). */
+function readsAsFlag(value: string): boolean {
+  return value.startsWith('-') && value !== '-' && !/\s/.test(value);
 }
 
 /** `--path --json`: the value is missing, and the next flag was taken for it. */

@@ -64,6 +64,10 @@ function flagValues(command: CommandName): string {
     .filter((flag) => flag.multiple)
     .map((flag) => `--${flag.name}`);
   return section('FLAG VALUES', [
+    [
+      '--<flag>=<value>',
+      `a value that starts with a dash: ${command === 'agent' ? '--prompt=--fix-typos' : '--path=-draft'}`,
+    ],
     [lists.join(', '), 'repeated or comma-separated, the values add up'],
     ['other flags', 'once each: given twice with different values, an error'],
     ['--[no-]<switch>', 'the last one counts: --json … --no-json turns it off'],

@@ -100,3 +100,41 @@ describe('a flag that takes one value, given twice', () => {
     });
   });
 });
+
+describe('a value that starts with a dash, as the next word', () => {
+  it('is refused with the = form that gives it, where an unknown name was taken silently', () => {
+    expect(refusal(['agent', '--project-id', 'p', '--prompt', '--fix-typos'])).toBe(
+      '--prompt got "--fix-typos", which reads as a flag: to give it as the value, write --prompt=--fix-typos',
+    );
+    expect(refusal(['export', '--domain', 'docs.example.com', '--path', '-x'])).toBe(
+      '--path got "-x", which reads as a flag: to give it as the value, write --path=-x',
+    );
+    // `--` would end the flags: as a value it is a slip too.
+    expect(refusal(['agent', '--project-id', 'p', '--prompt', '--'])).toMatch(
+      /^--prompt got "--", which reads as a flag: to give it as the value, write --prompt=--$/,
+    );
+  });
+
+  it('says, when it is a flag of the command, that the value is missing and how to give it', () => {
+    expect(refusal(['export', '--domain', 'docs.example.com', '--path', '--json'])).toBe(
+      '--path needs a value: --path <dir> (the next word, --json, is a flag; to give it as the value, write --path=--json)',
+    );
+  });
+
+  it('is taken joined by =, or when it is a sentence, or the - that reads stdin', () => {
+    const prompt = (value: string[]) =>
+      parseCommandLine(['agent', '--project-id', 'p', ...value], { ADMIN_API_KEY: KEY });
+    expect(prompt(['--prompt=--fix-typos'])).toMatchObject({ inputs: { prompt: '--fix-typos' } });
+    expect(prompt(['--prompt', '- fix the typos'])).toMatchObject({
+      inputs: { prompt: '- fix the typos' },
+    });
+    expect(prompt(['--prompt', '-'])).toMatchObject({ inputs: { prompt: '-' } });
+  });
+
+  it('never shows what was given for --api-key', () => {
+    const message = refusal(['export', '--domain', 'docs.example.com', '--api-key', '-mint_x0']);
+    expect(message).toBe(
+      '--api-key got a value that reads as a flag: to give it as the key, write --api-key=<key>',
+    );
+  });
+});
