@@ -428,6 +428,13 @@ export function parseCommandLine(
             : `${owner.rawName} takes true or false, got "${rest[0]}" (or write --${owner.name} / --no-${owner.name})`,
         );
       }
+      const terminator = tokens.find((t) => t.kind === 'option-terminator');
+      const word = tokens[positionalAts[1] as number];
+      if (terminator !== undefined && word !== undefined && word.index > terminator.index) {
+        throw new UsageError(
+          `unexpected argument "${rest[0]}": words after -- are arguments, not flags, and ${command} takes none`,
+        );
+      }
       throw new UsageError(
         `unexpected argument "${rest[0]}": values are given with a flag, e.g. --domain docs.example.com`,
       );

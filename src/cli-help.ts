@@ -71,6 +71,7 @@ function flagValues(command: CommandName): string {
     [lists.join(', '), 'repeated or comma-separated, the values add up'],
     ['other flags', 'once each: given twice with different values, an error'],
     ['--[no-]<switch>', 'the last one counts: --json … --no-json turns it off'],
+    ['--', `ends the flags: the words after it are arguments, dash or not; ${command} takes none`],
   ]);
 }
 

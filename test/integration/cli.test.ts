@@ -247,6 +247,11 @@ describe('static-export CLI', () => {
       /--output: "sha265" is not an output: did you mean sha256\?/,
     ],
     [['export', '--domain', 'x', '--output', ' , '], /--output " , " names no output/],
+    // `--` ends the flags: what follows is an argument, which the commands do not take.
+    [
+      ['export', '--domain', 'x', '--', '--json'],
+      /^error: unexpected argument "--json": words after -- are arguments, not flags, and export takes none\n/,
+    ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
     [
@@ -539,6 +544,13 @@ describe('static-export CLI basics', () => {
     expect((await runCli(['help', 'export'])).stdout).toBe(
       (await runCli(['export', '--help'])).stdout,
     );
+  });
+
+  it('takes the command after --, and says in the help what -- does', async () => {
+    const run = await runCli(['--', 'help', 'export']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}-- +ends the flags: /m);
+    expect((await runCli(['help', '--', 'agent'])).stdout).toMatch(/^ {2}-- +ends the flags: /m);
   });
 
   it('reads every flag from STATIC_EXPORT_<FLAG>, and flags win over the environment', async () => {
