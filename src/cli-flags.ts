@@ -134,11 +134,16 @@ export const OUTPUT_FLAGS: readonly FlagSpec[] = [
   {
     name: 'quiet',
     short: 'q',
-    help: 'print only warnings, errors and results',
+    help: 'print only warnings, errors and results; not with --verbose',
     commands: BOTH,
     input: false,
   },
-  { name: 'verbose', help: 'print request-level debug lines', commands: BOTH, input: false },
+  {
+    name: 'verbose',
+    help: 'print request-level debug lines too; not with --quiet',
+    commands: BOTH,
+    input: false,
+  },
   { name: 'help', short: 'h', help: 'show help for the command', commands: BOTH, input: false },
   { name: 'version', short: 'V', help: 'print the version', commands: BOTH, input: false },
 ];
@@ -529,16 +534,27 @@ export function parseCommandLine(
     const flag = (name: string) => byName.get(name) as FlagSpec;
     let json = switchOf(flag('json'));
     if (print.length > 0 && json) {
-      // Each decides what stdout holds. The command line wins over the environment, as
-      // for every flag; given both ways at once, neither can be picked.
-      const outputTyped = given.has('output');
-      const jsonTyped = switches.has('json');
-      if (outputTyped && !jsonTyped) json = false;
-      else if (jsonTyped && !outputTyped) print.length = 0;
+      // Each decides what stdout holds.
+      const typed = typedOne(given.has('output'), switches.has('json'));
+      if (typed === 'first') json = false;
+      else if (typed === 'second') print.length = 0;
       else
         throw new UsageError(
           '--json and --output both choose what stdout holds (one JSON object, or bare values): give one of them',
         );
+    }
+    let quiet = switchOf(flag('quiet'));
+    let verbose = switchOf(flag('verbose'));
+    if (quiet && verbose) {
+      const typed = typedOne(switches.has('quiet'), switches.has('verbose'));
+      if (typed === 'first') verbose = false;
+      else if (typed === 'second') quiet = false;
+      else {
+        const named = (name: string) => sources[name] ?? `--${name}`;
+        throw new UsageError(
+          `${named('quiet')} and ${named('verbose')} ask for fewer lines and for more: give one of them`,
+        );
+      }
     }
     const variables = [...ALL_FLAGS.map((f) => environmentName(f.name)), ...OTHER_VARIABLES];
     const unknownVariables = Object.keys(env)
@@ -557,8 +573,8 @@ export function parseCommandLine(
       inputs,
       sources,
       json,
-      quiet: switchOf(flag('quiet')),
-      verbose: switchOf(flag('verbose')),
+      quiet,
+      verbose,
       print,
       unknownVariables,
     };
@@ -577,6 +593,15 @@ export function parseCommandLine(
 function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, at: number) {
   const token = tokens[at];
   return token?.kind === 'positional' ? token.value : undefined;
+}
+
+/**
+ * Of two settings that exclude each other, the one given on the command line: it wins over
+ * the environment, as every flag does. Given both the same way, neither can be picked.
+ */
+function typedOne(first: boolean, second: boolean): 'first' | 'second' | undefined {
+  if (first === second) return undefined;
+  return first ? 'first' : 'second';
 }
 
 /** One word that starts with a dash: a flag, not `-` (stdin) nor a sentence (`- fix it`). */

@@ -252,6 +252,10 @@ describe('static-export CLI', () => {
       ['export', '--domain', 'x', '--', '--json'],
       /^error: unexpected argument "--json": words after -- are arguments, not flags, and export takes none\n/,
     ],
+    [
+      ['export', '--domain', 'x', '-q', '--verbose'],
+      /^error: --quiet and --verbose ask for fewer lines and for more: give one of them\n/,
+    ],
     [['help', 'deplyo'], /unknown command "deplyo"/],
     [['help', 'agent', 'export'], /unexpected argument "export": help takes one command/],
     [

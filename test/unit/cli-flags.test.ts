@@ -138,3 +138,37 @@ describe('a value that starts with a dash, as the next word', () => {
     );
   });
 });
+
+describe('--quiet with --verbose', () => {
+  const request = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+    parseCommandLine(['export', '--domain', 'docs.example.com', ...argv], {
+      ADMIN_API_KEY: KEY,
+      ...env,
+    });
+
+  it('is refused when both come the same way, where debug lines were printed under --quiet', () => {
+    expect(request(['--quiet', '--verbose'])).toMatchObject({
+      kind: 'usage-error',
+      message: '--quiet and --verbose ask for fewer lines and for more: give one of them',
+    });
+    expect(request([], { STATIC_EXPORT_QUIET: 'true', STATIC_EXPORT_VERBOSE: '1' })).toMatchObject({
+      kind: 'usage-error',
+      message:
+        'STATIC_EXPORT_QUIET and STATIC_EXPORT_VERBOSE ask for fewer lines and for more: give one of them',
+    });
+  });
+
+  it('lets the flag win over the other one set in the environment', () => {
+    expect(request(['--verbose'], { STATIC_EXPORT_QUIET: 'true' })).toMatchObject({
+      kind: 'run',
+      quiet: false,
+      verbose: true,
+    });
+    expect(request(['-q'], { STATIC_EXPORT_VERBOSE: 'true' })).toMatchObject({
+      kind: 'run',
+      quiet: true,
+      verbose: false,
+    });
+    expect(request(['--quiet', '--no-verbose'])).toMatchObject({ quiet: true, verbose: false });
+  });
+});
