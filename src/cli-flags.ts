@@ -230,6 +230,8 @@ export interface RunRequest {
   print: OutputName[];
   /** STATIC_EXPORT_* variables that set nothing (`STATIC_EXPORT_DOMIAN`), with a guess. */
   unknownVariables: string[];
+  /** The key is read from stdin, as the user asked for it: `--api-key -`, `ADMIN_API_KEY=-`. */
+  keyFromStdin?: string;
 }
 
 class UsageError extends Error {}
@@ -489,16 +491,18 @@ export function parseCommandLine(
       sources['api-key'] = 'ADMIN_API_KEY';
     }
     // `-` reads stdin, which holds one value: the key piped in, or the prompt.
+    let keyFromStdin: string | undefined;
     if (inputs['api-key'] === '-') {
       if (inputs.prompt === '-') {
         throw new UsageError(
           '--api-key - and --prompt - cannot both read stdin: give the key in ADMIN_API_KEY',
         );
       }
+      const given = sources['api-key'] ?? '--api-key';
+      const asGiven = given.startsWith('--') ? `${given} -` : `${given}=-`;
+      keyFromStdin = asGiven;
       // Read from a terminal, the key would show on the screen as it is typed.
       if (stdinIsTerminal) {
-        const given = sources['api-key'] ?? '--api-key';
-        const asGiven = given.startsWith('--') ? `${given} -` : `${given}=-`;
         throw new UsageError(
           `${asGiven} reads the key from a pipe, and stdin is a terminal, where it would show as it is typed: set ADMIN_API_KEY to the key, or pipe it in (printf '%s' "$KEY" | static-export ${command} … --api-key -)`,
         );
@@ -577,6 +581,7 @@ export function parseCommandLine(
       verbose,
       print,
       unknownVariables,
+      ...(keyFromStdin !== undefined ? { keyFromStdin } : {}),
     };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

@@ -109,8 +109,21 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     }
     if (refused === undefined) raw.prompt = await context.readStdin();
   }
-  // A key piped in ends with a line break, which is no part of it.
-  if (raw['api-key'] === '-') raw['api-key'] = (await context.readStdin()).trim();
+  if (raw['api-key'] === '-') {
+    // A key piped in ends with a line break, which is no part of it.
+    raw['api-key'] = (await context.readStdin()).trim();
+    if (raw['api-key'] === '') {
+      // Not "is required … given as ADMIN_API_KEY": it was given, and the pipe was empty.
+      const { parseConfig } = await import('./config.js');
+      const others = (inputErrorOf(() => parseConfig(raw, environment))?.problems ?? []).filter(
+        (problem) => problem.input !== 'api-key',
+      );
+      refused = new InputError([
+        { input: 'api-key', message: 'stdin held no key: pipe it in, or set ADMIN_API_KEY to it' },
+        ...others,
+      ]);
+    }
+  }
 
   const redactor = new Redactor();
   // As execute does: a refused input's message may echo the key.
@@ -162,7 +175,11 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
         continue;
       }
       const from = source && source !== `--${problem.input}` ? ` (from ${source})` : '';
-      reporter.error(`--${problem.input}${from}: ${problem.message}`);
+      const named =
+        problem.input === 'api-key' && request.keyFromStdin !== undefined
+          ? request.keyFromStdin
+          : `--${problem.input}${from}`;
+      reporter.error(`${named}: ${problem.message}`);
     }
     context.stderr.write(
       `Run \`static-export ${request.command} --help\` for the accepted forms.\n`,

@@ -452,12 +452,30 @@ describe('static-export CLI', () => {
     expect(run.stderr).not.toMatch(/warning/);
     expect(`${run.stdout}${run.stderr}`).not.toContain(emulator.keys.write);
     expect(emulator.requests.length).toBeGreaterThan(before);
-    // An empty stdin is a missing key, named as coming from there.
+    // An empty stdin is said to be one, not taken for a key left out of a workflow.
     const empty = await runCli(['export', '--domain', 'docs.example.com', '--api-key', '-'], {
-      stdin: '',
+      stdin: '\n',
     });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/^error: --api-key \(from stdin\): /m);
+    expect(empty.stderr).toBe(
+      'error: --api-key -: stdin held no key: pipe it in, or set ADMIN_API_KEY to it\n' +
+        'Run `static-export export --help` for the accepted forms.\n',
+    );
+    // The other problems of the command are named with it, and in --json.
+    const both = await runCli(['export', '--json', '--domain', 'https://x', '--api-key', '-'], {
+      env: { ADMIN_API_KEY: '-' },
+    });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^error: --api-key -: stdin held no key: .*\nerror: --domain: /m);
+    expect(JSON.parse(both.stdout).error).toMatchObject({
+      code: 'invalid-input',
+      input: 'api-key',
+      message: expect.stringMatching(/^--api-key: stdin held no key: [^;]*; --domain: /),
+    });
+    const variable = await runCli(['export', '--domain', 'docs.example.com'], {
+      env: { ADMIN_API_KEY: '-' },
+    });
+    expect(variable.stderr).toMatch(/^error: ADMIN_API_KEY=-: stdin held no key: /m);
     // No key at all: the command line's way to give it, not a workflow's.
     const none = await runCli(['export', '--domain', 'docs.example.com']);
     expect(none.code).toBe(2);
