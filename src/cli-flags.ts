@@ -100,7 +100,7 @@ export const EXPORT_FLAGS: readonly FlagSpec[] = [
 
 /** Flags of `agent` that are action inputs. */
 export const AGENT_FLAGS: readonly FlagSpec[] = [
-  input('prompt', 'text', 'instruction for the agent (- reads stdin)', AGENT_ONLY),
+  input('prompt', 'text', 'instruction for the agent (- reads stdin until it ends)', AGENT_ONLY),
   input('agent-job-id', 'id', 'follow this job; with --prompt, send it as a follow-up', AGENT_ONLY),
   input(
     'wait',
@@ -201,6 +201,11 @@ const OTHER_VARIABLES = ['STATIC_EXPORT_BROWSER'];
 /** `STATIC_EXPORT_DOMAIN` for `--domain`. */
 export function environmentName(flag: string): string {
   return `${ENVIRONMENT_PREFIX}${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** `--prompt -` or `STATIC_EXPORT_PROMPT=-`: how `-`, which reads stdin, was given. */
+export function stdinForm(source: string): string {
+  return source.startsWith('--') ? `${source} -` : `${source}=-`;
 }
 
 /** What the command line asks for. */
@@ -498,8 +503,7 @@ export function parseCommandLine(
           '--api-key - and --prompt - cannot both read stdin: give the key in ADMIN_API_KEY',
         );
       }
-      const given = sources['api-key'] ?? '--api-key';
-      const asGiven = given.startsWith('--') ? `${given} -` : `${given}=-`;
+      const asGiven = stdinForm(sources['api-key'] ?? '--api-key');
       keyFromStdin = asGiven;
       // Read from a terminal, the key would show on the screen as it is typed.
       if (stdinIsTerminal) {

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { text } from 'node:stream/consumers';
 import { runCli } from './cli.js';
 import { ignoreClosedPipe, runToTheEnd } from './signals.js';
 
@@ -12,7 +11,14 @@ await runToTheEnd(
       stdout: process.stdout,
       stderr: process.stderr,
       cwd: process.cwd(),
-      readStdin: () => text(process.stdin),
+      readStdin: async (onData) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) {
+          if (chunks.length === 0) onData?.();
+          chunks.push(chunk as Buffer);
+        }
+        return new TextDecoder().decode(Buffer.concat(chunks));
+      },
       stdinIsTerminal: process.stdin.isTTY === true,
     });
   },

@@ -1,7 +1,13 @@
 import os from 'node:os';
 import { ApiError } from './api/errors.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
-import { asCommandLine, type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
+import {
+  asCommandLine,
+  type CliRequest,
+  parseCommandLine,
+  type RunRequest,
+  stdinForm,
+} from './cli-flags.js';
 import { usage } from './cli-help.js';
 import {
   ActionError,
@@ -13,6 +19,7 @@ import {
   TimeoutError,
   UnsafeArchiveError,
 } from './errors.js';
+import { formatDuration } from './duration.js';
 import { withoutQuery } from './net.js';
 import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
@@ -25,9 +32,12 @@ export interface CliContext {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   cwd: string;
-  readStdin: () => Promise<string>;
+  /** All of stdin, once it ends; `onData` is called when its first bytes arrive. */
+  readStdin: (onData?: () => void) => Promise<string>;
   /** Stdin is a terminal: a person at the keyboard, not a pipe. */
   stdinIsTerminal?: boolean;
+  /** How long a pipe on stdin stays open before the command says it is reading it; 3s by default. */
+  stdinNoticeMs?: number;
   /** Drives every wait of the run; the system clock by default. */
   clock?: TimerClock;
   /** The jitter source of retries; Math.random by default. */
@@ -91,6 +101,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     invokedAs: 'cli' as const,
     promptGiven: request.sources.prompt !== undefined,
   };
+  const clock = context.clock ?? systemClock;
   // A person typing the instruction is asked for it only once the rest of the command is
   // valid: what they typed would be lost to an error about a missing key or project.
   let refused: InputError | undefined;
@@ -107,11 +118,15 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
         );
       }
     }
-    if (refused === undefined) raw.prompt = await context.readStdin();
+    if (refused === undefined) {
+      const asGiven = stdinForm(request.sources.prompt ?? '--prompt');
+      raw.prompt = await readStdin('the prompt', asGiven, context, clock);
+    }
   }
   if (raw['api-key'] === '-') {
     // A key piped in ends with a line break, which is no part of it.
-    raw['api-key'] = (await context.readStdin()).trim();
+    const asGiven = request.keyFromStdin ?? '--api-key -';
+    raw['api-key'] = (await readStdin('the key', asGiven, context, clock)).trim();
     if (raw['api-key'] === '') {
       // Not "is required … given as ADMIN_API_KEY": it was given, and the pipe was empty.
       const { parseConfig } = await import('./config.js');
@@ -128,7 +143,6 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   const redactor = new Redactor();
   // As execute does: a refused input's message may echo the key.
   if (refused !== undefined) redactor.add(raw['api-key']?.trim());
-  const clock = context.clock ?? systemClock;
   const reporter = new TerminalReporter({
     stream: context.stderr,
     redactor,
@@ -219,6 +233,39 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   if (error instanceof InputError) return EXIT.usage;
   if (error instanceof CancelledError) return cancelledExit(error);
   return EXIT.failed;
+}
+
+/** A pipe slow to start may be fine (a command before it at work); one never closed is not. */
+const STDIN_NOTICE_MS = 3000;
+
+/**
+ * Stdin, read to its end for `what` (`the prompt`); said on stderr when a pipe is still
+ * open after a while, so that a writer that never closes it does not leave the command
+ * waiting without a word. A terminal was told how to end the input before.
+ */
+async function readStdin(
+  what: string,
+  asGiven: string,
+  context: CliContext,
+  clock: TimerClock,
+): Promise<string> {
+  if (context.stdinIsTerminal) return context.readStdin();
+  const afterMs = context.stdinNoticeMs ?? STDIN_NOTICE_MS;
+  let arrived = false;
+  const cancel = clock.after(afterMs, () => {
+    context.stderr.write(
+      arrived
+        ? `Still reading ${what} from stdin (${asGiven}): it is read until the pipe closes.\n`
+        : `Waiting for ${what} on stdin (${asGiven}): nothing has arrived after ${formatDuration(afterMs)}; it is read until the pipe closes.\n`,
+    );
+  });
+  try {
+    return await context.readStdin(() => {
+      arrived = true;
+    });
+  } finally {
+    cancel();
+  }
 }
 
 /** The InputError `check` throws, if it throws one. */
