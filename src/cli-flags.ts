@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { Redactor } from './redact.js';
 import { OUTPUT_NAMES, type OutputName, outputsOf } from './report.js';
 
 export type CommandName = 'export' | 'agent';
@@ -589,9 +590,17 @@ export function parseCommandLine(
     };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
+    // A message quotes the word it refuses, which may be the key typed in the wrong place.
+    const redactor = new Redactor();
+    const typedKeys = tokens.flatMap((t) =>
+      t.kind === 'option' && t.name === 'api-key' && t.value !== undefined ? [t.value] : [],
+    );
+    for (const key of [env.ADMIN_API_KEY, env[environmentName('api-key')], ...typedKeys]) {
+      if (key !== undefined && !readsAsFlag(key)) redactor.add(key.trim());
+    }
     return {
       kind: 'usage-error',
-      message: err.message,
+      message: redactor.redact(err.message),
       ...(command ? { command } : {}),
       json: jsonRequested,
       ...(first === undefined ? { bare: true } : {}),

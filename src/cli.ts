@@ -22,7 +22,13 @@ import {
 import { formatDuration } from './duration.js';
 import { withoutQuery } from './net.js';
 import { Redactor } from './redact.js';
-import { OUTPUT_NAMES, type OutputName, typedOutput } from './report.js';
+import {
+  OUTPUT_NAMES,
+  type OutputName,
+  typedOutput,
+  visibleControls,
+  withoutCommands,
+} from './report.js';
 import { cancelOnSignals, signalExitCode } from './signals.js';
 import { TerminalReporter } from './terminal.js';
 import { VERSION } from './version.js';
@@ -76,10 +82,12 @@ export async function runCli(argv: string[], context: CliContext): Promise<numbe
       return EXIT.ok;
     case 'usage-error': {
       const help = `static-export ${request.command ? `${request.command} ` : ''}--help`;
+      // It may quote any word of the command line: shown as every line of stderr is.
+      const message = withoutCommands(visibleControls(request.message));
       context.stderr.write(
         request.bare
-          ? `error: ${request.message}\n\n${usage()}\n`
-          : `error: ${request.message}\nRun \`${help}\` for usage.\n`,
+          ? `error: ${message}\n\n${usage()}\n`
+          : `error: ${message}\nRun \`${help}\` for usage.\n`,
       );
       if (request.json) {
         writeJson(context.stdout, { error: { code: 'usage', message: request.message } });

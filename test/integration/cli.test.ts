@@ -309,6 +309,19 @@ describe('static-export CLI', () => {
     expect(emulator.requests.length).toBe(before);
   });
 
+  it('shows a usage error on stderr as every other line: no escape sequence, no workflow command', async () => {
+    const run = await runCli(['export', '--domain', 'x', '\u001b[2Jred\n::error::injected']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unexpected argument "\\x1b[2Jred');
+    expect(run.stderr).not.toContain('\u001b');
+    expect(run.stderr).not.toMatch(/^::/m);
+    // The key quoted by mistake is not shown either (the harness checks every run for it).
+    const key = await runCli(['export', '--domain', 'x', '--download', emulator.keys.write], {
+      env: { ADMIN_API_KEY: emulator.keys.write },
+    });
+    expect(key.stderr).toMatch(/^error: --download takes true or false, got "\*\*\*"/m);
+  });
+
   it('refuses --json with --output, which each decide what stdout holds, as JSON', async () => {
     const run = await runCli(['export', '--domain', 'x', '--json', '--output', 'job-id'], {
       env: { ADMIN_API_KEY: emulator.keys.write },

@@ -172,3 +172,21 @@ describe('--quiet with --verbose', () => {
     expect(request(['--quiet', '--no-verbose'])).toMatchObject({ quiet: true, verbose: false });
   });
 });
+
+describe('a usage error', () => {
+  it('never shows the key, from the environment or from --api-key, where it quotes a word', () => {
+    expect(refusal(['export', '--domain', 'x', '--download', KEY])).toBe(
+      '--download takes true or false, got "***" (or write --download / --no-download)',
+    );
+    const typed = 'mint_typedkey000000001';
+    expect(refusal(['export', '--api-key', typed, '--domain', 'x', typed], {})).toBe(
+      'unexpected argument "***": values are given with a flag, e.g. --domain docs.example.com',
+    );
+    expect(
+      refusal(['export', '--domain', 'x', '--path', 'site', '--path', KEY], {
+        ADMIN_API_KEY: '',
+        STATIC_EXPORT_API_KEY: KEY,
+      }),
+    ).toBe('--path is given twice, as "site" and as "***": give it once');
+  });
+});
