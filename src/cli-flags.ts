@@ -196,6 +196,8 @@ export function asCommandLine(message: string): string {
 }
 
 const ENVIRONMENT_PREFIX = 'STATIC_EXPORT_';
+/** Flags no variable sets: a variable left in a shell would turn every run into help. */
+const COMMAND_LINE_ONLY = ['help', 'version'];
 /** Variables of the prefix that are no flag: the browser of the readiness check. */
 const OTHER_VARIABLES = ['STATIC_EXPORT_BROWSER'];
 
@@ -565,11 +567,23 @@ export function parseCommandLine(
         );
       }
     }
-    const variables = [...ALL_FLAGS.map((f) => environmentName(f.name)), ...OTHER_VARIABLES];
+    const variables = [
+      ...ALL_FLAGS.filter((f) => !COMMAND_LINE_ONLY.includes(f.name)).map((f) =>
+        environmentName(f.name),
+      ),
+      ...OTHER_VARIABLES,
+    ];
     const unknownVariables = Object.keys(env)
       .filter((name) => name.startsWith(ENVIRONMENT_PREFIX) && !variables.includes(name))
       .sort()
       .map((name) => {
+        const only = COMMAND_LINE_ONLY.find((flag) => environmentName(flag) === name);
+        if (only !== undefined) {
+          // STATIC_EXPORT_VERSION reads as the docs version as readily as --version.
+          const docs =
+            only === 'version' ? ` (the docs version is ${environmentName('docs-version')})` : '';
+          return `${name} sets nothing and is ignored: --${only} is read from the command line only${docs}`;
+        }
         const guess = closest(
           name,
           variables.map((v) => v.toLowerCase()),

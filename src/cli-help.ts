@@ -54,7 +54,10 @@ function flagSection(title: string, flags: readonly FlagSpec[]): string {
 
 const ENVIRONMENT = section('ENVIRONMENT', [
   ['ADMIN_API_KEY', 'the key, when --api-key is not given'],
-  ['STATIC_EXPORT_<FLAG>', 'any flag, e.g. STATIC_EXPORT_DOMAIN, STATIC_EXPORT_JSON=true'],
+  [
+    'STATIC_EXPORT_<FLAG>',
+    'any flag but --help and --version, e.g. STATIC_EXPORT_DOMAIN, STATIC_EXPORT_JSON=true; the flag given wins over it',
+  ],
   ['NO_COLOR, FORCE_COLOR', 'turn colors off or on'],
 ]);
 

@@ -190,3 +190,21 @@ describe('a usage error', () => {
     ).toBe('--path is given twice, as "site" and as "***": give it once');
   });
 });
+
+describe('STATIC_EXPORT_HELP and STATIC_EXPORT_VERSION', () => {
+  it('are said to set nothing, where they were taken in silence', () => {
+    const request = parseCommandLine(['export', '--domain', 'docs.example.com'], {
+      ADMIN_API_KEY: KEY,
+      STATIC_EXPORT_VERSION: '2.0',
+      STATIC_EXPORT_HELP: 'true',
+    });
+    expect(request).toMatchObject({
+      kind: 'run',
+      unknownVariables: [
+        'STATIC_EXPORT_HELP sets nothing and is ignored: --help is read from the command line only',
+        'STATIC_EXPORT_VERSION sets nothing and is ignored: --version is read from the command line only (the docs version is STATIC_EXPORT_DOCS_VERSION)',
+      ],
+    });
+    expect(request).not.toHaveProperty('inputs.docs-version');
+  });
+});
