@@ -207,7 +207,7 @@ export function environmentName(flag: string): string {
 }
 
 /** `--prompt -` or `STATIC_EXPORT_PROMPT=-`: how `-`, which reads stdin, was given. */
-export function stdinForm(source: string): string {
+function stdinForm(source: string): string {
   return source.startsWith('--') ? `${source} -` : `${source}=-`;
 }
 
@@ -238,8 +238,8 @@ export interface RunRequest {
   print: OutputName[];
   /** STATIC_EXPORT_* variables that set nothing (`STATIC_EXPORT_DOMIAN`), with a guess. */
   unknownVariables: string[];
-  /** The key is read from stdin, as the user asked for it: `--api-key -`, `ADMIN_API_KEY=-`. */
-  keyFromStdin?: string;
+  /** The input `-` reads from stdin, as the user gave it: `--prompt -`, `ADMIN_API_KEY=-`. */
+  fromStdin?: { input: 'api-key' | 'prompt'; asGiven: string };
 }
 
 class UsageError extends Error {}
@@ -499,7 +499,10 @@ export function parseCommandLine(
       sources['api-key'] = 'ADMIN_API_KEY';
     }
     // `-` reads stdin, which holds one value: the key piped in, or the prompt.
-    let keyFromStdin: string | undefined;
+    let fromStdin: RunRequest['fromStdin'];
+    if (inputs.prompt === '-') {
+      fromStdin = { input: 'prompt', asGiven: stdinForm(sources.prompt ?? '--prompt') };
+    }
     if (inputs['api-key'] === '-') {
       if (inputs.prompt === '-') {
         throw new UsageError(
@@ -507,7 +510,7 @@ export function parseCommandLine(
         );
       }
       const asGiven = stdinForm(sources['api-key'] ?? '--api-key');
-      keyFromStdin = asGiven;
+      fromStdin = { input: 'api-key', asGiven };
       // Read from a terminal, the key would show on the screen as it is typed.
       if (stdinIsTerminal) {
         throw new UsageError(
@@ -600,7 +603,7 @@ export function parseCommandLine(
       verbose,
       print,
       unknownVariables,
-      ...(keyFromStdin !== undefined ? { keyFromStdin } : {}),
+      ...(fromStdin !== undefined ? { fromStdin } : {}),
     };
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;

@@ -1,13 +1,7 @@
 import os from 'node:os';
 import { ApiError } from './api/errors.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
-import {
-  asCommandLine,
-  type CliRequest,
-  parseCommandLine,
-  type RunRequest,
-  stdinForm,
-} from './cli-flags.js';
+import { asCommandLine, type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
 import { usage } from './cli-help.js';
 import {
   ActionError,
@@ -113,7 +107,8 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
   // A person typing the instruction is asked for it only once the rest of the command is
   // valid: what they typed would be lost to an error about a missing key or project.
   let refused: InputError | undefined;
-  if (raw.prompt === '-') {
+  const stdin = request.fromStdin;
+  if (stdin?.input === 'prompt') {
     if (context.stdinIsTerminal) {
       // Loaded here, as main.js is below: --version and help answer without zod.
       const { parseConfig } = await import('./config.js');
@@ -126,15 +121,11 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
         );
       }
     }
-    if (refused === undefined) {
-      const asGiven = stdinForm(request.sources.prompt ?? '--prompt');
-      raw.prompt = await readStdin('the prompt', asGiven, context, clock);
-    }
+    if (refused === undefined) raw.prompt = await readStdin(stdin, context, clock);
   }
-  if (raw['api-key'] === '-') {
+  if (stdin?.input === 'api-key') {
     // A key piped in ends with a line break, which is no part of it.
-    const asGiven = request.keyFromStdin ?? '--api-key -';
-    raw['api-key'] = (await readStdin('the key', asGiven, context, clock)).trim();
+    raw['api-key'] = (await readStdin(stdin, context, clock)).trim();
     if (raw['api-key'] === '') {
       // Not "is required … given as ADMIN_API_KEY": it was given, and the pipe was empty.
       const { parseConfig } = await import('./config.js');
@@ -197,9 +188,10 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
         continue;
       }
       const from = source && source !== `--${problem.input}` ? ` (from ${source})` : '';
+      // What was read from stdin is named as the - that read it: `--prompt -`.
       const named =
-        problem.input === 'api-key' && request.keyFromStdin !== undefined
-          ? request.keyFromStdin
+        problem.input === request.fromStdin?.input
+          ? request.fromStdin.asGiven
           : `--${problem.input}${from}`;
       reporter.error(`${named}: ${problem.message}`);
     }
@@ -247,18 +239,18 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
 const STDIN_NOTICE_MS = 3000;
 
 /**
- * Stdin, read to its end for `what` (`the prompt`); said on stderr when a pipe is still
+ * Stdin, read to its end for the input `-` stands for; said on stderr when a pipe is still
  * open after a while, so that a writer that never closes it does not leave the command
  * waiting without a word. A terminal was told how to end the input before.
  */
 async function readStdin(
-  what: string,
-  asGiven: string,
+  { input, asGiven }: NonNullable<RunRequest['fromStdin']>,
   context: CliContext,
   clock: TimerClock,
 ): Promise<string> {
   if (context.stdinIsTerminal) return context.readStdin();
   const afterMs = context.stdinNoticeMs ?? STDIN_NOTICE_MS;
+  const what = input === 'prompt' ? 'the prompt' : 'the key';
   let arrived = false;
   const cancel = clock.after(afterMs, () => {
     context.stderr.write(

@@ -98,3 +98,24 @@ describe('reading stdin for -', () => {
     expect(stderr()).not.toMatch(/Waiting|Still/);
   });
 });
+
+describe('an empty stdin for -', () => {
+  it('is named as the - that read it, for the prompt as for the key', async () => {
+    const flag = pipe(() => undefined);
+    const code = await runCli(
+      ['agent', '--project-id', 'p', '--prompt', '-'],
+      flag.context(() => undefined, { readStdin: async () => '' }),
+    );
+    expect(code).toBe(2);
+    expect(flag.stderr()).toMatch(/^error: --prompt -: must hold an instruction for the agent/m);
+    const variable = pipe(() => undefined);
+    await runCli(
+      ['agent', '--project-id', 'p'],
+      variable.context(() => undefined, {
+        env: { PATH: '', HOME: cwd, ADMIN_API_KEY: KEY, STATIC_EXPORT_PROMPT: '-' },
+        readStdin: async () => '\n',
+      }),
+    );
+    expect(variable.stderr()).toMatch(/^error: STATIC_EXPORT_PROMPT=-: must hold an instruction/m);
+  });
+});
