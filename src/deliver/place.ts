@@ -4,13 +4,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, asLocalFileError, errorMessage } from '../errors.js';
 import { holdsMountsSync, mountsInside } from './mounts.js';
+import { mayBeRunning, ownNamePart } from './process-identity.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
  * complete. Every temporary path is registered, so that it is removed however the run
  * ends: by the run's own cleanup, or, when the process dies first (a crash, an exit from
- * elsewhere), by an exit hook. Names carry the process id, so a later run can recognise
- * and remove what a killed run (SIGKILL, power loss) left behind.
+ * elsewhere), by an exit hook. Names carry the process id and, where known, a tag of when
+ * it started (process-identity.ts), so a later run can recognise and remove what a killed
+ * run (SIGKILL, power loss) left behind, even once another process has its id.
  */
 
 const leftovers = new Set<string>();
@@ -64,38 +66,42 @@ function cleanUpSync(): void {
 
 /**
  * `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed,
- * never put back. Exactly what siblingPath names (a process id, 8 hex digits): a
- * directory of the user's that merely looks like one (`.site.previous-2024-12`, a dated
- * backup) is never taken for a killed run's, to be put back over path or removed.
+ * never put back. Exactly what siblingPath names (a process id, the tag of its start
+ * where known, 8 hex digits): a directory of the user's that merely looks like one
+ * (`.site.previous-2024-12`, a dated backup) is never taken for a killed run's, to be put
+ * back over path or removed. Names without the tag, of earlier versions, are judged by
+ * the process id alone.
  */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})-[0-9a-f]{8}$/s;
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})(?:-([0-9a-f]{8}))?-[0-9a-f]{8}$/s;
 
-/** `.site.partial-<pid>-<random>` beside `site`. */
+/** The download's temporary file in the runner's temp directory, named as SIBLING is. */
+const TEMPORARY_FILE = /^static-export-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+\.download$/;
+
+/** `.site.partial-<pid>-<tag>-<random>` beside `site`. */
 export function siblingPath(target: string, label: 'partial' | 'previous' | 'removed'): string {
   return path.join(
     path.dirname(target),
-    `.${path.basename(target)}.${label}-${process.pid}-${randomBytes(4).toString('hex')}`,
+    `.${path.basename(target)}.${label}-${ownNamePart()}-${randomBytes(4).toString('hex')}`,
   );
 }
 
 /** A temporary file name in `dir` that a later run recognises as this run's. */
 export function temporaryFileName(dir: string, suffix: string): string {
-  return path.join(dir, `static-export-${process.pid}-${randomBytes(6).toString('hex')}${suffix}`);
+  return path.join(
+    dir,
+    `static-export-${ownNamePart()}-${randomBytes(6).toString('hex')}${suffix}`,
+  );
 }
 
 /**
- * Whether the run that named `file` after its process id may still be using it. Our own
- * id only proves that for what this process made: in a container every run gets the same
- * small id, so whatever else carries it was left by an earlier run.
+ * Whether the run that named `file` after its process (`pid`, and `tag` of its start when
+ * the name has one) may still be using it. This process only uses what it made: in a
+ * container every run gets the same small id, so whatever else carries it was left by an
+ * earlier run.
  */
-function isAlive(pid: number, file: string): boolean {
-  if (pid === process.pid) return leftovers.has(file) || [...movedAside.values()].includes(file);
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function isAlive(pid: number, tag: string | undefined, file: string): boolean {
+  if (!mayBeRunning(pid, tag)) return false;
+  return pid !== process.pid || leftovers.has(file) || [...movedAside.values()].includes(file);
 }
 
 /** What recoverInterruptedRuns did (for the log) and could not do (warnings). */
@@ -122,7 +128,12 @@ export async function recoverInterruptedRuns(
     const match = SIBLING.exec(name);
     const base = match?.[1];
     const file = path.join(dir, name);
-    if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]), file))
+    if (
+      !match ||
+      base === undefined ||
+      !wanted.has(base) ||
+      isAlive(Number(match[3]), match[4], file)
+    )
       continue;
     const target = path.join(dir, base);
     const targetExists = await fs.lstat(target).then(
@@ -160,9 +171,9 @@ export async function recoverInterruptedRuns(
 export async function removeStaleTemporaryFiles(dir: string): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
-    const match = /^static-export-(\d+)-[0-9a-f]+\.download$/.exec(name);
+    const match = TEMPORARY_FILE.exec(name);
     const file = path.join(dir, name);
-    if (match && !isAlive(Number(match[1]), file)) {
+    if (match && !isAlive(Number(match[1]), match[2], file)) {
       await fs.rm(file, { force: true });
     }
   }

@@ -98,7 +98,7 @@ export async function inspectTarget(
   const sibling = path.basename(siblingPath(target, 'previous'));
   if (Buffer.byteLength(sibling) > NAME_MAX)
     refuse(
-      `has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(path.basename(target)))} bytes.`,
+      `has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+(?:-[0-9a-f]{8})?-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(path.basename(target)))} bytes.`,
     );
 
   const stat = await lstatOrUndefined(target);

@@ -209,7 +209,9 @@ describe('path safety, end to end', () => {
     const third = await run({ path: 'site' });
     expect(third.warnings).toEqual([]);
     expect(
-      third.stdout.match(/Removed \.site\.removed-\d+-[0-9a-f]+, left by an interrupted run\./g),
+      third.stdout.match(
+        /Removed \.site\.removed-\d+(?:-[0-9a-f]+)+, left by an interrupted run\./g,
+      ),
     ).toHaveLength(2);
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });

@@ -75,7 +75,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+-[0-9a-f]+: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
       ),
     );
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
@@ -96,7 +96,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not write the export manifest ${workspace}/\\.site\\.partial-\\d+-[0-9a-f]+/\\.static-export\\.json: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not write the export manifest ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+/\\.static-export\\.json: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
       ),
     );
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);

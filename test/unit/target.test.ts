@@ -5,7 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, type TestContext, vi } from 'vitest';
 import { buildManifest, MANIFEST_NAME, serializeManifest } from '../../src/deliver/manifest.js';
-import { recoverInterruptedRuns, replaceDirectory } from '../../src/deliver/place.js';
+import {
+  recoverInterruptedRuns,
+  removeStaleTemporaryFiles,
+  replaceDirectory,
+} from '../../src/deliver/place.js';
+import { ownNamePart } from '../../src/deliver/process-identity.js';
 import {
   archiveManifestName,
   inspectArchiveTarget,
@@ -15,6 +20,7 @@ import {
 import { NODE24, ROOT } from '../../scripts/runner.js';
 import { CancelledError } from '../../src/errors.js';
 import { treeDigest } from '../support/action.js';
+import { endChild, srcModule, startChildScript } from '../support/child-script.js';
 import { writeEarlierExport } from '../support/earlier-export.js';
 
 /**
@@ -352,7 +358,7 @@ describe('inspectTarget', () => {
   });
 
   it('refuses, before the export, a name too long for the hidden directory made beside it', async () => {
-    const longest = 255 - `..previous-${process.pid}-00000000`.length;
+    const longest = 255 - `..previous-${ownNamePart()}-00000000`.length;
     await fs.mkdir(path.join(workspace, 's'.repeat(longest + 1)));
     await expect(
       inspectTarget(path.join(workspace, 's'.repeat(longest + 1)), rules),
@@ -773,6 +779,41 @@ describe('recoverInterruptedRuns', () => {
     );
   });
 
+  it('removes what a run left once its process id is another process (a reboot, an id reused), and keeps a live one', async (context) => {
+    // Another run, live: the id and the tag of the start it names its files with.
+    const { child, line: named } = await startChildScript(
+      `import { ownNamePart } from ${srcModule('deliver/process-identity.ts')};
+       console.log(ownNamePart()); setInterval(() => {}, 60_000);`,
+    );
+    try {
+      const [pid, tag] = named.split('-');
+      if (tag === undefined) context.skip('no /proc here: runs are known by their id alone');
+      // The same id with another start: a process that is not the run that wrote it.
+      const reused = `${pid}-${tag === '00000000' ? '11111111' : '00000000'}`;
+      const running = [`.site.partial-${named}-01020304`, `.site.partial-${pid}-02030405`];
+      const ended = [`.site.partial-${reused}-0a0b0c0d`, `.site.previous-${reused}-0a0b0c0e`];
+      for (const name of [...running, ...ended]) await write(path.join(workspace, name, 'a.html'));
+      const temp = path.join(root, 'home', 'runner', 'work', '_temp');
+      const downloads = [
+        `static-export-${named}-0a0b0c0d0e0f.download`,
+        `static-export-${reused}-0a0b0c0d0e0f.download`,
+      ];
+      for (const name of downloads) await write(path.join(temp, name));
+
+      const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
+      await removeStaleTemporaryFiles(temp);
+      expect(warnings).toEqual([]);
+      expect(done.sort()).toEqual([
+        `Put back the earlier export that an interrupted run had moved to ${ended[1]}.`,
+        `Removed ${ended[0]}, left by an interrupted run.`,
+      ]);
+      expect((await fs.readdir(workspace)).sort()).toEqual([...running, 'site'].sort());
+      expect(await fs.readdir(temp)).toEqual([downloads[0]]);
+    } finally {
+      await endChild(child);
+    }
+  });
+
   it('puts back an earlier export that a run killed mid-swap had moved aside', async () => {
     const site = path.join(workspace, 'site');
     const aside = path.join(workspace, `.site.previous-${deadPid()}-0a0b0c0d`);
@@ -815,11 +856,14 @@ describe('recoverInterruptedRuns', () => {
     const site = path.join(workspace, 'site');
     const aside = path.join(workspace, `.site.previous-${process.pid}-0a0b0c0d`);
     const staging = path.join(workspace, `.site.partial-${process.pid}-01020304`);
+    // Named with the tag of another start: an earlier process with this id.
+    const tagged = path.join(workspace, `.site.partial-${process.pid}-00000000-01020304`);
     await writeEarlierExport(aside, { 'index.html': 'the earlier export' });
     await write(path.join(staging, 'half.html'));
+    await write(path.join(tagged, 'half.html'));
     const { done, warnings } = await recoverInterruptedRuns(workspace, ['site']);
     expect(warnings).toEqual([]);
-    expect(done).toHaveLength(2);
+    expect(done).toHaveLength(3);
     expect(await fs.readFile(path.join(site, 'index.html'), 'utf8')).toBe('the earlier export');
     expect(await fs.readdir(workspace)).toEqual(['site']);
   });
