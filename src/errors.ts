@@ -49,6 +49,16 @@ export class DownloadError extends ActionError {
   override name = 'DownloadError';
 }
 
+/**
+ * Another run is writing the same `path`: it held the lock on it for longer than this run
+ * waits, or `path` changed while it was checked. Not the inputs' fault: the same run
+ * succeeds once the other has ended.
+ */
+export class PathInUseError extends ActionError {
+  override name = 'PathInUseError';
+  readonly kind = 'path-in-use';
+}
+
 /** Local file system failures: retrying cannot help, and the network is not to blame. */
 const LOCAL_CAUSES: Record<string, string> = {
   ENOSPC: 'the disk is full',

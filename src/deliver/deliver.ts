@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Clock, Random } from '../clock.js';
 import type { ExtractLimits } from '../config.js';
 import { formatBytes } from '../duration.js';
-import { ActionError, throwIfAborted } from '../errors.js';
+import { ActionError, PathInUseError, throwIfAborted } from '../errors.js';
 import type { Reporter } from '../report.js';
 import { EXTENSION } from './archive/format.js';
 import type { SiteContents } from './archive/listing.js';
@@ -279,10 +279,10 @@ async function recheckTarget<T>(inspect: () => Promise<T>): Promise<T> {
   try {
     return await inspect();
   } catch (err) {
+    const notPlaced = 'The export was not put in place, and `path` was left as it is:';
+    if (err instanceof PathInUseError) throw new PathInUseError(`${notPlaced} ${err.message}`);
     if (!(err instanceof TargetRefusal)) throw err;
-    throw new ActionError(
-      `The export was not put in place, and \`path\` was left as it is: ${err.message}`,
-    );
+    throw new ActionError(`${notPlaced} ${err.message}`);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   systemTreeOf,
 } from './protected.js';
 import { isMountPoint } from './mounts.js';
+import { PathInUseError } from '../errors.js';
 import { siblingPath } from './place.js';
 import {
   changedSinceExport,
@@ -129,8 +130,9 @@ export async function inspectTarget(
   const state = await describeDirectory(target).catch((err: NodeJS.ErrnoException) => {
     // It was there a moment ago: something moved or replaced it while it was read.
     if (err.code !== 'ENOENT') throw err;
-    return refuse(
-      'changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.',
+    // Not the input's fault: the same run succeeds once the other has ended.
+    throw new PathInUseError(
+      `${shown} changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.`,
     );
   });
   const outsideAt = await realPathOutsideWorkspace(target, rules);
