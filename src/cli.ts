@@ -3,6 +3,7 @@ import { ApiError } from './api/errors.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
 import { asCommandLine, type CliRequest, parseCommandLine, type RunRequest } from './cli-flags.js';
 import { usage } from './cli-help.js';
+import type { LockWait } from './deliver/path-lock.js';
 import {
   ActionError,
   CancelledError,
@@ -44,6 +45,8 @@ export interface CliContext {
   random?: Random;
   /** Where SIGINT, SIGTERM and SIGHUP come from; the process by default. */
   signals?: Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+  /** How long an export waits for another run that writes the same `--path`. */
+  lockWait?: LockWait;
 }
 
 /** Exit codes a shell script can branch on. */
@@ -167,6 +170,7 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
           redactor,
           clock,
           random: context.random,
+          ...(context.lockWait ? { lockWait: context.lockWait } : {}),
         });
   cancel.dispose();
   reporter.close();

@@ -3,6 +3,7 @@ import { AdminApi } from './api/client.js';
 import { runAgent } from './agent/run.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
 import { type Config, parseConfig, type RawInputs } from './config.js';
+import type { LockWait } from './deliver/path-lock.js';
 import { formatDuration } from './duration.js';
 import { abortReason, CancelledError, TimeoutError } from './errors.js';
 import { type ArtifactUploader, runExport } from './export/run.js';
@@ -45,6 +46,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Scrubs the key (and anything else added) from every text that leaves the run. */
   redactor?: Redactor;
+  /** How long an export waits for another run that writes the same `path` (tests shorten it). */
+  lockWait?: LockWait;
 }
 
 /** How a run ended: the record is absent when the inputs were refused. */
@@ -176,6 +179,7 @@ async function executeConfigured(
         signal,
         record,
         ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
+        ...(options.lockWait ? { lockWait: options.lockWait } : {}),
       });
       // A signal after the export was put in place stopped nothing, but the run still ends
       // as cancelled, saying so: a script's next command must not take it for done.

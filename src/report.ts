@@ -226,6 +226,8 @@ export interface ExportRecord {
   changes?: ChangeSummary;
   /** The bundle was extracted and its site was being checked (readiness, links). */
   checking?: boolean;
+  /** While the run waits for another that writes the same `path`: that run, described. */
+  pathHeldBy?: string;
 }
 
 export type ChangeSummary =
@@ -332,6 +334,8 @@ export function describeTimeout(record: RunRecord, timeoutMs: number): string {
     }
     return `No agent job could be created before ${limit}. Run again later, or raise the limit (${longer}).`;
   }
+  if (record.pathHeldBy !== undefined)
+    return `\`path\` was still held by ${record.pathHeldBy} when ${limit}, so nothing was started. Runs into one \`path\` must not overlap: run again once that run has ended, or give each run its own \`path\`.`;
   if (record.jobId === undefined)
     return `The export of ${record.domain} could not be started before ${limit}. Run again, or raise the limit (${longer}).`;
   if (record.status !== 'completed') {

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, asLocalFileError, errorMessage } from '../errors.js';
 import { holdsMountsSync, mountsInside } from './mounts.js';
-import { mayBeRunning, ownNamePart } from './process-identity.js';
+import { ownNamePart, processState } from './process-identity.js';
 
 /**
  * Everything lands in a sibling of the target first and is renamed into place only when
@@ -100,7 +100,7 @@ export function temporaryFileName(dir: string, suffix: string): string {
  * earlier run.
  */
 function isAlive(pid: number, tag: string | undefined, file: string): boolean {
-  if (!mayBeRunning(pid, tag)) return false;
+  if (processState(pid, tag) !== 'running') return false;
   return pid !== process.pid || leftovers.has(file) || [...movedAside.values()].includes(file);
 }
 

@@ -60,17 +60,17 @@ export function ownNamePart(): string {
 }
 
 /**
- * Whether the process that recorded itself as `pid`, started at `started` (its start, or
- * the tag of it; undefined when only the id was recorded), may still be running. A process
- * with that id that started at another time is another process: the recorder has ended.
+ * What became of the process that recorded itself as `pid`, started at `started` (its
+ * start, or the tag of it; undefined when only the id was recorded): `running`; `gone`
+ * when no process has the id; `reused` when the one that has it started at another time.
  */
-export function mayBeRunning(pid: number, started?: string): boolean {
-  if (!processExists(pid)) return false;
-  if (started === undefined) return true;
+export function processState(pid: number, started?: string): 'running' | 'gone' | 'reused' {
+  if (!processExists(pid)) return 'gone';
+  if (started === undefined) return 'running';
   const actual = startOf(pid);
   // Its start cannot be read now (/proc mounted with hidepid): the id alone tells.
-  if (actual === undefined) return true;
-  return started === actual || started === startTag(actual);
+  if (actual === undefined) return 'running';
+  return started === actual || started === startTag(actual) ? 'running' : 'reused';
 }
 
 function processExists(pid: number): boolean {
@@ -81,4 +81,23 @@ function processExists(pid: number): boolean {
     // EPERM: it exists, as another user's.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+let namespace: { id: string | undefined } | undefined;
+
+/**
+ * The process id namespace this process is in (`pid:[4026531836]`), undefined where
+ * unknown: an id means nothing in another one (another container on the same host).
+ */
+export function ownPidNamespace(): string | undefined {
+  if (namespace === undefined) {
+    let id: string | undefined;
+    try {
+      id = fs.readlinkSync('/proc/self/ns/pid');
+    } catch {
+      id = undefined;
+    }
+    namespace = { id };
+  }
+  return namespace.id;
 }

@@ -83,24 +83,7 @@ export async function inspectTarget(
   const refuse = (why: string): never => {
     throw new TargetRefusal(`${shown} ${why}`);
   };
-  const protectedWhy =
-    (await protectedReasonThroughLinks(target, rules)) ??
-    (await protectedReasonThroughMounts(target, rules));
-  if (protectedWhy)
-    refuse(
-      `is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`,
-    );
-
-  const unwritable = await unwritableReason(path.dirname(target));
-  if (unwritable)
-    refuse(
-      `cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`,
-    );
-  const sibling = path.basename(siblingPath(target, 'previous'));
-  if (Buffer.byteLength(sibling) > NAME_MAX)
-    refuse(
-      `has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+(?:-[0-9a-f]{8})?-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(path.basename(target)))} bytes.`,
-    );
+  await checkSitePlace(target, rules, given);
 
   const stat = await lstatOrUndefined(target);
   if (stat === undefined) return { kind: 'absent' };
@@ -151,6 +134,38 @@ export async function inspectTarget(
 }
 
 /**
+ * The checks of the directory `target` by where it is, not by what it holds: made before
+ * anything is written beside it (the lock on it), and again by inspectTarget.
+ */
+export async function checkSitePlace(
+  target: string,
+  rules: TargetRules,
+  given?: string,
+): Promise<void> {
+  const refuse = (why: string): never => {
+    throw new TargetRefusal(`${describePath(target, given)} ${why}`);
+  };
+  const protectedWhy =
+    (await protectedReasonThroughLinks(target, rules)) ??
+    (await protectedReasonThroughMounts(target, rules));
+  if (protectedWhy)
+    refuse(
+      `is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`,
+    );
+
+  const unwritable = await unwritableReason(path.dirname(target));
+  if (unwritable)
+    refuse(
+      `cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`,
+    );
+  const sibling = path.basename(siblingPath(target, 'previous'));
+  if (Buffer.byteLength(sibling) > NAME_MAX)
+    refuse(
+      `has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+(?:-[0-9a-f]{8})?-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(path.basename(target)))} bytes.`,
+    );
+}
+
+/**
  * Decides whether an archive kept as a file (`extract: false`) may be written into `dir`
  * under one of `names` (the extension depends on the format the storage serves). The
  * directory is not replaced, so it may hold other files; an existing archive of the same
@@ -166,34 +181,7 @@ export async function inspectArchiveTarget(
 ): Promise<Map<string, ArchiveBytes>> {
   const ours = new Map<string, ArchiveBytes>();
   const shown = describePath(dir, given);
-  // Writing one file into the workspace is fine; replacing the workspace is not.
-  if (!(
-    contains(dir, rules.workspace, rules.platform) && contains(rules.workspace, dir, rules.platform)
-  )) {
-    const why = await protectedReasonThroughLinks(dir, rules);
-    if (why)
-      throw new TargetRefusal(
-        `${shown} is not written into: ${why}. Choose a directory of its own.`,
-      );
-  }
-  const unwritable = await unwritableReason(dir);
-  if (unwritable)
-    throw new TargetRefusal(
-      `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`,
-    );
-  const stat = await lstatOrUndefined(dir);
-  if (stat === undefined) return ours;
-  if (stat.isSymbolicLink()) {
-    const to = await fs.readlink(dir).catch(() => '?');
-    throw new TargetRefusal(
-      `${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`,
-    );
-  }
-  if (!stat.isDirectory()) {
-    throw new TargetRefusal(
-      `${shown} exists and is not a directory: remove it or choose another \`path\`.`,
-    );
-  }
+  if (!(await checkArchivePlace(dir, rules, given))) return ours;
   for (const name of names) {
     const file = path.join(dir, name);
     // The manifest beside it is written too: a file of the user's there is theirs.
@@ -233,6 +221,48 @@ export async function inspectArchiveTarget(
     }
   }
   return ours;
+}
+
+/**
+ * The checks of the directory `dir` an archive is kept in by where it is, not by what it
+ * holds: made before anything is written into it (the lock), and again by
+ * inspectArchiveTarget. False when there is no such directory yet.
+ */
+export async function checkArchivePlace(
+  dir: string,
+  rules: TargetRules,
+  given?: string,
+): Promise<boolean> {
+  const shown = describePath(dir, given);
+  // Writing one file into the workspace is fine; replacing the workspace is not.
+  if (!(
+    contains(dir, rules.workspace, rules.platform) && contains(rules.workspace, dir, rules.platform)
+  )) {
+    const why = await protectedReasonThroughLinks(dir, rules);
+    if (why)
+      throw new TargetRefusal(
+        `${shown} is not written into: ${why}. Choose a directory of its own.`,
+      );
+  }
+  const unwritable = await unwritableReason(dir);
+  if (unwritable)
+    throw new TargetRefusal(
+      `${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`,
+    );
+  const stat = await lstatOrUndefined(dir);
+  if (stat === undefined) return false;
+  if (stat.isSymbolicLink()) {
+    const to = await fs.readlink(dir).catch(() => '?');
+    throw new TargetRefusal(
+      `${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`,
+    );
+  }
+  if (!stat.isDirectory()) {
+    throw new TargetRefusal(
+      `${shown} exists and is not a directory: remove it or choose another \`path\`.`,
+    );
+  }
+  return true;
 }
 
 /**

@@ -16,7 +16,16 @@ import {
   writeFileAtomic,
 } from '../deliver/place.js';
 import {
+  LOCK_WAIT,
+  lockFileBeside,
+  lockPath,
+  type LockWait,
+  type PathLock,
+} from '../deliver/path-lock.js';
+import {
   archiveManifestName,
+  checkArchivePlace,
+  checkSitePlace,
   inspectArchiveTarget,
   inspectTarget,
   optIn,
@@ -31,6 +40,7 @@ import { formatBytes } from '../duration.js';
 import {
   abortReason,
   ActionError,
+  asLocalFileError,
   errorMessage,
   InputError,
   JobFailedError,
@@ -66,6 +76,8 @@ export interface ExportDeps {
   /** Filled in as the run goes, so a summary can be written even after a failure. */
   record: ExportRecord;
   uploadArtifact?: ArtifactUploader;
+  /** How long a run waits for another that writes the same `path`; LOCK_WAIT by default. */
+  lockWait?: LockWait;
 }
 
 /** start → poll → bundle → download/extract → helm values → artifact. */
@@ -81,17 +93,33 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
 }
 
 async function exportSteps(config: ExportConfig, deps: ExportDeps): Promise<ExportRecord> {
-  const { api, reporter, record, clock } = deps;
-  const signal = deps.signal;
-  const withSignal = signal ? { signal } : {};
-  const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
   // A wrong path costs milliseconds, not an export: checked before any request.
   const targetRules: TargetRules = {
     ...config.protection,
     overwrite: config.overwrite,
-    ...(record.invokedAs ? { invokedAs: record.invokedAs } : {}),
+    ...(deps.record.invokedAs ? { invokedAs: deps.record.invokedAs } : {}),
   };
-  const target = await checkTargetBeforeRun(config, targetRules, deps);
+  await checkPlacesBeforeRun(config, targetRules);
+  const lock = config.download ? await lockTarget(config, deps) : undefined;
+  try {
+    return await exportHoldingPath(config, deps, targetRules, lock);
+  } finally {
+    await lock?.release();
+  }
+}
+
+/** The export, once no other run writes `path` (`lock`, when the run writes it). */
+async function exportHoldingPath(
+  config: ExportConfig,
+  deps: ExportDeps,
+  targetRules: TargetRules,
+  lock: PathLock | undefined,
+): Promise<ExportRecord> {
+  const { api, reporter, record, clock } = deps;
+  const signal = deps.signal;
+  const withSignal = signal ? { signal } : {};
+  const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
+  const target = await inspectTargetBeforeRun(config, targetRules, deps);
   const changes = planChangeReview(config, target, deps);
   // A run that makes no report leaves none of an earlier run where a later step reads it.
   if (
@@ -291,6 +319,8 @@ async function exportSteps(config: ExportConfig, deps: ExportDeps): Promise<Expo
             : {}),
         }),
     );
+    // The new export is in place and the temporary files are gone: the rest is not in path.
+    await lock?.release();
     record.format = delivered.format;
     reporter.setOutput('path', delivered.directory);
     if (delivered.archivePath) {
@@ -367,43 +397,16 @@ async function exportSteps(config: ExportConfig, deps: ExportDeps): Promise<Expo
 }
 
 /**
- * The path rules, before any request: `path` (or the archive file in it) may be written,
- * the Helm values file is not a directory, and whatever killed runs left behind is
- * cleaned up. A refusal is an input error: nothing has been sent.
+ * Before any request, and before anything is written: where `path` is (what it holds is
+ * looked at once the lock is held), and the files the run writes at its end. A refusal is
+ * an input error: nothing has been sent.
  */
-async function checkTargetBeforeRun(
-  config: ExportConfig,
-  rules: TargetRules,
-  deps: Pick<ExportDeps, 'reporter' | 'tempDir' | 'signal'>,
-): Promise<TargetState | undefined> {
-  let state: TargetState | undefined;
+async function checkPlacesBeforeRun(config: ExportConfig, rules: TargetRules): Promise<void> {
   if (config.download) {
-    // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
-    const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-    const recovery = config.extract
-      ? await recoverInterruptedRuns(path.dirname(config.path), [path.basename(config.path)])
-      : await recoverInterruptedRuns(
-          config.path,
-          archives.flatMap((name) => [name, archiveManifestName(name)]),
-        );
-    for (const line of recovery.done) deps.reporter.info(line);
-    for (const line of recovery.warnings) deps.reporter.warning(line);
-    await removeStaleTemporaryFiles(deps.tempDir);
-    try {
-      if (config.extract) {
-        state = await inspectTarget(config.path, rules, config.pathGiven);
-        if (state.kind === 'foreign') {
-          deps.reporter.warning(
-            `${setting('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`,
-          );
-        }
-      } else {
-        await inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal);
-      }
-    } catch (err) {
-      if (!(err instanceof TargetRefusal)) throw err;
-      throw new InputError([{ input: 'path', message: err.message }]);
-    }
+    await asInputError(async () => {
+      if (config.extract) await checkSitePlace(config.path, rules, config.pathGiven);
+      else await checkArchivePlace(config.path, rules, config.pathGiven);
+    });
   }
   // Files the run writes at its end are checked now, before any request.
   const files = [
@@ -461,7 +464,75 @@ async function checkTargetBeforeRun(
       ]);
     }
   }
+}
+
+/**
+ * Waits until no other run writes `path`, and makes the others wait: the lock is taken
+ * beside what the run replaces, the site (beside `path`) or the archive (in `path`).
+ */
+async function lockTarget(config: ExportConfig, deps: ExportDeps): Promise<PathLock> {
+  const file = lockFileBeside(config.extract ? config.path : path.join(config.path, config.domain));
+  const dir = path.dirname(file);
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw asLocalFileError(err, dir, 'create') ?? err;
+  }
+  return lockPath(file, {
+    wait: deps.lockWait ?? LOCK_WAIT,
+    reporter: deps.reporter,
+    shown: config.path,
+    onWaiting: (holder) => {
+      deps.record.pathHeldBy = holder;
+    },
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+}
+
+/**
+ * With the lock held: whatever killed runs left behind is cleaned up, and what `path`
+ * holds is checked. A refusal is an input error: nothing has been sent.
+ */
+async function inspectTargetBeforeRun(
+  config: ExportConfig,
+  rules: TargetRules,
+  deps: Pick<ExportDeps, 'reporter' | 'tempDir' | 'signal'>,
+): Promise<TargetState | undefined> {
+  if (!config.download) return undefined;
+  // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
+  const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+  const recovery = config.extract
+    ? await recoverInterruptedRuns(path.dirname(config.path), [path.basename(config.path)])
+    : await recoverInterruptedRuns(
+        config.path,
+        archives.flatMap((name) => [name, archiveManifestName(name)]),
+      );
+  for (const line of recovery.done) deps.reporter.info(line);
+  for (const line of recovery.warnings) deps.reporter.warning(line);
+  await removeStaleTemporaryFiles(deps.tempDir);
+  if (!config.extract) {
+    await asInputError(() =>
+      inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal),
+    );
+    return undefined;
+  }
+  const state = await asInputError(() => inspectTarget(config.path, rules, config.pathGiven));
+  if (state.kind === 'foreign') {
+    deps.reporter.warning(
+      `${setting('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`,
+    );
+  }
   return state;
+}
+
+/** What `check` returns; a refusal of `path` it throws becomes the input error it is. */
+async function asInputError<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (!(err instanceof TargetRefusal)) throw err;
+    throw new InputError([{ input: 'path', message: err.message }]);
+  }
 }
 
 /** What this action's own files start with: its Helm values, its change report. */

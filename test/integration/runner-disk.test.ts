@@ -87,11 +87,12 @@ describe('a full disk under path (root only)', () => {
     const workspace = path.join(disk, 'ws');
     expect((await exportInto(workspace)).code).toBe(0);
     const before = await treeDigest(path.join(workspace, 'site'));
-    // What is there (the mount, ws, site and its files, the manifest among them), and the
-    // same again beside it but for the new manifest: the last file the run creates there.
+    // What is there (the mount, ws, site and its files, the manifest among them), the lock
+    // on path, and the same again beside it but for the new manifest: the last file the
+    // run creates there.
     const used = await inodesUsed(disk);
     const site = used - 2;
-    remount(disk, `nr_inodes=${used + site - 1}`);
+    remount(disk, `nr_inodes=${used + 1 + site - 1}`);
     const run = await exportInto(workspace);
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
@@ -120,9 +121,10 @@ describe('a full disk under path (root only)', () => {
     expect((await keep()).code).toBe(0);
     const out = path.join(workspace, 'out');
     const before = await treeDigest(out);
-    // Full: the temp directory (another file system) holds the download, path has no room for it.
+    // Full: the temp directory (another file system) holds the download, path has no room
+    // for it, once the lock and the new manifest (a page each) are written there.
     const { blocks, bfree, bsize } = await fs.statfs(disk);
-    remount(disk, `size=${(blocks - bfree) * bsize + 4096}`);
+    remount(disk, `size=${(blocks - bfree) * bsize + 2 * 4096}`);
     const run = await keep();
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(

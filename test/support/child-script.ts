@@ -11,14 +11,15 @@ export function srcModule(relative: string): string {
  * Runs `script` (an ES module in TypeScript, importing src through srcModule) in a child
  * Node process of its own, as another run on the machine is: its own process id and start.
  * Resolves once it has printed its first line, with that line; the child goes on until it
- * ends by itself or is killed (the caller's to do).
+ * ends by itself or is killed (the caller's to do). Its stdin is a pipe the caller may
+ * write to, to tell it when to go on.
  */
 export async function startChildScript(
   script: string,
 ): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -38,13 +39,18 @@ export async function startChildScript(
   return { child, line };
 }
 
+/** Resolves once `child` has ended, at once when it already has. */
+export async function childEnded(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
 /** Kills `child` with `signal` and resolves once it has ended. */
 export async function endChild(
   child: ChildProcess,
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const ended = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
+  const ended = childEnded(child);
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   await ended;
 }

@@ -32,6 +32,7 @@ import { runCli } from '../../src/cli.js';
 import { expect } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/index.js';
 import type { Random } from '../../src/clock.js';
+import { LOCK_WAIT, type LockWait } from '../../src/deliver/path-lock.js';
 import { INPUT_NAMES } from '../../src/config.js';
 import type { ArtifactUploader } from '../../src/export/run.js';
 import { githubReporter, reportOutcome, type RunnerCommands } from '../../src/github.js';
@@ -92,6 +93,8 @@ export interface CaseOptions {
   home?: string;
   /** Directories never replaced besides the workspace and home; RUNNER_TEMP by default. */
   runnerDirs?: string[];
+  /** How long the run waits for another that writes the same `path` (LOCK_WAIT by default). */
+  lockWait?: Partial<LockWait>;
 }
 
 /** A command line run as a shell runs it: its exit code, its two streams, its directory. */
@@ -117,6 +120,8 @@ export interface CliOptions {
   onStderr?: (text: string) => void;
   /** Seed of the jitter source (runs are reproducible). */
   seed?: number;
+  /** How long the command waits for another run that writes the same `--path`. */
+  lockWait?: Partial<LockWait>;
 }
 
 export interface Harness {
@@ -192,7 +197,13 @@ async function runInProcess(
         }),
     },
     githubReporter(redactor, commands, workspace),
-    { clock, random: seededRandom(options.seed ?? 1), signal: cancel.signal, redactor },
+    {
+      clock,
+      random: seededRandom(options.seed ?? 1),
+      signal: cancel.signal,
+      redactor,
+      ...(options.lockWait ? { lockWait: { ...LOCK_WAIT, ...options.lockWait } } : {}),
+    },
   );
   cancel.dispose();
   const succeeded = await reportOutcome(outcome, redactor, commands, workspace);
@@ -229,6 +240,7 @@ async function runCliInProcess(
     clock,
     random: seededRandom(options.seed ?? 1),
     signals: options.signals ?? new EventEmitter(),
+    ...(options.lockWait ? { lockWait: { ...LOCK_WAIT, ...options.lockWait } } : {}),
   });
   return { code, stdout: stdout.text, stderr: stderr.text, cwd };
 }

@@ -1,0 +1,193 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { PathInUseError } from '../../src/errors.js';
+import { type LockOptions, lockFileBeside, lockPath } from '../../src/deliver/path-lock.js';
+import { childEnded, endChild, srcModule, startChildScript } from '../support/child-script.js';
+
+/**
+ * The lock beside `path`, against other runs that are real processes: one that holds it,
+ * one killed outright (SIGKILL) while it held it, one on another host. Waits are in real
+ * time, cut to milliseconds.
+ */
+
+let dir: string;
+let lockFile: string;
+beforeEach(async () => {
+  dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sea-path-lock-')));
+  lockFile = lockFileBeside(path.join(dir, 'site'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** What a run's log gets from the lock: its lines and its notices. */
+function options(limitMs = 300): LockOptions & { lines: string[]; notices: string[] } {
+  const lines: string[] = [];
+  const notices: string[] = [];
+  return {
+    wait: { limitMs, everyMs: 10, clock: systemClock },
+    reporter: { info: (line) => lines.push(line), notice: (line) => notices.push(line) },
+    shown: path.join(dir, 'site'),
+    lines,
+    notices,
+  };
+}
+
+/** Another run, in a process of its own, that takes the lock and prints its pid, then `then`. */
+function otherRun(then = 'setInterval(() => {}, 60_000);') {
+  return startChildScript(
+    `import { lockPath, LOCK_WAIT } from ${srcModule('deliver/path-lock.ts')};
+     const lock = await lockPath(${JSON.stringify(lockFile)}, {
+       wait: LOCK_WAIT, reporter: { info() {}, notice() {} }, shown: 'site',
+     });
+     console.log(process.pid);
+     ${then}`,
+  );
+}
+
+async function lockRecord(): Promise<Record<string, unknown>> {
+  return JSON.parse(await fs.readFile(lockFile, 'utf8')) as Record<string, unknown>;
+}
+
+describe('the lock on path', () => {
+  it('is a file beside path naming this run, removed on release', async () => {
+    expect(lockFile).toBe(path.join(dir, '.site.static-export.lock'));
+    const lock = await lockPath(lockFile, options());
+    expect(await lockRecord()).toEqual({
+      format: 'static-export-lock',
+      pid: process.pid,
+      start: expect.stringMatching(/^[0-9a-f-]+\/\d+$/),
+      pidNamespace: expect.stringMatching(/^pid:\[\d+\]$/),
+      hostname: os.hostname(),
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    await lock.release();
+    await lock.release();
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+
+  it("waits for another run's lock, saying whose, then fails without touching it", async () => {
+    const { child, line: pid } = await otherRun();
+    try {
+      const before = await fs.readFile(lockFile, 'utf8');
+      const waiting = options();
+      const started = performance.now();
+      const error = await lockPath(lockFile, waiting).catch((err: unknown) => err);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+      const startedAt = (await lockRecord()).startedAt as string;
+      expect(waiting.lines).toEqual([
+        `Waiting for the run that holds ${lockFile} (pid ${pid}, started ${startedAt}) to end, for up to 300ms: runs into one \`path\` take turns.`,
+      ]);
+      expect(error).toBeInstanceOf(PathInUseError);
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^Another run is writing ${dir}/site: the run that holds ${lockFile} \\(pid ${pid}, started ${startedAt}\\) had not ended after \\S+\\. Runs into one \`path\` must not overlap: give each its own \`path\`, or have them take turns \\(one \`concurrency\` group in a workflow\\)\\. If that run is no longer going on, remove ${lockFile} and run again\\.$`,
+        ),
+      );
+      expect(await fs.readFile(lockFile, 'utf8')).toBe(before);
+    } finally {
+      await endChild(child);
+    }
+  });
+
+  it('is taken once the run that holds it releases it', async () => {
+    const { child } = await otherRun("process.stdin.once('data', () => lock.release());");
+    try {
+      const waiting = options(20_000);
+      // The other run ends once this one has said it waits.
+      const info = waiting.reporter.info;
+      waiting.reporter.info = (line) => {
+        info(line);
+        child.stdin?.write('done\n');
+      };
+      const lock = await lockPath(lockFile, waiting);
+      expect(waiting.lines).toEqual([expect.stringMatching(/^Waiting for the run that holds /)]);
+      expect((await lockRecord()).pid).toBe(process.pid);
+      await lock.release();
+    } finally {
+      await endChild(child);
+    }
+  });
+
+  it('is taken over, with a notice, from a run killed outright (SIGKILL)', async () => {
+    const { child, line: pid } = await otherRun();
+    await endChild(child, 'SIGKILL');
+    const startedAt = (await lockRecord()).startedAt as string;
+    const taking = options();
+    const lock = await lockPath(lockFile, taking);
+    expect(taking.notices).toEqual([
+      `Took over ${lockFile}, left by a run that ended without removing it (pid ${pid}, started ${startedAt}): no process has pid ${pid}.`,
+    ]);
+    expect(taking.lines).toEqual([]);
+    expect((await lockRecord()).pid).toBe(process.pid);
+    await lock.release();
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+
+  it('is taken over from a run whose pid another process has now (a reboot, an id reused)', async () => {
+    const lock = await lockPath(lockFile, options());
+    const record = await lockRecord();
+    await lock.release();
+    // The parent of this process is alive, and started at another time than the run that wrote this.
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, pid: process.ppid }));
+    const taking = options();
+    await (await lockPath(lockFile, taking)).release();
+    expect(taking.notices).toEqual([
+      expect.stringMatching(
+        `: the process with pid ${process.ppid} now started at another time, so it is another process\\.$`,
+      ),
+    ]);
+  });
+
+  it("never judges another host's lock (a shared disk): it waits, and says so", async () => {
+    const lock = await lockPath(lockFile, options());
+    const record = await lockRecord();
+    await lock.release();
+    // A pid no process has here, which says nothing of the other host.
+    const gone = Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout);
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, pid: gone, hostname: 'runner-b' }));
+    const waiting = options(50);
+    await expect(lockPath(lockFile, waiting)).rejects.toThrow(
+      `(pid ${gone} on runner-b, started ${record.startedAt as string}) had not ended after`,
+    );
+    expect(waiting.lines).toEqual([
+      expect.stringMatching(
+        /take turns; it runs on another host, so whether it still runs is not judged from here\.$/,
+      ),
+    ]);
+    expect(waiting.notices).toEqual([]);
+    expect((await lockRecord()).hostname).toBe('runner-b');
+  });
+
+  it('waits for a lock being created, and takes over one left empty', async () => {
+    await fs.writeFile(lockFile, '');
+    await expect(lockPath(lockFile, options(30))).rejects.toThrow(
+      /\(being created\) had not ended/,
+    );
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(lockFile, old, old);
+    const taking = options();
+    await (await lockPath(lockFile, taking)).release();
+    expect(taking.notices).toEqual([
+      expect.stringMatching(/\): it does not say which run holds it\.$/),
+    ]);
+  });
+
+  it('leaves a lock another run took over meanwhile to that run', async () => {
+    const lock = await lockPath(lockFile, options());
+    await fs.rm(lockFile);
+    await fs.writeFile(lockFile, 'the lock of another run');
+    await lock.release();
+    expect(await fs.readFile(lockFile, 'utf8')).toBe('the lock of another run');
+  });
+
+  it('is removed when the process exits before the run releases it (a crash, a second signal)', async () => {
+    const { child } = await otherRun('process.exit(1);');
+    await childEnded(child);
+    expect(await fs.readdir(dir)).toEqual([]);
+  });
+});
