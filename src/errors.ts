@@ -1,3 +1,5 @@
+import { formatBytes } from './duration.js';
+
 /**
  * Expected failures carry a message written for the person reading the CI log: what
  * happened and what to do. Anything else that is thrown is a bug and keeps its stack.
@@ -74,16 +76,37 @@ const LOCAL_CAUSES: Record<string, string> = {
   EISDIR: 'the path is a directory',
 };
 
+/** What is known of the space where a disk filled up (ENOSPC, EDQUOT), for the message. */
+export interface DiskSpace {
+  /** Bytes the run had written there by then. */
+  written?: number;
+  /** Bytes the write needed in all (a file copied whole). */
+  needed?: number;
+  /** Bytes free there, to this user, when it filled up. */
+  free?: number;
+  /** No inode was free: the file system holds as many files as it can, whatever its bytes. */
+  noInodes?: boolean;
+}
+
+interface LocalFileFacts {
+  code: string;
+  path: string;
+  doing: string;
+  cause?: unknown;
+  space?: DiskSpace;
+}
+
 /** Writing to (or reading from) the runner's own disk failed: named with its path and cause. */
 export class LocalFileError extends ActionError {
   override name = 'LocalFileError';
   readonly kind = 'local-file';
   readonly code: string;
   readonly path: string;
-  constructor(options: { code: string; path: string; doing: string; cause?: unknown }) {
+  readonly #facts: LocalFileFacts;
+  constructor(options: LocalFileFacts) {
     const cause = LOCAL_CAUSES[options.code] ?? options.code;
     super(
-      `Could not ${options.doing} ${options.path}: ${cause} (${options.code}). ${
+      `Could not ${options.doing} ${options.path}: ${cause} (${options.code})${options.space ? spaceSaid(options.space) : ''}. ${
         options.code === 'ENOSPC' || options.code === 'EDQUOT'
           ? 'Free space on the runner, or point `path` (and RUNNER_TEMP or TMPDIR) at a larger disk.'
           : 'Check that the runner may write there, or choose another `path` (and RUNNER_TEMP or TMPDIR).'
@@ -92,7 +115,27 @@ export class LocalFileError extends ActionError {
     );
     this.code = options.code;
     this.path = options.path;
+    this.#facts = options;
   }
+
+  /** The same failure, said with what is known of the space there. */
+  withSpace(space: DiskSpace): LocalFileError {
+    return new LocalFileError({ ...this.#facts, space: { ...this.#facts.space, ...space } });
+  }
+}
+
+/** `, with 412 MB written so far and 95 MB free on that file system`. */
+function spaceSaid(space: DiskSpace): string {
+  const parts = [
+    ...(space.written !== undefined ? [`${formatBytes(space.written)} written so far`] : []),
+    ...(space.needed !== undefined ? [`${formatBytes(space.needed)} needed`] : []),
+    ...(space.free !== undefined ? [`${formatBytes(space.free)} free on that file system`] : []),
+  ];
+  const listed =
+    parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts.join('');
+  const inodes = space.noInodes ? 'no inode left for another file' : '';
+  if (listed === '') return inodes === '' ? '' : `, with ${inodes}`;
+  return `, with ${listed}${inodes === '' ? '' : `, but ${inodes}`}`;
 }
 
 /**

@@ -1,7 +1,10 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ExtractLimits } from '../config.js';
 import { UnsafeArchiveError } from '../errors.js';
+import { readTree } from '../tree-walk.js';
 import type { ByteSink } from './download.js';
+import { isFullDisk, withDiskSpace } from './full-disk.js';
 import { type ArchiveFormat, detectFormat, refusalOf, SNIFF_BYTES } from './archive/format.js';
 import { type ExtractResult, TarExtraction } from './archive/tar.js';
 import type { WrittenFileListener } from './archive/writer.js';
@@ -49,13 +52,17 @@ export class ExtractingSink implements ByteSink {
   }
 
   async write(chunk: Buffer): Promise<void> {
-    if (this.#format === undefined) {
-      this.#head.push(chunk);
-      this.#headBytes += chunk.length;
-      if (this.#headBytes >= SNIFF_BYTES) await this.#begin();
-      return;
+    try {
+      if (this.#format === undefined) {
+        this.#head.push(chunk);
+        this.#headBytes += chunk.length;
+        if (this.#headBytes >= SNIFF_BYTES) await this.#begin();
+        return;
+      }
+      await this.#tar?.write(chunk);
+    } catch (err) {
+      throw await this.#withSpace(err);
     }
-    await this.#tar?.write(chunk);
   }
 
   async restart(): Promise<void> {
@@ -70,13 +77,24 @@ export class ExtractingSink implements ByteSink {
 
   /** Completes extraction once the whole archive is in `file`. */
   async finish(file: string): Promise<ExtractedSite> {
-    if (this.#format === undefined) await this.#begin();
-    const format = this.#format as ArchiveFormat;
-    const result =
-      format === 'zip'
-        ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
-        : await (this.#tar as TarExtraction).end();
-    return { format, ...result };
+    try {
+      if (this.#format === undefined) await this.#begin();
+      const format = this.#format as ArchiveFormat;
+      const result =
+        format === 'zip'
+          ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
+          : await (this.#tar as TarExtraction).end();
+      return { format, ...result };
+    } catch (err) {
+      throw await this.#withSpace(err);
+    }
+  }
+
+  /** A full disk says how much of the site was on it, and what is free there. */
+  async #withSpace(err: unknown): Promise<unknown> {
+    if (!isFullDisk(err)) return err;
+    // Added up only now: a run whose disk has room never pays for it.
+    return withDiskSpace(err, { written: await bytesUnder(this.stagingDir) });
   }
 
   /** Stops any extraction in progress (on failure or cancellation). */
@@ -119,4 +137,20 @@ export async function sniffFile(file: string): Promise<ArchiveFormat> {
   } finally {
     await handle.close();
   }
+}
+
+/** The bytes of the files below `dir` (what the extraction wrote); 0 where it cannot be read. */
+async function bytesUnder(dir: string): Promise<number> {
+  const entries = await readTree(dir).catch(() => []);
+  const sizes = await Promise.all(
+    entries
+      .filter((entry) => entry.dirent.isFile())
+      .map((entry) =>
+        fs.lstat(path.join(dir, entry.path)).then(
+          (stat) => stat.size,
+          () => 0,
+        ),
+      ),
+  );
+  return sizes.reduce((sum, size) => sum + size, 0);
 }

@@ -5,6 +5,7 @@ import { TITLE_CHARS } from '../changes/fingerprint.js';
 import { asLocalFileError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { SiteContents } from './archive/listing.js';
+import { withDiskSpace } from './full-disk.js';
 import type { DirectoryIdentity } from './protected.js';
 
 /**
@@ -337,8 +338,10 @@ export async function writeManifest(
       await handle.close();
     }
   } catch (err) {
-    // A full disk is the runner's to fix, named with the file, never a stack.
-    throw asLocalFileError(err, file, 'write the export manifest') ?? err;
+    // A full disk is the runner's to fix, named with the file and the site's size, never a stack.
+    throw await withDiskSpace(asLocalFileError(err, file, 'write the export manifest') ?? err, {
+      written: manifest.totals.bytes,
+    });
   }
   return file;
 }

@@ -3,6 +3,7 @@ import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ActionError, asLocalFileError, errorMessage } from '../errors.js';
+import { withDiskSpace } from './full-disk.js';
 import { holdsMountsSync, mountsInside } from './mounts.js';
 import { ownNamePart, processState } from './process-identity.js';
 
@@ -322,7 +323,11 @@ export async function moveFileInto(file: string, dir: string, name: string): Pro
       } catch (copyErr) {
         // Named by the directory written into: the error's own path is the temp file's.
         const { code } = copyErr as NodeJS.ErrnoException;
-        throw asLocalFileError({ code }, dir, 'copy the archive into') ?? copyErr;
+        const failure = asLocalFileError({ code }, dir, 'copy the archive into') ?? copyErr;
+        // Its partial copy goes first: the space then said free is what the archive had.
+        await removeTemporary(staging);
+        const archive = await fs.stat(file).catch(() => undefined);
+        throw await withDiskSpace(failure, { needed: archive?.size });
       }
       await fs.rm(file, { force: true });
     }
@@ -355,7 +360,7 @@ export async function writeFileAtomic(file: string, content: string, mode = 0o64
   } catch (err) {
     // Named by the file the user gave: the error's own path is the temporary one's.
     const { code } = err as NodeJS.ErrnoException;
-    throw asLocalFileError({ code }, file, 'write') ?? err;
+    throw await withDiskSpace(asLocalFileError({ code }, file, 'write') ?? err);
   } finally {
     await removeTemporary(staging);
   }

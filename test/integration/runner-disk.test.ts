@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { formatBytes } from '../../src/duration.js';
 import { type Harness, startHarness, treeDigest } from '../support/in-process.js';
 
 /**
@@ -58,6 +59,9 @@ function exportInto(workspace: string) {
   );
 }
 
+/** A size as the messages give it: `17 B`, `1.4 MB`, `812 KB`. */
+const SIZE = '\\d+(?:\\.\\d)? [KMG]?B';
+
 function errorLine(run: { stdout: string }): string | undefined {
   return run.stdout.split('\n').find((line) => line.startsWith('::error'));
 }
@@ -75,7 +79,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not write the extracted site into ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+: the disk is full \\(ENOSPC\\), with ${SIZE} written so far and ${SIZE} free on that file system\\. Free space on the runner`,
       ),
     );
     expect(await treeDigest(path.join(workspace, 'site'))).toEqual(before);
@@ -97,7 +101,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not write the export manifest ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+/\\.static-export\\.json: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not write the export manifest ${workspace}/\\.site\\.partial-\\d+(?:-[0-9a-f]+)+/\\.static-export\\.json: the disk is full \\(ENOSPC\\), with ${SIZE} written so far and ${SIZE} free on that file system, but no inode left for another file\\. Free space on the runner`,
       ),
     );
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
@@ -129,7 +133,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not copy the archive into ${out}: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not copy the archive into ${out}: the disk is full \\(ENOSPC\\), with ${formatBytes(Number(run.outputs['size-bytes']))} needed and ${SIZE} free on that file system\\. Free space on the runner`,
       ),
     );
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
@@ -154,7 +158,7 @@ describe('a full disk under path (root only)', () => {
     expect(run.code).toBe(1);
     expect(errorLine(run)).toMatch(
       new RegExp(
-        `^::error::Could not write ${values}: the disk is full \\(ENOSPC\\)\\. Free space on the runner`,
+        `^::error::Could not write ${values}: the disk is full \\(ENOSPC\\), with ${SIZE} free on that file system\\. Free space on the runner`,
       ),
     );
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
