@@ -35,6 +35,12 @@ export const LOCK_WAIT: LockWait = { limitMs: 10 * 60_000, everyMs: 1000, clock:
 
 /** A lock without a record this young is being written by its run, not left empty. */
 const BEING_WRITTEN_MS = 10_000;
+/**
+ * How long after its run's own time limit (`until`) a lock is still taken as held, where
+ * whether its process runs cannot be seen from here: the run's cleanup after its timeout,
+ * and the clocks of two hosts, which may disagree.
+ */
+const PAST_LIMIT_MS = 15 * 60_000;
 /** A record is a line of JSON: anything larger is not one. */
 const RECORD_MAX_BYTES = 4096;
 /** While it waits, a run says so once a minute. */
@@ -60,6 +66,8 @@ const lockRecord = z.object({
   hostname: shownText,
   /** When the run took the lock. */
   startedAt: z.iso.datetime(),
+  /** When the run's `timeout` ends it, and its lock with it. */
+  until: z.iso.datetime().optional(),
 });
 type LockRecord = z.output<typeof lockRecord>;
 
@@ -77,6 +85,8 @@ export interface LockOptions {
   /** Told which run holds the lock while this one waits for it, and undefined once it has it. */
   onWaiting?: (holder: string | undefined) => void;
   signal?: AbortSignal;
+  /** When this run's time limit ends it (real time, as `wait.clock` tells it), for the record. */
+  until?: number;
 }
 
 /** The lock files this process holds, each with the identity of the file it created. */
@@ -100,7 +110,7 @@ export async function lockPath(file: string, options: LockOptions): Promise<Path
   let saidAt = began;
   for (;;) {
     throwIfAborted(signal);
-    const lock = await createLock(file, wait.clock);
+    const lock = await createLock(file, wait.clock, options.until);
     if (lock) {
       if (waitingFor !== undefined) options.onWaiting?.(undefined);
       return lock;
@@ -142,7 +152,11 @@ export async function lockPath(file: string, options: LockOptions): Promise<Path
 }
 
 /** Creates `file` for this run, or undefined when it exists. */
-async function createLock(file: string, clock: Clock): Promise<PathLock | undefined> {
+async function createLock(
+  file: string,
+  clock: Clock,
+  until: number | undefined,
+): Promise<PathLock | undefined> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, 'wx', 0o644);
@@ -161,6 +175,7 @@ async function createLock(file: string, clock: Clock): Promise<PathLock | undefi
       ...(pidNamespace !== undefined ? { pidNamespace } : {}),
       hostname: os.hostname(),
       startedAt: new Date(clock.now()).toISOString(),
+      ...(until !== undefined ? { until: new Date(until).toISOString() } : {}),
     };
     await handle.writeFile(`${JSON.stringify(record)}\n`);
     const { dev, ino } = await handle.stat();
@@ -255,23 +270,29 @@ function judge(file: string, { stat, record }: Holder, now: number): Verdict {
   }
   const host = os.hostname();
   const run = `(pid ${record.pid}${record.hostname === host ? '' : ` on ${record.hostname}`}, started ${record.startedAt})`;
-  if (record.hostname !== host) {
-    return {
-      kind: 'held',
-      run,
-      unjudged: `it runs on another host, so whether it still runs is not judged from here`,
-    };
-  }
   const namespace = ownPidNamespace();
-  if (
-    record.pidNamespace !== undefined &&
-    namespace !== undefined &&
-    record.pidNamespace !== namespace
-  ) {
+  const elsewhere =
+    record.hostname !== host
+      ? 'another host'
+      : record.pidNamespace !== undefined &&
+          namespace !== undefined &&
+          record.pidNamespace !== namespace
+        ? 'another process namespace (another container)'
+        : undefined;
+  if (elsewhere !== undefined) {
+    // Its process cannot be seen from here; its time limit can.
+    const limit = record.until === undefined ? undefined : Date.parse(record.until);
+    if (limit !== undefined && now > limit + PAST_LIMIT_MS) {
+      return {
+        kind: 'ended',
+        run,
+        why: `it runs on ${elsewhere}, and its \`timeout\` ended it at ${record.until}, over ${formatDuration(PAST_LIMIT_MS)} ago`,
+      };
+    }
     return {
       kind: 'held',
       run,
-      unjudged: `it runs in another process namespace (another container), so whether it still runs is not judged from here`,
+      unjudged: `it runs on ${elsewhere}, so whether it still runs is not judged from here${limit !== undefined ? `; it is taken over ${formatDuration(PAST_LIMIT_MS)} after its \`timeout\` (${record.until})` : ''}`,
     };
   }
   const state = processState(record.pid, record.start);

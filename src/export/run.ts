@@ -478,8 +478,11 @@ async function lockTarget(config: ExportConfig, deps: ExportDeps): Promise<PathL
   } catch (err) {
     throw asLocalFileError(err, dir, 'create') ?? err;
   }
+  const wait = deps.lockWait ?? LOCK_WAIT;
   return lockPath(file, {
-    wait: deps.lockWait ?? LOCK_WAIT,
+    wait,
+    // The run's deadline on the lock's own clock, which another host can judge it by.
+    until: wait.clock.now() + Math.max(0, deps.deadline - deps.clock.now()),
     reporter: deps.reporter,
     shown: config.path,
     onWaiting: (holder) => {

@@ -120,6 +120,22 @@ describe('runs into one path', () => {
     },
   );
 
+  it("record when the run's timeout ends it, for a run on another host or container to judge", async () => {
+    const lock = path.join(workspace, '.site.static-export.lock');
+    const started = Date.now();
+    const running = run({ path: 'site', timeout: '2h' });
+    let text: string | undefined;
+    while (text === undefined && Date.now() - started < 10_000) {
+      text = await fs.readFile(lock, 'utf8').catch(() => undefined);
+      if (text === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await running).code).toBe(0);
+    const until = Date.parse((JSON.parse(text ?? '{}') as { until: string }).until);
+    expect(until - started).toBeGreaterThan(2 * 3_600_000 - 60_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    await expect(fs.access(lock)).rejects.toThrow();
+  });
+
   it('fail on the command line with exit code 1 and the code path-in-use, never 2', async () => {
     const lock = path.join(workspace, '.site.static-export.lock');
     const { child } = await otherRunHolding(lock);

@@ -163,6 +163,36 @@ describe('the lock on path', () => {
     expect((await lockRecord()).hostname).toBe('runner-b');
   });
 
+  it("takes over another host's lock once its run's timeout is long past, and says when it will", async () => {
+    const until = Date.now() + 3_600_000;
+    const lock = await lockPath(lockFile, { ...options(), until });
+    const record = await lockRecord();
+    expect(record.until).toBe(new Date(until).toISOString());
+    await lock.release();
+    // Within its time limit (and the quarter of an hour after it): waited for.
+    const hour = new Date(Date.now() + 3_600_000).toISOString();
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, hostname: 'runner-b', until: hour }));
+    const waiting = options(30);
+    await expect(lockPath(lockFile, waiting)).rejects.toThrow(PathInUseError);
+    expect(waiting.lines).toEqual([
+      expect.stringContaining(`it is taken over 15m 00s after its \`timeout\` (${hour})`),
+    ]);
+    // Its run's timeout ended it 16 minutes ago: whatever it runs on, the lock is over.
+    const past = new Date(Date.now() - 16 * 60_000).toISOString();
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, hostname: 'runner-b', until: past }));
+    const taking = options();
+    const taken = await lockPath(lockFile, taking);
+    expect(taking.notices).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Took over .* on runner-b, .*: it runs on another host, and its \`timeout\` ended it at ${past.replace(/[.]/g, '\\.')}, over 15m 00s ago\\.$`,
+        ),
+      ),
+    ]);
+    expect((await lockRecord()).hostname).toBe(os.hostname());
+    await taken.release();
+  });
+
   it('waits for a lock being created, and takes over one left empty', async () => {
     await fs.writeFile(lockFile, '');
     await expect(lockPath(lockFile, options(30))).rejects.toThrow(
