@@ -12,6 +12,8 @@ import {
   DownloadError,
   throwIfAborted,
 } from '../errors.js';
+import { withDiskSpace } from './full-disk.js';
+import { writeAll } from './write-all.js';
 import {
   answeredByProxy,
   classifyNetworkError,
@@ -463,9 +465,13 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           // Synchronous: a chunk into the page cache is quicker than a thread-pool round trip.
           if (sink?.needsFile?.() !== false) {
             try {
-              fs.writeSync(fd, chunk, 0, chunk.length, received);
+              writeAll(fd, chunk, received);
             } catch (err) {
-              throw asLocalFileError(err, options.file, 'write the download to') ?? err;
+              const failure = asLocalFileError(err, options.file, 'write the download to') ?? err;
+              throw await withDiskSpace(failure, {
+                written: received,
+                ...(total !== undefined ? { needed: total } : {}),
+              });
             }
           }
           try {

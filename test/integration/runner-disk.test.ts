@@ -139,6 +139,26 @@ describe('a full disk under path (root only)', () => {
     expect(run.stdout).not.toMatch(/::debug::Error: ENOSPC/);
     expect(await treeDigest(out)).toEqual(before);
   });
+  it('a download into a full temp directory: the error names the file, what was written of how much, and what is free; no cut archive is kept', async (context) => {
+    // One page: the archive takes two. A write there writes what fits and fails only
+    // when written to again.
+    const temp = await mountedDisk(context, 'size=4k');
+    const workspace = await fs.mkdtemp(path.join(machine, 'ws-'));
+    const run = await harness.run(
+      { domain: 'docs.example.com', path: 'out', extract: 'false', 'poll-interval': '0.5s' },
+      { workspace, tempDir: temp },
+    );
+    const size = Number(run.outputs['size-bytes']);
+    expect(size).toBeGreaterThan(4096);
+    expect(errorLine(run)).toMatch(
+      new RegExp(
+        `^::error::Could not write the download to ${temp}/\\S+: the disk is full \\(ENOSPC\\), with ${SIZE} written so far, ${formatBytes(size).replace('.', '\\.')} needed and ${SIZE} free on that file system\\. Free space on the runner`,
+      ),
+    );
+    expect(run.code).toBe(1);
+    expect(await fs.readdir(path.join(workspace, 'out')).catch(() => [])).toEqual([]);
+  });
+
   it('a helm-values-file on a full disk: the error names the file and the way out; the file is as it was', async (context) => {
     const disk = await mountedDisk(context, 'size=64k');
     const values = path.join(disk, 'values.yaml');

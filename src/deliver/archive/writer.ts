@@ -16,6 +16,7 @@ import {
 } from './entries.js';
 import { LinkLoopError, LinkResolver } from './links.js';
 import { FileRecords, type SiteContents, SiteListing, type WrittenFile } from './listing.js';
+import { writeAll } from '../write-all.js';
 
 /**
  * Told of each file once it is written in full (its bytes are on disk and hashed), with
@@ -339,13 +340,6 @@ const ZEROS = Buffer.alloc(1024 * 1024);
 function hashZeros(hash: Hash, count: number): void {
   for (let left = count; left > 0; left -= ZEROS.length) {
     hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
-  }
-}
-
-function writeAll(fd: number, data: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < data.length) {
-    done += fs.writeSync(fd, data, done, data.length - done, position + done);
   }
 }
 
