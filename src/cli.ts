@@ -172,7 +172,6 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
           random: context.random,
           ...(context.lockWait ? { lockWait: context.lockWait } : {}),
         });
-  cancel.dispose();
   reporter.close();
 
   const error = outcome.error;
@@ -233,6 +232,8 @@ async function run(request: RunRequest, context: CliContext): Promise<number> {
     });
   }
 
+  // Only now: a signal while the result is written must not end the process without it.
+  cancel.dispose();
   if (error === undefined) return EXIT.ok;
   if (error instanceof InputError) return EXIT.usage;
   if (error instanceof CancelledError) return cancelledExit(error);

@@ -145,8 +145,11 @@ export async function runAction(): Promise<void> {
     reporter,
     { signal: cancel.signal, redactor },
   );
+  // Still listening while the summary is written: a signal now, the run being over, must
+  // not end the process with the summary lost (a second one still ends it at once).
+  const succeeded = await reportOutcome(outcome, redactor);
   cancel.dispose();
-  if (!(await reportOutcome(outcome, redactor))) process.exitCode = 1;
+  if (!succeeded) process.exitCode = 1;
 }
 
 /**

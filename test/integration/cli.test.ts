@@ -910,6 +910,20 @@ describe('static-export CLI basics', () => {
     expect(await fs.readdir(run.cwd)).toEqual([]);
   });
 
+  it('listens for signals until its result is written, so that one then cannot lose it', async () => {
+    const signals = new EventEmitter();
+    const listening: number[] = [];
+    const run = await runCli(exportArgs('--path', 'site', '--json'), {
+      env: env(),
+      signals,
+      onStdout: () => listening.push(signals.listenerCount('SIGTERM')),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'completed' });
+    expect(listening).toEqual([1]);
+    expect(signals.listenerCount('SIGTERM')).toBe(0);
+  });
+
   it('exits with 143 when a CI system stops it with SIGTERM, as shells report it', async () => {
     const run = await signalDuringDownload('SIGTERM');
     expect(run.code, run.stderr).toBe(143);

@@ -118,6 +118,8 @@ export interface CliOptions {
   signals?: EventEmitter;
   /** Called with every piece of text written to stderr, as it is written. */
   onStderr?: (text: string) => void;
+  /** Called with every piece of text written to stdout, as it is written. */
+  onStdout?: (text: string) => void;
   /** Seed of the jitter source (runs are reproducible). */
   seed?: number;
   /** How long the command waits for another run that writes the same `--path`. */
@@ -228,7 +230,7 @@ async function runCliInProcess(
   options: CliOptions,
 ): Promise<CliRun> {
   const cwd = options.cwd ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sea-cli-')));
-  const stdout = new CapturedStream();
+  const stdout = new CapturedStream(options.onStdout);
   const stderr = new CapturedStream(options.onStderr);
   const code = await runCli(args, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...options.env },
