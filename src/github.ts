@@ -15,7 +15,7 @@ import {
   renderSummary,
   visibleControls,
 } from './report.js';
-import { cancelOnSignals } from './signals.js';
+import { cancelOnSignals, exitOnceFlushed } from './signals.js';
 
 /**
  * The part of @actions/core the action speaks through: workflow commands on stdout,
@@ -150,6 +150,7 @@ export async function runAction(): Promise<void> {
   const succeeded = await reportOutcome(outcome, redactor);
   cancel.dispose();
   if (!succeeded) process.exitCode = 1;
+  if (cancel.signal.aborted) await exitOnceFlushed(succeeded ? 0 : 1);
 }
 
 /**

@@ -42,6 +42,22 @@ export function cancelOnSignals(source: Pick<NodeJS.EventEmitter, 'on' | 'off'> 
 }
 
 /**
+ * Ends the process with `code` once what it wrote to stdout and stderr is out. A run a
+ * signal cancelled may leave work that takes no signal (the artifact upload's requests,
+ * which @actions/artifact cannot abort): once the run's report is written, nothing of it
+ * is wanted, and it would otherwise keep the process alive until it ends.
+ */
+export async function exitOnceFlushed(code: number): Promise<never> {
+  const flushed = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((resolve) => {
+      if (stream.destroyed || !stream.writable) resolve();
+      else stream.write('', () => resolve());
+    });
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
+/**
  * A reader that goes away (`static-export … | head`) is not a failure of the export:
  * writes to the closed pipe are dropped, without a stack trace, and the run goes on.
  */

@@ -44,7 +44,14 @@ async function body(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startArtifactService(): Promise<ArtifactService> {
+export interface ArtifactServiceOptions {
+  /** Blob uploads are read but never answered, as an upload of a large site goes on for minutes. */
+  stallUploads?: boolean;
+}
+
+export async function startArtifactService(
+  options: ArtifactServiceOptions = {},
+): Promise<ArtifactService> {
   const artifacts: UploadedArtifact[] = [];
   const calls: string[] = [];
   const blocks = new Map<string, Buffer>();
@@ -86,6 +93,7 @@ export async function startArtifactService(): Promise<ArtifactService> {
     const headers = { etag: '"0x1"', 'last-modified': new Date(0).toUTCString() };
     const comp = url.searchParams.get('comp');
     calls.push(`blob ${comp ?? 'put'}`);
+    if (options.stallUploads) return;
     if (comp === 'block') {
       blocks.set(`${blob}/${url.searchParams.get('blockid')}`, data);
       return res.writeHead(201, headers).end();
