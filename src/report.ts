@@ -359,7 +359,9 @@ export function describeCancellation(record: RunRecord): string {
       : `Agent job ${record.jobId} was left as it was.`;
   }
   if (record.sitePath ?? record.archivePath) {
-    return `The export was already in place in ${record.sitePath ?? record.archivePath}; temporary files were removed.`;
+    // The values are written as soon as the export is in place: they describe what path holds.
+    const values = record.helmValuesFile ? `, and its Helm values in ${record.helmValuesFile}` : '';
+    return `The export was already in place in ${record.sitePath ?? record.archivePath}${values}; temporary files were removed.`;
   }
   if (record.jobId === undefined) return 'Nothing was started; `path` was left as it was.';
   const resume = setting('job-id', record.jobId);

@@ -5,7 +5,7 @@ import type { AdminApi } from '../api/client.js';
 import { ChangeReview, removeStaleReport } from '../changes/review.js';
 import type { Clock, Random } from '../clock.js';
 import type { ExportConfig } from '../config.js';
-import { deliverBundle } from '../deliver/deliver.js';
+import { deliverBundle, type Delivered } from '../deliver/deliver.js';
 import type { BundleSource } from '../deliver/download.js';
 import { renderHelmValues } from '../deliver/helm.js';
 import { EXTENSION } from '../deliver/archive/format.js';
@@ -88,7 +88,11 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
     // What fails once the swap is done fails the step, but path holds the new export.
     const placed = deps.record.sitePath ?? deps.record.archivePath;
     if (placed === undefined || deps.signal?.aborted) throw err;
-    throw withSentence(err, `The new export was already in place in ${placed}, and stays there.`);
+    const values = deps.record.helmValuesFile;
+    throw withSentence(
+      err,
+      `The new export was already in place in ${placed}, and stays there${values ? `, its Helm values in ${values}` : ''}.`,
+    );
   }
 }
 
@@ -252,6 +256,8 @@ async function exportHoldingPath(
       `${setting('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`,
     );
   }
+  /** What the download put in path: from then on, path holds this run's export. */
+  let delivered: Delivered | undefined;
   if (config.download) {
     const checks =
       config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
@@ -259,7 +265,7 @@ async function exportHoldingPath(
     // otherwise come after the extraction, and hold up the step's end by as much.
     const readinessModule = checks ? import('../airgap/check.js') : undefined;
     readinessModule?.catch(() => undefined); // a failure is met where it is awaited
-    const delivered = await reporter.group(
+    delivered = await reporter.group(
       `Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`,
       () =>
         deliverBundle({
@@ -334,66 +340,75 @@ async function exportHoldingPath(
       reportPlacement(delivered.directory, delivered.replaced, reporter, record);
     }
     record.manifestPath = delivered.manifestPath;
-
-    if (config.artifactName !== undefined) {
-      await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
-        if (!deps.uploadArtifact) {
-          reporter.warning(
-            '`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.',
-          );
-          return;
-        }
-        const files = delivered.archivePath
-          ? [delivered.archivePath]
-          : await listFiles(delivered.directory);
-        const name = config.artifactName as string;
-        let uploaded: { id?: number | string };
-        try {
-          uploaded = await untilAborted(
-            deps.uploadArtifact(name, delivered.directory, files),
-            signal,
-          );
-        } catch (err) {
-          if (signal?.aborted) throw err;
-          const cause = errorMessage(err).replace(/\.$/, '');
-          const duplicate = /already exists|\(409\)/i.test(cause)
-            ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
-            : '';
-          throw new ActionError(
-            `Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`,
-          );
-        }
-        if (uploaded.id !== undefined) {
-          record.artifactId = String(uploaded.id);
-          reporter.setOutput('artifact-id', String(uploaded.id));
-          reporter.info(
-            `Uploaded ${files.length} file(s) as artifact ${config.artifactName} (id ${uploaded.id}).`,
-          );
-        }
-      });
-    }
   }
 
+  // Before the upload, which may be cancelled: the values match what path now holds.
   if (config.helmValuesFile !== undefined) {
-    const version = config.releaseVersion ?? started.jobId;
-    await writeFileAtomic(
-      config.helmValuesFile,
-      renderHelmValues({
-        bundleUrl: source.url,
-        version,
-        jobId: started.jobId,
-        domain: config.domain,
-        ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
-      }),
-      0o600,
-    );
-    record.helmValuesFile = config.helmValuesFile;
-    reporter.setOutput('helm-values-file', config.helmValuesFile);
-    reporter.info(
-      `Wrote Helm values to ${config.helmValuesFile} (staticExport.version ${version}).`,
-    );
+    await writeHelmValues(config.helmValuesFile, config, started.jobId, source, deps);
+  }
+  if (delivered !== undefined && config.artifactName !== undefined) {
+    await uploadExport(config.artifactName, delivered, deps);
   }
   return record;
+}
+
+/** The export in `delivered`, uploaded as the workflow artifact `name`; a signal ends the wait. */
+async function uploadExport(name: string, delivered: Delivered, deps: ExportDeps): Promise<void> {
+  const { reporter, record, signal } = deps;
+  await reporter.group(`Uploading the artifact ${name}`, async () => {
+    if (!deps.uploadArtifact) {
+      reporter.warning(
+        '`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.',
+      );
+      return;
+    }
+    const files = delivered.archivePath
+      ? [delivered.archivePath]
+      : await listFiles(delivered.directory);
+    let uploaded: { id?: number | string };
+    try {
+      uploaded = await untilAborted(deps.uploadArtifact(name, delivered.directory, files), signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      const cause = errorMessage(err).replace(/\.$/, '');
+      const duplicate = /already exists|\(409\)/i.test(cause)
+        ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
+        : '';
+      throw new ActionError(
+        `Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`,
+      );
+    }
+    if (uploaded.id !== undefined) {
+      record.artifactId = String(uploaded.id);
+      reporter.setOutput('artifact-id', String(uploaded.id));
+      reporter.info(`Uploaded ${files.length} file(s) as artifact ${name} (id ${uploaded.id}).`);
+    }
+  });
+}
+
+/** The Helm values of the link to `jobId`'s bundle, written to `file`. */
+async function writeHelmValues(
+  file: string,
+  config: ExportConfig,
+  jobId: string,
+  source: BundleSource,
+  { reporter, record }: Pick<ExportDeps, 'reporter' | 'record'>,
+): Promise<void> {
+  const version = config.releaseVersion ?? jobId;
+  await writeFileAtomic(
+    file,
+    renderHelmValues({
+      bundleUrl: source.url,
+      version,
+      jobId,
+      domain: config.domain,
+      ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
+    }),
+    0o600,
+  );
+  record.helmValuesFile = file;
+  reporter.setOutput('helm-values-file', file);
+  reporter.info(`Wrote Helm values to ${file} (staticExport.version ${version}).`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_NAME } from '../../src/deliver/manifest.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,30 @@ describe('artifact-name', () => {
     expect(await exists(path.join(run.outputs.path as string, 'index.html'))).toBe(true);
     expect(run.summary).toContain(
       '**Error:** Uploading the export as workflow artifact docs-site failed',
+    );
+  });
+
+  it('writes the Helm values before the upload: a failed upload leaves them matching path, and says so', async () => {
+    const run = await harness.run(
+      { ...SITE, 'helm-values-file': 'values.yaml' },
+      {
+        uploadArtifact: async () => {
+          throw new Error(QUOTA_ERROR);
+        },
+      },
+    );
+    expect(run.code).toBe(1);
+    const values = path.join(run.workspace, 'values.yaml');
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error::Uploading the export as workflow artifact docs-site failed: .* The new export was already in place in /.+, and stays there, its Helm values in ${values}\\.$`,
+        ),
+      ),
+    ]);
+    expect(run.outputs['helm-values-file']).toBe(values);
+    expect(await readFile(values, 'utf8')).toMatch(
+      new RegExp(`^# Static export ${run.outputs['job-id']} of docs\\.example\\.com`),
     );
   });
 

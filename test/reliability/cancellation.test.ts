@@ -212,6 +212,45 @@ describe.concurrent('cancellation around the swap', () => {
   );
 
   it(
+    'SIGINT once the site is in place, with helm-values-file: the values for it are written, and the error line says so',
+    row('exit 1, "Cancelled … already in place … Helm values … in deploy/values.yaml"'),
+    async (context) => {
+      const harness = await caseHarness(context, QUICK);
+      const { workspace, site } = await workspaceWithSite();
+      const signals = new EventEmitter();
+      let sent = false;
+      const run = await runCase(
+        harness,
+        { ...inputs, 'helm-values-file': 'deploy/values.yaml' },
+        {
+          workspace,
+          signals,
+          onLine: (line) => {
+            if (sent || !/^Replaced the earlier export in /.test(line)) return;
+            sent = true;
+            signals.emit('SIGINT');
+          },
+        },
+      );
+      expect(sent, run.stdout).toBe(true);
+      const jobId = run.outputs['job-id'] as string;
+      const values = path.join(workspace, 'deploy', 'values.yaml');
+      const cancelled = `Cancelled (SIGINT). The export was already in place in ${site}, and its Helm values in ${values}; temporary files were removed.`;
+      expect(run.code).toBe(1);
+      expect(errorLines(run)).toEqual([`::error::${cancelled}`]);
+      // The summary and the outputs say what the error line says.
+      expect(run.summary).toContain(cancelled);
+      expect(run.summary).toMatch(/\| Helm values \| `deploy\/values\.yaml` \|/);
+      expect(run.outputs['helm-values-file']).toBe(values);
+      // The values describe the export that is in path.
+      expect(await fs.readFile(values, 'utf8')).toMatch(
+        new RegExp(`^# Static export ${jobId} of docs\\.example\\.com`),
+      );
+      expect(await listTree(site)).toContain('index.html');
+    },
+  );
+
+  it(
     'SIGINT once the site is in place: it stays, and the run ends as cancelled, saying so',
     row('exit 1, "Cancelled … already in place", the new export whole'),
     async (context) => {
@@ -230,34 +269,46 @@ describe.concurrent('cancellation around the swap', () => {
 });
 
 describe('cancellation during the artifact upload', () => {
-  it(
-    'SIGINT while the export is uploaded as an artifact: the run ends at once, saying the export is in place',
-    row('exit 1 at once, "Cancelled … already in place", the new export whole'),
-    async (context) => {
-      const harness = await caseHarness(context, QUICK);
-      const { workspace, site } = await workspaceWithSite();
-      const cancel = cancelWhen(harness, /::group::Uploading the artifact/, 'SIGINT', {
-        realTime: true,
-      });
-      // An upload of a large site takes minutes, and @actions/artifact takes no signal.
-      const upload = new Promise<never>(() => {});
-      const run = await Promise.race([
-        runCase(
-          harness,
-          { domain: 'docs.example.com', path: 'site', 'artifact-name': 'docs' },
-          { workspace, ...cancel.options, uploadArtifact: () => upload },
-        ),
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000)),
-      ]);
-      expect(cancel.sentAt()).toBeDefined();
-      expect(run, 'the run was still waiting for the upload 5 s after the signal').toBeDefined();
-      if (run === undefined) return;
-      expect(run.code).toBe(1);
-      expect(errorLines(run)).toEqual([
-        `::error::Cancelled (SIGINT). The export was already in place in ${site}; temporary files were removed.`,
-      ]);
-      expect(await listTree(site)).toContain('index.html');
-      expect(await fs.readdir(workspace)).toEqual(['site']);
-    },
-  );
+  for (const values of [undefined, 'values.yaml']) {
+    it(
+      `SIGINT while the export is uploaded as an artifact${values ? ', with helm-values-file' : ''}: the run ends at once, saying the export is in place${values ? ' and its Helm values, written before the upload' : ''}`,
+      row(
+        `exit 1 at once, "Cancelled … already in place${values ? ' … Helm values …' : ''}", the new export whole`,
+      ),
+      async (context) => {
+        const harness = await caseHarness(context, QUICK);
+        const { workspace, site } = await workspaceWithSite();
+        const cancel = cancelWhen(harness, /::group::Uploading the artifact/, 'SIGINT', {
+          realTime: true,
+        });
+        // An upload of a large site takes minutes, and @actions/artifact takes no signal.
+        const upload = new Promise<never>(() => {});
+        const inputs = { domain: 'docs.example.com', path: 'site', 'artifact-name': 'docs' };
+        const run = await Promise.race([
+          runCase(harness, values ? { ...inputs, 'helm-values-file': values } : inputs, {
+            workspace,
+            ...cancel.options,
+            uploadArtifact: () => upload,
+          }),
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000)),
+        ]);
+        expect(cancel.sentAt()).toBeDefined();
+        expect(run, 'the run was still waiting for the upload 5 s after the signal').toBeDefined();
+        if (run === undefined) return;
+        expect(run.code).toBe(1);
+        const file = values ? path.join(workspace, values) : undefined;
+        expect(errorLines(run)).toEqual([
+          `::error::Cancelled (SIGINT). The export was already in place in ${site}${file ? `, and its Helm values in ${file}` : ''}; temporary files were removed.`,
+        ]);
+        expect(await listTree(site)).toContain('index.html');
+        expect((await fs.readdir(workspace)).sort()).toEqual(values ? ['site', values] : ['site']);
+        // The values describe the export that is in path.
+        if (file) {
+          expect(await fs.readFile(file, 'utf8')).toMatch(
+            new RegExp(`^# Static export ${run.outputs['job-id']} of docs\\.example\\.com`),
+          );
+        }
+      },
+    );
+  }
 });
