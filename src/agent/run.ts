@@ -224,10 +224,11 @@ function onRepository(job: AgentJob): string {
 function stillRunningAdvice(mode: AgentRecord['mode'], jobId: string, notFound = false): string {
   const follow = setting('agent-job-id', jobId);
   if (mode === 'create') {
+    // The 404's own message says the service does not know the job this run created.
     const created = notFound
-      ? `Agent job ${jobId} was created by this run, though the service does not find it (yet), and may still be running`
+      ? 'It may still show up, and run'
       : `Agent job ${jobId} was created and may still be running`;
-    return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once it can be read' : ''}; running this step again as it is would create a second job.`;
+    return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once the service knows it' : ''}; running this step again as it is would create a second job.`;
   }
   if (mode === 'follow-up') {
     return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;

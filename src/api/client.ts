@@ -13,6 +13,7 @@ import {
   retryAfterMs,
   ServerTime,
 } from '../http.js';
+import { formatDuration } from '../duration.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
 import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
@@ -26,7 +27,13 @@ import {
   notFoundAdvice,
   summarizeBody,
 } from './errors.js';
-import { CREATE_ONCE, REPEATABLE, type RetryPolicy, START_EXPORT } from './retry.js';
+import {
+  CREATE_ONCE,
+  JUST_CREATED_BUDGET,
+  REPEATABLE,
+  type RetryPolicy,
+  START_EXPORT,
+} from './retry.js';
 import {
   type AgentJob,
   agentJobAnswer,
@@ -98,6 +105,8 @@ interface Call<S extends z.ZodType> {
   forbidden?: string;
   /** What a success whose body was cut off leaves behind, for a call that makes something. */
   cutOff?: string;
+  /** The job the call is about, as `#created` keys it: `export job se_…`. */
+  job?: string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -112,6 +121,11 @@ export class AdminApi {
   #unanswered: string | undefined;
   /** Whether a call has had a usable answer: the API is where `base-url` says. */
   #answered = false;
+  /**
+   * Jobs this client created that no call has found yet, with the clock time of their
+   * creation: a 404 about one is a replica that has not seen it yet, for a while.
+   */
+  readonly #created = new Map<string, number>();
 
   constructor(options: AdminApiOptions) {
     const checked = parseServiceUrl(options.baseUrl.href);
@@ -155,11 +169,11 @@ export class AdminApi {
     return this.#exportRoutes;
   }
 
-  startExport(request: StartExportRequest, signal?: AbortSignal): Promise<ExportJob> {
+  async startExport(request: StartExportRequest, signal?: AbortSignal): Promise<ExportJob> {
     const body: Record<string, unknown> = { domain: request.domain };
     if (request.version !== undefined) body.version = request.version;
     if (request.paths !== undefined) body.paths = request.paths;
-    return this.#exportCall(
+    const job = await this.#exportCall(
       request.projectId,
       (prefix) => ({
         method: 'POST',
@@ -175,6 +189,8 @@ export class AdminApi {
       }),
       signal,
     );
+    this.#created.set(exportJob(job.jobId), this.#options.clock.now());
+    return job;
   }
 
   getExportJob(jobId: string, projectId?: string, signal?: AbortSignal): Promise<ExportJob> {
@@ -186,6 +202,7 @@ export class AdminApi {
         schema: exportJobSchema,
         operation: `read export job ${jobId}`,
         retry: REPEATABLE,
+        job: exportJob(jobId),
       }),
       signal,
     );
@@ -201,13 +218,14 @@ export class AdminApi {
         schema: bundleLinkSchema,
         operation: `generate the bundle link of export job ${jobId}`,
         retry: REPEATABLE,
+        job: exportJob(jobId),
       }),
       signal,
     );
   }
 
-  createAgentJob(projectId: string, prompt: string, signal?: AbortSignal): Promise<AgentJob> {
-    return this.#call(
+  async createAgentJob(projectId: string, prompt: string, signal?: AbortSignal): Promise<AgentJob> {
+    const job = await this.#call(
       {
         method: 'POST',
         path: `/v2/agent/${segment(projectId, 'project id')}/job`,
@@ -221,6 +239,8 @@ export class AdminApi {
       },
       signal,
     );
+    this.#created.set(agentJob(projectId, job.id), this.#options.clock.now());
+    return job;
   }
 
   getAgentJob(projectId: string, id: string, signal?: AbortSignal): Promise<AgentJob> {
@@ -232,6 +252,7 @@ export class AdminApi {
         operation: `read agent job ${id}`,
         forbidden: AGENT_FORBIDDEN,
         retry: REPEATABLE,
+        job: agentJob(projectId, id),
       },
       signal,
     );
@@ -316,14 +337,36 @@ export class AdminApi {
     });
     /** The last attempt that failed in a way the server may have acted on anyway. */
     let maybeActed: string | undefined;
+    /** 404s about a job this run has just created: not seen by every replica yet. */
+    const notYetKnown = new RetrySchedule({
+      clock,
+      random,
+      budget: JUST_CREATED_BUDGET,
+      deadline: () => this.#options.deadline,
+      ...(signal ? { signal } : {}),
+      onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
+    });
     for (;;) {
       throwIfAborted(signal);
       let failure: ApiError;
       try {
-        return await this.#send(call, signal);
+        const answer = await this.#send(call, signal);
+        if (call.job !== undefined) this.#created.delete(call.job);
+        return answer;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         failure = err;
+      }
+      const { job } = call;
+      const createdAt = job !== undefined ? this.#created.get(job) : undefined;
+      if (failure.status === 404 && job !== undefined && createdAt !== undefined) {
+        const stop = await notYetKnown.failed({
+          reason: `HTTP 404${failure.detail ? ` (${failure.detail})` : ''}, just after this run created the job`,
+        });
+        if (!stop) continue;
+        throw failure.withMessage(
+          `Could not ${call.operation} (HTTP 404${failure.detail ? `: ${failure.detail}` : ''}): the service does not know ${redactor.redact(call.job ?? '')}, though it gave this run that id when the job was created ${formatDuration(clock.now() - createdAt)} before. ${describeGiveUp(stop)}`,
+        );
       }
       if (!isRetryable(call.retry, failure)) {
         if (schedule.failures === 0) throw failure;
@@ -487,6 +530,11 @@ export class AdminApi {
     return parsed.data;
   }
 }
+
+/** An export job, as `#created` keys it and a message names it. */
+const exportJob = (jobId: string) => `export job ${jobId}`;
+/** An agent job, as `#created` keys it and a message names it: ids are a project's. */
+const agentJob = (projectId: string, id: string) => `agent job ${id} of project ${projectId}`;
 
 /** An id as one path segment, or a refusal when it would change the request's path. */
 function segment(id: string, what: string): string {

@@ -1,3 +1,5 @@
+import type { RetryBudget } from '../retry.js';
+
 /** Which failures of a call may be tried again (how long: the shared RetryBudget). */
 export interface RetryPolicy {
   /** HTTP statuses worth another try. */
@@ -37,4 +39,15 @@ export const CREATE_ONCE: RetryPolicy = {
   statuses: new Set([429, 503]),
   network: 'refused',
   afterSuccess: false,
+};
+
+/**
+ * A 404 about a job this run has just created, before any call has found it: behind a
+ * load balancer, a replica that has not seen the job yet answers for it. A few seconds of
+ * the usual backoff, then the 404 stands.
+ */
+export const JUST_CREATED_BUDGET: RetryBudget = {
+  outageMs: 10_000,
+  baseDelayMs: 500,
+  maxDelayMs: 4000,
 };

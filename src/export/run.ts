@@ -2,6 +2,7 @@ import fs, { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { AdminApi } from '../api/client.js';
+import { ApiError, withAdvice } from '../api/errors.js';
 import { ChangeReview, removeStaleReport } from '../changes/review.js';
 import type { Clock, Random } from '../clock.js';
 import type { ExportConfig } from '../config.js';
@@ -145,7 +146,15 @@ async function exportHoldingPath(
     async () => {
       const answer =
         existing !== undefined
-          ? await api.getExportJob(existing, config.projectId, signal)
+          ? await api.getExportJob(existing, config.projectId, signal).catch((err: unknown) => {
+              if (err instanceof ApiError && err.status === 404) {
+                throw withAdvice(
+                  err,
+                  `Check \`job-id\` (${existing}): it must name an export job of this organization; leave it empty to start a new export.`,
+                );
+              }
+              throw err;
+            })
           : await api.startExport(
               {
                 domain: config.domain,
@@ -183,6 +192,13 @@ async function exportHoldingPath(
       ...projectScope,
       ...withSignal,
     }).catch((err: unknown) => {
+      // The service still does not know the job it named when this run created it.
+      if (existing === undefined && err instanceof ApiError && err.status === 404) {
+        throw withAdvice(
+          err,
+          `If it shows up later, ${setting('job-id', started.jobId)} picks it up; running again without it starts another export.`,
+        );
+      }
       throw withWayBackToJob(err, started.jobId, record.status, signal);
     }),
   );

@@ -474,6 +474,56 @@ describe('refused and broken answers', () => {
     expect(exportError.message).toContain('static export is not enabled for the organization');
   });
 
+  describe('a 404 about a job this client has just created', () => {
+    it('is a replica that has not seen it yet: asked again, with the backoff, until it is found', async () => {
+      const { api, retries, sleeps } = client({ deadline: T0 + 600_000 });
+      const { jobId } = await api.startExport({ domain: 'docs.example.com' });
+      emulator.faults.add({ route: 'export.get', status: 404, times: 2 });
+      expect((await api.getExportJob(jobId)).jobId).toBe(jobId);
+      expect(sent('export.get')).toBe(3);
+      expect(retries.map((r) => r.reason)).toEqual([
+        'HTTP 404 (Not Found (emulated fault)), just after this run created the job',
+        'HTTP 404 (Not Found (emulated fault)), just after this run created the job',
+      ]);
+      expect(sleeps).toEqual([250, 500]);
+    });
+
+    it('for agent jobs too', async () => {
+      const { api, retries } = client({ deadline: T0 + 600_000 });
+      const { id } = await api.createAgentJob('demo-project', 'Fix the typos');
+      emulator.faults.add({ route: 'agent.get', status: 404 });
+      expect((await api.getAgentJob('demo-project', id)).id).toBe(id);
+      expect(retries).toHaveLength(1);
+    });
+
+    it('stands after a few seconds, saying the service does not know the job it named', async () => {
+      const { api, sleeps } = client({ deadline: T0 + 600_000 });
+      const { jobId } = await api.startExport({ domain: 'docs.example.com' });
+      emulator.faults.add({ route: 'export.get', status: 404, times: Infinity });
+      const error = await failure(api.getExportJob(jobId));
+      expect(error.status).toBe(404);
+      expect(error.kind).toBe('not-found');
+      expect(error.message).toMatch(
+        new RegExp(
+          `^Could not read export job ${jobId} \\(HTTP 404: Not Found \\(emulated fault\\)\\): the service does not know export job ${jobId}, though it gave this run that id when the job was created \\d+\\.\\ds before\\. Gave up after \\d+ attempts over \\d+\\.\\ds\\.$`,
+        ),
+      );
+      const waited = sleeps.reduce((sum, ms) => sum + ms, 0);
+      expect(waited).toBeGreaterThan(5000);
+      expect(waited).toBeLessThanOrEqual(10_000);
+    });
+
+    it('is final once a call has found the job, and for a job the client did not create', async () => {
+      const { api } = client({ deadline: T0 + 600_000 });
+      const { jobId } = await api.startExport({ domain: 'docs.example.com' });
+      await api.getExportJob(jobId);
+      emulator.faults.add({ route: 'export.get', status: 404, times: 2 });
+      expect((await failure(api.getExportJob(jobId))).status).toBe(404);
+      expect((await failure(api.getExportJob(completedJobId))).status).toBe(404);
+      expect(sent('export.get')).toBe(3);
+    });
+  });
+
   it('a 404 for an unknown project points at project-id, not at a job that was never named', async () => {
     const error = await failure(client().api.createAgentJob('no-such-project', 'Fix it'));
     expect(error.kind).toBe('not-found');

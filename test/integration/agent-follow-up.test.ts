@@ -369,6 +369,7 @@ describe('wait: false', () => {
         route: 'agent.get',
         status: 404,
         body: '{"error":"Job not found"}',
+        times: Infinity,
       });
       const run = await agent({ prompt: 'Add a FAQ page', wait: 'false' }, own);
       const id = run.outputs['agent-job-id'] as string;

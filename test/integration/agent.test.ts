@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../emulator/index.js';
 import {
   cancelWhen,
+  type CaseRun,
   errorLines,
   type Harness,
   noticeLines,
@@ -298,14 +299,46 @@ describe('agent, end to end against the emulator', () => {
     expect(seen('agent.get').every((r) => r.path.endsWith(`/job/${asked}`))).toBe(true);
   });
 
-  it("fails with the API's message when the job it created is not found (404), and says how to follow it", async () => {
+  it('reads again a job it created that the service does not know yet (404), and follows it', async () => {
     const seen = requestsFrom(harness);
     harness.emulator.faults.add({
       route: 'agent.get',
       status: 404,
       body: JSON.stringify({ error: 'Job not found' }),
+      times: 2,
     });
     const run = await harness.run({ ...AGENT, prompt: 'Fix the sidebar' });
+    expect(run.code, run.stdout).toBe(0);
+    const id = run.outputs['agent-job-id'] as string;
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^Could not read agent job ${id} \\(HTTP 404 \\(Job not found\\), just after this run created the job\\): trying again in \\d+ms \\(attempt 2\\)\\.$`,
+        'm',
+      ),
+    );
+    expect(
+      seen('agent.get')
+        .slice(0, 3)
+        .map((r) => r.status),
+    ).toEqual([404, 404, 200]);
+    expect(run.outputs['agent-status']).toBe('completed');
+  });
+
+  it('fails when the service still does not know the job it created after a few seconds, and says how to follow it', async () => {
+    const seen = requestsFrom(harness);
+    harness.emulator.faults.add({
+      route: 'agent.get',
+      status: 404,
+      body: JSON.stringify({ error: 'Job not found' }),
+      times: Infinity,
+    });
+    const startedAt = harness.clock.now();
+    let run: CaseRun;
+    try {
+      run = await harness.run({ ...AGENT, prompt: 'Fix the sidebar' });
+    } finally {
+      harness.emulator.faults.clear();
+    }
     expect(run.code).toBe(1);
     const id = run.outputs['agent-job-id'] as string;
     expect(id).toMatch(/^[0-9a-f]{24}$/);
@@ -313,12 +346,13 @@ describe('agent, end to end against the emulator', () => {
     expect(errorLines(run)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::error::Could not read agent job ${id} \\(HTTP 404: Job not found\\)\\..* Agent job ${id} was created by this run, though the service does not find it \\(yet\\), and may still be running: follow it with \`agent-job-id: ${id}\` \\(and no \`prompt\`\\) once it can be read; running this step again as it is would create a second job\\.$`,
+          `^::error::Could not read agent job ${id} \\(HTTP 404: Job not found\\): the service does not know agent job ${id} of project demo-project, though it gave this run that id when the job was created [\\d.]+s before\\. Gave up after \\d+ attempts over [\\d.]+s\\. It may still show up, and run: follow it with \`agent-job-id: ${id}\` \\(and no \`prompt\`\\) once the service knows it; running this step again as it is would create a second job\\.$`,
         ),
       ),
     ]);
-    // 404 is final: no second read.
-    expect(seen('agent.get')).toHaveLength(1);
+    // A few seconds, not the run's timeout.
+    expect(seen('agent.get').length).toBeGreaterThan(2);
+    expect(harness.clock.now() - startedAt).toBeLessThanOrEqual(10_500);
     expect(run.outputs['agent-status']).toBeUndefined();
   });
 

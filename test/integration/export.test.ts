@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarOf, zipOf } from '../support/archives.js';
 import {
+  type CaseRun,
   errorLines,
   exists,
   expectNoKey,
@@ -539,12 +540,52 @@ describe('reusing an export job', () => {
     expect(await listTree(path.join(again.workspace, 'site'))).toContain('index.html');
   });
 
-  it('fails clearly for a job id the service does not know', async () => {
+  it('fails at once, naming job-id, for a job id the service does not know', async () => {
+    const reads = harness.emulator.requests.filter((r) => r.route === 'export.get').length;
     const run = await harness.run({ domain: DOMAIN, 'job-id': 'se_0000000000000000' });
     expect(run.code).toBe(1);
-    expect(errorLines(run)[0]).toMatch(/Could not read export job se_0000000000000000 \(HTTP 404/);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        /^::error::Could not read export job se_0000000000000000 \(HTTP 404: Export job se_0000000000000000 not found\)\. .* Check `job-id` \(se_0000000000000000\): it must name an export job of this organization; leave it empty to start a new export\.$/,
+      ),
+    ]);
     // A job the service does not know cannot be picked up again.
     expect(errorLines(run)[0]).not.toContain('to pick it up');
+    // One read: a job the run was given is not waited for.
+    expect(harness.emulator.requests.filter((r) => r.route === 'export.get')).toHaveLength(
+      reads + 1,
+    );
+    expect(run.elapsedMs).toBe(0);
+  });
+
+  it('reads again a job it started that the service does not know yet (404)', async () => {
+    harness.emulator.faults.add({ route: 'export.get', status: 404, times: 2 });
+    const run = await harness.run({ domain: DOMAIN, 'poll-interval': '0.5s' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Could not read export job se_\w+ \(HTTP 404 \(Not Found \(emulated fault\)\), just after this run created the job\): trying again in \d+ms \(attempt 2\)\.$/m,
+    );
+    expect(run.outputs.status).toBe('completed');
+  });
+
+  it('fails when the service still does not know the job it started after a few seconds', async () => {
+    harness.emulator.faults.add({ route: 'export.get', status: 404, times: Infinity });
+    let run: CaseRun;
+    try {
+      run = await harness.run({ domain: DOMAIN, 'poll-interval': '0.5s' });
+    } finally {
+      harness.emulator.faults.clear();
+    }
+    const jobId = run.outputs['job-id'] as string;
+    expect(run.code).toBe(1);
+    expect(errorLines(run)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error::Could not read export job ${jobId} \\(HTTP 404: Not Found \\(emulated fault\\)\\): the service does not know export job ${jobId}, though it gave this run that id when the job was created [\\d.]+s before\\. Gave up after \\d+ attempts over [\\d.]+s\\. If it shows up later, \`job-id: ${jobId}\` picks it up; running again without it starts another export\\.$`,
+        ),
+      ),
+    ]);
+    expect(run.elapsedMs).toBeLessThanOrEqual(10_500);
   });
 });
 
