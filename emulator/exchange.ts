@@ -1,5 +1,5 @@
-import { createServer, STATUS_CODES } from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { createServer, ServerResponse, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server } from 'node:http';
 import type { FaultQueue } from './faults.js';
 import { answersInstead, PROXY_HTML_502 } from './faults.js';
 import type { EmulatorClock, FaultRule, RecordedRequest, RecordedRoute } from './types.js';
@@ -74,6 +74,8 @@ async function serveExchange(
       return;
     }
     if (fault !== undefined && answersInstead(fault)) {
+      // The server acts on the request; only its answer is lost on the way back.
+      if (fault.handledFirst === true) await spec.handle({ ...ex, res: new ServerResponse(req) });
       spec.answerFault(ex, fault);
       return;
     }

@@ -64,8 +64,12 @@ export const faultRuleSchema = z
     changeArchive: z.boolean().optional(),
     expireLink: z.boolean().optional(),
     echoAuthorization: z.boolean().optional(),
+    handledFirst: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((rule) => !rule.handledFirst || (rule.route !== 'store.get' && answersInstead(rule)), {
+    message: 'handledFirst takes an API route and an answer (status or body) to replace its own',
+  });
 
 /** True when the rule answers for the server instead of letting the request be handled. */
 export const answersInstead = (rule: Readonly<FaultRule>): boolean =>

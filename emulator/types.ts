@@ -41,6 +41,11 @@ export interface FaultRule {
   expireLink?: boolean;
   /** The error body echoes the request's Authorization header (to test client-side scrubbing). */
   echoAuthorization?: boolean;
+  /**
+   * API routes: the request is handled first (a job is created), then the rule's answer
+   * replaces the server's own, as a gateway that timed out or lost the upstream's answer.
+   */
+  handledFirst?: boolean;
 }
 
 export interface FaultPlan {

@@ -50,6 +50,9 @@ describe('control endpoints', () => {
       { route: 'nope' },
       { route: 'export.get', status: 'x' },
       { route: '*', bogus: 1 },
+      // A handled request needs an answer to replace; the store's is the archive itself.
+      { route: 'agent.create', handledFirst: true },
+      { route: 'store.get', status: 503, handledFirst: true },
     ]) {
       const response = await control('POST', 'faults', rule);
       expect(response.status).toBe(400);

@@ -41,6 +41,22 @@ describe('API faults', () => {
     expect(response.text).toContain('<title>502 Bad Gateway</title>');
   });
 
+  it('handledFirst: the request is acted on, then the answer is replaced, as a gateway that timed out', async () => {
+    const jobs = emulator.exportJobs.list().length;
+    emulator.faults.add({ route: 'export.start', status: 504, body: 'html', handledFirst: true });
+    const faulted = await call(emulator, 'POST', '/v1/static-export/jobs', startBody);
+    expect(faulted.status).toBe(504);
+    expect(faulted.text).toContain('<title>504 Gateway Timeout</title>');
+    expect(emulator.exportJobs.list()).toHaveLength(jobs + 1);
+    expect(emulator.requests.at(-1)).toMatchObject({ route: 'export.start', status: 504 });
+
+    const agents = emulator.agentJobs.list().length;
+    emulator.faults.add({ route: 'agent.create', status: 503, body: 'html', handledFirst: true });
+    const body = { body: { prompt: 'Fix the typo' } };
+    expect((await call(emulator, 'POST', '/v2/agent/demo-project/job', body)).status).toBe(503);
+    expect(emulator.agentJobs.list()).toHaveLength(agents + 1);
+  });
+
   it('sends any other body verbatim', async () => {
     emulator.faults.add({ route: 'agent.get', status: 504, body: 'upstream timed out' });
     const response = await call(emulator, 'GET', '/v2/agent/demo-project/job/x');
