@@ -141,7 +141,7 @@ async function executeConfigured(
     onRetry: (event) => {
       record.lastRetry = event.reason;
       reporter.info(
-        `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).`,
+        `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).${event.note ? ` ${event.note}` : ''}`,
       );
     },
     debug: (line) => reporter.debug(line),

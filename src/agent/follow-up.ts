@@ -1,5 +1,5 @@
 import { ApiError, describeStatus, withAdvice } from '../api/errors.js';
-import { CREATE_ONCE } from '../api/retry.js';
+import { notActedOn } from '../api/retry.js';
 import type { AgentJob } from '../api/schemas.js';
 import type { AgentConfig } from '../config.js';
 import { CHECK_BEFORE_RESENDING, promptHeadline } from '../report.js';
@@ -31,10 +31,8 @@ export interface SentOnce {
  */
 export function unknownOutcomeAdvice(error: ApiError, call: SentOnce): string | undefined {
   const { status, kind } = error;
-  // What the client tries again (a refused connection, a 503) it holds as never acted on.
-  if (error.code === 'ECONNREFUSED' || (status !== undefined && CREATE_ONCE.statuses.has(status))) {
-    return undefined;
-  }
+  // What the client tries again (a refused connection, the API's 503) was never acted on.
+  if (notActedOn(error)) return undefined;
   if (kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300) {
     return `The API accepted the request (HTTP ${status}), so ${call.subject.toLowerCase()} was probably ${call.done}: ${call.check}`;
   }

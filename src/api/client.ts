@@ -23,6 +23,7 @@ import {
   ApiError,
   type ApiErrorKind,
   describeStatus,
+  isApiErrorBody,
   kindOfStatus,
   notFoundAdvice,
   summarizeBody,
@@ -31,6 +32,7 @@ import {
   CREATE_ONCE,
   JUST_CREATED_BUDGET,
   REPEATABLE,
+  notActedOn,
   type RetryPolicy,
   START_EXPORT,
 } from './retry.js';
@@ -50,6 +52,8 @@ export interface RetryEvent {
   attempt: number;
   delayMs: number;
   reason: string;
+  /** What the failed try may have left behind, though it failed (a sentence). */
+  note?: string;
 }
 
 export interface AdminApiOptions {
@@ -107,6 +111,11 @@ interface Call<S extends z.ZodType> {
   cutOff?: string;
   /** The job the call is about, as `#created` keys it: `export job se_…`. */
   job?: string;
+  /**
+   * For a call sent again though the server may have acted on it: what that leaves
+   * behind, said with the next try.
+   */
+  actedAnyway?: string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -186,6 +195,8 @@ export class AdminApi {
         notFound: notFoundAdvice(),
         cutOff:
           'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
+        actedAnyway:
+          'The failed try may have started an export all the same: that one then runs to its end on the server, unused.',
       }),
       signal,
     );
@@ -327,25 +338,27 @@ export class AdminApi {
     const { clock, random, redactor } = this.#options;
     // The operation names ids the caller passed in; a key pasted there must not leak.
     const call = { ...request, operation: redactor.redact(request.operation) };
-    const schedule = new RetrySchedule({
-      clock,
-      random,
-      ...(this.#options.budget ? { budget: this.#options.budget } : {}),
-      deadline: () => this.#options.deadline,
-      ...(signal ? { signal } : {}),
-      onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
-    });
     /** The last attempt that failed in a way the server may have acted on anyway. */
     let maybeActed: string | undefined;
+    /** Said with the next try: what the failed one may have left behind. */
+    let note: string | undefined;
+    const retries = (budget: RetryBudget | undefined) =>
+      new RetrySchedule({
+        clock,
+        random,
+        ...(budget ? { budget } : {}),
+        deadline: () => this.#options.deadline,
+        ...(signal ? { signal } : {}),
+        onRetry: (event) =>
+          this.#options.onRetry?.({
+            operation: call.operation,
+            ...event,
+            ...(note !== undefined ? { note } : {}),
+          }),
+      });
+    const schedule = retries(this.#options.budget);
     /** 404s about a job this run has just created: not seen by every replica yet. */
-    const notYetKnown = new RetrySchedule({
-      clock,
-      random,
-      budget: JUST_CREATED_BUDGET,
-      deadline: () => this.#options.deadline,
-      ...(signal ? { signal } : {}),
-      onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
-    });
+    const notYetKnown = retries(JUST_CREATED_BUDGET);
     for (;;) {
       throwIfAborted(signal);
       let failure: ApiError;
@@ -378,8 +391,10 @@ export class AdminApi {
             : '';
         throw failure.withMessage(`${failure.message} (${attempts})${own}`);
       }
-      if (!call.retry.afterSuccess && mayHaveActed(failure)) {
+      note = undefined;
+      if (!call.retry.afterSuccess && !notActedOn(failure)) {
         maybeActed = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
+        note = call.actedAnyway;
       }
       const stop = await schedule.failed({
         reason:
@@ -399,7 +414,7 @@ export class AdminApi {
     url.pathname = `${baseUrl.pathname.replace(/\/+$/, '')}${call.path}`;
     const proxy = proxyOf(dispatcher, url);
     const started = clock.now();
-    const once = call.retry.network === 'refused';
+    const once = call.retry.once;
     if (once) this.#unanswered = call.operation;
     let response: Dispatcher.ResponseData;
     try {
@@ -492,6 +507,7 @@ export class AdminApi {
           kind: kindOfStatus(statusCode),
           status: statusCode,
           detail,
+          fromApi: isApiErrorBody(text),
           ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
         },
       );
@@ -549,6 +565,7 @@ function segment(id: string, what: string): string {
 }
 
 function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
+  if (policy.once && !notActedOn(failure)) return false;
   if (failure.status !== undefined) {
     if (failure.kind === 'redirect') return false;
     // A success that is not the API's answer, after the API has answered: a read asks again.
@@ -557,14 +574,7 @@ function isRetryable(policy: RetryPolicy, failure: ApiError): boolean {
     if (failure.kind === 'proxy' && !failure.transient) return false;
     return policy.statuses.has(failure.status);
   }
-  if (!failure.transient) return false;
-  return policy.network === 'any' || failure.code === 'ECONNREFUSED';
-}
-
-/** Whether a failed call may have been acted on: its request reached a server that did not say no. */
-function mayHaveActed(failure: ApiError): boolean {
-  if (failure.status !== undefined) return failure.status !== 429 && failure.status !== 503;
-  return failure.code !== 'ECONNREFUSED';
+  return failure.transient;
 }
 
 /**

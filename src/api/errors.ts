@@ -28,6 +28,8 @@ export interface ApiErrorOptions {
   transient?: boolean;
   /** The undici or system code of a network failure (`ECONNREFUSED`). */
   code?: string;
+  /** The body is the API's own error answer (`{ "error": string }`), not a proxy's page. */
+  fromApi?: boolean;
   cause?: unknown;
 }
 
@@ -40,6 +42,7 @@ export class ApiError extends ActionError {
   readonly retryAfterMs: number | undefined;
   readonly transient: boolean;
   readonly code: string | undefined;
+  readonly fromApi: boolean;
 
   constructor(message: string, options: ApiErrorOptions) {
     super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
@@ -49,6 +52,7 @@ export class ApiError extends ActionError {
     this.retryAfterMs = options.retryAfterMs;
     this.transient = options.transient ?? false;
     this.code = options.code;
+    this.fromApi = options.fromApi ?? false;
   }
 
   /** The same failure told differently (more advice, the attempts made). */
@@ -60,6 +64,7 @@ export class ApiError extends ActionError {
       ...(this.detail !== undefined ? { detail: this.detail } : {}),
       ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
       ...(this.code !== undefined ? { code: this.code } : {}),
+      fromApi: this.fromApi,
       cause: this,
     });
   }
@@ -104,6 +109,20 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
   'rate-limited': 'The service is rate limiting these requests; try again later.',
   server: 'The service or a proxy in front of it is failing; try again later.',
 };
+
+/** Whether `body` is the API's own error answer, `{ "error": string }` (extra fields aside). */
+export function isApiErrorBody(body: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      typeof (parsed as { error?: unknown }).error === 'string'
+    );
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The summary of an error body: the `error` field of a JSON body, the title of an HTML

@@ -1,15 +1,16 @@
 import type { RetryBudget } from '../retry.js';
+import type { ApiError } from './errors.js';
 
 /** Which failures of a call may be tried again (how long: the shared RetryBudget). */
 export interface RetryPolicy {
   /** HTTP statuses worth another try. */
   statuses: ReadonlySet<number>;
   /**
-   * Network failures worth another try: `any` transient one for calls that are safe to
-   * repeat, `refused` for calls that must not run twice (only a refused connection proves
-   * the server never saw the request).
+   * For calls that must not run twice: a failure is tried again only when it proves the
+   * server did not act on the request (`notActedOn`), whatever its status. Otherwise any
+   * transient network failure is tried again.
    */
-  network: 'any' | 'refused';
+  once: boolean;
   /**
    * Whether the call is sent again when its success status arrived but its body was cut
    * off: a read may be, while a call that makes something has made it.
@@ -20,26 +21,46 @@ export interface RetryPolicy {
 /** Reads (and calls that only hand out a fresh link) are safe to repeat. */
 export const REPEATABLE: RetryPolicy = {
   statuses: new Set([408, 429, 500, 502, 503, 504]),
-  network: 'any',
+  once: false,
   afterSuccess: true,
 };
 
 /**
- * Starting an export twice only wastes work on the server, so gateway errors are tried
- * again; a 500 may mean the job exists, so it is not, nor is a start whose 202 arrived.
+ * A second export of the same site only costs the service work: a start that a gateway
+ * answered (502, 503, 504), or that broke off, is sent again even when the service may
+ * have acted on it; the run follows the job of the answer it gets, and the other runs to
+ * its end unused. A 500 is the API's own failure, which a second try does not fix, and a
+ * start whose 202 arrived has started its job.
  */
 export const START_EXPORT: RetryPolicy = {
   statuses: new Set([429, 502, 503, 504]),
-  network: 'any',
+  once: false,
   afterSuccess: false,
 };
 
-/** A second agent job would open a second pull request: only retry certain refusals. */
+/**
+ * A second agent job would open a second pull request, and a follow-up sent twice is
+ * acted on twice: only what proves the service did not act is tried again.
+ */
 export const CREATE_ONCE: RetryPolicy = {
   statuses: new Set([429, 503]),
-  network: 'refused',
+  once: true,
   afterSuccess: false,
 };
+
+/**
+ * Whether a failed call provably was not acted on: a rate limit (refused before any work),
+ * a 503 in the API's own words (its `{ "error" }` body) or with a Retry-After (the server
+ * asks to come back later), or a refused connection (the request never reached a server).
+ * A 502 or 504, a proxy's 503 page, a 500, a reset or a timeout may come after the service
+ * acted: a gateway that gave up waiting, or an answer lost on the way back.
+ */
+export function notActedOn(failure: ApiError): boolean {
+  if (failure.status === undefined) return failure.code === 'ECONNREFUSED';
+  if (failure.kind === 'proxy') return false;
+  if (failure.status === 429) return true;
+  return failure.status === 503 && (failure.fromApi || failure.retryAfterMs !== undefined);
+}
 
 /**
  * A 404 about a job this run has just created, before any call has found it: behind a

@@ -139,6 +139,57 @@ describe.concurrent('export API faults', () => {
     );
   }
 
+  it(
+    'start: a gateway timeout (504 page) after the service started the job',
+    row('retried, same files; the log says an unused export may run'),
+    async (context) => {
+      const harness = await exportHarness(context);
+      addFaults(harness, [
+        { route: 'export.start', status: 504, body: 'html', handledFirst: true },
+      ]);
+      const { workspace } = await workspaceWithSite();
+      const run = await runCase(harness, INPUTS, { workspace });
+      await expectDelivered(run, workspace, site.digest);
+      // A second export of the same site: this run follows the one it was answered about.
+      const jobs = harness.emulator.exportJobs.list();
+      expect(jobs).toHaveLength(2);
+      expect(run.outputs['job-id']).toBe(jobs[1]?.jobId);
+      expect(run.stdout).toMatch(
+        /^Could not start the static export of docs\.example\.com \(HTTP 504 \(an HTML page titled "504 Gateway Timeout"\)\): trying again in \d+ms \(attempt 2\)\. The failed try may have started an export all the same: that one then runs to its end on the server, unused\.$/m,
+      );
+    },
+  );
+
+  it(
+    'start: a gateway timeout after the service started the job, where a second export is refused (409)',
+    row('exit 1, one line: the earlier attempt may have started the job it names'),
+    async (context) => {
+      const harness = await caseHarness(context, {
+        variant: 'inline-bundle',
+        jobDurationMs: 1500,
+        archiveFor: () => site.archive,
+      });
+      addFaults(harness, [
+        { route: 'export.start', status: 504, body: 'html', handledFirst: true },
+      ]);
+      const { workspace } = await workspaceWithSite();
+      const run = await runCase(
+        harness,
+        { ...INPUTS, 'project-id': 'demo-project' },
+        { workspace },
+      );
+      const [job] = harness.emulator.exportJobs.list();
+      expectOneClearError(
+        run,
+        new RegExp(
+          `HTTP 409: An export job is already running for this organization: ${job?.jobId}\\).* \\(after 2 attempts\\) An earlier attempt of this run \\(HTTP 504\\) may have started the job it names\\.$`,
+        ),
+      );
+      expect(harness.emulator.exportJobs.list()).toHaveLength(1);
+      await expectUntouched(run, workspace);
+    },
+  );
+
   it('start: 401, the key is refused', row('exit 1, one line naming api-key'), async (context) => {
     const harness = await exportHarness(context);
     addFaults(harness, [{ route: 'export.start', status: 401, body: 'json' }]);

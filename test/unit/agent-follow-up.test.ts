@@ -112,17 +112,27 @@ describe('whether a send-once call may have gone through', () => {
     const unavailable = new ApiError('Could not create (HTTP 503).', {
       kind: 'server',
       status: 503,
+      fromApi: true,
+    });
+    const later = new ApiError('Could not create (HTTP 503).', {
+      kind: 'server',
+      status: 503,
+      retryAfterMs: 1000,
     });
     expect(unknownOutcomeAdvice(refused.withMessage(`${refused.message} Gave up.`), call)).toBe(
       undefined,
     );
-    expect(unknownOutcomeAdvice(unavailable, call)).toBe(undefined);
+    expect(unknownOutcomeAdvice(unavailable.withMessage('Gave up.'), call)).toBe(undefined);
+    expect(unknownOutcomeAdvice(later, call)).toBe(undefined);
   });
 
   it('warns after a failure that may have reached the server', () => {
     const reset = new ApiError('x', { kind: 'network', code: 'ECONNRESET', transient: true });
     const failing = new ApiError('x', { kind: 'server', status: 500 });
+    // A proxy's page: the service behind it may have acted before the proxy gave up.
+    const proxyPage = new ApiError('x', { kind: 'server', status: 503 });
     expect(unknownOutcomeAdvice(reset, call)).toMatch(/may have been created anyway/);
     expect(unknownOutcomeAdvice(failing, call)).toMatch(/may have been created anyway/);
+    expect(unknownOutcomeAdvice(proxyPage, call)).toMatch(/may have been created anyway/);
   });
 });
