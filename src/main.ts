@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { AdminApi } from './api/client.js';
+import { AdminApi, type RetryEvent } from './api/client.js';
 import { runAgent } from './agent/run.js';
 import { type Random, systemClock, type TimerClock } from './clock.js';
 import { type Config, parseConfig, type RawInputs } from './config.js';
@@ -140,9 +140,7 @@ async function executeConfigured(
     requestTimeoutMs: config.requestTimeoutMs,
     onRetry: (event) => {
       record.lastRetry = event.reason;
-      reporter.info(
-        `Could not ${event.operation} (${event.reason}): trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt}).${event.note ? ` ${event.note}` : ''}`,
-      );
+      reporter.info(describeRetry(event));
     },
     debug: (line) => reporter.debug(line),
   });
@@ -203,4 +201,17 @@ async function executeConfigured(
     cancelTimeout();
     if (!options.dispatcher) await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** The line announcing the next try of an API call, and why it waits that long. */
+export function describeRetry(event: RetryEvent): string {
+  const next = `trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt})`;
+  const limit = event.rateLimit;
+  const waiting =
+    limit === undefined
+      ? `${next}.`
+      : 'askedMs' in limit
+        ? `rate limited, ${next}, as the service asked (Retry-After).`
+        : `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${formatDuration(limit.capMs)} at most, until the timeout.`;
+  return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
 }

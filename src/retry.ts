@@ -48,6 +48,8 @@ export interface RetryableFailure {
    * lifted in the 50 ms that full jitter may draw.
    */
   extraDelayMs?: number;
+  /** The server refused for a rate limit (429): the line announcing the next try says so. */
+  rateLimited?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface RetryableFailure {
  * is not an outage), and a second more than the backoff, so that no wait after one is
  * under a second, as far as the deadline allows.
  */
-export const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000 } as const;
+export const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000, rateLimited: true } as const;
 
 /** Why a run of failures ended without another try. */
 export interface GiveUp {
@@ -73,6 +75,8 @@ export interface RetryEvent {
   attempt: number;
   delayMs: number;
   reason: string;
+  /** A rate limit is waited out: with the wait the server asked for, or the backoff's cap. */
+  rateLimit?: { askedMs: number } | { capMs: number };
 }
 
 export interface RetryOptions {
@@ -159,7 +163,20 @@ export class RetrySchedule {
       if (room < MIN_TRY_MS) return stop(left <= outageLeft ? 'deadline' : 'outage');
       delayMs = Math.min(this.#backoff(failure), room);
     }
-    this.#options.onRetry?.({ attempt: this.#failures + 1, delayMs, reason: failure.reason });
+    const rateLimit = !failure.rateLimited
+      ? {}
+      : {
+          rateLimit:
+            failure.retryAfterMs !== undefined
+              ? { askedMs: failure.retryAfterMs }
+              : { capMs: (failure.extraDelayMs ?? 0) + budget.maxDelayMs },
+        };
+    this.#options.onRetry?.({
+      attempt: this.#failures + 1,
+      delayMs,
+      reason: failure.reason,
+      ...rateLimit,
+    });
     await clock.sleep(delayMs, this.#options.signal);
     return undefined;
   }

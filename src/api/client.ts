@@ -17,7 +17,13 @@ import { formatDuration } from '../duration.js';
 import { parseServiceUrl, withoutQuery } from '../net.js';
 import { ProxyRoutes } from '../proxy.js';
 import { Redactor } from '../redact.js';
-import { describeGiveUp, RATE_LIMITED, type RetryBudget, RetrySchedule } from '../retry.js';
+import {
+  describeGiveUp,
+  RATE_LIMITED,
+  type RetryBudget,
+  type RetryEvent as ScheduledRetry,
+  RetrySchedule,
+} from '../retry.js';
 import {
   AGENT_FORBIDDEN,
   ApiError,
@@ -47,11 +53,8 @@ import {
   pathSegment,
 } from './schemas.js';
 
-export interface RetryEvent {
+export interface RetryEvent extends ScheduledRetry {
   operation: string;
-  attempt: number;
-  delayMs: number;
-  reason: string;
   /** What the failed try may have left behind, though it failed (a sentence). */
   note?: string;
 }

@@ -158,7 +158,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     // Said before the wait, so a person sees why the log pauses.
     onRetry: (event) =>
       options.onEvent?.(
-        `${event.reason} after ${position()}: ${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`,
+        `${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`,
       ),
   });
   let fd: number;

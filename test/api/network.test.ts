@@ -13,7 +13,7 @@ import {
   ProxySettingError,
   ProxyTunnelRefused,
 } from '../../src/proxy.js';
-import { RetrySchedule } from '../../src/retry.js';
+import { RATE_LIMITED, type RetryEvent, RetrySchedule } from '../../src/retry.js';
 
 /** A clock whose sleeps pass at once and are recorded. */
 function fakeClock(start = Date.UTC(2026, 0, 15, 12, 0, 0)) {
@@ -427,6 +427,32 @@ describe('the retry schedule', () => {
     expect(sleeps).toEqual([]);
     while ((await schedule.failed({ reason: 'x' })) === undefined);
     expect(clock.now()).toBeLessThanOrEqual(deadline - 250);
+  });
+
+  it('a rate limit without Retry-After: a second plus a jittered backoff, capped, each wait announced', async () => {
+    const { clock, sleeps } = fakeClock();
+    const deadline = clock.now() + 3_600_000;
+    let draw = 0;
+    // Spread over [0, 1): the same failure count never waits the same in two runs.
+    const random = () => ((draw += 0.618034) % 1) as number;
+    const events: RetryEvent[] = [];
+    const schedule = new RetrySchedule({
+      clock,
+      random,
+      deadline: () => deadline,
+      onRetry: (event) => events.push(event),
+    });
+    for (let i = 0; i < 40; i += 1) {
+      expect(await schedule.failed({ reason: 'HTTP 429', ...RATE_LIMITED })).toBeUndefined();
+    }
+    expect(Math.min(...sleeps)).toBeGreaterThanOrEqual(1050);
+    expect(Math.max(...sleeps)).toBeLessThanOrEqual(16_000);
+    // Past the first doublings, the waits are spread, not one fixed value.
+    expect(new Set(sleeps.slice(10)).size).toBeGreaterThan(20);
+    expect(events.map((e) => e.delayMs)).toEqual(sleeps);
+    expect(events.every((e) => JSON.stringify(e.rateLimit) === '{"capMs":16000}')).toBe(true);
+    await schedule.failed({ reason: 'HTTP 429', retryAfterMs: 30_000, ...RATE_LIMITED });
+    expect(events.at(-1)?.rateLimit).toEqual({ askedMs: 30_000 });
   });
 
   it('a rate limit is waited out past the outage budget, until the deadline', async () => {

@@ -504,7 +504,7 @@ describe('agent creation rate limit (429)', () => {
       // The server's delay (the hour the earlier job holds the budget), not a jittered one.
       expect(gaps(creates)).toEqual([3_600_000]);
       expect(run.stdout).toMatch(
-        /Could not create an agent job in project demo-project \(HTTP 429 \(Rate limit exceeded: 1 agent jobs per project per hour\)\): trying again in 1h 00m \(attempt 2\)\./,
+        /^Could not create an agent job in project demo-project \(HTTP 429 \(Rate limit exceeded: 1 agent jobs per project per hour\)\): rate limited, trying again in 1h 00m \(attempt 2\), as the service asked \(Retry-After\)\.$/m,
       );
       expect(run.outputs['agent-status']).toBe('completed');
       expect(Object.keys(run.outputs)[0]).toBe('agent-job-id');
@@ -519,7 +519,7 @@ describe('agent creation rate limit (429)', () => {
     const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' });
     expect(run.code, run.stdout).toBe(0);
     const retry =
-      /HTTP 429 \(Too Many Requests \(emulated fault\)\)\): trying again in (\d\.\d)s \(attempt 2\)\./.exec(
+      /HTTP 429 \(Too Many Requests \(emulated fault\)\)\): rate limited, trying again in (\d\.\d)s \(attempt 2\)\. The service named no wait \(no Retry-After\): the waits grow, with jitter, to 16s at most, until the timeout\.$/m.exec(
         run.stdout,
       );
     expect(retry, run.stdout).not.toBeNull();
@@ -543,7 +543,7 @@ describe('agent creation rate limit (429)', () => {
       expect(run.code).toBe(1);
       expect(seen('agent.create').length).toBeGreaterThanOrEqual(2);
       expect(seen('agent.create').every((r) => r.status === 429)).toBe(true);
-      expect(run.stdout).toMatch(/trying again in \d+(ms|\.\ds) \(attempt 2\)/);
+      expect(run.stdout).toMatch(/rate limited, trying again in \d+(ms|\.\ds) \(attempt 2\)/);
       expect(errorLines(run)).toHaveLength(1);
       expect(errorLines(run)[0]).toMatch(/HTTP 429/);
       expect(errorLines(run)[0]).toMatch(

@@ -290,9 +290,9 @@ describe('export, end to end against the emulator', () => {
     harness.emulator.faults.add({ route: 'store.get', status: 429, times: 45 });
     const run = await harness.run({ domain: DOMAIN, path: 'site', timeout: '30m' });
     expect(run.code, run.stdout).toBe(0);
-    const waits = [...run.stdout.matchAll(/HTTP 429.*: retrying in (\d+\.\d)s\./g)].map((m) =>
-      Number(m[1]),
-    );
+    const waits = [
+      ...run.stdout.matchAll(/HTTP 429.*: rate limited, retrying in (\d+\.\d)s\./g),
+    ].map((m) => Number(m[1]));
     expect(waits).toHaveLength(45);
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(1);
     // Longer in all than the five minutes after which an outage is given up.

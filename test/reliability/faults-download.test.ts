@@ -102,8 +102,10 @@ describe.concurrent('download: HTTP faults from the storage', () => {
         await storeCase(context, [{ route: 'store.get', ...fault }]),
         // A rate limit that names no wait is still given a second: it is not lifted at once.
         fault.status === 429 && fault.retryAfter === undefined
-          ? /HTTP 429.*retrying in [1-9]\d*\.\ds\./
-          : /retrying in/,
+          ? /HTTP 429.*: rate limited, retrying in [1-9]\d*\.\ds\./
+          : fault.status === 429
+            ? /: rate limited, retrying in/
+            : /retrying in/,
       );
     });
   }
