@@ -19831,7 +19831,7 @@ var max = __webpack_require__(57147);
 var min = __webpack_require__(41017);
 var pow = __webpack_require__(56947);
 var round = __webpack_require__(42621);
-var sign = __webpack_require__(30156);
+var sign = __webpack_require__(7775);
 
 var $gOPD = __webpack_require__(33170);
 var $defineProperty = __webpack_require__(79094);
@@ -28382,7 +28382,7 @@ module.exports = Math.round;
 
 /***/ }),
 
-/***/ 30156:
+/***/ 7775:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 

@@ -1,6 +1,1797 @@
-export const id = 863;
-export const ids = [863];
+export const id = 41;
+export const ids = [41];
 export const modules = {
+
+/***/ 2496:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ urlsInCss)
+/* harmony export */ });
+/* unused harmony export MAX_DATA_IMPORT_DEPTH */
+/* harmony import */ var css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(527);
+/* harmony import */ var _html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(143);
+/* harmony import */ var _data_urls_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5798);
+
+// CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
+
+
+// Token types of css-tree's tokenizer (CSS Syntax Level 3).
+const FUNCTION = 2;
+const AT_KEYWORD = 3;
+const STRING = 5;
+const URL = 7;
+const WHITESPACE = 13;
+const LEFT_PARENTHESIS = 21;
+const RIGHT_PARENTHESIS = 22;
+const COMMENT = 25;
+const IMAGE_SET = /^(?:-webkit-)?image-set\($/i;
+/**
+ * An escape as CSS Syntax reads it: up to six hex digits and one whitespace after them,
+ * a line break (in a string, a line continued: nothing), or any other character as itself.
+ */
+const ESCAPE = /\\(?:([0-9a-f]{1,6})(?:\r\n|[ \t\n\r\f])?|(\r\n|[\n\r\f])|([\s\S]))/gi;
+const REPLACEMENT_CHARACTER = '\uFFFD';
+/** Text with its escapes decoded: an identifier's, a string's or a url()'s. */
+function decodeEscapes(text) {
+    if (!text.includes('\\'))
+        return text;
+    return text.replace(ESCAPE, (_, hex, lineBreak, character) => {
+        if (hex === undefined)
+            return lineBreak !== undefined ? '' : character;
+        const code = Number.parseInt(hex, 16);
+        // Zero, a surrogate or past Unicode's last code point is U+FFFD, as browsers read it.
+        return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+            ? REPLACEMENT_CHARACTER
+            : String.fromCodePoint(code);
+    });
+}
+function unquote(text) {
+    const quote = text[0];
+    const inner = quote === '"' || quote === "'" ? text.slice(1, text.endsWith(quote) ? -1 : undefined) : text;
+    return decodeEscapes(inner);
+}
+/** Thrown from the tokenizer's callback to stop it where it stands. */
+const RESUME = new Error('read again from the end of an escaped url()');
+/** How many `@import` of a `data:` stylesheet inside one another are read. */
+const MAX_DATA_IMPORT_DEPTH = 4;
+/**
+ * Every URL a stylesheet would load: `url(...)` in any form, `src(...)`, `image-set`
+ * strings and `@import "..."`, found with a CSS tokenizer (not a regular expression),
+ * so comments and strings that merely contain "url(" are not mistaken for references.
+ * What a stylesheet imported from a `data:` URL loads is read too, at the `@import`.
+ */
+function urlsInCss(source, depth = 0) {
+    const found = urlsInOneSheet(source);
+    if (!found.some((f) => f.imported && (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_0__/* .isDataUrl */ .ax)(f.url)))
+        return found;
+    return found.flatMap((f) => {
+        const payload = f.imported ? (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_0__/* .dataUrlPayload */ .QZ)(f.url) : undefined;
+        if (payload?.type !== 'text/css' || depth >= MAX_DATA_IMPORT_DEPTH)
+            return [f];
+        const imported = urlsInCss(payload.text, depth + 1).map((inner) => ({
+            url: inner.url,
+            offset: f.offset,
+            via: `css @import (data:) ${inner.via}`,
+        }));
+        return [f, ...imported];
+    });
+}
+function urlsInOneSheet(source) {
+    const found = [];
+    let pending;
+    /** Inside `@namespace … ;`: its url() or string names a namespace and is never fetched (CSS Namespaces 3). */
+    let inNamespace = false;
+    /** The blocks open, by whether each is an `image-set(`, whose own strings are URLs (not those of `type()` inside it). */
+    const blocks = [];
+    /** Where the text the tokenizer reads starts in `source`. */
+    let from = 0;
+    /** Where to read again from, past a url() the tokenizer cannot read. */
+    let resume = 0;
+    /** After `@import`, up to the URL it names. */
+    let importing = false;
+    const push = (url, offset, via) => {
+        found.push({ url, offset, via, ...(importing ? { imported: true } : {}) });
+        importing = false;
+    };
+    const read = (type, tokenStart, tokenEnd) => {
+        if (type === WHITESPACE || type === COMMENT)
+            return;
+        const start = from + tokenStart;
+        const end = from + tokenEnd;
+        const text = source.slice(start, end);
+        // A name as a browser reads it: `@\69mport` is @import and `u\72l(…)` is url(…),
+        // decoded before it is looked at.
+        const name = (type === FUNCTION || type === AT_KEYWORD) && text.includes('\\')
+            ? decodeEscapes(text)
+            : text;
+        if (inNamespace) {
+            if (text === ';' || text === '{' || text === '}')
+                inNamespace = false;
+            return;
+        }
+        if (type === AT_KEYWORD && name.toLowerCase() === '@namespace') {
+            inNamespace = true;
+            pending = undefined;
+            return;
+        }
+        // The tokenizer only knows `url(` as written: after an escaped one it reads an
+        // unquoted URL as other tokens, where a quote or a comment runs past its `)`. The URL
+        // is read here, and the tokenizer starts again after it.
+        if (type === FUNCTION && name !== text && name.toLowerCase() === 'url(') {
+            const inner = source.slice(end).match(/^[ \t\n\r\f]*(["']?)/);
+            if (inner[1] === '') {
+                const close = unescapedParenthesis(source, end);
+                const url = unquotedUrl(source.slice(end, close));
+                if (url !== undefined)
+                    push(url, start, 'css url()');
+                pending = undefined;
+                resume = Math.min(close + 1, source.length);
+                throw RESUME;
+            }
+        }
+        if (type === FUNCTION || type === LEFT_PARENTHESIS)
+            blocks.push(type === FUNCTION && IMAGE_SET.test(name));
+        else if (type === RIGHT_PARENTHESIS)
+            blocks.pop();
+        else if (type === STRING && !pending && blocks[blocks.length - 1] === true) {
+            found.push({ url: unquote(text), offset: start, via: 'css image-set()' });
+            return;
+        }
+        if (type === URL) {
+            const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
+            push(unquote(inner), start, 'css url()');
+            pending = undefined;
+            return;
+        }
+        if (pending && type === STRING) {
+            push(unquote(text), start, pending.via);
+            pending = undefined;
+            return;
+        }
+        pending = undefined;
+        if (type === FUNCTION && /^(url|src)\($/i.test(name))
+            pending = { via: 'css url()' };
+        else if (type === AT_KEYWORD && name.toLowerCase() === '@import') {
+            pending = { via: 'css @import' };
+            importing = true;
+        }
+        else
+            importing = false;
+    };
+    do {
+        from = resume;
+        try {
+            (0,css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_1__/* .tokenize */ .qw)(from === 0 ? source : source.slice(from), read);
+        }
+        catch (err) {
+            if (err !== RESUME)
+                throw err;
+        }
+    } while (resume > from);
+    return found;
+}
+/** Where the unquoted URL from `from` ends: its first `)` that no backslash escapes, or the end. */
+function unescapedParenthesis(source, from) {
+    for (let i = from; i < source.length; i += 1) {
+        const c = source.charCodeAt(i);
+        if (c === 0x5c /* \\ */)
+            i += 1;
+        else if (c === 0x29 /* ) */)
+            return i;
+    }
+    return source.length;
+}
+/** A character that makes an unquoted url() bad: a quote, `(`, or a control character. */
+const breaksUrl = (c) => c === 0x22 ||
+    c === 0x27 ||
+    c === 0x28 ||
+    c <= 0x08 ||
+    c === 0x0b ||
+    (c >= 0x0e && c <= 0x1f) ||
+    c === 0x7f;
+/**
+ * The URL of an unquoted url() from its inside, or undefined for a bad one that loads
+ * nothing: a quote, `(`, whitespace or a control character inside it, or a backslash
+ * before a line break (CSS Syntax, "consume a url token").
+ */
+function unquotedUrl(inside) {
+    let first = 0;
+    let last = inside.length;
+    while (first < last && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(first)))
+        first += 1;
+    while (last > first && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(last - 1)))
+        last -= 1;
+    const written = inside.slice(first, last);
+    for (let i = 0; i < written.length; i += 1) {
+        const c = written.charCodeAt(i);
+        if (c === 0x5c /* \\ */) {
+            const next = written.charCodeAt(i + 1);
+            if (next === 0x0a || next === 0x0c || next === 0x0d)
+                return undefined;
+            // Hex digits and the one whitespace that ends them (CR LF is one) are the escape's own.
+            const escape = /^\\(?:[0-9a-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[\s\S])/i.exec(written.slice(i, i + 9));
+            i += (escape?.[0].length ?? 1) - 1;
+        }
+        else if ((0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(c) || breaksUrl(c))
+            return undefined;
+    }
+    return decodeEscapes(written);
+}
+
+
+/***/ }),
+
+/***/ 5798:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   QZ: () => (/* binding */ dataUrlPayload),
+/* harmony export */   ax: () => (/* binding */ isDataUrl),
+/* harmony export */   c6: () => (/* binding */ NOT_SCRIPT_TYPES),
+/* harmony export */   g2: () => (/* binding */ DOCUMENT_TYPES)
+/* harmony export */ });
+/* unused harmony export MAX_DATA_URL_CHARS */
+/**
+ * A `data:` URL holds its document in itself: a frame, a stylesheet or a script loaded
+ * from one loads what that document references. Payloads past this many characters are
+ * not read (a page's attribute holds them whole already; this bounds the decoded copy).
+ */
+const MAX_DATA_URL_CHARS = 4 * 1024 * 1024;
+const DATA_URL = /^[\t\n\f\r ]*data:/i;
+function isDataUrl(url) {
+    return DATA_URL.test(url);
+}
+/**
+ * The payload of a `data:` URL as text (percent-decoded, or base64-decoded, as UTF-8), with
+ * its MIME type (`text/plain` when none is given, as the Fetch standard reads it); undefined
+ * for another URL, one without a comma, or one past MAX_DATA_URL_CHARS.
+ */
+function dataUrlPayload(url) {
+    if (url.length > MAX_DATA_URL_CHARS || !isDataUrl(url))
+        return undefined;
+    const start = url.indexOf(':') + 1;
+    const comma = url.indexOf(',', start);
+    if (comma < 0)
+        return undefined;
+    const header = url.slice(start, comma).replace(/[\t\n\r]/g, '');
+    const base64 = /;[ ]*base64[ ]*$/i.test(header);
+    const mediaType = (base64 ? header.replace(/;[ ]*base64[ ]*$/i, '') : header)
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase();
+    const bytes = percentDecoded(url.slice(comma + 1));
+    const text = base64
+        ? Buffer.from(bytes.toString('latin1').replace(/[\t\n\f\r ]/g, ''), 'base64').toString('utf8')
+        : bytes.toString('utf8');
+    return { type: mediaType || 'text/plain', text };
+}
+/** `%41` is `A`; a `%` not followed by two hex digits stays itself (the URL standard's percent-decode). */
+function percentDecoded(body) {
+    const raw = Buffer.from(body, 'utf8');
+    if (!body.includes('%'))
+        return raw;
+    const out = Buffer.alloc(raw.length);
+    let length = 0;
+    for (let i = 0; i < raw.length; i += 1) {
+        const pair = raw[i] === 0x25 ? raw.toString('latin1', i + 1, i + 3) : '';
+        if (/^[0-9a-f]{2}$/i.test(pair)) {
+            out[length++] = Number.parseInt(pair, 16);
+            i += 2;
+        }
+        else
+            out[length++] = raw[i];
+    }
+    return out.subarray(0, length);
+}
+/** MIME types a frame, an `<object>` or an `<embed>` renders as a document whose references load. */
+const DOCUMENT_TYPES = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml']);
+/** MIME types a classic `<script src>` refuses to run (Chromium's list); it runs any other. */
+const NOT_SCRIPT_TYPES = /^(?:image|audio|video)\/|^text\/csv$/;
+
+
+/***/ }),
+
+/***/ 3629:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ referencesInFlight)
+/* harmony export */ });
+/* harmony import */ var _css_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2496);
+/* harmony import */ var _js_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4100);
+/* harmony import */ var _json_formats_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(156);
+/* harmony import */ var _references_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8809);
+
+
+
+
+/** React prop names of the URL attributes `roleOfAttribute` knows. */
+const PROP_ATTRIBUTES = {
+    href: 'href',
+    src: 'src',
+    srcSet: 'srcset',
+    imageSrcSet: 'imagesrcset',
+    poster: 'poster',
+    action: 'action',
+    formAction: 'formaction',
+    data: 'data',
+    cite: 'cite',
+    xlinkHref: 'xlink:href',
+};
+/**
+ * The references in React Server Components flight data, the payload a Next.js App
+ * Router export embeds in every page (`self.__next_f.push([1, "…"])`) and writes beside
+ * it (`page.txt`, `page/__next.*.txt`). Rows are `id:payload` lines; JSON rows hold the
+ * element tree as `["$", type, key, props]`, and `:HL[url, as]` rows are preload hints.
+ * Elements built by client components (next/script, next/link, next/image) appear here
+ * only: `<Script src strategy="afterInteractive">` never reaches the HTML.
+ * `offset` of each reference is the offset of its row in `text`.
+ */
+function referencesInFlight(text) {
+    const found = [];
+    let position = 0;
+    while (position < text.length) {
+        const colon = text.indexOf(':', position);
+        if (colon < 0)
+            break;
+        const id = text.slice(position, colon);
+        if (!/^[0-9a-f]*$/i.test(id)) {
+            // Not a row start: skip the line.
+            const newline = text.indexOf('\n', position);
+            position = newline < 0 ? text.length : newline + 1;
+            continue;
+        }
+        const rowStart = position;
+        const payloadStart = colon + 1;
+        if (text[payloadStart] === 'T') {
+            // `T<hex byte length>,<text>`: raw text without a line end.
+            const comma = text.indexOf(',', payloadStart);
+            const bytes = Number.parseInt(text.slice(payloadStart + 1, comma), 16);
+            position =
+                comma < 0 || Number.isNaN(bytes) ? text.length : skipUtf8Bytes(text, comma + 1, bytes);
+            continue;
+        }
+        const newline = text.indexOf('\n', payloadStart);
+        const end = newline < 0 ? text.length : newline;
+        const payload = text.slice(payloadStart, end);
+        position = end + 1;
+        const emit = (reference) => found.push({ ...reference, offset: rowStart });
+        if (payload.startsWith('HL')) {
+            const hint = (0,_json_formats_js__WEBPACK_IMPORTED_MODULE_2__/* .parseJson */ .qF)(payload.slice(2));
+            if (Array.isArray(hint) && typeof hint[0] === 'string')
+                emit({ url: hint[0], offset: 0, role: 'load', via: 'RSC preload hint' });
+            continue;
+        }
+        if (/^[A-Z]/.test(payload))
+            continue;
+        const value = (0,_json_formats_js__WEBPACK_IMPORTED_MODULE_2__/* .parseJson */ .qF)(payload);
+        if (value !== undefined)
+            walk(value, emit);
+    }
+    return found;
+}
+function skipUtf8Bytes(text, from, bytes) {
+    let remaining = bytes;
+    let index = from;
+    while (remaining > 0 && index < text.length) {
+        const code = text.codePointAt(index);
+        remaining -= code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+        index += code >= 0x10000 ? 2 : 1;
+    }
+    return index;
+}
+/** Every element in a row's value, in document order; a stack of its own, as JSON nests without limit. */
+function walk(root, emit) {
+    const stack = [root];
+    while (stack.length > 0) {
+        const value = stack.pop();
+        if (!Array.isArray(value)) {
+            if (value !== null && typeof value === 'object') {
+                const children = Object.values(value);
+                for (let i = children.length - 1; i >= 0; i -= 1)
+                    stack.push(children[i]);
+            }
+            continue;
+        }
+        if (value[0] === '$' &&
+            typeof value[1] === 'string' &&
+            value[3] !== null &&
+            typeof value[3] === 'object') {
+            element(value[1], value[3], emit);
+        }
+        for (let i = value.length - 1; i >= 0; i -= 1)
+            stack.push(value[i]);
+    }
+}
+function element(type, props, emit) {
+    // `$L5`: a client component (next/script, next/link, next/image); `div`: a host element.
+    const component = type.startsWith('$');
+    const strategy = typeof props.strategy === 'string' ? props.strategy : undefined;
+    const attributes = {};
+    for (const [prop, attribute] of Object.entries(PROP_ATTRIBUTES)) {
+        if (typeof props[prop] === 'string')
+            attributes[attribute] = props[prop];
+    }
+    if (typeof props.rel === 'string')
+        attributes.rel = props.rel;
+    for (const [attribute, url] of Object.entries(attributes)) {
+        if (attribute === 'rel')
+            continue;
+        if (component) {
+            if (attribute === 'src')
+                emit({
+                    url,
+                    offset: 0,
+                    role: 'load',
+                    via: strategy ? `next/script (${strategy})` : 'component src',
+                });
+            else if (attribute === 'href')
+                emit({ url, offset: 0, role: 'link', via: 'next/link href' });
+            continue;
+        }
+        const role = (0,_references_js__WEBPACK_IMPORTED_MODULE_3__/* .roleOfAttribute */ .K4)(type, attribute, attributes);
+        if (role)
+            emit({ url, offset: 0, ...role });
+    }
+    const inner = props.dangerouslySetInnerHTML;
+    const code = typeof inner?.__html === 'string'
+        ? inner.__html
+        : (component && strategy) || type === 'script'
+            ? typeof props.children === 'string'
+                ? props.children
+                : undefined
+            : undefined;
+    if (code === undefined)
+        return;
+    if (type === 'style') {
+        for (const css of (0,_css_js__WEBPACK_IMPORTED_MODULE_0__/* .urlsInCss */ .R)(code))
+            emit({ ...css, offset: 0, role: 'load' });
+        return;
+    }
+    if (type !== 'script' && !(component && strategy))
+        return;
+    const scriptType = typeof props.type === 'string' ? props.type.toLowerCase() : '';
+    if (scriptType === 'importmap') {
+        for (const url of (0,_json_formats_js__WEBPACK_IMPORTED_MODULE_2__/* .urlsInImportMap */ .jD)(code))
+            emit({ url, offset: 0, role: 'load', via: 'importmap' });
+    }
+    else if (scriptType === '' || scriptType === 'module' || scriptType.includes('javascript')) {
+        for (const script of (0,_js_js__WEBPACK_IMPORTED_MODULE_1__/* .urlsInScript */ .z)(code)) {
+            if (script.evidence)
+                emit({
+                    url: script.url,
+                    offset: 0,
+                    role: 'load',
+                    via: `inline script: ${script.evidence}`,
+                });
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 178:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CH: () => (/* binding */ HtmlScanner),
+/* harmony export */   Lt: () => (/* binding */ refreshUrl),
+/* harmony export */   rF: () => (/* binding */ MAX_FRAME_DEPTH)
+/* harmony export */ });
+/* unused harmony exports srcsetUrls, referencesInHtml */
+/* harmony import */ var acorn__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4559);
+/* harmony import */ var entities__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(7031);
+/* harmony import */ var htmlparser2__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(5455);
+/* harmony import */ var htmlparser2__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(5867);
+/* harmony import */ var _html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(143);
+/* harmony import */ var _css_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2496);
+/* harmony import */ var _data_urls_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(5798);
+/* harmony import */ var _flight_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3629);
+/* harmony import */ var _js_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(4100);
+/* harmony import */ var _json_formats_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(156);
+/* harmony import */ var _references_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8809);
+var _a;
+
+
+
+
+
+
+
+
+
+
+/** Attributes whose value is one URL (HTML, SVG and a few legacy ones). */
+const URL_ATTRIBUTES = new Set([
+    'href',
+    'src',
+    'action',
+    'formaction',
+    'poster',
+    'data',
+    'cite',
+    'background',
+    'manifest',
+    'longdesc',
+    'icon',
+    'xlink:href',
+    'archive',
+    'codebase',
+    'lowsrc',
+    'dynsrc',
+]);
+const SRCSET_ATTRIBUTES = new Set(['srcset', 'imagesrcset']);
+/** The `type`s a browser runs as script: `module` and the HTML spec's JavaScript MIME types, old ones included. */
+const CLASSIC_OR_MODULE = /^(|module|(?:application|text)\/(?:x-)?(?:java|ecma)script|text\/javascript1\.[0-5]|text\/jscript|text\/livescript)$/i;
+/** Attributes whose value the scan reads: the others are skipped without being copied. */
+const READ_ATTRIBUTES = new Set([
+    ...URL_ATTRIBUTES,
+    ...SRCSET_ATTRIBUTES,
+    'style',
+    'rel',
+    'type',
+    'http-equiv',
+    'content',
+    'srcdoc',
+    'disabled',
+]);
+/**
+ * READ_ATTRIBUTES by name length: each attribute name is a fresh string, and comparing it
+ * with the few names of its length costs less than hashing it for the set.
+ */
+const READ_ATTRIBUTES_BY_LENGTH = [];
+for (const name of READ_ATTRIBUTES)
+    (READ_ATTRIBUTES_BY_LENGTH[name.length] ??= []).push(name);
+/**
+ * The name as READ_ATTRIBUTES spells it, or undefined for an attribute the scan skips. The
+ * element's attributes are keyed by it: a key from the list is already in V8's string
+ * table, where a fresh copy would be looked up there at every store and read.
+ */
+function readAttributeName(name) {
+    const names = READ_ATTRIBUTES_BY_LENGTH[name.length];
+    if (names !== undefined)
+        for (const known of names)
+            if (known === name)
+                return known;
+    return isEventHandler(name) ? name : undefined;
+}
+/** `onload`, `onerror`, …: a script the browser runs, as an inline `<script>` is. */
+function isEventHandler(name) {
+    return name.length > 2 && name.charCodeAt(0) === 111 && name.charCodeAt(1) === 110;
+}
+/**
+ * htmlparser2's void elements, by length first: the commonest tags (`a`, `p`) and most
+ * others are ruled out without comparing or hashing the name (Parser asks for every tag).
+ */
+function isVoidElement(name) {
+    switch (name.length) {
+        case 2:
+            return name === 'br' || name === 'hr';
+        case 3:
+            return name === 'img' || name === 'col' || name === 'wbr';
+        case 4:
+            return name === 'link' || name === 'meta' || name === 'base' || name === 'area';
+        case 5:
+            return (name === 'input' ||
+                name === 'embed' ||
+                name === 'frame' ||
+                name === 'param' ||
+                name === 'track');
+        case 6:
+            return name === 'source' || name === 'keygen';
+        case 7:
+            return name === 'command' || name === 'isindex';
+        case 8:
+            return name === 'basefont';
+        default:
+            return false;
+    }
+}
+/**
+ * htmlparser2's Tokenizer, skipping ahead to the next `<`, `>` or quote with the engine's
+ * string search rather than a loop over each character (most of a page is text between
+ * tags). Same contract as the method it replaces: `index` at the character, or at the
+ * last one of the buffer when it is not there.
+ */
+class SearchingTokenizer extends htmlparser2__WEBPACK_IMPORTED_MODULE_7__/* ["default"] */ .A {
+}
+const CDATA_LAST = 'CDATA['.length - 1;
+const OPENING_SQUARE_BRACKET = 0x5b;
+const tokenizerCdataSequence = htmlparser2__WEBPACK_IMPORTED_MODULE_7__/* ["default"] */ .A.prototype.stateCDATASequence;
+Object.defineProperty(SearchingTokenizer.prototype, 'stateCDATASequence', {
+    /**
+     * `<![CDATA[` opens a CDATA section only in an SVG or MathML element. Elsewhere a browser
+     * reads it as a bogus comment, which the next `>` ends: in `<![CDATA[ a > <img src=…> ]]>`
+     * the image loads. The Tokenizer would hide everything up to `]]>`; it is handed a
+     * character that is not the last `[`, and takes the bogus comment's path from there.
+     */
+    value: function stateCDATASequence(c) {
+        const bogus = this.sequenceIndex === CDATA_LAST &&
+            c === OPENING_SQUARE_BRACKET &&
+            this.cbs.cdataAllowed?.() !== true;
+        tokenizerCdataSequence.call(this, bogus ? 0 : c);
+    },
+});
+Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
+    value: function fastForwardTo(c) {
+        const found = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
+        if (found >= 0) {
+            this.index = found + this.offset;
+            return true;
+        }
+        this.index = this.buffer.length + this.offset - 1;
+        return false;
+    },
+});
+/**
+ * htmlparser2's Parser with the same tree-building rules, minus the copies no one reads:
+ * the value of an attribute outside READ_ATTRIBUTES (class, id, data-*: most of them)
+ * is neither cut from the text nor stored on the element, and neither are comments and
+ * text outside `<script>` and `<style>` (`textWanted`).
+ */
+class ScanningParser extends htmlparser2__WEBPACK_IMPORTED_MODULE_8__/* .Parser */ .i {
+    #skipping = false;
+    foreignOpen = [];
+    foreignNames = new Map();
+    /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
+    closingForeign = false;
+    /** Whether an element named `template` or `noscript` is open since the `<svg>` or `<math>`. */
+    holdsInertName() {
+        const names = this.foreignNames;
+        return names.size > 0 && ((names.get('template') ?? 0) > 0 || (names.get('noscript') ?? 0) > 0);
+    }
+    /** Whether text is read: only a raw `<script>` or `<style>`'s, which the scanner asks for. */
+    textWanted = false;
+    ontext(start, endIndex) {
+        if (this.textWanted) {
+            super.ontext(start, endIndex);
+            return;
+        }
+        const state = this;
+        state.endIndex = endIndex - 1;
+        state.startIndex = endIndex;
+    }
+    /** Comments are never read (the Parser would cut each one from the page for no one). */
+    oncomment(_start, endIndex) {
+        const state = this;
+        state.endIndex = endIndex;
+        state.startIndex = endIndex + 1;
+    }
+    isVoidElement(name) {
+        return isVoidElement(name);
+    }
+    onattribname(start, endIndex) {
+        super.onattribname(start, endIndex);
+        const state = this;
+        const known = readAttributeName(state.attribname);
+        this.#skipping = known === undefined;
+        if (known !== undefined)
+            state.attribname = known;
+    }
+    onattribdata(start, endIndex) {
+        if (!this.#skipping)
+            super.onattribdata(start, endIndex);
+    }
+    onattribend(_quote, endIndex) {
+        const state = this;
+        state.endIndex = endIndex;
+        // As the Parser does (the first of two same-named attributes counts), without its
+        // generic own-property check: every name read here is a plain one (READ_ATTRIBUTES).
+        const attribs = state.attribs;
+        if (!this.#skipping && attribs !== null && attribs[state.attribname] === undefined)
+            attribs[state.attribname] = state.attribvalue;
+        state.attribvalue = '';
+    }
+}
+/**
+ * The end tags the scan acts on outside SVG and MathML: those of the raw-text elements it
+ * reads, </form>, and those of the elements whose `<base>` browsers ignore. Another end
+ * tag's name (</a>, </li>, </div>: most of them) is not even cut from the text when its
+ * length rules it out.
+ */
+const END_TAGS_READ = ['script', 'style', 'form', 'template', 'noscript'];
+const END_TAG_READ_LENGTHS = new Set(END_TAGS_READ.map((name) => name.length));
+/** Where SVG and MathML content lets HTML back in (lower case, as tag names are read here). */
+const HTML_INTEGRATION_POINTS = {
+    svg: new Set(['foreignobject', 'desc', 'title']),
+    math: new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml']),
+};
+// The scan reads each start tag with its attributes, and the end of `<script>` and
+// `<style>`; it never asks which HTML element encloses another. So the Parser's stack of
+// open elements (implied end tags, a second <form>, SVG's camel-case names) is not kept:
+// a start tag is named in lower case, an end tag reported as written. Only inside
+// `<svg>` and `<math>` are open elements followed, because there the tokenizer reads
+// `<style>` and `<script>` as markup rather than raw text, as browsers do: it asks
+// isInForeignContext at every tag.
+Object.defineProperties(ScanningParser.prototype, {
+    readTagName: {
+        value: function readTagName(start, endIndex) {
+            const name = this.getSlice(start, endIndex).toLowerCase();
+            // HTML's alias, outside SVG: <image> is an <img>.
+            return name === 'image' && !foreignNow(this) ? 'img' : name;
+        },
+    },
+    isInForeignContext: {
+        value: function isInForeignContext() {
+            return foreignNow(this);
+        },
+    },
+    // Asked by the tokenizer at `<![CDATA[` (see SearchingTokenizer).
+    cdataAllowed: {
+        value: function cdataAllowed() {
+            return currentNodeForeign(this);
+        },
+    },
+    emitOpenTag: {
+        value: function emitOpenTag(name) {
+            this.openTagStart = this.startIndex;
+            this.tagname = name;
+            this.attribs = {};
+            const open = this.foreignOpen;
+            // `<svg><p>`: a browser leaves foreign content for the HTML element (asked only there:
+            // a name looked up in a set is hashed, at every tag).
+            if (foreignNow(this) && BREAKOUT.has(name))
+                leaveForeign(this);
+            if (name === 'svg' || name === 'math')
+                pushForeign(this, { name, root: name, foreign: true });
+            else if (open.length > 0 && !this.isVoidElement(name)) {
+                const { root } = open[open.length - 1];
+                const foreign = !HTML_INTEGRATION_POINTS[root].has(name) && foreignNow(this);
+                pushForeign(this, { name, root, foreign });
+            }
+        },
+    },
+    onclosetag: {
+        value: function onclosetag(start, endIndex) {
+            this.endIndex = endIndex;
+            if (this.foreignOpen.length > 0)
+                closeForeign(this, this.readTagName(start, endIndex));
+            else if (END_TAG_READ_LENGTHS.has(endIndex - start)) {
+                const name = this.readTagName(start, endIndex);
+                if (!this.isVoidElement(name))
+                    this.cbs.onclosetag?.(name, false);
+            }
+            this.startIndex = endIndex + 1;
+        },
+    },
+    onselfclosingtag: {
+        value: function onselfclosingtag(endIndex) {
+            this.endIndex = endIndex;
+            // Browsers honour `/>` on SVG and MathML elements only: `<iframe … />` or `<script/>`
+            // stays open, and its content runs as raw text to its end tag (the tokenizer does
+            // this itself, since recognizeSelfClosing is off).
+            if (!openedForeign(this)) {
+                this.onopentagend(endIndex);
+                return;
+            }
+            this.closeCurrentTag(false);
+            this.startIndex = endIndex + 1;
+        },
+    },
+    closeCurrentTag: {
+        value: function closeCurrentTag(isOpenImplied) {
+            const name = this.tagname;
+            this.endOpenTag(isOpenImplied);
+            const open = this.foreignOpen;
+            // `<svg><template/>`: an SVG element closes, no HTML one.
+            if (open.length > 0 && open[open.length - 1]?.name === name)
+                this.closingForeign = popForeign(this).foreign;
+            if (!this.isVoidElement(name))
+                this.cbs.onclosetag?.(name, !isOpenImplied);
+            this.closingForeign = false;
+        },
+    },
+});
+/** Whether the start tag just read opened an SVG or MathML element (the `<svg>` or `<math>` itself, or an element in foreign content). */
+function openedForeign(state) {
+    const open = state.foreignOpen;
+    return open[open.length - 1]?.name === state.tagname && currentNodeForeign(state);
+}
+/**
+ * Whether the innermost open element is an SVG or MathML one: an `<svg>` or `<math>`,
+ * wherever it is (one inside a `<foreignObject>` or `<mi>` too), or one opened in foreign
+ * content (an integration point such as `<foreignObject>` too, though its content is
+ * HTML; not an HTML element inside it).
+ */
+function currentNodeForeign(state) {
+    const open = state.foreignOpen;
+    const current = open[open.length - 1];
+    if (current === undefined)
+        return false;
+    if (current.name === 'svg' || current.name === 'math')
+        return true;
+    const parent = open[open.length - 2];
+    return parent === undefined || parent.foreign;
+}
+function pushForeign(state, element) {
+    state.foreignOpen.push(element);
+    state.foreignNames.set(element.name, (state.foreignNames.get(element.name) ?? 0) + 1);
+}
+function popForeign(state) {
+    const element = state.foreignOpen.pop();
+    state.foreignNames.set(element.name, state.foreignNames.get(element.name) - 1);
+    return element;
+}
+function foreignNow(state) {
+    const open = state.foreignOpen;
+    return open.length > 0 && open[open.length - 1].foreign;
+}
+/**
+ * An end tag met since an `<svg>` or `<math>` opened: it closes the element of its name
+ * open in there and every element inside that one, each reported closed (a `<style>` or
+ * `<script>` among them ends there). `</p>` and `</br>` leave foreign content, as browsers
+ * read them. Any other end tag is taken as stray and ignored, as browsers do when nothing
+ * of that name is open; one that closes an element around the `<svg>` (which the scan does
+ * not follow) therefore leaves it open, where a later `<style>` or `<script>` is read as
+ * markup: the text is still read, where the opposite mistake would take the rest of the
+ * page for a style sheet.
+ */
+function closeForeign(state, name) {
+    const open = state.foreignOpen;
+    // A name none of them has is known without walking the stack (one stray end tag each).
+    let keep = state.foreignNames.get(name) ? open.length - 1 : -1;
+    while (keep >= 0 && open[keep]?.name !== name)
+        keep -= 1;
+    if (keep >= 0) {
+        popForeignTo(state, keep);
+    }
+    else if (name === 'p' || name === 'br') {
+        leaveForeign(state);
+    }
+    else if (state.cbs.closesAroundForeign?.(name)) {
+        // `<template><svg></template>`: the end tag closes the SVG, then its own element.
+        popForeignTo(state, 0);
+        state.cbs.onclosetag?.(name, false);
+    }
+}
+/** Closes the foreign elements open down to the innermost HTML one or integration point. */
+function leaveForeign(state) {
+    const open = state.foreignOpen;
+    let keep = open.length;
+    while (keep > 0 && open[keep - 1]?.foreign)
+        keep -= 1;
+    popForeignTo(state, keep);
+}
+function popForeignTo(state, keep) {
+    while (state.foreignOpen.length > keep) {
+        const element = popForeign(state);
+        state.closingForeign = element.foreign;
+        state.cbs.onclosetag?.(element.name, false);
+        state.closingForeign = false;
+    }
+}
+/**
+ * The HTML start tags that end foreign content wherever they are in an `<svg>` or `<math>`
+ * (the HTML standard's list, but `<font>`, which does only with some attributes).
+ */
+const BREAKOUT = new Set([
+    ...['b', 'big', 'blockquote', 'body', 'br', 'center', 'code', 'dd', 'div', 'dl', 'dt'],
+    ...['em', 'embed', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'hr', 'i', 'img', 'li'],
+    ...['listing', 'menu', 'meta', 'nobr', 'ol', 'p', 'pre', 'ruby', 's', 'small', 'span'],
+    ...['strong', 'strike', 'sub', 'sup', 'table', 'tt', 'u', 'ul', 'var'],
+]);
+const COMMA = 44;
+/**
+ * The URLs of a `srcset`, split as the HTML spec's srcset parser splits them: a URL runs
+ * to the next whitespace (commas inside it are its own: `…/w_300,c_scale/a.jpg`,
+ * `data:image/gif;base64,…`), its trailing commas end the candidate, and otherwise the
+ * descriptors run to a comma outside parentheses.
+ */
+function srcsetUrls(value) {
+    const urls = [];
+    let at = 0;
+    while (at < value.length) {
+        while (at < value.length && ((0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__/* .isHtmlWhitespace */ .f)(value.charCodeAt(at)) || value[at] === ','))
+            at += 1;
+        const start = at;
+        while (at < value.length && !(0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__/* .isHtmlWhitespace */ .f)(value.charCodeAt(at)))
+            at += 1;
+        if (at === start)
+            break;
+        // Its trailing commas cut by a loop: `/,+$/` would retry from every comma of a long run.
+        let end = at;
+        while (end > start && value.charCodeAt(end - 1) === COMMA)
+            end -= 1;
+        const url = value.slice(start, end);
+        if (end === at) {
+            for (let depth = 0; at < value.length; at += 1) {
+                const c = value[at];
+                if (c === '(')
+                    depth = 1;
+                else if (c === ')')
+                    depth = 0;
+                else if (c === ',' && depth === 0)
+                    break;
+            }
+        }
+        if (url !== '')
+            urls.push(url);
+    }
+    return urls;
+}
+/**
+ * The URL of `<meta http-equiv="refresh" content="5; url=...">`. A quoted URL runs to its
+ * closing quote, or to the end when there is none, as browsers read it.
+ */
+function refreshUrl(content) {
+    if (!/[^\d\s.;,]/.test(content))
+        return undefined;
+    const lead = /^\s*\d*(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?/i.exec(content)?.[0] ?? '';
+    let url = content.slice(lead.length);
+    const quote = url[0];
+    if (quote === "'" || quote === '"') {
+        const end = url.indexOf(quote, 1);
+        url = url.slice(1, end < 0 ? undefined : end);
+    }
+    url = url.trim();
+    return url === '' ? undefined : url;
+}
+/** The `<link rel>` values fetched as the parser meets them (a lone icon or manifest is not). */
+const PARSER_FETCHED_RELS = /(?:^|\s)(?:stylesheet|preload|modulepreload|prefetch)(?:\s|$)/i;
+/** Whether `name` of `<tag>` is fetched as the parser meets it (see `HtmlReference.parsed`). */
+function fetchedWhenParsed(tag, name, attributes) {
+    if (name === 'src')
+        return tag === 'script' || tag === 'iframe';
+    // An SVG <script>'s.
+    if (tag === 'script')
+        return name === 'href' || name === 'xlink:href';
+    // A disabled stylesheet is fetched once a script enables it.
+    return (tag === 'link' &&
+        name === 'href' &&
+        attributes.disabled === undefined &&
+        PARSER_FETCHED_RELS.test(attributes.rel ?? ''));
+}
+/**
+ * How deep `<iframe srcdoc>` documents are read inside one another. Each one is parsed
+ * again from its attribute, where the one inside it is escaped once more: without a bound,
+ * 1,000 levels (a 4 MB page, a 9 KB archive) took 1.4 GB and overflowed the call stack.
+ * Real pages nest one or two.
+ */
+const MAX_FRAME_DEPTH = 8;
+/**
+ * Reads a page as it streams in, with a real HTML parser, and reports every reference
+ * with what the browser does with it: URL attributes by element and `rel`, srcset, meta
+ * refresh, inline styles, `<style>`, inline scripts (evidence-based), importmaps and
+ * Next.js flight data. JSON-LD is metadata and not read further.
+ */
+class HtmlScanner {
+    /**
+     * `<base href>`, which relative references resolve against: the page's first, once read,
+     * or set before reading when an earlier reading found it.
+     */
+    base;
+    /** This reading has met the page's first `<base href>` (the one `base` holds). */
+    baseReached = false;
+    #callbacks;
+    #parser;
+    #raw;
+    /** A `<form>` is open: browsers ignore another `<form>` start tag until its `</form>`. */
+    #inForm = false;
+    /**
+     * `<template>` elements open, and a `<noscript>`: a `<base>` in one is not the page's (a
+     * template's content is a document of its own; with scripts on, a noscript's is text,
+     * where a `<template>` is none).
+     */
+    #templates = 0;
+    #inNoscript = false;
+    /** Flight data of the page, in order, and where each piece came from. */
+    #flight = [];
+    #flightStarts = [];
+    #flightLength = 0;
+    /** How many `<iframe srcdoc>` documents this one is inside. */
+    #depth;
+    constructor(callbacks, depth = 0) {
+        this.#callbacks = callbacks;
+        this.#depth = depth;
+        const handler = {
+            onopentag: (name, attributes) => this.#open(name, attributes),
+            ontext: (text) => {
+                if (!this.#raw)
+                    return;
+                if (this.#raw.parts.length === 0)
+                    this.#raw.start = this.#parser.startIndex;
+                this.#raw.parts.push(text);
+            },
+            // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
+            onclosetag: (name) => {
+                if (this.#raw && name === this.#raw.tag)
+                    this.#closeRaw();
+                // `<svg><template></template></svg>`: no HTML template was opened, none closes.
+                if (this.#parser.closingForeign)
+                    return;
+                if (name === 'form')
+                    this.#inForm = false;
+                else if (name === 'noscript')
+                    this.#inNoscript = false;
+                else if (name === 'template' && this.#templates > 0 && !this.#inNoscript)
+                    this.#templates -= 1;
+            },
+            closesAroundForeign: (name) => (name === 'template' && this.#templates > 0) || (name === 'noscript' && this.#inNoscript),
+        };
+        this.#parser = new ScanningParser(handler, {
+            decodeEntities: false,
+            lowerCaseAttributeNames: true,
+            Tokenizer: SearchingTokenizer,
+        });
+    }
+    write(chunk) {
+        this.#parser.write(chunk);
+    }
+    end() {
+        this.#parser.end();
+        // A script or style the page never closes runs to its end.
+        if (this.#raw)
+            this.#closeRaw();
+        if (this.#flight.length === 0)
+            return;
+        const starts = this.#flightStarts;
+        for (const reference of (0,_flight_js__WEBPACK_IMPORTED_MODULE_3__/* .referencesInFlight */ .I)(this.#flight.join(''))) {
+            // The row's offset in the joined flight text → the script that pushed it.
+            let low = 0;
+            for (let high = starts.length - 1; low < high;) {
+                const mid = (low + high + 1) >> 1;
+                if (starts[mid].at <= reference.offset)
+                    low = mid;
+                else
+                    high = mid - 1;
+            }
+            this.#callbacks.reference({ ...reference, offset: starts[low]?.offset ?? 0 });
+        }
+    }
+    #emit(reference) {
+        this.#callbacks.reference(reference);
+    }
+    #open(tag, attributes) {
+        if (tag === 'form' && !this.#parser.isInForeignContext()) {
+            if (this.#inForm)
+                return;
+            this.#inForm = true;
+        }
+        const offset = this.#parser.startIndex;
+        for (const name in attributes) {
+            // Entities are decoded here, in the few values read, rather than in all the text.
+            const raw = attributes[name];
+            const value = raw.includes('&') ? (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(raw) : raw;
+            if (URL_ATTRIBUTES.has(name)) {
+                const role = (0,_references_js__WEBPACK_IMPORTED_MODULE_6__/* .roleOfAttribute */ .K4)(tag, name, attributes);
+                const url = role ? value.trim() : '';
+                if (role?.role === 'load' && (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .isDataUrl */ .ax)(url))
+                    this.#readDataUrl(tag, url, offset, role.via);
+                if (role && url !== '')
+                    this.#emit({
+                        url,
+                        offset,
+                        role: role.role,
+                        via: role.via,
+                        attribute: true,
+                        ...(fetchedWhenParsed(tag, name, attributes) && this.#fetchedNow()
+                            ? { parsed: true }
+                            : {}),
+                    });
+            }
+            else if (SRCSET_ATTRIBUTES.has(name)) {
+                const role = (0,_references_js__WEBPACK_IMPORTED_MODULE_6__/* .roleOfAttribute */ .K4)(tag, name, attributes);
+                for (const url of srcsetUrls(value))
+                    if (role)
+                        this.#emit({ url, offset, role: role.role, via: role.via, attribute: true });
+            }
+            else if (name === 'style') {
+                for (const css of (0,_css_js__WEBPACK_IMPORTED_MODULE_1__/* .urlsInCss */ .R)(value))
+                    this.#emit({
+                        url: css.url,
+                        offset,
+                        role: 'load',
+                        via: 'inline style',
+                        ...(this.#fetchedNow() ? { parsed: true } : {}),
+                    });
+            }
+            else if (isEventHandler(name)) {
+                this.#readScript(value, () => offset, name);
+            }
+            else if (name === 'srcdoc' && tag === 'iframe') {
+                if (this.#depth < MAX_FRAME_DEPTH)
+                    this.#readFrame(value, offset);
+                else
+                    this.#callbacks.unreadFrame?.(offset);
+            }
+        }
+        if (tag === 'template' || tag === 'noscript' || tag === 'base')
+            this.#openInert(tag, attributes);
+        if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
+            const url = refreshUrl((0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(attributes.content ?? ''));
+            if (url)
+                this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
+        }
+        if (tag === 'style' || (tag === 'script' && attributes.src === undefined))
+            this.#raw = {
+                tag,
+                type: tag === 'script' ? (attributes.type ?? '').trim().toLowerCase() : '',
+                start: offset,
+                parts: [],
+                // Inside <svg> or <math> its text is markup: entities mean their characters.
+                decode: this.#parser.isInForeignContext(),
+            };
+        this.#parser.textWanted = this.#raw !== undefined;
+    }
+    /** Follows `<template>` and `<noscript>`, and takes the first `<base href>` of the page's own tree. */
+    #openInert(tag, attributes) {
+        // In an SVG or MathML element these are no HTML elements.
+        if (this.#inNoscript || this.#parser.isInForeignContext())
+            return;
+        if (tag === 'template')
+            this.#templates += 1;
+        else if (tag === 'noscript')
+            this.#inNoscript = true;
+        else if (attributes.href !== undefined && !this.baseReached && this.#templates === 0) {
+            this.baseReached = true;
+            this.base ??= (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(attributes.href);
+        }
+    }
+    #closeRaw() {
+        const raw = this.#raw;
+        this.#raw = undefined;
+        this.#parser.textWanted = false;
+        if (!raw)
+            return;
+        const joined = raw.parts.join('');
+        const content = raw.decode && joined.includes('&') ? (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTML */ .Gz)(joined) : joined;
+        if (raw.tag === 'style') {
+            for (const css of (0,_css_js__WEBPACK_IMPORTED_MODULE_1__/* .urlsInCss */ .R)(content))
+                this.#emit({
+                    url: css.url,
+                    offset: raw.start + css.offset,
+                    role: 'load',
+                    via: css.via,
+                    ...(this.#fetchedNow() ? { parsed: true } : {}),
+                });
+            return;
+        }
+        if (raw.type === 'importmap') {
+            for (const url of (0,_json_formats_js__WEBPACK_IMPORTED_MODULE_5__/* .urlsInImportMap */ .jD)(content))
+                this.#emit({ url, offset: raw.start, role: 'load', via: '<script type=importmap>' });
+            return;
+        }
+        if (!CLASSIC_OR_MODULE.test(raw.type))
+            return; // JSON-LD, templates, speculation rules
+        // A script that does more than push flight data is read as a script too.
+        if (content.includes('__next_f') && this.#readFlightPush(content, raw.start))
+            return;
+        this.#readScript(content, (at) => raw.start + at, 'inline script');
+    }
+    /**
+     * Whether what the parser meets now is fetched now: not in a `<template>` or a
+     * `<noscript>`, nor in one taken for an SVG element's (the SVG may have been closed by
+     * markup this parser does not follow: `<div><svg></div><template>`).
+     */
+    #fetchedNow() {
+        return this.#templates === 0 && !this.#inNoscript && !this.#parser.holdsInertName();
+    }
+    /** A document of its own, inside the attribute: the frame loads what it references. */
+    #readFrame(value, offset) {
+        const found = [];
+        const inner = new _a({
+            reference: (reference) => found.push({ reference, beforeItsBase: !inner.baseReached }),
+            unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
+            unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
+        }, this.#depth + 1);
+        inner.write(value);
+        inner.end();
+        // The frame's document starts from the page's base as it is when the frame is made:
+        // the page's own address when the frame comes before the page's <base href>. What its
+        // parser fetches before a base of its own keeps that; the rest goes under that base.
+        const madeBeforeBase = !this.baseReached && this.#fetchedNow();
+        const atCreation = (reference) => madeBeforeBase ? { ...reference, parsed: true } : reference;
+        const itsBase = inner.baseReached ? inner.base : undefined;
+        for (const { reference: whole, beforeItsBase } of found) {
+            const { parsed, ...reference } = whole;
+            const framed = { ...reference, offset, via: `<iframe srcdoc> ${reference.via}` };
+            const underItsBase = itsBase === undefined || (parsed && beforeItsBase)
+                ? undefined
+                : (0,_references_js__WEBPACK_IMPORTED_MODULE_6__/* .againstBase */ .pG)(framed, itsBase);
+            if (underItsBase === undefined) {
+                this.#emit(atCreation(framed));
+                continue;
+            }
+            if (beforeItsBase && framed.role === 'load') {
+                // An image or a poster before the frame's base is fetched at once from where the
+                // frame started, and may be again under its base: both, for the host check only.
+                const { attribute: _, ...loaded } = framed;
+                this.#emit(atCreation(loaded));
+            }
+            if ((0,_references_js__WEBPACK_IMPORTED_MODULE_6__/* .baseNamesHost */ .YQ)(itsBase))
+                this.#emit({ ...underItsBase, parsed: true });
+            else
+                this.#emit(atCreation(underItsBase));
+        }
+    }
+    /**
+     * What a frame, an `<object>` or `<embed>`, a stylesheet or a script loaded from a
+     * `data:` URL loads in turn. A document of its own has no address to resolve a path
+     * against: only its URLs with a host are read.
+     */
+    #readDataUrl(tag, url, offset, via) {
+        const payload = (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .dataUrlPayload */ .QZ)(url);
+        if (payload === undefined)
+            return;
+        const inside = `${via} (data:)`;
+        if (tag === 'script') {
+            if (!_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .NOT_SCRIPT_TYPES */ .c6.test(payload.type))
+                this.#readScript(payload.text, () => offset, inside);
+            return;
+        }
+        if (tag === 'link') {
+            if (payload.type !== 'text/css')
+                return;
+            for (const css of (0,_css_js__WEBPACK_IMPORTED_MODULE_1__/* .urlsInCss */ .R)(payload.text))
+                this.#emit({ url: css.url, offset, role: 'load', via: `${inside} ${css.via}` });
+            return;
+        }
+        if (!FRAMING_TAGS.has(tag) || !_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .DOCUMENT_TYPES */ .g2.has(payload.type))
+            return;
+        if (this.#depth >= MAX_FRAME_DEPTH) {
+            this.#callbacks.unreadFrame?.(offset);
+            return;
+        }
+        const inner = new _a({
+            reference: ({ url: found, role, via: innerVia }) => {
+                if (HAS_HOST.test(found))
+                    this.#emit({ url: found, offset, role, via: `${inside} ${innerVia}` });
+            },
+            unconfirmed: (script) => this.#callbacks.unconfirmed?.({ ...script, offset }),
+            unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
+        }, this.#depth + 1);
+        inner.write(payload.text);
+        inner.end();
+    }
+    /**
+     * The URLs in a script's code (`offsetOf` places each in the page): loads when the code
+     * loads them, the others unconfirmed.
+     */
+    #readScript(code, offsetOf, via) {
+        for (const script of (0,_js_js__WEBPACK_IMPORTED_MODULE_4__/* .urlsInScript */ .z)(code)) {
+            const offset = offsetOf(script.offset);
+            if (script.evidence)
+                this.#emit({ url: script.url, offset, role: 'load', via: `${via}: ${script.evidence}` });
+            else
+                this.#callbacks.unconfirmed?.({ url: script.url, offset });
+        }
+    }
+    /**
+     * `self.__next_f.push([1, "…"])`: the string is a piece of the page's flight data.
+     * Whether the script does nothing else: no name but those of the push forms Next.js
+     * writes (`(self.__next_f=self.__next_f||[]).push([0])`), so no call that requests.
+     */
+    #readFlightPush(content, start) {
+        let onlyPushes = true;
+        try {
+            for (const token of (0,acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokenizer */ .OH)(content, { ecmaVersion: 'latest' })) {
+                const value = token.value;
+                if (token.type !== acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokTypes */ .Y_.string) {
+                    if (!FLIGHT_PUSH_TOKENS.has(token.type.label))
+                        onlyPushes = false;
+                    else if (token.type === acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokTypes */ .Y_.name && !FLIGHT_PUSH_NAMES.has(value))
+                        onlyPushes = false;
+                    continue;
+                }
+                if (typeof value !== 'string')
+                    continue;
+                this.#flightStarts.push({ at: this.#flightLength, offset: start + token.start });
+                this.#flight.push(value);
+                this.#flightLength += value.length;
+            }
+        }
+        catch {
+            // Not the push form we know: read as any script.
+            return false;
+        }
+        return onlyPushes;
+    }
+}
+_a = HtmlScanner;
+/** Elements that show a document from their URL: a `data:` one is read as such. */
+const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
+/** A URL with a scheme or a `//` host: what a document at a `data:` URL can load. */
+const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+/** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
+const FLIGHT_PUSH_TOKENS = new Set([
+    'name',
+    'num',
+    'null',
+    '(',
+    ')',
+    '[',
+    ']',
+    '.',
+    ',',
+    ';',
+    '=',
+    '||',
+]);
+const FLIGHT_PUSH_NAMES = new Set(['self', '__next_f', 'push']);
+/** Every reference of a whole page (tests and small inputs). */
+function referencesInHtml(source) {
+    const found = [];
+    const scanner = new HtmlScanner({ reference: (r) => found.push(r) });
+    scanner.write(source);
+    scanner.end();
+    return found;
+}
+
+
+/***/ }),
+
+/***/ 4100:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  z: () => (/* binding */ urlsInScript)
+});
+
+// EXTERNAL MODULE: ./node_modules/acorn/dist/acorn.mjs
+var acorn = __webpack_require__(4559);
+// EXTERNAL MODULE: ./.build/airgap/css.js
+var css = __webpack_require__(2496);
+// EXTERNAL MODULE: ./.build/airgap/references.js
+var references = __webpack_require__(8809);
+;// CONCATENATED MODULE: ./.build/airgap/sdk-hosts.js
+
+/**
+ * Hosts (and, where the same host also serves pages people link to, paths) of analytics,
+ * chat, search, font, embed and CDN services: a URL string naming one of them in a script
+ * is loaded by that script (their snippets build the final URL at run time, so no call
+ * site holds the literal). `host` matches itself or a subdomain; `host/path` also needs
+ * the URL's path to start with `/path`. A whole domain is listed only when it serves
+ * nothing a reader is linked to: `youtube.com/@acme` and `docs.sentry.io` are links.
+ */
+const SDK_HOSTS = [
+    // Analytics and tag managers
+    'googletagmanager.com',
+    'google-analytics.com',
+    'analytics.google.com',
+    'doubleclick.net',
+    'cdn.segment.com',
+    'segment.io',
+    'i.posthog.com',
+    'app.posthog.com',
+    'eu.posthog.com',
+    'api-js.mixpanel.com',
+    'api.mixpanel.com',
+    'api-eu.mixpanel.com',
+    'mxpnl.com',
+    'cdn.amplitude.com',
+    'api.amplitude.com',
+    'api2.amplitude.com',
+    'api.eu.amplitude.com',
+    'heap-api.com',
+    'heapanalytics.com',
+    'edge.fullstory.com',
+    'rs.fullstory.com',
+    'static.hotjar.com',
+    'script.hotjar.com',
+    'vars.hotjar.com',
+    'hotjar.io',
+    'plausible.io/js/',
+    'plausible.io/api/',
+    'cdn.usefathom.com',
+    'clarity.ms',
+    'cloudflareinsights.com',
+    'ingest.sentry.io',
+    'ingest.us.sentry.io',
+    'ingest.de.sentry.io',
+    'sentry-cdn.com',
+    'hs-scripts.com',
+    'hs-analytics.net',
+    'hsforms.net',
+    'koala.live',
+    'june.so',
+    // Chat and support widgets
+    'intercom.io',
+    'intercomcdn.com',
+    'client.crisp.chat',
+    'zdassets.com',
+    'zopim.com',
+    'driftt.com',
+    'frontapp.com',
+    'widget.kapa.ai',
+    'proxy.kapa.ai',
+    'api.inkeep.com',
+    // Search
+    'algolia.net',
+    'algolianet.com',
+    'algolia.io',
+    'typesense.net',
+    // Fonts and CDNs
+    'fonts.googleapis.com',
+    'fonts.gstatic.com',
+    'use.typekit.net',
+    'cdn.jsdelivr.net',
+    'unpkg.com',
+    'esm.sh',
+    'cdnjs.cloudflare.com',
+    'cdn.skypack.dev',
+    'ga.jspm.io',
+    // Embeds: YouTube's player, not its channel and video pages
+    'youtube.com/embed/',
+    'youtube.com/iframe_api',
+    'youtube.com/player_api',
+    'youtube.com/s/',
+    'youtube-nocookie.com',
+    'ytimg.com',
+    'player.vimeo.com',
+    'js.stripe.com',
+];
+const KNOWN = SDK_HOSTS.map((entry) => {
+    const slash = entry.indexOf('/');
+    return slash < 0
+        ? { host: entry, path: undefined }
+        : { host: entry.slice(0, slash), path: entry.slice(slash) };
+});
+/** The path of `url` (`https://host/…`, `//host/…` or `\\host/…`, read as a browser reads it). */
+function pathOf(url) {
+    try {
+        return new URL(url, references/* SITE_ORIGIN */.t_).pathname;
+    }
+    catch {
+        return '';
+    }
+}
+/** Whether `url`, whose host is `host`, is one an SDK on the list requests. */
+function isSdkUrl(url, host) {
+    const bare = host.replace(/:\d+$/, '').replace(/\.$/, '');
+    let path;
+    return KNOWN.some((known) => {
+        if (bare !== known.host && !bare.endsWith(`.${known.host}`))
+            return false;
+        if (known.path === undefined)
+            return true;
+        path ??= pathOf(url);
+        return path.startsWith(known.path);
+    });
+}
+
+;// CONCATENATED MODULE: ./.build/airgap/js.js
+
+
+
+
+/** Calls whose first argument is requested: `fetch("…")`, `new WebSocket("…")`, `import("…")`. */
+const REQUESTING_CALLS = new Set([
+    'fetch',
+    'importScripts',
+    'sendBeacon',
+    'WebSocket',
+    'EventSource',
+    'Worker',
+    'SharedWorker',
+    'register',
+    'loadScript',
+    'getScript',
+    'import',
+    'Request',
+    // `new Audio("…")` fetches its source at once (preload is `auto`), played or not.
+    'Audio',
+]);
+/** Style properties a script sets to CSS that loads what its `url()` names. */
+const LOADING_STYLE_PROPERTIES = new Set([
+    'background',
+    'backgroundImage',
+    'borderImage',
+    'borderImageSource',
+    'content',
+    'cssText',
+    'cursor',
+    'listStyle',
+    'listStyleImage',
+    'mask',
+    'maskImage',
+]);
+/**
+ * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
+ * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
+ */
+const LOADING_LINK_HINTS = new Set([
+    'link',
+    'stylesheet',
+    'preconnect',
+    'preload',
+    'modulepreload',
+    'prefetch',
+    'dns-prefetch',
+    'icon',
+    'manifest',
+]);
+/** Keys beside `url` that make an object a link (`{ label: "YouTube", url: "…" }`). */
+const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', 'icon']);
+/** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
+const LINK_LOOKAHEAD = 8;
+/** `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`). */
+const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
+function seen(token) {
+    const value = token.value;
+    return { label: token.type.label, value: typeof value === 'string' ? value : '' };
+}
+/** Why the string after these tokens is requested, or undefined (newest token last). */
+function evidenceFrom(before) {
+    const at = (back) => before[before.length - back];
+    const one = at(1);
+    const two = at(2);
+    if (!one)
+        return undefined;
+    if (one.label === '(' && two && (two.label === 'name' || two.label === 'import')) {
+        const callee = two.label === 'import' ? 'import' : two.value;
+        if (REQUESTING_CALLS.has(callee))
+            return `${callee}()`;
+    }
+    // xhr.open("GET", "…") and el.setAttribute("src", "…")
+    if (one.label === ',' && two?.label === 'string' && at(3)?.label === '(') {
+        const callee = at(4)?.value;
+        if (callee === 'open')
+            return 'XMLHttpRequest.open()';
+        if (callee === 'setAttribute' && two.value === 'src')
+            return 'setAttribute("src")';
+    }
+    if (one.label === '=' && two?.value === 'src' && at(3)?.label === '.')
+        return '.src =';
+    if (one.label === ':' && two?.value === 'src' && (two.label === 'name' || two.label === 'string'))
+        return '{ src: … }';
+    if ((one.label === 'name' && one.value === 'from') || one.label === 'import')
+        return 'import';
+    return undefined;
+}
+/**
+ * How the string after these tokens is used as a link's address, or undefined: `href`
+ * (`{ href: "…" }`, `{ link: "…" }`, `a.href = "…"`, `setAttribute("href", "…")`) or
+ * `url` (`{ url: "…" }`, a link only beside a label).
+ */
+function linkContextFrom(before) {
+    const at = (back) => before[before.length - back];
+    const [one, two, three] = [at(1), at(2), at(3)];
+    if (one?.label === ':' && (two?.label === 'name' || two?.label === 'string')) {
+        if (two.value === 'href' || two.value === 'link')
+            return 'href';
+        if (two.value === 'url')
+            return 'url';
+    }
+    if (one?.label === '=' && two?.value === 'href' && three?.label === '.')
+        return 'href';
+    if (one?.label === ',' && two?.label === 'string' && two.value === 'href' && three?.label === '(')
+        return at(4)?.value === 'setAttribute' ? 'href' : undefined;
+    return undefined;
+}
+/** Whether a pending link stays a load: a loading `rel` beside it, or a `url` with no label. */
+function settle(link) {
+    const isLink = !link.loadingHint && (link.context === 'href' || link.labelled);
+    if (isLink)
+        delete link.found.evidence;
+}
+/**
+ * URL strings of a script that name a real host, each with the evidence that the browser
+ * requests it: a requesting call or property (`fetch("…")`, `script.src = "…"`, `import`),
+ * or a known SDK host. Strings without evidence (error-documentation links, dummy bases
+ * such as `http://a.com`, bare `//`) come back without it: they are not loads.
+ */
+function urlsInScript(source) {
+    // `"https:\/\/…"` (JSON written by a server-side encoder) holds its slashes escaped, and
+    // `"\\\\host/…"` its backslashes, which browsers read as slashes.
+    if (!source.includes('//') && !source.includes('\\/') && !source.includes('\\\\'))
+        return [];
+    try {
+        return tokenUrls(source, 'module');
+    }
+    catch {
+        // A classic script may use what a module may not (`"\251"`, `010`): read it as one.
+        try {
+            return tokenUrls(source, 'script');
+        }
+        catch {
+            return fallback(source);
+        }
+    }
+}
+/**
+ * Why the CSS in the string after these tokens is applied, so that its `url()` loads:
+ * `el.style.backgroundImage = "url(…)"`, `new FontFace("…", "url(…)")`; undefined
+ * otherwise. CSS shown as text, in a page's data, loads nothing; nor does a custom
+ * property a script sets (`style.setProperty("--icon", "url(…)")`) until a style uses it:
+ * VitePress's theme sets one to an icon service only when the icon's own CSS is missing.
+ */
+function cssEvidenceFrom(before) {
+    const at = (back) => before[before.length - back];
+    const [one, two, three] = [at(1), at(2), at(3)];
+    if (one?.label === '=' && two?.label === 'name' && three?.label === '.')
+        return LOADING_STYLE_PROPERTIES.has(two.value) ? `.${two.value} =` : undefined;
+    if (one?.label === ',' && two?.label === 'string' && three?.label === '(') {
+        const callee = at(4)?.value;
+        if (callee === 'FontFace')
+            return 'FontFace()';
+    }
+    return undefined;
+}
+function tokenUrls(source, sourceType) {
+    const found = [];
+    const before = [];
+    let pending = [];
+    for (const token of (0,acorn/* tokenizer */.OH)(source, {
+        ecmaVersion: 'latest',
+        sourceType,
+        allowHashBang: true,
+        allowReturnOutsideFunction: true,
+        allowAwaitOutsideFunction: true,
+    })) {
+        const current = seen(token);
+        if (pending.length > 0)
+            pending = watchPending(pending, current);
+        if (token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) {
+            // What comes before a template's text is what comes before its opening backquote.
+            const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
+            if (LOOKS_LIKE_URL.test(current.value)) {
+                const url = current.value.trim();
+                const host = (0,references/* externalHost */.K8)(url);
+                if (host !== undefined && (0,references/* isRealHost */.BV)(host)) {
+                    const evidence = evidenceFrom(context);
+                    const sdk = evidence === undefined && isSdkUrl(url, host);
+                    const item = { url, offset: token.start };
+                    if (evidence !== undefined || sdk)
+                        item.evidence = evidence ?? 'SDK host';
+                    found.push(item);
+                    const link = sdk ? linkContextFrom(context) : undefined;
+                    if (link !== undefined)
+                        pending.push(pendingLink(item, link, context));
+                }
+            }
+            else if (/url\(/i.test(current.value)) {
+                const evidence = cssEvidenceFrom(context);
+                for (const { url } of evidence === undefined ? [] : (0,css/* urlsInCss */.R)(current.value)) {
+                    const host = (0,references/* externalHost */.K8)(url);
+                    if (host !== undefined && (0,references/* isRealHost */.BV)(host))
+                        found.push({ url, offset: token.start, evidence: `${evidence} url()` });
+                }
+            }
+        }
+        before.push(current);
+        if (before.length > 8)
+            before.shift();
+    }
+    for (const link of pending)
+        settle(link);
+    return found;
+}
+function pendingLink(found, context, before) {
+    const link = {
+        found,
+        context,
+        remaining: LINK_LOOKAHEAD,
+        loadingHint: false,
+        labelled: false,
+    };
+    for (let i = before.length - 1; i >= 0; i -= 1) {
+        const token = before[i];
+        if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
+            link.loadingHint = true;
+        if (token.label === '{')
+            break;
+        if (LINK_LABEL_KEYS.has(token.value))
+            link.labelled = true;
+    }
+    return link;
+}
+/** Notes what a token says about each pending link; settles those whose object or window ended. */
+function watchPending(pending, token) {
+    return pending.filter((link) => {
+        if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
+            link.loadingHint = true;
+        if ((token.label === 'name' || token.label === 'string') && LINK_LABEL_KEYS.has(token.value))
+            link.labelled = true;
+        link.remaining -= 1;
+        const ended = link.remaining <= 0 || token.label === '}' || token.label === ';';
+        if (ended)
+            settle(link);
+        return !ended;
+    });
+}
+/** A script the tokenizer cannot read: quoted URLs, counted as loads only for SDK hosts. */
+function fallback(source) {
+    const found = [];
+    for (const match of source.matchAll(/(["'`])((?:[a-z][a-z0-9+.-]*:)?\/\/[^"'`\s\\]+)\1/gi)) {
+        const url = match[2];
+        const host = (0,references/* externalHost */.K8)(url);
+        if (host === undefined || !(0,references/* isRealHost */.BV)(host))
+            continue;
+        const index = match.index ?? 0;
+        const asLink = /\b(?:href|link)["']?\s*[:=]\s*$/.test(source.slice(Math.max(0, index - 12), index));
+        found.push({
+            url,
+            offset: index + 1,
+            ...(!asLink && isSdkUrl(url, host) ? { evidence: 'SDK host' } : {}),
+        });
+    }
+    return found;
+}
+
+
+/***/ }),
+
+/***/ 156:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Fz: () => (/* binding */ referencesInWebManifest),
+/* harmony export */   jD: () => (/* binding */ urlsInImportMap),
+/* harmony export */   qF: () => (/* binding */ parseJson)
+/* harmony export */ });
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2857);
+
+const importMap = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    imports: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
+    scopes: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP())).optional(),
+});
+/** The module URLs of a `<script type="importmap">`: what `import "name"` loads. */
+function urlsInImportMap(source) {
+    const parsed = importMap.safeParse(parseJson(source));
+    if (!parsed.success)
+        return [];
+    const { imports = {}, scopes = {} } = parsed.data;
+    return [...Object.values(imports), ...Object.values(scopes).flatMap((s) => Object.values(s))];
+}
+const manifestImage = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ src: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP() }).passthrough();
+const webManifest = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    start_url: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    scope: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    icons: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(manifestImage).optional(),
+    screenshots: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(manifestImage).optional(),
+    shortcuts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ url: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), icons: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(manifestImage).optional() }))
+        .optional(),
+    related_applications: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ url: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() })).optional(),
+})
+    .passthrough();
+/**
+ * The references of a web app manifest: icons and screenshots are fetched by the
+ * browser; `start_url`, `scope` and shortcuts are where an installed app navigates;
+ * related applications are store listings nobody loads. Offsets point at the URL text.
+ */
+function referencesInWebManifest(source) {
+    const parsed = webManifest.safeParse(parseJson(source));
+    if (!parsed.success)
+        return [];
+    const manifest = parsed.data;
+    const found = [];
+    const add = (url, role, via) => {
+        if (url === undefined)
+            return;
+        const at = source.indexOf(JSON.stringify(url).slice(1, -1));
+        found.push({ url, offset: Math.max(0, at), role, via });
+    };
+    for (const icon of manifest.icons ?? [])
+        add(icon.src, 'load', 'manifest icons');
+    for (const shot of manifest.screenshots ?? [])
+        add(shot.src, 'load', 'manifest screenshots');
+    for (const shortcut of manifest.shortcuts ?? []) {
+        add(shortcut.url, 'link', 'manifest shortcuts');
+        for (const icon of shortcut.icons ?? [])
+            add(icon.src, 'load', 'manifest icons');
+    }
+    add(manifest.start_url, 'link', 'manifest start_url');
+    add(manifest.scope, 'link', 'manifest scope');
+    for (const app of manifest.related_applications ?? [])
+        add(app.url, 'metadata', 'manifest related_applications');
+    return found;
+}
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
 
 /***/ 9413:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
@@ -223,7 +2014,11 @@ function holdsMountsSync(dir) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1455);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9243);
-/* harmony import */ var _mounts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2380);
+/* harmony import */ var _full_disk_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(6313);
+/* harmony import */ var _mounts_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2380);
+/* harmony import */ var _process_identity_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(8908);
+
+
 
 
 
@@ -234,8 +2029,9 @@ function holdsMountsSync(dir) {
  * Everything lands in a sibling of the target first and is renamed into place only when
  * complete. Every temporary path is registered, so that it is removed however the run
  * ends: by the run's own cleanup, or, when the process dies first (a crash, an exit from
- * elsewhere), by an exit hook. Names carry the process id, so a later run can recognise
- * and remove what a killed run (SIGKILL, power loss) left behind.
+ * elsewhere), by an exit hook. Names carry the process id and, where known, a tag of when
+ * it started (process-identity.ts), so a later run can recognise and remove what a killed
+ * run (SIGKILL, power loss) left behind, even once another process has its id.
  */
 const leftovers = new Set();
 /** Earlier exports moved aside (value) while the new one is renamed to their place (key). */
@@ -275,7 +2071,7 @@ function cleanUpSync() {
     for (const file of leftovers) {
         try {
             // On Node 24 rmSync crosses into mount points and deletes what they hold.
-            if ((0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsMountsSync */ .c5)(file))
+            if ((0,_mounts_js__WEBPACK_IMPORTED_MODULE_6__/* .holdsMountsSync */ .c5)(file))
                 continue;
             node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync(file, { recursive: true, force: true });
         }
@@ -287,34 +2083,33 @@ function cleanUpSync() {
 }
 /**
  * `partial`: staging; `previous`: moved aside during a swap; `removed`: being removed,
- * never put back. Exactly what siblingPath names (a process id, 8 hex digits): a
- * directory of the user's that merely looks like one (`.site.previous-2024-12`, a dated
- * backup) is never taken for a killed run's, to be put back over path or removed.
+ * never put back. Exactly what siblingPath names (a process id, the tag of its start
+ * where known, 8 hex digits): a directory of the user's that merely looks like one
+ * (`.site.previous-2024-12`, a dated backup) is never taken for a killed run's, to be put
+ * back over path or removed. Names without the tag, of earlier versions, are judged by
+ * the process id alone.
  */
-const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})-[0-9a-f]{8}$/s;
-/** `.site.partial-<pid>-<random>` beside `site`. */
+const SIBLING = /^\.(.+)\.(partial|previous|removed)-(\d{1,10})(?:-([0-9a-f]{8}))?-[0-9a-f]{8}$/s;
+/** The download's temporary file in the runner's temp directory, named as SIBLING is. */
+const TEMPORARY_FILE = /^static-export-(\d+)(?:-([0-9a-f]{8}))?-[0-9a-f]+\.download$/;
+/** `.site.partial-<pid>-<tag>-<random>` beside `site`. */
 function siblingPath(target, label) {
-    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), `.${node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target)}.${label}-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`);
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(target), `.${node_path__WEBPACK_IMPORTED_MODULE_3__.basename(target)}.${label}-${(0,_process_identity_js__WEBPACK_IMPORTED_MODULE_7__/* .ownNamePart */ .vb)()}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`);
 }
 /** A temporary file name in `dir` that a later run recognises as this run's. */
 function temporaryFileName(dir, suffix) {
-    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, `static-export-${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}${suffix}`);
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, `static-export-${(0,_process_identity_js__WEBPACK_IMPORTED_MODULE_7__/* .ownNamePart */ .vb)()}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}${suffix}`);
 }
 /**
- * Whether the run that named `file` after its process id may still be using it. Our own
- * id only proves that for what this process made: in a container every run gets the same
- * small id, so whatever else carries it was left by an earlier run.
+ * Whether the run that named `file` after its process (`pid`, and `tag` of its start when
+ * the name has one) may still be using it. This process only uses what it made: in a
+ * container every run gets the same small id, so whatever else carries it was left by an
+ * earlier run.
  */
-function isAlive(pid, file) {
-    if (pid === process.pid)
-        return leftovers.has(file) || [...movedAside.values()].includes(file);
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (err) {
-        return err.code === 'EPERM';
-    }
+function isAlive(pid, tag, file) {
+    if ((0,_process_identity_js__WEBPACK_IMPORTED_MODULE_7__/* .processState */ .LS)(pid, tag) !== 'running')
+        return false;
+    return pid !== process.pid || leftovers.has(file) || [...movedAside.values()].includes(file);
 }
 /**
  * Cleans up after runs that were killed before they could, for the entries `bases` of
@@ -331,7 +2126,10 @@ async function recoverInterruptedRuns(dir, bases) {
         const match = SIBLING.exec(name);
         const base = match?.[1];
         const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
-        if (!match || base === undefined || !wanted.has(base) || isAlive(Number(match[3]), file))
+        if (!match ||
+            base === undefined ||
+            !wanted.has(base) ||
+            isAlive(Number(match[3]), match[4], file))
             continue;
         const target = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, base);
         const targetExists = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.lstat(target).then(() => true, () => false);
@@ -363,9 +2161,9 @@ async function recoverInterruptedRuns(dir, bases) {
 async function removeStaleTemporaryFiles(dir) {
     const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir).catch(() => []);
     for (const name of names) {
-        const match = /^static-export-(\d+)-[0-9a-f]+\.download$/.exec(name);
+        const match = TEMPORARY_FILE.exec(name);
         const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, name);
-        if (match && !isAlive(Number(match[1]), file)) {
+        if (match && !isAlive(Number(match[1]), match[2], file)) {
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { force: true });
         }
     }
@@ -473,7 +2271,7 @@ async function removePrevious(previous, target) {
  * to delete, whichever way a runtime's recursive removal treats mount points.
  */
 async function removeEarlierTree(dir) {
-    const mounts = await (0,_mounts_js__WEBPACK_IMPORTED_MODULE_5__/* .mountsInside */ .Lo)(dir);
+    const mounts = await (0,_mounts_js__WEBPACK_IMPORTED_MODULE_6__/* .mountsInside */ .Lo)(dir);
     if (mounts.length > 0) {
         throw Object.assign(new Error(`something is mounted inside it, at ${mounts.slice(0, 3).join(', ')}`), { code: 'EBUSY' });
     }
@@ -507,7 +2305,11 @@ async function moveFileInto(file, dir, name) {
             catch (copyErr) {
                 // Named by the directory written into: the error's own path is the temp file's.
                 const { code } = copyErr;
-                throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, dir, 'copy the archive into') ?? copyErr;
+                const failure = (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, dir, 'copy the archive into') ?? copyErr;
+                // Its partial copy goes first: the space then said free is what the archive had.
+                await removeTemporary(staging);
+                const archive = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.stat(file).catch(() => undefined);
+                throw await (0,_full_disk_js__WEBPACK_IMPORTED_MODULE_5__/* .withDiskSpace */ .y)(failure, { needed: archive?.size });
             }
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(file, { force: true });
         }
@@ -542,7 +2344,7 @@ async function writeFileAtomic(file, content, mode = 0o644) {
     catch (err) {
         // Named by the file the user gave: the error's own path is the temporary one's.
         const { code } = err;
-        throw (0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, file, 'write') ?? err;
+        throw await (0,_full_disk_js__WEBPACK_IMPORTED_MODULE_5__/* .withDiskSpace */ .y)((0,_errors_js__WEBPACK_IMPORTED_MODULE_4__/* .asLocalFileError */ .kH)({ code }, file, 'write') ?? err);
     }
     finally {
         await removeTemporary(staging);
@@ -552,7 +2354,122 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 
 /***/ }),
 
-/***/ 4863:
+/***/ 8908:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   DJ: () => (/* binding */ ownStart),
+/* harmony export */   LS: () => (/* binding */ processState),
+/* harmony export */   pP: () => (/* binding */ ownPidNamespace),
+/* harmony export */   vb: () => (/* binding */ ownNamePart)
+/* harmony export */ });
+/* unused harmony exports startOf, startTag */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
+
+
+/**
+ * A run is known by its process, to tell whether what it left (staging beside `path`, a
+ * lock) is still in use. The id alone is reused: by the next run in a container, by any
+ * process after a reboot or once ids wrap. Where Linux says when a process started
+ * (/proc/<pid>/stat, in the boot it belongs to), that start is recorded and compared too;
+ * elsewhere, and for what an earlier version recorded, the id alone tells.
+ *
+ * /proc is read synchronously: its files are made in memory, and an exit hook reads them too.
+ */
+/** When process `pid` started: the boot's id and the clock ticks since boot; undefined where unknown. */
+function startOf(pid) {
+    const boot = bootId();
+    if (boot === undefined)
+        return undefined;
+    let stat;
+    try {
+        stat = node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    // Field 2, the command name, is in parentheses and may hold spaces and parentheses;
+    // field 22 (starttime) is the 20th after it.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return ticks !== undefined && /^\d+$/.test(ticks) ? `${boot}/${ticks}` : undefined;
+}
+let boot;
+function bootId() {
+    if (boot === undefined) {
+        try {
+            boot = node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+        }
+        catch {
+            boot = null;
+        }
+    }
+    return boot ?? undefined;
+}
+/** A start shortened to 8 hex digits, for a file name: `.site.partial-<pid>-<tag>-<random>`. */
+function startTag(start) {
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(start).digest('hex').slice(0, 8);
+}
+let own;
+/** This process's start, read once (undefined where unknown). */
+function ownStart() {
+    own ??= { start: startOf(process.pid) };
+    return own.start;
+}
+/** `<pid>-<tag>` (or `<pid>` where the start is unknown): what names this process's files. */
+function ownNamePart() {
+    const start = ownStart();
+    return start === undefined ? String(process.pid) : `${process.pid}-${startTag(start)}`;
+}
+/**
+ * What became of the process that recorded itself as `pid`, started at `started` (its
+ * start, or the tag of it; undefined when only the id was recorded): `running`; `gone`
+ * when no process has the id; `reused` when the one that has it started at another time.
+ */
+function processState(pid, started) {
+    if (!processExists(pid))
+        return 'gone';
+    if (started === undefined)
+        return 'running';
+    const actual = startOf(pid);
+    // Its start cannot be read now (/proc mounted with hidepid): the id alone tells.
+    if (actual === undefined)
+        return 'running';
+    return started === actual || started === startTag(actual) ? 'running' : 'reused';
+}
+function processExists(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (err) {
+        // EPERM: it exists, as another user's.
+        return err.code === 'EPERM';
+    }
+}
+let namespace;
+/**
+ * The process id namespace this process is in (`pid:[4026531836]`), undefined where
+ * unknown: an id means nothing in another one (another container on the same host).
+ */
+function ownPidNamespace() {
+    if (namespace === undefined) {
+        let id;
+        try {
+            id = node_fs__WEBPACK_IMPORTED_MODULE_1__.readlinkSync('/proc/self/ns/pid');
+        }
+        catch {
+            id = undefined;
+        }
+        namespace = { id };
+    }
+    return namespace.id;
+}
+
+
+/***/ }),
+
+/***/ 9041:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -560,6 +2477,8 @@ async function writeFileAtomic(file, content, mode = 0o644) {
 __webpack_require__.d(__webpack_exports__, {
   execute: () => (/* binding */ execute)
 });
+
+// UNUSED EXPORTS: describeRetry
 
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(6752);
@@ -1447,7 +3366,7 @@ function backoffDelay(failure, budget, random) {
  * is not an outage), and a second more than the backoff, so that no wait after one is
  * under a second, as far as the deadline allows.
  */
-const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000 };
+const RATE_LIMITED = { untilDeadline: true, extraDelayMs: 1000, rateLimited: true };
 /**
  * The one retry schedule of the action, for the API client, the download and the bundle
  * wait alike: each caller judges its own failures, calls `failed` for those worth another
@@ -1521,7 +3440,19 @@ class RetrySchedule {
                 return stop(left <= outageLeft ? 'deadline' : 'outage');
             delayMs = Math.min(this.#backoff(failure), room);
         }
-        this.#options.onRetry?.({ attempt: this.#failures + 1, delayMs, reason: failure.reason });
+        const rateLimit = !failure.rateLimited
+            ? {}
+            : {
+                rateLimit: failure.retryAfterMs !== undefined
+                    ? { askedMs: failure.retryAfterMs }
+                    : { capMs: (failure.extraDelayMs ?? 0) + budget.maxDelayMs },
+            };
+        this.#options.onRetry?.({
+            attempt: this.#failures + 1,
+            delayMs,
+            reason: failure.reason,
+            ...rateLimit,
+        });
         await clock.sleep(delayMs, this.#options.signal);
         return undefined;
     }
@@ -1549,28 +3480,61 @@ var api_errors = __webpack_require__(3698);
 /** Reads (and calls that only hand out a fresh link) are safe to repeat. */
 const REPEATABLE = {
     statuses: new Set([408, 429, 500, 502, 503, 504]),
-    network: 'any',
+    once: false,
     afterSuccess: true,
 };
 /**
- * Starting an export twice only wastes work on the server, so gateway errors are tried
- * again; a 500 may mean the job exists, so it is not, nor is a start whose 202 arrived.
+ * A second export of the same site only costs the service work: a start that a gateway
+ * answered (502, 503, 504), or that broke off, is sent again even when the service may
+ * have acted on it; the run follows the job of the answer it gets, and the other runs to
+ * its end unused. A 500 is the API's own failure, which a second try does not fix, and a
+ * start whose 202 arrived has started its job.
  */
 const START_EXPORT = {
     statuses: new Set([429, 502, 503, 504]),
-    network: 'any',
+    once: false,
     afterSuccess: false,
 };
-/** A second agent job would open a second pull request: only retry certain refusals. */
+/**
+ * A second agent job would open a second pull request, and a follow-up sent twice is
+ * acted on twice: only what proves the service did not act is tried again.
+ */
 const CREATE_ONCE = {
     statuses: new Set([429, 503]),
-    network: 'refused',
+    once: true,
     afterSuccess: false,
+};
+/**
+ * Whether a failed call provably was not acted on: a rate limit (refused before any work),
+ * a 503 in the API's own words (its `{ "error" }` body) or with a Retry-After (the server
+ * asks to come back later), or a refused connection (the request never reached a server).
+ * A 502 or 504, a proxy's 503 page, a 500, a reset or a timeout may come after the service
+ * acted: a gateway that gave up waiting, or an answer lost on the way back.
+ */
+function notActedOn(failure) {
+    if (failure.status === undefined)
+        return failure.code === 'ECONNREFUSED';
+    if (failure.kind === 'proxy')
+        return false;
+    if (failure.status === 429)
+        return true;
+    return failure.status === 503 && (failure.fromApi || failure.retryAfterMs !== undefined);
+}
+/**
+ * A 404 about a job this run has just created, before any call has found it: behind a
+ * load balancer, a replica that has not seen the job yet answers for it. A few seconds of
+ * the usual backoff, then the 404 stands.
+ */
+const JUST_CREATED_BUDGET = {
+    outageMs: 10_000,
+    baseDelayMs: 500,
+    maxDelayMs: 4000,
 };
 
 // EXTERNAL MODULE: ./.build/api/schemas.js
 var schemas = __webpack_require__(4137);
 ;// CONCATENATED MODULE: ./.build/api/client.js
+
 
 
 
@@ -1598,6 +3562,11 @@ class AdminApi {
     #unanswered;
     /** Whether a call has had a usable answer: the API is where `base-url` says. */
     #answered = false;
+    /**
+     * Jobs this client created that no call has found yet, with the clock time of their
+     * creation: a 404 about one is a replica that has not seen it yet, for a while.
+     */
+    #created = new Map();
     constructor(options) {
         const checked = (0,net/* parseServiceUrl */.iO)(options.baseUrl.href);
         if (!(checked instanceof URL))
@@ -1636,13 +3605,13 @@ class AdminApi {
     get exportRoutes() {
         return this.#exportRoutes;
     }
-    startExport(request, signal) {
+    async startExport(request, signal) {
         const body = { domain: request.domain };
         if (request.version !== undefined)
             body.version = request.version;
         if (request.paths !== undefined)
             body.paths = request.paths;
-        return this.#exportCall(request.projectId, (prefix) => ({
+        const job = await this.#exportCall(request.projectId, (prefix) => ({
             method: 'POST',
             path: prefix,
             body,
@@ -1652,7 +3621,10 @@ class AdminApi {
             inputs: START_FIELDS,
             notFound: (0,api_errors/* notFoundAdvice */.yD)(),
             cutOff: 'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
+            actedAnyway: 'The failed try may have started an export all the same: that one then runs to its end on the server, unused.',
         }), signal);
+        this.#created.set(exportJob(job.jobId), this.#options.clock.now());
+        return job;
     }
     getExportJob(jobId, projectId, signal) {
         return this.#exportCall(projectId, (prefix) => ({
@@ -1661,6 +3633,7 @@ class AdminApi {
             schema: schemas/* exportJobSchema */.bf,
             operation: `read export job ${jobId}`,
             retry: REPEATABLE,
+            job: exportJob(jobId),
         }), signal);
     }
     /** Each call hands out a fresh presigned link for the same finished job. */
@@ -1671,10 +3644,11 @@ class AdminApi {
             schema: schemas/* bundleLinkSchema */.eV,
             operation: `generate the bundle link of export job ${jobId}`,
             retry: REPEATABLE,
+            job: exportJob(jobId),
         }), signal);
     }
-    createAgentJob(projectId, prompt, signal) {
-        return this.#call({
+    async createAgentJob(projectId, prompt, signal) {
+        const job = await this.#call({
             method: 'POST',
             path: `/v2/agent/${segment(projectId, 'project id')}/job`,
             body: { prompt },
@@ -1685,6 +3659,8 @@ class AdminApi {
             inputs: AGENT_FIELDS,
             notFound: (0,api_errors/* notFoundAdvice */.yD)('`project-id` (a project of that organization)'),
         }, signal);
+        this.#created.set(agentJob(projectId, job.id), this.#options.clock.now());
+        return job;
     }
     getAgentJob(projectId, id, signal) {
         return this.#call({
@@ -1694,6 +3670,7 @@ class AdminApi {
             operation: `read agent job ${id}`,
             forbidden: api_errors/* AGENT_FORBIDDEN */.K_,
             retry: REPEATABLE,
+            job: agentJob(projectId, id),
         }, signal);
     }
     /**
@@ -1749,26 +3726,48 @@ class AdminApi {
         const { clock, random, redactor } = this.#options;
         // The operation names ids the caller passed in; a key pasted there must not leak.
         const call = { ...request, operation: redactor.redact(request.operation) };
-        const schedule = new RetrySchedule({
-            clock,
-            random,
-            ...(this.#options.budget ? { budget: this.#options.budget } : {}),
-            deadline: () => this.#options.deadline,
-            ...(signal ? { signal } : {}),
-            onRetry: (event) => this.#options.onRetry?.({ operation: call.operation, ...event }),
-        });
         /** The last attempt that failed in a way the server may have acted on anyway. */
         let maybeActed;
+        /** Said with the next try: what the failed one may have left behind. */
+        let note;
+        const retries = (budget) => new RetrySchedule({
+            clock,
+            random,
+            ...(budget ? { budget } : {}),
+            deadline: () => this.#options.deadline,
+            ...(signal ? { signal } : {}),
+            onRetry: (event) => this.#options.onRetry?.({
+                operation: call.operation,
+                ...event,
+                ...(note !== undefined ? { note } : {}),
+            }),
+        });
+        const schedule = retries(this.#options.budget);
+        /** 404s about a job this run has just created: not seen by every replica yet. */
+        const notYetKnown = retries(JUST_CREATED_BUDGET);
         for (;;) {
             (0,errors/* throwIfAborted */.Te)(signal);
             let failure;
             try {
-                return await this.#send(call, signal);
+                const answer = await this.#send(call, signal);
+                if (call.job !== undefined)
+                    this.#created.delete(call.job);
+                return answer;
             }
             catch (err) {
                 if (!(err instanceof api_errors/* ApiError */.hD))
                     throw err;
                 failure = err;
+            }
+            const { job } = call;
+            const createdAt = job !== undefined ? this.#created.get(job) : undefined;
+            if (failure.status === 404 && job !== undefined && createdAt !== undefined) {
+                const stop = await notYetKnown.failed({
+                    reason: `HTTP 404${failure.detail ? ` (${failure.detail})` : ''}, just after this run created the job`,
+                });
+                if (!stop)
+                    continue;
+                throw failure.withMessage(`Could not ${call.operation} (HTTP 404${failure.detail ? `: ${failure.detail}` : ''}): the service does not know ${redactor.redact(call.job ?? '')}, though it gave this run that id when the job was created ${(0,duration/* formatDuration */.a3)(clock.now() - createdAt)} before. ${describeGiveUp(stop)}`);
             }
             if (!isRetryable(call.retry, failure)) {
                 if (schedule.failures === 0)
@@ -1780,8 +3779,10 @@ class AdminApi {
                     : '';
                 throw failure.withMessage(`${failure.message} (${attempts})${own}`);
             }
-            if (!call.retry.afterSuccess && mayHaveActed(failure)) {
+            note = undefined;
+            if (!call.retry.afterSuccess && !notActedOn(failure)) {
                 maybeActed = failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind;
+                note = call.actedAnyway;
             }
             const stop = await schedule.failed({
                 reason: failure.status !== undefined
@@ -1800,7 +3801,7 @@ class AdminApi {
         url.pathname = `${baseUrl.pathname.replace(/\/+$/, '')}${call.path}`;
         const proxy = proxyOf(dispatcher, url);
         const started = clock.now();
-        const once = call.retry.network === 'refused';
+        const once = call.retry.once;
         if (once)
             this.#unanswered = call.operation;
         let response;
@@ -1871,6 +3872,7 @@ class AdminApi {
                 kind: (0,api_errors/* kindOfStatus */.o3)(statusCode),
                 status: statusCode,
                 detail,
+                fromApi: (0,api_errors/* isApiErrorBody */.Ty)(text),
                 ...(waitMs !== undefined ? { retryAfterMs: waitMs } : {}),
             });
         }
@@ -1899,6 +3901,10 @@ class AdminApi {
         return parsed.data;
     }
 }
+/** An export job, as `#created` keys it and a message names it. */
+const exportJob = (jobId) => `export job ${jobId}`;
+/** An agent job, as `#created` keys it and a message names it: ids are a project's. */
+const agentJob = (projectId, id) => `agent job ${id} of project ${projectId}`;
 /** An id as one path segment, or a refusal when it would change the request's path. */
 function segment(id, what) {
     const checked = (0,schemas/* pathSegment */.pn)(id);
@@ -1908,6 +3914,8 @@ function segment(id, what) {
     return encodeURIComponent(checked);
 }
 function isRetryable(policy, failure) {
+    if (policy.once && !notActedOn(failure))
+        return false;
     if (failure.status !== undefined) {
         if (failure.kind === 'redirect')
             return false;
@@ -1919,15 +3927,7 @@ function isRetryable(policy, failure) {
             return false;
         return policy.statuses.has(failure.status);
     }
-    if (!failure.transient)
-        return false;
-    return policy.network === 'any' || failure.code === 'ECONNREFUSED';
-}
-/** Whether a failed call may have been acted on: its request reached a server that did not say no. */
-function mayHaveActed(failure) {
-    if (failure.status !== undefined)
-        return failure.status !== 429 && failure.status !== 503;
-    return failure.code !== 'ECONNREFUSED';
+    return failure.transient;
 }
 /**
  * A call that makes something, answered with a success whose body was cut off: it is not
@@ -2081,10 +4081,9 @@ function jobNotFoundAdvice(config) {
  */
 function unknownOutcomeAdvice(error, call) {
     const { status, kind } = error;
-    // What the client tries again (a refused connection, a 503) it holds as never acted on.
-    if (error.code === 'ECONNREFUSED' || (status !== undefined && CREATE_ONCE.statuses.has(status))) {
+    // What the client tries again (a refused connection, the API's 503) was never acted on.
+    if (notActedOn(error))
         return undefined;
-    }
     if (kind === 'invalid-response' && status !== undefined && status >= 200 && status < 300) {
         return `The API accepted the request (HTTP ${status}), so ${call.subject.toLowerCase()} was probably ${call.done}: ${call.check}`;
     }
@@ -2317,10 +4316,11 @@ function onRepository(job) {
 function stillRunningAdvice(mode, jobId, notFound = false) {
     const follow = (0,report/* setting */.Pe)('agent-job-id', jobId);
     if (mode === 'create') {
+        // The 404's own message says the service does not know the job this run created.
         const created = notFound
-            ? `Agent job ${jobId} was created by this run, though the service does not find it (yet), and may still be running`
+            ? 'It may still show up, and run'
             : `Agent job ${jobId} was created and may still be running`;
-        return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once it can be read' : ''}; running this step again as it is would create a second job.`;
+        return `${created}: follow it with ${follow} (and no \`prompt\`)${notFound ? ' once the service knows it' : ''}; running this step again as it is would create a second job.`;
     }
     if (mode === 'follow-up') {
         return `The follow-up was sent to agent job ${jobId}, which may still be running: follow it with ${follow} and no \`prompt\`; with the prompt, it would be sent again.`;
@@ -2372,8 +4372,8 @@ var external_node_path_ = __webpack_require__(6760);
 var place = __webpack_require__(4271);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
-// EXTERNAL MODULE: ./.build/deliver/manifest.js + 1 modules
-var deliver_manifest = __webpack_require__(8317);
+// EXTERNAL MODULE: ./.build/deliver/manifest.js
+var deliver_manifest = __webpack_require__(391);
 // EXTERNAL MODULE: ./.build/deliver/protected.js
 var deliver_protected = __webpack_require__(6346);
 // EXTERNAL MODULE: ./.build/deliver/mounts.js
@@ -2559,6 +4559,7 @@ var tree_walk = __webpack_require__(9904);
 
 
 
+
 /** The way out of a refusal, as the user gives it. */
 function optIn(rules) {
     return rules.invokedAs === 'cli' ? 'pass --overwrite true' : 'set overwrite to true';
@@ -2577,16 +4578,7 @@ async function inspectTarget(target, rules, given) {
     const refuse = (why) => {
         throw new TargetRefusal(`${shown} ${why}`);
     };
-    const protectedWhy = (await protectedReasonThroughLinks(target, rules)) ??
-        (await protectedReasonThroughMounts(target, rules));
-    if (protectedWhy)
-        refuse(`is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`);
-    const unwritable = await unwritableReason(external_node_path_.dirname(target));
-    if (unwritable)
-        refuse(`cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`);
-    const sibling = external_node_path_.basename((0,place/* siblingPath */.eR)(target, 'previous'));
-    if (Buffer.byteLength(sibling) > NAME_MAX)
-        refuse(`has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(external_node_path_.basename(target)))} bytes.`);
+    await checkSitePlace(target, rules, given);
     const stat = await target_lstatOrUndefined(target);
     if (stat === undefined)
         return { kind: 'absent' };
@@ -2610,7 +4602,8 @@ async function inspectTarget(target, rules, given) {
         // It was there a moment ago: something moved or replaced it while it was read.
         if (err.code !== 'ENOENT')
             throw err;
-        return refuse('changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.');
+        // Not the input's fault: the same run succeeds once the other has ended.
+        throw new errors/* PathInUseError */.c4(`${shown} changed while it was being checked, such as by another run into the same path (runs into one path must not overlap): wait for that run to end, then run again.`);
     });
     const outsideAt = await realPathOutsideWorkspace(target, rules);
     const outside = outsideAt !== undefined;
@@ -2624,6 +4617,25 @@ async function inspectTarget(target, rules, given) {
     return state;
 }
 /**
+ * The checks of the directory `target` by where it is, not by what it holds: made before
+ * anything is written beside it (the lock on it), and again by inspectTarget.
+ */
+async function checkSitePlace(target, rules, given) {
+    const refuse = (why) => {
+        throw new TargetRefusal(`${describePath(target, given)} ${why}`);
+    };
+    const protectedWhy = (await protectedReasonThroughLinks(target, rules)) ??
+        (await protectedReasonThroughMounts(target, rules));
+    if (protectedWhy)
+        refuse(`is never replaced: ${protectedWhy}. Choose a directory of its own, such as a new folder in the workspace.`);
+    const unwritable = await unwritableReason(external_node_path_.dirname(target));
+    if (unwritable)
+        refuse(`cannot be written: ${unwritable}, and the new site is created beside \`path\` before it takes its place. Make it writable for the runner, or choose another \`path\`.`);
+    const sibling = external_node_path_.basename((0,place/* siblingPath */.eR)(target, 'previous'));
+    if (Buffer.byteLength(sibling) > NAME_MAX)
+        refuse(`has a name too long to create the new site beside it under a name of its own (${sibling.replace(/-\d+(?:-[0-9a-f]{8})?-[0-9a-f]+$/, '-…')}, more than ${NAME_MAX} bytes): choose a name of at most ${NAME_MAX - (Buffer.byteLength(sibling) - Buffer.byteLength(external_node_path_.basename(target)))} bytes.`);
+}
+/**
  * Decides whether an archive kept as a file (`extract: false`) may be written into `dir`
  * under one of `names` (the extension depends on the format the storage serves). The
  * directory is not replaced, so it may hold other files; an existing archive of the same
@@ -2633,25 +4645,8 @@ async function inspectTarget(target, rules, given) {
 async function inspectArchiveTarget(dir, names, rules, given, signal) {
     const ours = new Map();
     const shown = describePath(dir, given);
-    // Writing one file into the workspace is fine; replacing the workspace is not.
-    if (!((0,deliver_protected/* contains */.gR)(dir, rules.workspace, rules.platform) && (0,deliver_protected/* contains */.gR)(rules.workspace, dir, rules.platform))) {
-        const why = await protectedReasonThroughLinks(dir, rules);
-        if (why)
-            throw new TargetRefusal(`${shown} is not written into: ${why}. Choose a directory of its own.`);
-    }
-    const unwritable = await unwritableReason(dir);
-    if (unwritable)
-        throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`);
-    const stat = await target_lstatOrUndefined(dir);
-    if (stat === undefined)
+    if (!(await checkArchivePlace(dir, rules, given)))
         return ours;
-    if (stat.isSymbolicLink()) {
-        const to = await promises_.readlink(dir).catch(() => '?');
-        throw new TargetRefusal(`${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`);
-    }
-    if (!stat.isDirectory()) {
-        throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another \`path\`.`);
-    }
     for (const name of names) {
         const file = external_node_path_.join(dir, name);
         // The manifest beside it is written too: a file of the user's there is theirs.
@@ -2686,6 +4681,34 @@ async function inspectArchiveTarget(dir, names, rules, given, signal) {
         }
     }
     return ours;
+}
+/**
+ * The checks of the directory `dir` an archive is kept in by where it is, not by what it
+ * holds: made before anything is written into it (the lock), and again by
+ * inspectArchiveTarget. False when there is no such directory yet.
+ */
+async function checkArchivePlace(dir, rules, given) {
+    const shown = describePath(dir, given);
+    // Writing one file into the workspace is fine; replacing the workspace is not.
+    if (!((0,deliver_protected/* contains */.gR)(dir, rules.workspace, rules.platform) && (0,deliver_protected/* contains */.gR)(rules.workspace, dir, rules.platform))) {
+        const why = await protectedReasonThroughLinks(dir, rules);
+        if (why)
+            throw new TargetRefusal(`${shown} is not written into: ${why}. Choose a directory of its own.`);
+    }
+    const unwritable = await unwritableReason(dir);
+    if (unwritable)
+        throw new TargetRefusal(`${shown} is not written into: ${unwritable}. Make it writable for the runner, or choose another \`path\`.`);
+    const stat = await target_lstatOrUndefined(dir);
+    if (stat === undefined)
+        return false;
+    if (stat.isSymbolicLink()) {
+        const to = await promises_.readlink(dir).catch(() => '?');
+        throw new TargetRefusal(`${shown} is a symbolic link (to ${to}): give the directory itself as \`path\`.`);
+    }
+    if (!stat.isDirectory()) {
+        throw new TargetRefusal(`${shown} exists and is not a directory: remove it or choose another \`path\`.`);
+    }
+    return true;
 }
 /**
  * The archive `name` in `dir` as the manifest beside it records it; 'changed' when that
@@ -2958,6 +4981,19 @@ function earlierExportIn(state) {
 
 
 
+/**
+ * The folder the site is served under on `domain` (`/docs`, as the URL encodes it), or ''
+ * for its root: known from a `compare-with` address on that host that reads the manifest
+ * under its own name, which lies at the root of every export. Any other source says
+ * nothing of it (a manifest of another name may be kept anywhere, another host may
+ * serve the site elsewhere).
+ */
+function sitePathOf(source, domain) {
+    if (source.kind !== 'url' || source.url.hostname !== domain)
+        return '';
+    const { pathname } = source.url;
+    return pathname.endsWith(`/${deliver_manifest/* MANIFEST_NAME */.ir}`) ? pathname.slice(0, -deliver_manifest/* MANIFEST_NAME */.ir.length - 1) : '';
+}
 /** Loads the earlier export's manifest from where `compare-with` says. Never throws. */
 async function loadBaseline(source, context) {
     try {
@@ -3202,9 +5238,16 @@ function roleOf(file, pages) {
 function pageRoute(file) {
     return (0,site_tree/* pageUrl */.fi)(file);
 }
-/** The page's address on the live site (`#` and `?` in a name are part of its path). */
-function pageUrl(domain, file) {
-    return `https://${domain}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
+/**
+ * The page's address on the live site (`#` and `?` in a name are part of its path), on a
+ * site served under `sitePath` (`/docs`, encoded as a URL holds it) when it is not the root.
+ */
+function pageUrl(domain, file, sitePath = '') {
+    return `${siteUrl(domain, sitePath).slice(0, -1)}${encodeURI(pageRoute(file)).replace(/#/g, '%23').replace(/\?/g, '%3F')}`;
+}
+/** The address of the site's home: `https://docs.example.com/`, `https://example.com/docs/`. */
+function siteUrl(domain, sitePath = '') {
+    return `https://${domain}${sitePath}/`;
 }
 /**
  * Pagefind's search index (Starlight's search, `pagefind/` or `_pagefind/`): a language and
@@ -3228,8 +5271,11 @@ const CHANGES_FORMAT = 'static-export-changes';
 /**
  * 2: a page moved to another address is listed in `pages.moved`, and no longer in
  * `pages.removed` and `pages.added`.
+ * 3: a page whose old address became a redirect to its new one is moved too (its
+ * `previous.redirected`), no longer an added page beside a changed one; a page that
+ * redirects names where (`redirectsTo`); `site` names where the pages are served.
  */
-const CHANGES_VERSION = 2;
+const CHANGES_VERSION = 3;
 /**
  * Sorts an export's files, once: the earlier export's as soon as it is known (its pages
  * are looked up while the new export is extracted), the new one's as its pages are.
@@ -3268,21 +5314,20 @@ function sortByRoute(list) {
         return x < y ? -1 : x > y ? 1 : byPath(a, b);
     });
 }
-/**
- * Compares two export manifests; `source` says where `previous` came from. `files` are
- * the manifests' files as `exportFiles` sorts them, when that is done already.
- */
-function compareExports(previous, current, source, files = {}) {
+/** Compares two export manifests; `source` says where `previous` came from. */
+function compareExports(previous, current, source, options = {}) {
     const domain = current.domain;
+    const { files = {}, sitePath = '', redirects } = options;
     const earlier = files.previous ?? exportFiles(previous.files);
     const now = files.current ?? exportFiles(current.files);
     const pagesBefore = earlier.pages;
     const pagesAfter = now.pages;
     const sameScheme = previous.pageFingerprints !== undefined &&
         previous.pageFingerprints.scheme === current.pageFingerprints?.scheme;
+    const url = (file) => pageUrl(domain, file, sitePath);
     const change = (file) => ({
         path: file.path,
-        url: pageUrl(domain, file.path),
+        url: url(file.path),
         ...(file.page?.title ? { title: file.page.title } : {}),
     });
     const pages = {
@@ -3334,6 +5379,9 @@ function compareExports(previous, current, source, files = {}) {
                 pages.removed.push(change(before));
         }
     }
+    if (redirects !== undefined) {
+        followRedirects(pages, redirects, url, sameScheme ? pagesBefore : undefined, pagesAfter);
+    }
     if (sameScheme)
         findMoves(pages, pagesBefore, pagesAfter);
     for (const list of [
@@ -3349,6 +5397,7 @@ function compareExports(previous, current, source, files = {}) {
         format: CHANGES_FORMAT,
         version: CHANGES_VERSION,
         source,
+        site: siteUrl(domain, sitePath),
         previous: refOf(previous),
         current: refOf(current),
         comparedBy: !sameScheme || (compared > 0 && pages.comparedByBytes === compared) ? 'bytes' : 'content',
@@ -3364,6 +5413,38 @@ function compareExports(previous, current, source, files = {}) {
  */
 function asFlatPage(file) {
     return file.endsWith('/index.html') ? `${file.slice(0, -'/index.html'.length)}.html` : undefined;
+}
+/**
+ * Names where each added or changed page that is a redirect now sends its reader. A
+ * changed page that redirects to an added page with the content it had is that page's old
+ * address, where the generator left a stub: the added page moved, and the stub is no
+ * change of its own. Content is compared only with fingerprints of one scheme (`before`).
+ */
+function followRedirects(pages, redirects, url, before, after) {
+    const added = new Map(pages.added.map((page) => [page.path, page]));
+    const changed = new Set(pages.changed);
+    const moved = new Set();
+    for (const page of [...pages.changed, ...pages.added]) {
+        const target = redirects.get(page.path);
+        if (target === undefined || target === page.path || !after.has(target))
+            continue;
+        page.redirectsTo = { path: target, url: url(target) };
+        const to = added.get(target);
+        const content = before?.get(page.path)?.page?.content;
+        if (to === undefined ||
+            moved.has(to) ||
+            !changed.has(page) ||
+            content === undefined ||
+            content !== after.get(target)?.page?.content) {
+            continue;
+        }
+        pages.moved.push({ ...to, previous: { path: page.path, url: page.url, redirected: true } });
+        moved.add(to).add(page);
+    }
+    if (moved.size === 0)
+        return;
+    pages.added = pages.added.filter((page) => !moved.has(page));
+    pages.changed = pages.changed.filter((page) => !moved.has(page));
 }
 /**
  * Takes out of the added and removed pages those that moved: an added page whose content
@@ -3889,7 +5970,136 @@ class WorkerFingerprinter {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/htmlparser2/dist/Parser.js
+var Parser = __webpack_require__(5867);
+// EXTERNAL MODULE: ./.build/airgap/html.js
+var airgap_html = __webpack_require__(178);
+;// CONCATENATED MODULE: ./.build/changes/redirects.js
+
+
+
+
+
+
+/**
+ * Redirect stubs: the pages a generator leaves at a moved page's old address, whose
+ * `<meta http-equiv="refresh">` sends the reader on to the new one (Hugo's aliases, Jekyll's
+ * redirect_from, Docusaurus's client redirects, Next.js's `redirect()` in a static export).
+ * The fingerprints only hash where a page redirects, so the report reads the few pages it
+ * lists as added or changed again, smallest first, as a stub is.
+ */
+/** Bytes of pages read again at most: stubs are a few hundred bytes, a site's pages far more. */
+const STUB_BYTES_READ = 16 * 1024 * 1024;
+/**
+ * The longest delay of a refresh that sends a reader on at once: Next.js writes 0 for a
+ * permanent redirect and 1 for a temporary one; a longer one leaves a page to be read.
+ */
+const REDIRECT_MAX_SECONDS = 1;
+/**
+ * The pages of the new export that the report lists as added or changed, that redirect a
+ * reader at once to another page of it: the stub's path → the page's path. Reads them
+ * from `root` (the extracted site) smallest first, within a budget of bytes.
+ */
+async function findRedirects(root, report, files, site) {
+    const redirects = new Map();
+    const listed = [...report.pages.added, ...report.pages.changed]
+        .map((page) => files.get(page.path))
+        .filter((file) => file !== undefined)
+        .sort((a, b) => a.size - b.size);
+    if (listed.length === 0)
+        return redirects;
+    const tree = site_tree/* SiteTree */.AI.of('', files.keys(), []);
+    let budget = STUB_BYTES_READ;
+    for (const file of listed) {
+        budget -= file.size;
+        if (budget < 0)
+            break;
+        const bytes = await promises_.readFile(external_node_path_.join(root, ...file.path.split('/')))
+            .catch(() => undefined);
+        if (bytes === undefined)
+            continue;
+        const target = redirectOf(bytes, file.path, tree, site);
+        if (target !== undefined)
+            redirects.set(file.path, target);
+    }
+    return redirects;
+}
+/** The page of the site that the page `file` (its bytes) sends a reader to at once, if any. */
+function redirectOf(bytes, file, tree, site) {
+    // Most pages say nothing of a refresh: no parse for them.
+    const text = bytes.toString('latin1');
+    if (!/http-equiv/i.test(text) || !/refresh/i.test(text))
+        return undefined;
+    const refresh = readRefresh(bytes.toString('utf8'));
+    if (refresh === undefined)
+        return undefined;
+    const own = pageUrl(site.domain, file, site.sitePath);
+    let target;
+    try {
+        target = new URL(refresh.url, refresh.base === undefined ? own : new URL(refresh.base, own));
+    }
+    catch {
+        return undefined;
+    }
+    if ((target.protocol !== 'https:' && target.protocol !== 'http:') ||
+        target.hostname !== site.domain) {
+        return undefined;
+    }
+    const inSite = `${site.sitePath}/`;
+    if (!target.pathname.startsWith(inSite))
+        return undefined;
+    const urlPath = (0,site_tree/* decodedUrlPath */.DP)(target.pathname.slice(site.sitePath.length));
+    const found = urlPath === undefined ? undefined : tree.resolve(urlPath)?.file;
+    return found !== undefined && found !== file && isPage(found) ? found : undefined;
+}
+/**
+ * The URL of the first `<meta http-equiv="refresh">` of a page, the one a browser acts on,
+ * when it sends the reader on within `REDIRECT_MAX_SECONDS`; and the page's `<base href>`,
+ * which a relative URL is read against. What a `<template>`, a `<noscript>` (text to a
+ * browser that runs scripts) or an SVG or MathML element holds is no tag of the page.
+ */
+function readRefresh(html) {
+    let found;
+    let refreshed = false;
+    let base;
+    let inert = 0;
+    const INERT = new Set(['template', 'noscript', 'svg', 'math']);
+    const parser = new Parser/* Parser */.i({
+        onopentag(name, attributes) {
+            if (INERT.has(name))
+                inert += 1;
+            if (inert > 0)
+                return;
+            if (refreshed)
+                return;
+            // The refresh's URL is read against the base known when its tag is met.
+            if (name === 'base' && base === undefined && attributes.href !== undefined) {
+                base = attributes.href.trim();
+            }
+            if (name !== 'meta' || attributes['http-equiv']?.toLowerCase() !== 'refresh')
+                return;
+            const content = attributes.content ?? '';
+            // As the HTML standard reads it: a time, then the end, a separator or a blank; a
+            // browser ignores any other (`content="url=/x"`), and acts on the first it takes.
+            const delay = /^[\t\n\f\r ]*(\d*)(\.[\d.]*)?(?:[;,\t\n\f\r ]|$)/.exec(content);
+            if (delay === null || (delay[1] === '' && delay[2] === undefined))
+                return;
+            refreshed = true;
+            const url = (0,airgap_html/* refreshUrl */.Lt)(content);
+            if (url !== undefined && Number(delay[1] || '0') <= REDIRECT_MAX_SECONDS)
+                found = { url };
+        },
+        onclosetag(name) {
+            if (INERT.has(name) && inert > 0)
+                inert -= 1;
+        },
+    }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    parser.end(html);
+    return found === undefined ? undefined : { ...found, ...(base !== undefined ? { base } : {}) };
+}
+
 ;// CONCATENATED MODULE: ./.build/changes/review.js
+
 
 
 
@@ -3926,6 +6136,10 @@ class ChangeReview {
      * later step to read as its own.
      */
     #staleRemoved;
+    /** The folder the live site is served under on its domain, where the report links pages. */
+    #sitePath;
+    /** The extracted site, until it is put in place: the report reads redirect stubs there. */
+    #stagingDir;
     constructor(config, target, deps) {
         this.config = config;
         this.target = target;
@@ -3939,6 +6153,7 @@ class ChangeReview {
         });
         this.#earlier = this.#baseline.then((baseline) => baseline.kind === 'found' ? exportFiles(baseline.baseline.manifest.files) : undefined);
         this.#staleRemoved = this.#removeStaleReport();
+        this.#sitePath = sitePathOf(config.compareWith, config.domain);
         // Awaited later; a rejection (a cancellation, a file that cannot be removed) must not
         // go unhandled meanwhile.
         this.#baseline.catch(() => undefined);
@@ -3956,6 +6171,7 @@ class ChangeReview {
      */
     describePages = (stagingDir) => {
         const { reporter, clock } = this.deps;
+        this.#stagingDir = stagingDir;
         let fingerprinter;
         let stopped = false;
         // Pages written before the earlier export is known wait here (a URL is still loading).
@@ -4022,10 +6238,16 @@ class ChangeReview {
         const previous = await this.#earlier;
         const current = this.#current;
         this.#current = undefined;
-        const report = compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
-            ...(previous ? { previous } : {}),
-            ...(current ? { current } : {}),
+        const compare = (redirects) => compareExports(baseline.baseline.manifest, manifest, baseline.baseline.source, {
+            files: { ...(previous ? { previous } : {}), ...(current ? { current } : {}) },
+            sitePath: this.#sitePath,
+            ...(redirects ? { redirects } : {}),
         });
+        let report = compare();
+        const redirects = await this.#redirectsIn(report, current);
+        // Rare: a page listed that redirects. Compared again, it is labelled, or its move found.
+        if (redirects.size > 0)
+            report = compare(redirects);
         if (baseline.baseline.manifest.domain !== manifest.domain) {
             reporter.warning(`The earlier export is of ${baseline.baseline.manifest.domain}, this one of ${manifest.domain}: the change report compares them anyway.`);
         }
@@ -4063,13 +6285,26 @@ class ChangeReview {
             return;
         }
         const source = `the earlier export in \`path\` (${this.config.path})`;
-        const report = compareExports(earlier, manifest, source);
+        const report = compareExports(earlier, manifest, source, { sitePath: this.#sitePath });
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
             // No report file lists them: the first are named here, in the log and the summary.
             throw removalRefused(`${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed)}`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
+    }
+    /** The pages the report lists as added or changed that are redirect stubs, and where to. */
+    async #redirectsIn(report, current) {
+        const root = this.#stagingDir;
+        if (root === undefined || current === undefined)
+            return new Map();
+        const started = this.deps.clock.now();
+        const redirects = await findRedirects(root, report, current.pages, {
+            domain: this.config.domain,
+            sitePath: this.#sitePath,
+        });
+        this.deps.reporter.debug(`Looked for redirect stubs among the added and changed pages in ${(0,duration/* formatDuration */.a3)(this.deps.clock.now() - started)}: ${redirects.size} found.`);
+        return redirects;
     }
     /** Removes the report at the fixed `changes-file` when it is one of ours; true when it was. */
     async #removeStaleReport() {
@@ -4097,7 +6332,12 @@ class ChangeReview {
         for (const [label, list] of lists) {
             for (const page of list.slice(0, 10)) {
                 const from = 'previous' in page ? `${page.previous.url} → ` : '';
-                reporter.info(`  ${label}: ${from}${page.url}`);
+                const stub = 'previous' in page && page.previous.redirected
+                    ? ' (the old address redirects to it)'
+                    : page.redirectsTo
+                        ? ` (redirects to ${page.redirectsTo.url})`
+                        : '';
+                reporter.info(`  ${label}: ${from}${page.url}${stub}`);
             }
             if (list.length > 10)
                 reporter.info(`  … ${list.length - 10} more ${label}`);
@@ -4301,6 +6541,21 @@ function describeNonArchive(head) {
     return `${head.length >= SNIFF_BYTES ? 'data' : `${head.length} bytes`} that match no known archive format (first bytes ${head.subarray(0, 8).toString('hex')})`;
 }
 
+// EXTERNAL MODULE: ./.build/deliver/full-disk.js
+var full_disk = __webpack_require__(6313);
+;// CONCATENATED MODULE: ./.build/deliver/write-all.js
+
+/**
+ * Writes all of `data` at `position`. A write to a disk that is nearly full writes what
+ * fits and says how much, without an error: only the next one fails (ENOSPC).
+ */
+function writeAll(fd, data, position) {
+    let done = 0;
+    while (done < data.length) {
+        done += external_node_fs_.writeSync(fd, data, done, data.length - done, position + done);
+    }
+}
+
 // EXTERNAL MODULE: external "node:v8"
 var external_node_v8_ = __webpack_require__(8877);
 // EXTERNAL MODULE: external "node:vm"
@@ -4391,6 +6646,8 @@ function takeCollector() {
 
 
 
+
+
 const MAX_ERROR_BODY = 64 * 1024;
 /**
  * The young generation is collected each time this much has been downloaded, so dead
@@ -4434,7 +6691,7 @@ async function downloadBundle(options) {
         deadline: () => options.deadline,
         ...(signal ? { signal } : {}),
         // Said before the wait, so a person sees why the log pauses.
-        onRetry: (event) => options.onEvent?.(`${event.reason} after ${position()}: ${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`),
+        onRetry: (event) => options.onEvent?.(`${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`),
     });
     let fd;
     try {
@@ -4697,10 +6954,14 @@ async function downloadBundle(options) {
                     // Synchronous: a chunk into the page cache is quicker than a thread-pool round trip.
                     if (sink?.needsFile?.() !== false) {
                         try {
-                            external_node_fs_.writeSync(fd, chunk, 0, chunk.length, received);
+                            writeAll(fd, chunk, received);
                         }
                         catch (err) {
-                            throw (0,errors/* asLocalFileError */.kH)(err, options.file, 'write the download to') ?? err;
+                            const failure = (0,errors/* asLocalFileError */.kH)(err, options.file, 'write the download to') ?? err;
+                            throw await (0,full_disk/* withDiskSpace */.y)(failure, {
+                                written: received,
+                                ...(total !== undefined ? { needed: total } : {}),
+                            });
                         }
                     }
                     try {
@@ -6007,6 +8268,7 @@ function grown(array) {
 
 
 
+
 /** Files up to this size are gathered whole and written in one call. */
 const SMALL_FILE_BYTES = 1024 * 1024;
 /** Never follow a symlink, never reuse a file that is already there. */
@@ -6307,12 +8569,6 @@ const ZEROS = Buffer.alloc(1024 * 1024);
 function hashZeros(hash, count) {
     for (let left = count; left > 0; left -= ZEROS.length) {
         hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
-    }
-}
-function writeAll(fd, data, position) {
-    let done = 0;
-    while (done < data.length) {
-        done += external_node_fs_.writeSync(fd, data, done, data.length - done, position + done);
     }
 }
 function sparseMismatch(entry, why) {
@@ -7031,6 +9287,9 @@ function mapZipError(err, root) {
 
 
 
+
+
+
 /**
  * Extracts the archive into `stagingDir` while it downloads: the format is read from
  * the first bytes, tar and tar.gz are extracted as they stream in, zip (whose
@@ -7068,14 +9327,19 @@ class ExtractingSink {
         return this.#format === undefined || this.#format === 'tar';
     }
     async write(chunk) {
-        if (this.#format === undefined) {
-            this.#head.push(chunk);
-            this.#headBytes += chunk.length;
-            if (this.#headBytes >= SNIFF_BYTES)
-                await this.#begin();
-            return;
+        try {
+            if (this.#format === undefined) {
+                this.#head.push(chunk);
+                this.#headBytes += chunk.length;
+                if (this.#headBytes >= SNIFF_BYTES)
+                    await this.#begin();
+                return;
+            }
+            await this.#tar?.write(chunk);
         }
-        await this.#tar?.write(chunk);
+        catch (err) {
+            throw await this.#withSpace(err);
+        }
     }
     async restart() {
         await this.#tar?.abort();
@@ -7088,13 +9352,25 @@ class ExtractingSink {
     }
     /** Completes extraction once the whole archive is in `file`. */
     async finish(file) {
-        if (this.#format === undefined)
-            await this.#begin();
-        const format = this.#format;
-        const result = format === 'zip'
-            ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
-            : await this.#tar.end();
-        return { format, ...result };
+        try {
+            if (this.#format === undefined)
+                await this.#begin();
+            const format = this.#format;
+            const result = format === 'zip'
+                ? await extractZip(file, this.stagingDir, this.limits, this.signal, this.onWritten)
+                : await this.#tar.end();
+            return { format, ...result };
+        }
+        catch (err) {
+            throw await this.#withSpace(err);
+        }
+    }
+    /** A full disk says how much of the site was on it, and what is free there. */
+    async #withSpace(err) {
+        if (!(0,full_disk/* isFullDisk */.R)(err))
+            return err;
+        // Added up only now: a run whose disk has room never pays for it.
+        return (0,full_disk/* withDiskSpace */.y)(err, { written: await bytesUnder(this.stagingDir) });
     }
     /** Stops any extraction in progress (on failure or cancellation). */
     async abort() {
@@ -7129,6 +9405,14 @@ async function sniffFile(file) {
     finally {
         await handle.close();
     }
+}
+/** The bytes of the files below `dir` (what the extraction wrote); 0 where it cannot be read. */
+async function bytesUnder(dir) {
+    const entries = await (0,tree_walk/* readTree */.Z)(dir).catch(() => []);
+    const sizes = await Promise.all(entries
+        .filter((entry) => entry.dirent.isFile())
+        .map((entry) => promises_.lstat(external_node_path_.join(dir, entry.path)).then((stat) => stat.size, () => 0)));
+    return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 ;// CONCATENATED MODULE: ./.build/deliver/deliver.js
@@ -7310,9 +9594,12 @@ async function recheckTarget(inspect) {
         return await inspect();
     }
     catch (err) {
+        const notPlaced = 'The export was not put in place, and `path` was left as it is:';
+        if (err instanceof errors/* PathInUseError */.c4)
+            throw new errors/* PathInUseError */.c4(`${notPlaced} ${err.message}`);
         if (!(err instanceof TargetRefusal))
             throw err;
-        throw new errors/* ActionError */.lZ(`The export was not put in place, and \`path\` was left as it is: ${err.message}`);
+        throw new errors/* ActionError */.lZ(`${notPlaced} ${err.message}`);
     }
 }
 /** One line per quarter of the download, and at most every 15 s in between. */
@@ -7374,6 +9661,291 @@ function renderHelmValues(values) {
         '  enabled: true\n' +
         `  bundleUrl: ${quoted(values.bundleUrl)}\n` +
         `  version: ${quoted(values.version)}\n`);
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 11 modules
+var classic_schemas = __webpack_require__(2857);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/iso.js
+var iso = __webpack_require__(4377);
+// EXTERNAL MODULE: ./.build/deliver/process-identity.js
+var process_identity = __webpack_require__(8908);
+;// CONCATENATED MODULE: ./.build/deliver/path-lock.js
+
+
+
+
+
+
+
+
+
+
+
+const LOCK_WAIT = { limitMs: 10 * 60_000, everyMs: 1000, clock: _build_clock/* systemClock */.m };
+/** A lock without a record this young is being written by its run, not left empty. */
+const BEING_WRITTEN_MS = 10_000;
+/**
+ * How long after its run's own time limit (`until`) a lock is still taken as held, where
+ * whether its process runs cannot be seen from here: the run's cleanup after its timeout,
+ * and the clocks of two hosts, which may disagree.
+ */
+const PAST_LIMIT_MS = 15 * 60_000;
+/** A record is a line of JSON: anything larger is not one. */
+const RECORD_MAX_BYTES = 4096;
+/** While it waits, a run says so once a minute. */
+const STILL_WAITING_EVERY_MS = 60_000;
+/** `.site.static-export.lock` beside `site`, the site or the archive's base name. */
+function lockFileBeside(target) {
+    return external_node_path_.join(external_node_path_.dirname(target), `.${external_node_path_.basename(target)}.static-export.lock`);
+}
+/** Text of the record the log shows: one line, no control characters. */
+const shownText = classic_schemas/* string */.YjP()
+    .max(255)
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/);
+const lockRecord = classic_schemas/* object */.Ikc({
+    format: classic_schemas/* literal */.euz('static-export-lock'),
+    pid: classic_schemas/* number */.aig().int().positive(),
+    /** When the process started (process-identity.ts), where known. */
+    start: shownText.optional(),
+    pidNamespace: shownText.optional(),
+    hostname: shownText,
+    /** When the run took the lock. */
+    startedAt: iso/* datetime */.w$(),
+    /** When the run's `timeout` ends it, and its lock with it. */
+    until: iso/* datetime */.w$().optional(),
+});
+/** The lock files this process holds, each with the identity of the file it created. */
+const held = new Map();
+let exitHookInstalled = false;
+/**
+ * Takes the lock `file`: at once when it is free, after taking it over when the run that
+ * holds it has ended, else once that run has removed it. Throws a PathInUseError when
+ * that run still holds it after `wait.limitMs`.
+ */
+async function lockPath(file, options) {
+    const { wait, reporter, signal } = options;
+    const began = wait.clock.now();
+    let waitingFor;
+    let saidAt = began;
+    for (;;) {
+        (0,errors/* throwIfAborted */.Te)(signal);
+        const lock = await createLock(file, wait.clock, options.until);
+        if (lock) {
+            if (waitingFor !== undefined)
+                options.onWaiting?.(undefined);
+            return lock;
+        }
+        const holder = await readHolder(file);
+        // Removed between the two looks: free again.
+        if (holder === undefined)
+            continue;
+        const verdict = judge(file, holder, wait.clock.now());
+        if (verdict.kind === 'ended') {
+            if (await takeOver(file, holder.stat)) {
+                reporter.notice(`Took over ${file}, left by a run that ended without removing it ${verdict.run}: ${verdict.why}.`);
+            }
+            continue;
+        }
+        const now = wait.clock.now();
+        const waited = now - began;
+        if (waitingFor !== verdict.run) {
+            waitingFor = verdict.run;
+            saidAt = now;
+            options.onWaiting?.(`the run that holds ${file} ${verdict.run}`);
+            reporter.info(`Waiting for the run that holds ${file} ${verdict.run} to end, for up to ${(0,duration/* formatDuration */.a3)(wait.limitMs)}: runs into one \`path\` take turns${verdict.unjudged ? `; ${verdict.unjudged}` : ''}.`);
+        }
+        else if (now - saidAt >= STILL_WAITING_EVERY_MS) {
+            saidAt = now;
+            reporter.info(`Still waiting for the run that holds ${file} (${(0,duration/* formatDuration */.a3)(waited)} so far).`);
+        }
+        if (waited >= wait.limitMs) {
+            throw new errors/* PathInUseError */.c4(`Another run is writing ${options.shown}: the run that holds ${file} ${verdict.run} had not ended after ${(0,duration/* formatDuration */.a3)(waited)}${verdict.unjudged ? ` (${verdict.unjudged})` : ''}. Runs into one \`path\` must not overlap: give each its own \`path\`, or have them take turns (one \`concurrency\` group in a workflow). If that run is no longer going on, remove ${file} and run again.`);
+        }
+        await wait.clock.sleep(Math.min(wait.everyMs, wait.limitMs - waited), signal);
+    }
+}
+/** Creates `file` for this run, or undefined when it exists. */
+async function createLock(file, clock, until) {
+    let handle;
+    try {
+        handle = await promises_.open(file, 'wx', 0o644);
+    }
+    catch (err) {
+        if (err.code === 'EEXIST')
+            return undefined;
+        throw (0,errors/* asLocalFileError */.kH)(err, file, 'create the lock file') ?? err;
+    }
+    let identity;
+    try {
+        const start = (0,process_identity/* ownStart */.DJ)();
+        const pidNamespace = (0,process_identity/* ownPidNamespace */.pP)();
+        const record = {
+            format: 'static-export-lock',
+            pid: process.pid,
+            ...(start !== undefined ? { start } : {}),
+            ...(pidNamespace !== undefined ? { pidNamespace } : {}),
+            hostname: external_node_os_.hostname(),
+            startedAt: new Date(clock.now()).toISOString(),
+            ...(until !== undefined ? { until: new Date(until).toISOString() } : {}),
+        };
+        await handle.writeFile(`${JSON.stringify(record)}\n`);
+        const { dev, ino } = await handle.stat();
+        identity = { dev, ino };
+    }
+    catch (err) {
+        await promises_.rm(file, { force: true });
+        throw (0,errors/* asLocalFileError */.kH)(err, file, 'write the lock file') ?? err;
+    }
+    finally {
+        await handle.close();
+    }
+    held.set(file, identity);
+    if (!exitHookInstalled) {
+        exitHookInstalled = true;
+        process.once('exit', releaseAllSync);
+    }
+    let released = false;
+    return {
+        file,
+        async release() {
+            if (released)
+                return;
+            released = true;
+            held.delete(file);
+            const now = await promises_.lstat(file).catch(() => undefined);
+            if (now && sameFile(now, identity))
+                await promises_.rm(file, { force: true });
+        },
+    };
+}
+function releaseAllSync() {
+    for (const [file, identity] of held) {
+        try {
+            const now = external_node_fs_.lstatSync(file, { throwIfNoEntry: false });
+            if (now && sameFile(now, identity))
+                external_node_fs_.rmSync(file, { force: true });
+        }
+        catch {
+            // Nothing more can be done while the process exits; the next run judges it ended.
+        }
+    }
+    held.clear();
+}
+function sameFile(stat, identity) {
+    return stat.dev === identity.dev && stat.ino === identity.ino;
+}
+/** The lock as it is now, or undefined when it is gone. */
+async function readHolder(file) {
+    let stat;
+    let text;
+    try {
+        stat = await promises_.lstat(file);
+        if (!stat.isFile()) {
+            throw new errors/* ActionError */.lZ(`${file} stands where this action keeps the lock on \`path\`, and is not a file: remove it, or choose another \`path\`.`);
+        }
+        if (stat.size > RECORD_MAX_BYTES)
+            return { stat };
+        text = await promises_.readFile(file, 'utf8');
+    }
+    catch (err) {
+        if (err.code === 'ENOENT')
+            return undefined;
+        throw (0,errors/* asLocalFileError */.kH)(err, file, 'read the lock file') ?? err;
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return { stat };
+    }
+    const parsed = lockRecord.safeParse(json);
+    return parsed.success ? { stat, record: parsed.data } : { stat };
+}
+/** Whether the run that holds the lock is still going on; `now` in real time, as file times are. */
+function judge(file, { stat, record }, now) {
+    if (record === undefined) {
+        return now - stat.mtimeMs < BEING_WRITTEN_MS
+            ? { kind: 'held', run: '(being created)' }
+            : {
+                kind: 'ended',
+                run: `(written ${stat.mtime.toISOString()})`,
+                why: 'it does not say which run holds it',
+            };
+    }
+    const host = external_node_os_.hostname();
+    const run = `(pid ${record.pid}${record.hostname === host ? '' : ` on ${record.hostname}`}, started ${record.startedAt})`;
+    const namespace = (0,process_identity/* ownPidNamespace */.pP)();
+    const elsewhere = record.hostname !== host
+        ? 'another host'
+        : record.pidNamespace !== undefined &&
+            namespace !== undefined &&
+            record.pidNamespace !== namespace
+            ? 'another process namespace (another container)'
+            : undefined;
+    if (elsewhere !== undefined) {
+        // Its process cannot be seen from here; its time limit can.
+        const limit = record.until === undefined ? undefined : Date.parse(record.until);
+        if (limit !== undefined && now > limit + PAST_LIMIT_MS) {
+            return {
+                kind: 'ended',
+                run,
+                why: `it runs on ${elsewhere}, and its \`timeout\` ended it at ${record.until}, over ${(0,duration/* formatDuration */.a3)(PAST_LIMIT_MS)} ago`,
+            };
+        }
+        return {
+            kind: 'held',
+            run,
+            unjudged: `it runs on ${elsewhere}, so whether it still runs is not judged from here${limit !== undefined ? `; it is taken over ${(0,duration/* formatDuration */.a3)(PAST_LIMIT_MS)} after its \`timeout\` (${record.until})` : ''}`,
+        };
+    }
+    const state = (0,process_identity/* processState */.LS)(record.pid, record.start);
+    if (state === 'gone')
+        return { kind: 'ended', run, why: `no process has pid ${record.pid}` };
+    if (state === 'reused') {
+        return {
+            kind: 'ended',
+            run,
+            why: `the process with pid ${record.pid} now started at another time, so it is another process`,
+        };
+    }
+    // This process holds only the locks it took: in a container each run has the same id.
+    const ours = held.get(file);
+    if (record.pid === process.pid && !(ours && sameFile(stat, ours))) {
+        return { kind: 'ended', run, why: 'an earlier run with the same pid left it' };
+    }
+    return { kind: 'held', run };
+}
+/**
+ * Removes the lock `judged`, whose run has ended. Renamed aside first, then compared: if
+ * another run took it over between the look and the rename, its lock is put back.
+ */
+async function takeOver(file, judged) {
+    const aside = `${file}.ended-${(0,process_identity/* ownNamePart */.vb)()}-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    (0,place/* trackTemporary */.hN)(aside);
+    try {
+        try {
+            await promises_.rename(file, aside);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT')
+                return false;
+            throw (0,errors/* asLocalFileError */.kH)(err, file, 'take over the lock file') ?? err;
+        }
+        if (sameFile(await promises_.lstat(aside), judged))
+            return true;
+        await promises_.link(aside, file).catch(async (err) => {
+            // A file system without hard links: renamed back instead.
+            if (err.code !== 'EEXIST')
+                await promises_.rename(aside, file).catch(() => undefined);
+        });
+        return false;
+    }
+    finally {
+        await (0,place/* removeTemporary */.cF)(aside);
+    }
 }
 
 ;// CONCATENATED MODULE: ./.build/export/wait.js
@@ -7568,6 +10140,8 @@ function toSource(link, api) {
 
 
 
+
+
 /** start → poll → bundle → download/extract → helm values → artifact. */
 async function runExport(config, deps) {
     try {
@@ -7578,21 +10152,33 @@ async function runExport(config, deps) {
         const placed = deps.record.sitePath ?? deps.record.archivePath;
         if (placed === undefined || deps.signal?.aborted)
             throw err;
-        throw (0,errors/* withSentence */.wt)(err, `The new export was already in place in ${placed}, and stays there.`);
+        const values = deps.record.helmValuesFile;
+        throw (0,errors/* withSentence */.wt)(err, `The new export was already in place in ${placed}, and stays there${values ? `, its Helm values in ${values}` : ''}.`);
     }
 }
 async function exportSteps(config, deps) {
-    const { api, reporter, record, clock } = deps;
-    const signal = deps.signal;
-    const withSignal = signal ? { signal } : {};
-    const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
     // A wrong path costs milliseconds, not an export: checked before any request.
     const targetRules = {
         ...config.protection,
         overwrite: config.overwrite,
-        ...(record.invokedAs ? { invokedAs: record.invokedAs } : {}),
+        ...(deps.record.invokedAs ? { invokedAs: deps.record.invokedAs } : {}),
     };
-    const target = await checkTargetBeforeRun(config, targetRules, deps);
+    await checkPlacesBeforeRun(config, targetRules);
+    const lock = config.download ? await lockTarget(config, deps) : undefined;
+    try {
+        return await exportHoldingPath(config, deps, targetRules, lock);
+    }
+    finally {
+        await lock?.release();
+    }
+}
+/** The export, once no other run writes `path` (`lock`, when the run writes it). */
+async function exportHoldingPath(config, deps, targetRules, lock) {
+    const { api, reporter, record, clock } = deps;
+    const signal = deps.signal;
+    const withSignal = signal ? { signal } : {};
+    const projectScope = config.projectId !== undefined ? { projectId: config.projectId } : {};
+    const target = await inspectTargetBeforeRun(config, targetRules, deps);
     const changes = planChangeReview(config, target, deps);
     // A run that makes no report leaves none of an earlier run where a later step reads it.
     if (changes === undefined &&
@@ -7606,7 +10192,12 @@ async function exportSteps(config, deps) {
         ? `Reusing export job ${existing} of ${config.domain}`
         : `Starting the static export of ${config.domain}`, async () => {
         const answer = existing !== undefined
-            ? await api.getExportJob(existing, config.projectId, signal)
+            ? await api.getExportJob(existing, config.projectId, signal).catch((err) => {
+                if (err instanceof api_errors/* ApiError */.hD && err.status === 404) {
+                    throw (0,api_errors/* withAdvice */.b5)(err, `Check \`job-id\` (${existing}): it must name an export job of this organization; leave it empty to start a new export.`);
+                }
+                throw err;
+            })
             : await api.startExport({
                 domain: config.domain,
                 ...(config.docsVersion !== undefined ? { version: config.docsVersion } : {}),
@@ -7639,6 +10230,10 @@ async function exportSteps(config, deps) {
         ...projectScope,
         ...withSignal,
     }).catch((err) => {
+        // The service still does not know the job it named when this run created it.
+        if (existing === undefined && err instanceof api_errors/* ApiError */.hD && err.status === 404) {
+            throw (0,api_errors/* withAdvice */.b5)(err, `If it shows up later, ${(0,report/* setting */.Pe)('job-id', started.jobId)} picks it up; running again without it starts another export.`);
+        }
         throw withWayBackToJob(err, started.jobId, record.status, signal);
     }));
     record.status = finished.status;
@@ -7665,7 +10260,7 @@ async function exportSteps(config, deps) {
     const maskLink = (link) => {
         if (!config.maskBundleUrl)
             return;
-        for (const part of (0,redact/* linkParts */.ly)(link, config.baseUrl))
+        for (const part of (0,redact/* linkParts */.ly)(link, config.baseUrl, config.domain))
             reporter.mask(part, 'log');
     };
     const publishLink = (source) => {
@@ -7701,13 +10296,15 @@ async function exportSteps(config, deps) {
     if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
         reporter.notice(`${(0,report/* setting */.Pe)('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`);
     }
+    /** What the download put in path: from then on, path holds this run's export. */
+    let delivered;
     if (config.download) {
         const checks = config.extract && (config.deploymentType !== 'cloud' || config.brokenLinks !== 'off');
         // Loaded while the archive downloads: compiling the check's code (about 15 ms) would
         // otherwise come after the extraction, and hold up the step's end by as much.
-        const readinessModule = checks ? Promise.all(/* import() */[__webpack_require__.e(227), __webpack_require__.e(413)]).then(__webpack_require__.bind(__webpack_require__, 1413)) : undefined;
+        const readinessModule = checks ? __webpack_require__.e(/* import() */ 729).then(__webpack_require__.bind(__webpack_require__, 1729)) : undefined;
         readinessModule?.catch(() => undefined); // a failure is met where it is awaited
-        const delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
+        delivered = await reporter.group(`Downloading the bundle${config.extract ? ` and extracting it into ${config.path}` : ` into ${config.path}`}`, () => deliverBundle({
             source,
             refresh: async (reason) => {
                 reporter.debug(`Refreshing the bundle link: ${reason}`);
@@ -7763,6 +10360,8 @@ async function exportSteps(config, deps) {
                 }
                 : {}),
         }));
+        // The new export is in place and the temporary files are gone: the rest is not in path.
+        await lock?.release();
         record.format = delivered.format;
         reporter.setOutput('path', delivered.directory);
         if (delivered.archivePath) {
@@ -7777,86 +10376,74 @@ async function exportSteps(config, deps) {
             reportPlacement(delivered.directory, delivered.replaced, reporter, record);
         }
         record.manifestPath = delivered.manifestPath;
-        if (config.artifactName !== undefined) {
-            await reporter.group(`Uploading the artifact ${config.artifactName}`, async () => {
-                if (!deps.uploadArtifact) {
-                    reporter.warning('`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.');
-                    return;
-                }
-                const files = delivered.archivePath
-                    ? [delivered.archivePath]
-                    : await listFiles(delivered.directory);
-                const name = config.artifactName;
-                let uploaded;
-                try {
-                    uploaded = await untilAborted(deps.uploadArtifact(name, delivered.directory, files), signal);
-                }
-                catch (err) {
-                    if (signal?.aborted)
-                        throw err;
-                    const cause = (0,errors/* errorMessage */.gJ)(err).replace(/\.$/, '');
-                    const duplicate = /already exists|\(409\)/i.test(cause)
-                        ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
-                        : '';
-                    throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`);
-                }
-                if (uploaded.id !== undefined) {
-                    record.artifactId = String(uploaded.id);
-                    reporter.setOutput('artifact-id', String(uploaded.id));
-                    reporter.info(`Uploaded ${files.length} file(s) as artifact ${config.artifactName} (id ${uploaded.id}).`);
-                }
-            });
-        }
     }
+    // Before the upload, which may be cancelled: the values match what path now holds.
     if (config.helmValuesFile !== undefined) {
-        const version = config.releaseVersion ?? started.jobId;
-        await (0,place/* writeFileAtomic */.Zf)(config.helmValuesFile, renderHelmValues({
-            bundleUrl: source.url,
-            version,
-            jobId: started.jobId,
-            domain: config.domain,
-            ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
-        }), 0o600);
-        record.helmValuesFile = config.helmValuesFile;
-        reporter.setOutput('helm-values-file', config.helmValuesFile);
-        reporter.info(`Wrote Helm values to ${config.helmValuesFile} (staticExport.version ${version}).`);
+        await writeHelmValues(config.helmValuesFile, config, started.jobId, source, deps);
+    }
+    if (delivered !== undefined && config.artifactName !== undefined) {
+        await uploadExport(config.artifactName, delivered, deps);
     }
     return record;
 }
-/**
- * The path rules, before any request: `path` (or the archive file in it) may be written,
- * the Helm values file is not a directory, and whatever killed runs left behind is
- * cleaned up. A refusal is an input error: nothing has been sent.
- */
-async function checkTargetBeforeRun(config, rules, deps) {
-    let state;
-    if (config.download) {
-        // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
-        const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
-        const recovery = config.extract
-            ? await (0,place/* recoverInterruptedRuns */.Xp)(external_node_path_.dirname(config.path), [external_node_path_.basename(config.path)])
-            : await (0,place/* recoverInterruptedRuns */.Xp)(config.path, archives.flatMap((name) => [name, archiveManifestName(name)]));
-        for (const line of recovery.done)
-            deps.reporter.info(line);
-        for (const line of recovery.warnings)
-            deps.reporter.warning(line);
-        await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
+/** The export in `delivered`, uploaded as the workflow artifact `name`; a signal ends the wait. */
+async function uploadExport(name, delivered, deps) {
+    const { reporter, record, signal } = deps;
+    await reporter.group(`Uploading the artifact ${name}`, async () => {
+        if (!deps.uploadArtifact) {
+            reporter.warning('`artifact-name` is set, but workflow artifacts can only be uploaded inside GitHub Actions: skipped.');
+            return;
+        }
+        const files = delivered.archivePath
+            ? [delivered.archivePath]
+            : await listFiles(delivered.directory);
+        let uploaded;
         try {
-            if (config.extract) {
-                state = await inspectTarget(config.path, rules, config.pathGiven);
-                if (state.kind === 'foreign') {
-                    deps.reporter.warning(`${(0,report/* setting */.Pe)('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`);
-                }
-            }
-            else {
-                await inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal);
-            }
+            uploaded = await untilAborted(deps.uploadArtifact(name, delivered.directory, files), signal);
         }
         catch (err) {
-            if (!(err instanceof TargetRefusal))
+            if (signal?.aborted)
                 throw err;
-            throw new errors/* InputError */.dz([{ input: 'path', message: err.message }]);
+            const cause = (0,errors/* errorMessage */.gJ)(err).replace(/\.$/, '');
+            const duplicate = /already exists|\(409\)/i.test(cause)
+                ? ` An artifact named ${name} already exists in this workflow run: give each job its own artifact-name (e.g. include the matrix values).`
+                : '';
+            throw new errors/* ActionError */.lZ(`Uploading the export as workflow artifact ${name} failed: ${cause}.${duplicate}`);
         }
+        if (uploaded.id !== undefined) {
+            record.artifactId = String(uploaded.id);
+            reporter.setOutput('artifact-id', String(uploaded.id));
+            reporter.info(`Uploaded ${files.length} file(s) as artifact ${name} (id ${uploaded.id}).`);
+        }
+    });
+}
+/** The Helm values of the link to `jobId`'s bundle, written to `file`. */
+async function writeHelmValues(file, config, jobId, source, { reporter, record }) {
+    const version = config.releaseVersion ?? jobId;
+    await (0,place/* writeFileAtomic */.Zf)(file, renderHelmValues({
+        bundleUrl: source.url,
+        version,
+        jobId,
+        domain: config.domain,
+        ...(source.expiresAt ? { expiresAt: source.expiresAt } : {}),
+    }), 0o600);
+    record.helmValuesFile = file;
+    reporter.setOutput('helm-values-file', file);
+    reporter.info(`Wrote Helm values to ${file} (staticExport.version ${version}).`);
+}
+/**
+ * Before any request, and before anything is written: where `path` is (what it holds is
+ * looked at once the lock is held), and the files the run writes at its end. A refusal is
+ * an input error: nothing has been sent.
+ */
+async function checkPlacesBeforeRun(config, rules) {
+    if (config.download) {
+        await asInputError(async () => {
+            if (config.extract)
+                await checkSitePlace(config.path, rules, config.pathGiven);
+            else
+                await checkArchivePlace(config.path, rules, config.pathGiven);
+        });
     }
     // Files the run writes at its end are checked now, before any request.
     const files = [
@@ -7913,7 +10500,70 @@ async function checkTargetBeforeRun(config, rules, deps) {
             ]);
         }
     }
+}
+/**
+ * Waits until no other run writes `path`, and makes the others wait: the lock is taken
+ * beside what the run replaces, the site (beside `path`) or the archive (in `path`).
+ */
+async function lockTarget(config, deps) {
+    const file = lockFileBeside(config.extract ? config.path : external_node_path_.join(config.path, config.domain));
+    const dir = external_node_path_.dirname(file);
+    try {
+        await promises_.mkdir(dir, { recursive: true });
+    }
+    catch (err) {
+        throw (0,errors/* asLocalFileError */.kH)(err, dir, 'create') ?? err;
+    }
+    const wait = deps.lockWait ?? LOCK_WAIT;
+    return lockPath(file, {
+        wait,
+        // The run's deadline on the lock's own clock, which another host can judge it by.
+        until: wait.clock.now() + Math.max(0, deps.deadline - deps.clock.now()),
+        reporter: deps.reporter,
+        shown: config.path,
+        onWaiting: (holder) => {
+            deps.record.pathHeldBy = holder;
+        },
+        ...(deps.signal ? { signal: deps.signal } : {}),
+    });
+}
+/**
+ * With the lock held: whatever killed runs left behind is cleaned up, and what `path`
+ * holds is checked. A refusal is an input error: nothing has been sent.
+ */
+async function inspectTargetBeforeRun(config, rules, deps) {
+    if (!config.download)
+        return undefined;
+    // The site is staged beside path; an archive kept as a file, and its manifest, inside it.
+    const archives = Object.values(EXTENSION).map((ext) => `${config.domain}${ext}`);
+    const recovery = config.extract
+        ? await (0,place/* recoverInterruptedRuns */.Xp)(external_node_path_.dirname(config.path), [external_node_path_.basename(config.path)])
+        : await (0,place/* recoverInterruptedRuns */.Xp)(config.path, archives.flatMap((name) => [name, archiveManifestName(name)]));
+    for (const line of recovery.done)
+        deps.reporter.info(line);
+    for (const line of recovery.warnings)
+        deps.reporter.warning(line);
+    await (0,place/* removeStaleTemporaryFiles */.cL)(deps.tempDir);
+    if (!config.extract) {
+        await asInputError(() => inspectArchiveTarget(config.path, archives, rules, config.pathGiven, deps.signal));
+        return undefined;
+    }
+    const state = await asInputError(() => inspectTarget(config.path, rules, config.pathGiven));
+    if (state.kind === 'foreign') {
+        deps.reporter.warning(`${(0,report/* setting */.Pe)('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`);
+    }
     return state;
+}
+/** What `check` returns; a refusal of `path` it throws becomes the input error it is. */
+async function asInputError(check) {
+    try {
+        return await check();
+    }
+    catch (err) {
+        if (!(err instanceof TargetRefusal))
+            throw err;
+        throw new errors/* InputError */.dz([{ input: 'path', message: err.message }]);
+    }
 }
 /** What this action's own files start with: its Helm values, its change report. */
 const OWN_FILE_START = {
@@ -8082,7 +10732,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         requestTimeoutMs: config.requestTimeoutMs,
         onRetry: (event) => {
             record.lastRetry = event.reason;
-            reporter.info(`Could not ${event.operation} (${event.reason}): trying again in ${(0,duration/* formatDuration */.a3)(event.delayMs)} (attempt ${event.attempt}).`);
+            reporter.info(describeRetry(event));
         },
         debug: (line) => reporter.debug(line),
     });
@@ -8117,6 +10767,7 @@ async function executeConfigured(raw, environment, reporter, options) {
                 signal,
                 record,
                 ...(environment.uploadArtifact ? { uploadArtifact: environment.uploadArtifact } : {}),
+                ...(options.lockWait ? { lockWait: options.lockWait } : {}),
             });
             // A signal after the export was put in place stopped nothing, but the run still ends
             // as cancelled, saying so: a script's next command must not take it for done.
@@ -8144,6 +10795,17 @@ async function executeConfigured(raw, environment, reporter, options) {
         if (!options.dispatcher)
             await dispatcher.destroy().catch(() => undefined);
     }
+}
+/** The line announcing the next try of an API call, and why it waits that long. */
+function describeRetry(event) {
+    const next = `trying again in ${(0,duration/* formatDuration */.a3)(event.delayMs)} (attempt ${event.attempt})`;
+    const limit = event.rateLimit;
+    const waiting = limit === undefined
+        ? `${next}.`
+        : 'askedMs' in limit
+            ? `rate limited, ${next}, as the service asked (Retry-After).`
+            : `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${(0,duration/* formatDuration */.a3)(limit.capMs)} at most, until the timeout.`;
+    return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
 }
 
 
