@@ -320,7 +320,10 @@ describe('the runner’s own disk', () => {
 
   // extract: false, so the archive itself is written to the runner's temp dir.
   it.each([
-    ['size=64k', /Could not write the download to .*: the disk is full \(ENOSPC\)\. Free space/],
+    [
+      'size=64k',
+      /Could not write the download to .*: the disk is full \(ENOSPC\), with \d+ KB written so far, \d+ KB needed and 0 B free on that file system\. Free space/,
+    ],
     ['ro,size=1m', /Could not create the download file .*: the file system is read-only \(EROFS\)/],
   ])('a tmpfs mounted %s: the path and the cause, in one attempt', async (options, message) => {
     const disk = await mounted(options);
