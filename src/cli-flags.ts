@@ -256,6 +256,11 @@ function booleanWord(value: string): boolean | undefined {
  * mistyped names, flags that belong to the other command, `--flag true|false` for
  * switches, and STATIC_EXPORT_<FLAG> variables.
  */
+/** A word shaped as the service's keys (`mint_…`): a key typed without `--api-key`, or in the wrong place. */
+function looksLikeKey(word: string): boolean {
+  return /^mint_[A-Za-z0-9_-]{8,}$/.test(word.trim());
+}
+
 export function parseCommandLine(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -610,7 +615,10 @@ export function parseCommandLine(
     // A message quotes the word it refuses, which may be the key typed in the wrong place.
     const redactor = new Redactor();
     const typedKeys = tokens.flatMap((t) =>
-      t.kind === 'option' && t.name === 'api-key' && t.value !== undefined ? [t.value] : [],
+      (t.kind === 'option' && t.name === 'api-key') ||
+      (t.kind !== 'option-terminator' && t.value !== undefined && looksLikeKey(t.value))
+        ? [t.value as string]
+        : [],
     );
     for (const key of [env.ADMIN_API_KEY, env[environmentName('api-key')], ...typedKeys]) {
       if (key !== undefined && !readsAsFlag(key)) redactor.add(key.trim());

@@ -189,6 +189,17 @@ describe('a usage error', () => {
       }),
     ).toBe('--path is given twice, as "site" and as "***": give it once');
   });
+
+  it('never shows a word shaped as a key, typed without --api-key and set nowhere else', () => {
+    expect(refusal(['export', '--domain', 'x', 'mint_strayword00000001'], {})).toBe(
+      'unexpected argument "***": values are given with a flag, e.g. --domain docs.example.com',
+    );
+    expect(refusal(['export', '--domain', 'x', '--download', 'mint_strayword00000001'], {})).toBe(
+      '--download takes true or false, got "***" (or write --download / --no-download)',
+    );
+    // Other words are quoted as typed.
+    expect(refusal(['export', '--domain', 'x', 'mint'], {})).toMatch(/^unexpected argument "mint"/);
+  });
 });
 
 describe('STATIC_EXPORT_HELP and STATIC_EXPORT_VERSION', () => {
