@@ -129,6 +129,7 @@ async function executeConfigured(
   const signal = options.signal
     ? AbortSignal.any([options.signal, timeout.signal])
     : timeout.signal;
+  const describeRetries = retryDescriber();
   const api = new AdminApi({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -140,7 +141,7 @@ async function executeConfigured(
     requestTimeoutMs: config.requestTimeoutMs,
     onRetry: (event) => {
       record.lastRetry = event.reason;
-      reporter.info(describeRetry(event));
+      reporter.info(describeRetries(event));
     },
     debug: (line) => reporter.debug(line),
   });
@@ -203,15 +204,24 @@ async function executeConfigured(
   }
 }
 
-/** The line announcing the next try of an API call, and why it waits that long. */
-export function describeRetry(event: RetryEvent): string {
-  const next = `trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt})`;
-  const limit = event.rateLimit;
-  const waiting =
-    limit === undefined
-      ? `${next}.`
-      : 'askedMs' in limit
-        ? `rate limited, ${next}, as the service asked (Retry-After).`
-        : `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${formatDuration(limit.capMs)} at most, until the timeout.`;
-  return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
+/**
+ * The lines announcing the next tries of a run's API calls, and why each waits that long.
+ * How waits without Retry-After grow is said once: a long rate limit is hundreds of tries.
+ */
+export function retryDescriber(): (event: RetryEvent) => string {
+  let explained = false;
+  return (event) => {
+    const next = `trying again in ${formatDuration(event.delayMs)} (attempt ${event.attempt})`;
+    const limit = event.rateLimit;
+    let waiting: string;
+    if (limit === undefined) waiting = `${next}.`;
+    else if ('askedMs' in limit) {
+      waiting = `rate limited, ${next}, as the service asked (Retry-After).`;
+    } else if (explained) waiting = `rate limited, ${next} (no Retry-After).`;
+    else {
+      explained = true;
+      waiting = `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${formatDuration(limit.capMs)} at most, until the timeout.`;
+    }
+    return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
+  };
 }

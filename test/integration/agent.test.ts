@@ -535,6 +535,26 @@ describe('agent creation rate limit (429)', () => {
     expect(run.outputs['agent-status']).toBe('completed');
   });
 
+  it('says how waits without Retry-After grow once, not on every try of a long rate limit', async () => {
+    harness.emulator.faults.add({ route: 'agent.create', status: 429, body: 'json', times: 3 });
+    const run = await harness.run({ ...AGENT, prompt: 'Fix the typos' });
+    expect(run.code, run.stdout).toBe(0);
+    const tries = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('Could not create an agent job'));
+    expect(tries).toEqual([
+      expect.stringMatching(
+        /: rate limited, trying again in \S+ \(attempt 2\)\. The service named no wait \(no Retry-After\): the waits grow, with jitter, to 16s at most, until the timeout\.$/,
+      ),
+      expect.stringMatching(
+        /: rate limited, trying again in \S+ \(attempt 3\) \(no Retry-After\)\.$/,
+      ),
+      expect.stringMatching(
+        /: rate limited, trying again in \S+ \(attempt 4\) \(no Retry-After\)\.$/,
+      ),
+    ]);
+  });
+
   it('fails at the timeout, explaining the hourly limit, when every create answers 429', async () => {
     const exhausted = await startHarness({ agentRateLimit: 0 });
     try {
