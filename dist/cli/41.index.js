@@ -2478,7 +2478,7 @@ __webpack_require__.d(__webpack_exports__, {
   execute: () => (/* binding */ execute)
 });
 
-// UNUSED EXPORTS: describeRetry
+// UNUSED EXPORTS: retryDescriber
 
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __webpack_require__(6752);
@@ -10721,6 +10721,7 @@ async function executeConfigured(raw, environment, reporter, options) {
     const signal = options.signal
         ? AbortSignal.any([options.signal, timeout.signal])
         : timeout.signal;
+    const describeRetries = retryDescriber();
     const api = new AdminApi({
         baseUrl: config.baseUrl,
         apiKey: config.apiKey,
@@ -10732,7 +10733,7 @@ async function executeConfigured(raw, environment, reporter, options) {
         requestTimeoutMs: config.requestTimeoutMs,
         onRetry: (event) => {
             record.lastRetry = event.reason;
-            reporter.info(describeRetry(event));
+            reporter.info(describeRetries(event));
         },
         debug: (line) => reporter.debug(line),
     });
@@ -10796,16 +10797,29 @@ async function executeConfigured(raw, environment, reporter, options) {
             await dispatcher.destroy().catch(() => undefined);
     }
 }
-/** The line announcing the next try of an API call, and why it waits that long. */
-function describeRetry(event) {
-    const next = `trying again in ${(0,duration/* formatDuration */.a3)(event.delayMs)} (attempt ${event.attempt})`;
-    const limit = event.rateLimit;
-    const waiting = limit === undefined
-        ? `${next}.`
-        : 'askedMs' in limit
-            ? `rate limited, ${next}, as the service asked (Retry-After).`
-            : `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${(0,duration/* formatDuration */.a3)(limit.capMs)} at most, until the timeout.`;
-    return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
+/**
+ * The lines announcing the next tries of a run's API calls, and why each waits that long.
+ * How waits without Retry-After grow is said once: a long rate limit is hundreds of tries.
+ */
+function retryDescriber() {
+    let explained = false;
+    return (event) => {
+        const next = `trying again in ${(0,duration/* formatDuration */.a3)(event.delayMs)} (attempt ${event.attempt})`;
+        const limit = event.rateLimit;
+        let waiting;
+        if (limit === undefined)
+            waiting = `${next}.`;
+        else if ('askedMs' in limit) {
+            waiting = `rate limited, ${next}, as the service asked (Retry-After).`;
+        }
+        else if (explained)
+            waiting = `rate limited, ${next} (no Retry-After).`;
+        else {
+            explained = true;
+            waiting = `rate limited, ${next}. The service named no wait (no Retry-After): the waits grow, with jitter, to ${(0,duration/* formatDuration */.a3)(limit.capMs)} at most, until the timeout.`;
+        }
+        return `Could not ${event.operation} (${event.reason}): ${waiting}${event.note ? ` ${event.note}` : ''}`;
+    };
 }
 
 
