@@ -1,4 +1,5 @@
 import { ActionError } from '../errors.js';
+import { errorBodySchema } from './schemas.js';
 
 export type ApiErrorKind =
   | 'bad-request'
@@ -113,12 +114,7 @@ const ADVICE: Partial<Record<ApiErrorKind, string>> = {
 /** Whether `body` is the API's own error answer, `{ "error": string }` (extra fields aside). */
 export function isApiErrorBody(body: string): boolean {
   try {
-    const parsed: unknown = JSON.parse(body);
-    return (
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      typeof (parsed as { error?: unknown }).error === 'string'
-    );
+    return errorBodySchema.safeParse(JSON.parse(body)).success;
   } catch {
     return false;
   }
