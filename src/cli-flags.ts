@@ -256,11 +256,6 @@ function booleanWord(value: string): boolean | undefined {
  * mistyped names, flags that belong to the other command, `--flag true|false` for
  * switches, and STATIC_EXPORT_<FLAG> variables.
  */
-/** A word shaped as the service's keys (`mint_…`): a key typed without `--api-key`, or in the wrong place. */
-function looksLikeKey(word: string): boolean {
-  return /^mint_[A-Za-z0-9_-]{8,}$/.test(word.trim());
-}
-
 export function parseCommandLine(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -615,9 +610,10 @@ export function parseCommandLine(
     // A message quotes the word it refuses, which may be the key typed in the wrong place.
     const redactor = new Redactor();
     const typedKeys = tokens.flatMap((t) =>
-      (t.kind === 'option' && t.name === 'api-key') ||
-      (t.kind !== 'option-terminator' && t.value !== undefined && looksLikeKey(t.value))
-        ? [t.value as string]
+      t.kind !== 'option-terminator' &&
+      t.value !== undefined &&
+      ((t.kind === 'option' && t.name === 'api-key') || looksLikeKey(t.value))
+        ? [t.value]
         : [],
     );
     for (const key of [env.ADMIN_API_KEY, env[environmentName('api-key')], ...typedKeys]) {
@@ -645,6 +641,11 @@ function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, a
 function typedOne(first: boolean, second: boolean): 'first' | 'second' | undefined {
   if (first === second) return undefined;
   return first ? 'first' : 'second';
+}
+
+/** A word shaped as the service's keys (`mint_…`): a key typed without `--api-key`, or in the wrong place. */
+function looksLikeKey(word: string): boolean {
+  return /^mint_[A-Za-z0-9_-]{8,}$/.test(word.trim());
 }
 
 /** One word that starts with a dash: a flag, not `-` (stdin) nor a sentence (`- fix it`). */
