@@ -47,8 +47,8 @@ export async function findRedirects(
     .map((page) => files.get(page.path))
     .filter((file): file is ManifestFile => file !== undefined)
     .sort((a, b) => a.size - b.size);
-  if (listed.length === 0) return redirects;
-  const tree = SiteTree.of('', files.keys(), []);
+  // The site's tree only for a page that names a refresh: most reports list none.
+  let tree: SiteTree | undefined;
   let budget = STUB_BYTES_READ;
   for (const file of listed) {
     budget -= file.size;
@@ -56,7 +56,8 @@ export async function findRedirects(
     const bytes = await fs
       .readFile(path.join(root, ...file.path.split('/')))
       .catch(() => undefined);
-    if (bytes === undefined) continue;
+    if (bytes === undefined || !namesRefresh(bytes)) continue;
+    tree ??= SiteTree.of('', files.keys(), []);
     const target = redirectOf(bytes, file.path, tree, site);
     if (target !== undefined) redirects.set(file.path, target);
   }
@@ -70,9 +71,7 @@ export function redirectOf(
   tree: SiteTree,
   site: SiteAddress,
 ): string | undefined {
-  // Most pages say nothing of a refresh: no parse for them.
-  const text = bytes.toString('latin1');
-  if (!/http-equiv/i.test(text) || !/refresh/i.test(text)) return undefined;
+  if (!namesRefresh(bytes)) return undefined;
   const refresh = readRefresh(bytes.toString('utf8'));
   if (refresh === undefined) return undefined;
   const own = pageUrl(site.domain, file, site.sitePath);
@@ -93,6 +92,12 @@ export function redirectOf(
   const urlPath = decodedUrlPath(target.pathname.slice(site.sitePath.length));
   const found = urlPath === undefined ? undefined : tree.resolve(urlPath)?.file;
   return found !== undefined && found !== file && isPage(found) ? found : undefined;
+}
+
+/** Whether the page's bytes name a refresh at all: most pages do not, and are not parsed. */
+function namesRefresh(bytes: Buffer): boolean {
+  const text = bytes.toString('latin1');
+  return /http-equiv/i.test(text) && /refresh/i.test(text);
 }
 
 /**
