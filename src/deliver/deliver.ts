@@ -70,6 +70,11 @@ export interface DeliverOptions {
   inspect?: (stagingDir: string, contents: SiteContents) => Promise<void>;
   /** What `target` may replace: checked again just before it is replaced. */
   targetRules: TargetRules;
+  /**
+   * Throws when this run no longer holds the lock on `target` (another run took it over):
+   * called just before `target` is replaced.
+   */
+  confirmLock?: () => Promise<void>;
   /** `target` as the user wrote it, for messages. */
   targetGiven: string;
   /** The export the bundle comes from, for the manifest. */
@@ -174,9 +179,10 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         writeManifest(staging, manifest),
       ]);
       for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
-      const previous = await recheckTarget(() =>
-        inspectTarget(options.target, options.targetRules, options.targetGiven),
-      );
+      const previous = await recheckTarget(async () => {
+        await options.confirmLock?.();
+        return inspectTarget(options.target, options.targetRules, options.targetGiven);
+      });
       // The last moment a cancellation or the timeout can leave path as it was.
       throwIfAborted(options.signal);
       const { replaced, leftBehind } = await replaceDirectory(staging, options.target);
@@ -193,15 +199,16 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     releaseYoungGeneration();
     const format = await sniffFile(file);
     const name = `${options.archiveName}${EXTENSION[format]}`;
-    const ours = await recheckTarget(() =>
-      inspectArchiveTarget(
+    const ours = await recheckTarget(async () => {
+      await options.confirmLock?.();
+      return inspectArchiveTarget(
         options.target,
         [name],
         options.targetRules,
         options.targetGiven,
         options.signal,
-      ),
-    );
+      );
+    });
     throwIfAborted(options.signal);
     const known = facts(format);
     const kept = { ...known, archive: { ...known.archive, file: name } };

@@ -19,7 +19,9 @@ import { ownNamePart, ownPidNamespace, ownStart, processState } from './process-
  * finds the lock held waits for that run to end, for a while; a lock whose run has ended
  * without removing it (killed outright) is taken over. The process is judged as the
  * leftovers beside `path` are (process-identity.ts), and never that of another host (a
- * shared disk) or container, whose ids mean nothing here.
+ * shared disk) or container, whose ids mean nothing here: the run renews its lock's
+ * modification time while it holds it, and one that another run sees go unrenewed for
+ * minutes has ended, whatever the two hosts' clocks say.
  */
 
 export interface LockWait {
@@ -29,9 +31,24 @@ export interface LockWait {
   everyMs: number;
   /** Real time: the holder is another process, whatever clock drives the rest of the run. */
   clock: Clock;
+  /** How often the run holding the lock renews it; RENEW_EVERY_MS by default. */
+  renewEveryMs?: number;
+  /**
+   * How long a lock of another host or container may go unrenewed, as this run sees it,
+   * before its run is taken as ended; UNRENEWED_MS by default, and never under six of the
+   * holder's renewals.
+   */
+  unrenewedMs?: number;
 }
 
 export const LOCK_WAIT: LockWait = { limitMs: 10 * 60_000, everyMs: 1000, clock: systemClock };
+
+/** The run holding a lock sets its modification time this often. */
+const RENEW_EVERY_MS = 20_000;
+/** A lock of another host or container unrenewed for this long has no run left. */
+const UNRENEWED_MS = 3 * 60_000;
+/** The longest renewal interval a record may name. */
+const RENEW_MAX_MS = 10 * 60_000;
 
 /** A lock without a record this young is being written by its run, not left empty. */
 const BEING_WRITTEN_MS = 10_000;
@@ -68,11 +85,18 @@ const lockRecord = z.object({
   startedAt: z.iso.datetime(),
   /** When the run's `timeout` ends it, and its lock with it. */
   until: z.iso.datetime().optional(),
+  /** How often the run renews the lock's modification time (earlier versions did not). */
+  renewEveryMs: z.number().int().positive().max(RENEW_MAX_MS).optional(),
 });
 type LockRecord = z.output<typeof lockRecord>;
 
 export interface PathLock {
   file: string;
+  /**
+   * Throws a PathInUseError when the lock file is no longer this run's: another run
+   * judged it ended and took it over, and may be writing `path` now.
+   */
+  confirm(): Promise<void>;
   /** Removes the lock file, once; one another run has taken over meanwhile is left to it. */
   release(): Promise<void>;
 }
@@ -108,9 +132,11 @@ export async function lockPath(file: string, options: LockOptions): Promise<Path
   const began = wait.clock.now();
   let waitingFor: string | undefined;
   let saidAt = began;
+  /** The lock file as last seen, and since when this run has seen it unrenewed. */
+  let seen: { stat: Stats; since: number } | undefined;
   for (;;) {
     throwIfAborted(signal);
-    const lock = await createLock(file, wait.clock, options.until);
+    const lock = await createLock(file, wait, options.until, options.shown);
     if (lock) {
       if (waitingFor !== undefined) options.onWaiting?.(undefined);
       return lock;
@@ -118,7 +144,18 @@ export async function lockPath(file: string, options: LockOptions): Promise<Path
     const holder = await readHolder(file);
     // Removed between the two looks: free again.
     if (holder === undefined) continue;
-    const verdict = judge(file, holder, wait.clock.now());
+    const seenAt = wait.clock.now();
+    if (
+      seen === undefined ||
+      !sameFile(holder.stat, seen.stat) ||
+      holder.stat.mtimeMs !== seen.stat.mtimeMs
+    ) {
+      seen = { stat: holder.stat, since: seenAt };
+    }
+    const verdict = judge(file, holder, seenAt, {
+      unrenewedForMs: seenAt - seen.since,
+      unrenewedMs: wait.unrenewedMs ?? UNRENEWED_MS,
+    });
     if (verdict.kind === 'ended') {
       if (await takeOver(file, holder.stat)) {
         reporter.notice(
@@ -154,9 +191,12 @@ export async function lockPath(file: string, options: LockOptions): Promise<Path
 /** Creates `file` for this run, or undefined when it exists. */
 async function createLock(
   file: string,
-  clock: Clock,
+  wait: LockWait,
   until: number | undefined,
+  shown: string,
 ): Promise<PathLock | undefined> {
+  const { clock } = wait;
+  const renewEveryMs = Math.min(wait.renewEveryMs ?? RENEW_EVERY_MS, RENEW_MAX_MS);
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, 'wx', 0o644);
@@ -176,6 +216,7 @@ async function createLock(
       hostname: os.hostname(),
       startedAt: new Date(clock.now()).toISOString(),
       ...(until !== undefined ? { until: new Date(until).toISOString() } : {}),
+      renewEveryMs,
     };
     await handle.writeFile(`${JSON.stringify(record)}\n`);
     const { dev, ino } = await handle.stat();
@@ -192,16 +233,56 @@ async function createLock(
     process.once('exit', releaseAllSync);
   }
   let released = false;
+  const renewing = renewLock(file, identity, renewEveryMs);
   return {
     file,
+    async confirm() {
+      const now = await fs.lstat(file).catch(() => undefined);
+      if (now && sameFile(now, identity)) return;
+      renewing.stop();
+      throw new PathInUseError(
+        `Another run took over the lock on ${shown} (${file}) while this run held it, and may be writing there now: this run takes it for ended when its lock goes unrenewed (a run stopped for minutes, or a clock set back), or when the file is removed. Runs into one \`path\` must not overlap: give each its own \`path\`, or have them take turns (one \`concurrency\` group in a workflow).`,
+      );
+    },
     async release() {
       if (released) return;
       released = true;
+      renewing.stop();
       held.delete(file);
       const now = await fs.lstat(file).catch(() => undefined);
       if (now && sameFile(now, identity)) await fs.rm(file, { force: true });
     },
   };
+}
+
+/**
+ * Sets the lock's modification time every `everyMs` while it is this run's (another host
+ * or container judges the run by it), never keeping the process alive.
+ */
+function renewLock(file: string, identity: FileIdentity, everyMs: number): { stop(): void } {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void (async () => {
+      try {
+        const now = await fs.lstat(file);
+        // Taken over by another run: its lock is left to it.
+        if (!sameFile(now, identity)) {
+          clearInterval(timer);
+          return;
+        }
+        const time = new Date();
+        await fs.utimes(file, time, time);
+      } catch {
+        // Gone, or not writable for a moment: confirm() says so when it matters.
+      } finally {
+        busy = false;
+      }
+    })();
+  }, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 function releaseAllSync(): void {
@@ -257,8 +338,16 @@ type Verdict =
   /** `unjudged`: why whether it still runs is not known. */
   { kind: 'held'; run: string; unjudged?: string } | { kind: 'ended'; run: string; why: string };
 
-/** Whether the run that holds the lock is still going on; `now` in real time, as file times are. */
-function judge(file: string, { stat, record }: Holder, now: number): Verdict {
+/**
+ * Whether the run that holds the lock is still going on; `now` in real time, as file
+ * times are, and how long this run has seen the lock unrenewed.
+ */
+function judge(
+  file: string,
+  { stat, record }: Holder,
+  now: number,
+  renewal: { unrenewedForMs: number; unrenewedMs: number },
+): Verdict {
   if (record === undefined) {
     return now - stat.mtimeMs < BEING_WRITTEN_MS
       ? { kind: 'held', run: '(being created)' }
@@ -280,7 +369,32 @@ function judge(file: string, { stat, record }: Holder, now: number): Verdict {
         ? 'another process namespace (another container)'
         : undefined;
   if (elsewhere !== undefined) {
-    // Its process cannot be seen from here; its time limit can.
+    // Its process cannot be seen from here; whether it renews its lock, and its time
+    // limit, can.
+    if (record.renewEveryMs !== undefined) {
+      const unrenewedMs = Math.max(renewal.unrenewedMs, 6 * record.renewEveryMs);
+      if (renewal.unrenewedForMs >= unrenewedMs) {
+        return {
+          kind: 'ended',
+          run,
+          why: `it runs on ${elsewhere}, and its lock went ${formatDuration(unrenewedMs)} without being renewed (its run renews it every ${formatDuration(record.renewEveryMs)})`,
+        };
+      }
+      // Renewed long ago by the file's time: ended without a wait, the two hosts' clocks
+      // allowed to disagree by as much as past a time limit.
+      if (now - stat.mtimeMs >= unrenewedMs + PAST_LIMIT_MS) {
+        return {
+          kind: 'ended',
+          run,
+          why: `it runs on ${elsewhere}, and its lock was last renewed at ${stat.mtime.toISOString()}, over ${formatDuration(unrenewedMs + PAST_LIMIT_MS)} ago`,
+        };
+      }
+      return {
+        kind: 'held',
+        run,
+        unjudged: `it runs on ${elsewhere}, so it is judged by its lock, which its run renews every ${formatDuration(record.renewEveryMs)}: it is taken as ended once the lock goes ${formatDuration(unrenewedMs)} without being renewed`,
+      };
+    }
     const limit = record.until === undefined ? undefined : Date.parse(record.until);
     if (limit !== undefined && now > limit + PAST_LIMIT_MS) {
       return {

@@ -306,6 +306,7 @@ async function exportHoldingPath(
           archiveName: config.domain,
           limits: config.limits,
           targetRules,
+          ...(lock ? { confirmLock: () => lock.confirm() } : {}),
           targetGiven: config.pathGiven,
           export: {
             domain: config.domain,

@@ -136,6 +136,38 @@ describe('runs into one path', () => {
     await expect(fs.access(lock)).rejects.toThrow();
   });
 
+  it('leave path as it is when another run took the lock over meanwhile', async () => {
+    const lock = path.join(workspace, '.site.static-export.lock');
+    const running = run({ path: 'site' });
+    const started = Date.now();
+    while (
+      !(await fs.access(lock).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() - started > 10_000) throw new Error('the run took no lock');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // While the job runs, another run judges this one ended and takes the lock over.
+    const record = `${JSON.stringify({ format: 'static-export-lock', pid: 4242, hostname: 'runner-b', startedAt: new Date().toISOString() })}\n`;
+    await fs.rm(lock);
+    await fs.writeFile(lock, record);
+    const result = await running;
+    expect(result.code).toBe(1);
+    expect(result.outcome.error).toBeInstanceOf(PathInUseError);
+    expect(errorLines(result)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error::The export was not put in place, and \`path\` was left as it is: Another run took over the lock on ${workspace}/site \\(${lock.replace(/[.]/g, '\\.')}\\) while this run held it`,
+        ),
+      ),
+    ]);
+    // Neither the site nor anything of this run's is there; the other run's lock stays.
+    expect(await fs.readdir(workspace)).toEqual(['.site.static-export.lock']);
+    expect(await fs.readFile(lock, 'utf8')).toBe(record);
+  });
+
   it('fail on the command line with exit code 1 and the code path-in-use, never 2', async () => {
     const lock = path.join(workspace, '.site.static-export.lock');
     const { child } = await otherRunHolding(lock);

@@ -53,6 +53,12 @@ async function lockRecord(): Promise<Record<string, unknown>> {
   return JSON.parse(await fs.readFile(lockFile, 'utf8')) as Record<string, unknown>;
 }
 
+/** The record as versions before renewal wrote it. */
+function earlierVersion(record: Record<string, unknown>): Record<string, unknown> {
+  const { renewEveryMs: _, ...rest } = record;
+  return rest;
+}
+
 describe('the lock on path', () => {
   it('is a file beside path naming this run, removed on release', async () => {
     expect(lockFile).toBe(path.join(dir, '.site.static-export.lock'));
@@ -64,6 +70,7 @@ describe('the lock on path', () => {
       pidNamespace: expect.stringMatching(/^pid:\[\d+\]$/),
       hostname: os.hostname(),
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      renewEveryMs: 20_000,
     });
     await lock.release();
     await lock.release();
@@ -143,9 +150,9 @@ describe('the lock on path', () => {
     ]);
   });
 
-  it("never judges another host's lock (a shared disk): it waits, and says so", async () => {
+  it("never judges an earlier version's lock of another host (a shared disk): it waits, and says so", async () => {
     const lock = await lockPath(lockFile, options());
-    const record = await lockRecord();
+    const record = earlierVersion(await lockRecord());
     await lock.release();
     // A pid no process has here, which says nothing of the other host.
     const gone = Number(spawnSync(process.execPath, ['-e', 'console.log(process.pid)']).stdout);
@@ -163,10 +170,10 @@ describe('the lock on path', () => {
     expect((await lockRecord()).hostname).toBe('runner-b');
   });
 
-  it("takes over another host's lock once its run's timeout is long past, and says when it will", async () => {
+  it("takes over an earlier version's lock of another host once its run's timeout is long past, and says when it will", async () => {
     const until = Date.now() + 3_600_000;
     const lock = await lockPath(lockFile, { ...options(), until });
-    const record = await lockRecord();
+    const record = earlierVersion(await lockRecord());
     expect(record.until).toBe(new Date(until).toISOString());
     await lock.release();
     // Within its time limit (and the quarter of an hour after it): waited for.
@@ -191,6 +198,94 @@ describe('the lock on path', () => {
     ]);
     expect((await lockRecord()).hostname).toBe(os.hostname());
     await taken.release();
+  });
+
+  it("waits for another host's run while it renews its lock, and takes over once it stops", async () => {
+    const lock = await lockPath(lockFile, {
+      ...options(),
+      wait: { ...options().wait, renewEveryMs: 20 },
+    });
+    const record = await lockRecord();
+    expect(record.renewEveryMs).toBe(20);
+    // The holder renews it: a lock dated long ago is dated now within a few renewals.
+    const past = new Date('2001-01-01T00:00:00Z');
+    await fs.utimes(lockFile, past, past);
+    await expect
+      .poll(async () => (await fs.stat(lockFile)).mtimeMs, { timeout: 2000 })
+      .toBeGreaterThan(Date.now() - 60_000);
+    await lock.release();
+    // Another host's run, killed outright while its lock is renewed here by hand.
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, hostname: 'runner-b' }));
+    const renewing = setInterval(() => {
+      const now = new Date();
+      fs.utimes(lockFile, now, now).catch(() => undefined);
+    }, 20);
+    const unrenewed = (limitMs: number) => {
+      const each = options(limitMs);
+      return { ...each, wait: { ...each.wait, unrenewedMs: 150 } };
+    };
+    try {
+      const waiting = unrenewed(400);
+      await expect(lockPath(lockFile, waiting)).rejects.toThrow(PathInUseError);
+      expect(waiting.lines).toEqual([
+        expect.stringMatching(
+          /; it runs on another host, so it is judged by its lock, which its run renews every \S+: it is taken as ended once the lock goes \S+ without being renewed\.$/,
+        ),
+      ]);
+    } finally {
+      clearInterval(renewing);
+    }
+    // No longer renewed: taken over once this run has seen it unrenewed long enough.
+    const taking = unrenewed(5000);
+    const began = Date.now();
+    const taken = await lockPath(lockFile, taking);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(150);
+    expect(taking.notices).toEqual([
+      expect.stringMatching(
+        /^Took over .* on runner-b, .*: it runs on another host, and its lock went \S+ without being renewed \(its run renews it every \S+\)\.$/,
+      ),
+    ]);
+    await taken.release();
+  });
+
+  it("takes over at once another host's lock last renewed long ago", async () => {
+    const lock = await lockPath(lockFile, options());
+    const record = await lockRecord();
+    await lock.release();
+    await fs.writeFile(lockFile, JSON.stringify({ ...record, hostname: 'runner-b' }));
+    const renewed = new Date(Date.now() - 30 * 60_000);
+    await fs.utimes(lockFile, renewed, renewed);
+    const taking = options(50);
+    const taken = await lockPath(lockFile, taking);
+    expect(taking.notices).toEqual([
+      expect.stringContaining(
+        `: it runs on another host, and its lock was last renewed at ${renewed.toISOString()}, over 18m 00s ago.`,
+      ),
+    ]);
+    await taken.release();
+  });
+
+  it("is confirmed while it is this run's, and no longer once another run took it over", async () => {
+    const lock = await lockPath(lockFile, {
+      ...options(),
+      wait: { ...options().wait, renewEveryMs: 20 },
+    });
+    await lock.confirm();
+    // Another run judged it ended and took it over: its own lock, dated when it wrote it.
+    await fs.rm(lockFile);
+    await fs.writeFile(lockFile, JSON.stringify({ format: 'static-export-lock', other: true }));
+    const written = new Date('2001-01-01T00:00:00Z');
+    await fs.utimes(lockFile, written, written);
+    await expect(lock.confirm()).rejects.toThrow(
+      new RegExp(
+        `^Another run took over the lock on .*site \\(${lockFile.replace(/[.]/g, '\\.')}\\) while this run held it`,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Neither renewed nor removed by this run.
+    expect((await fs.stat(lockFile)).mtimeMs).toBe(written.getTime());
+    await lock.release();
+    expect((await fs.readFile(lockFile, 'utf8')).includes('"other":true')).toBe(true);
   });
 
   it('waits for a lock being created, and takes over one left empty', async () => {
