@@ -764,8 +764,12 @@ function readablePath(encoded: string): string {
   });
 }
 
-/** A page's address as a reader types it on `domain`'s site: its path, decoded where shown. */
-function addressPath(url: string, domain: string): string {
+/**
+ * A page's address as a reader types it on `domain`'s site: its path, decoded where shown.
+ * How the summary and the log name an address no longer served (a removed page, a moved
+ * page's old one).
+ */
+export function addressPath(url: string, domain: string): string {
   return readablePath(
     url.startsWith(`https://${domain}/`) ? url.slice(`https://${domain}`.length) : url,
   );

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../deliver/place.js';
 import { earlierExportIn, type TargetState } from '../deliver/target.js';
 import { formatDuration } from '../duration.js';
 import { ActionError } from '../errors.js';
-import type { ExportRecord, Reporter } from '../report.js';
+import { addressPath, type ExportRecord, type Reporter } from '../report.js';
 import { type BaselineResult, loadBaseline, sitePathOf } from './baseline.js';
 import {
   CHANGES_FORMAT,
@@ -203,7 +203,7 @@ export class ChangeReview {
     if (excess !== undefined) {
       // The file is in RUNNER_TEMP, gone with the job: the message names the first too.
       throw removalRefused(
-        `${excess}; removed: ${namedRemoved(report.pages.removed)}. The removed pages are listed in ${file}`,
+        `${excess}; removed: ${namedRemoved(report.pages.removed, this.config.domain)}. The removed pages are listed in ${file}`,
       );
     }
   };
@@ -230,7 +230,7 @@ export class ChangeReview {
     if (excess !== undefined) {
       // No report file lists them: the first are named here, in the log and the summary.
       throw removalRefused(
-        `${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed)}`,
+        `${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed, this.config.domain)}`,
       );
     }
     reporter.info(
@@ -275,26 +275,28 @@ export class ChangeReview {
       String(assets.changed.length + assets.added.length + assets.removed.length),
     );
     reporter.setOutput('changes-file', file);
+    // An address no longer served is a path, as in the summary: a link there answers 404.
+    const gone = (url: string) => addressPath(url, this.config.domain);
     reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
     reporter.info(
       `Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.moved.length} moved, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`,
     );
-    const lists: [string, (PageChange | PageMove)[]][] = [
-      ['changed', pages.changed],
-      ['added', pages.added],
-      ['removed', pages.removed],
-      ['moved', pages.moved],
+    const lists: [string, (PageChange | PageMove)[], boolean][] = [
+      ['changed', pages.changed, true],
+      ['added', pages.added, true],
+      ['removed', pages.removed, false],
+      ['moved', pages.moved, true],
     ];
-    for (const [label, list] of lists) {
+    for (const [label, list, served] of lists) {
       for (const page of list.slice(0, 10)) {
-        const from = 'previous' in page ? `${page.previous.url} → ` : '';
+        const from = 'previous' in page ? `${gone(page.previous.url)} → ` : '';
         const stub =
           'previous' in page && page.previous.redirected
             ? ' (the old address redirects to it)'
             : page.redirectsTo
               ? ` (redirects to ${page.redirectsTo.url})`
               : '';
-        reporter.info(`  ${label}: ${from}${page.url}${stub}`);
+        reporter.info(`  ${label}: ${from}${served ? page.url : gone(page.url)}${stub}`);
       }
       if (list.length > 10) reporter.info(`  … ${list.length - 10} more ${label}`);
     }
@@ -330,9 +332,12 @@ function whyByBytes(earlierScheme: number | undefined): { said: string; more: st
 /** Removed pages a refusal names: the log and the summary outlive the report file. */
 const NAMED_REMOVED = 5;
 
-/** The first removed pages by address, and how many more: `a, b and 3 more`. */
-function namedRemoved(removed: readonly PageChange[]): string {
-  const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+/**
+ * The first removed pages by path (`/guides/old`: nothing is served at their address any
+ * more, as the summary shows them), and how many more: `/a, /b and 3 more`.
+ */
+function namedRemoved(removed: readonly PageChange[], domain: string): string {
+  const named = removed.slice(0, NAMED_REMOVED).map((page) => addressPath(page.url, domain));
   const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
   return `${named.join(', ')}${more}`;
 }
