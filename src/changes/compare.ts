@@ -70,6 +70,7 @@ export interface ChangeReport {
    * whatever this says: `pages.comparedByBytes` counts them.
    */
   comparedBy: 'content' | 'bytes';
+  /** Each list of pages in the order of their addresses, numbers by their value (`/p2`, `/p10`). */
   pages: {
     before: number;
     after: number;
@@ -137,15 +138,23 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
 }
 
 /**
+ * The order a reader expects of addresses: numbers by their value (`/p2` before `/p10`),
+ * accents and case after the letters (`/café` just after `/cafe`, `/Zeta` after `/alpha`).
+ * One locale, named: the runner's (Swedish, say, puts `ä` after `z`) would change the report.
+ */
+const readerOrder = new Intl.Collator('en', { numeric: true });
+
+/**
  * Sorts pages in the order of their addresses as a reader spells them, before any
- * encoding: `/` first, `/guides/` before `/guides/setup`, `/café` just after `/cafe`.
+ * encoding: `/` first, `/guides/` before `/guides/setup`, `/p2` before `/p10`. Addresses
+ * the collation holds equal (`/p01`, `/p1`) keep an order by their code points.
  */
 function sortByRoute(list: PageChange[]): void {
   const routes = new Map(list.map((page) => [page, pageRoute(page.path)]));
   list.sort((a, b) => {
     const x = routes.get(a) as string;
     const y = routes.get(b) as string;
-    return x < y ? -1 : x > y ? 1 : byPath(a, b);
+    return readerOrder.compare(x, y) || (x < y ? -1 : x > y ? 1 : byPath(a, b));
   });
 }
 

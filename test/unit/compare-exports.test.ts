@@ -123,6 +123,22 @@ describe('compareExports', () => {
     ]);
   });
 
+  it('lists numbered pages by their numbers, the same way on every machine', () => {
+    const files = ['p10', 'p2', 'p1', 'Zeta', 'alpha', 'v1.10', 'v1.9', 'p01', 'ä'];
+    const before = manifest({ 'index.html': page('home') });
+    const after = manifest(
+      Object.fromEntries(files.map((name) => [`guides/${name}.html`, page(name)])),
+      { jobId: 'se_2' },
+    );
+    const report = compareExports(before, after, 'the test');
+    // p2 before p10, as a reader counts; a letter's case second (Zeta after alpha), and ä
+    // beside a, not after z (as a Swedish runner's locale would have it).
+    const order = ['ä', 'alpha', 'p01', 'p1', 'p2', 'p10', 'v1.9', 'v1.10', 'Zeta'];
+    expect(report.pages.added.map((p) => pageRoute(p.path))).toEqual(
+      order.map((name) => `/guides/${name}`),
+    );
+  });
+
   it('matches assets by name without build ids and hashes, then by content', () => {
     const before = manifest({
       '_next/static/OLDBUILDID0000000000a/_buildManifest.js': 'manifest',
