@@ -434,8 +434,17 @@ function cell(text: string): string {
  */
 function plainText(text: string): string {
   return visibleDirections(
-    noAutolink(text.replace(/[\\`*_{}[\]()<>#!&~|:@]/g, '\\$&')).replace(/\s+/g, ' '),
+    noMath(noAutolink(text.replace(/[\\`*_{}[\]()<>#!&~|:@]/g, '\\$&'))).replace(/\s+/g, ' '),
   );
+}
+
+/**
+ * GitHub renders the text between two dollars as math (`$x$`, `$$y$$`); its guide to math
+ * shows a dollar outside math in a `<span>` of its own, which pairs with no other. So is
+ * each one here. Only on text whose `<` are escaped already.
+ */
+function noMath(escaped: string): string {
+  return escaped.replace(/\$/g, '<span>$$</span>');
 }
 
 /**
@@ -468,7 +477,7 @@ function inertProse(text: string): string {
   return text
     .split(/((?<!`)`[^`\n]+`(?!`))/)
     .map((part, at) =>
-      at % 2 === 1 ? part : noAutolink(part.replace(/[\\[\]<>&!`:@*_~]/g, '\\$&')),
+      at % 2 === 1 ? part : noMath(noAutolink(part.replace(/[\\[\]<>&!`:@*_~]/g, '\\$&'))),
     )
     .join('');
 }
@@ -557,7 +566,7 @@ function fitReadiness(section: string, rest: string[]): string {
  * emphasis, strikethrough, code or HTML of it, is escaped.
  */
 function linkText(text: string): string {
-  return text.replace(/[\\`*_~<>[\]!&]/g, '\\$&');
+  return noMath(text.replace(/[\\`*_~<>[\]!&]/g, '\\$&'));
 }
 
 /** A two-column table of facts: the first fact is its header row (no empty header). */

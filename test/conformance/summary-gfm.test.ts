@@ -42,6 +42,8 @@ const HOSTILE = [
   '<!-- c',
   '```',
   'end\\',
+  // GitHub renders a pair of dollars in one run of text as math (MathJax): `$x$` in italics.
+  '$x$ and $$y$$',
 ];
 
 function render(markdown: string): string {
@@ -96,10 +98,26 @@ const OURS = new Set([
   'li',
   'a',
   'strong',
+  // Only as `<span>$</span>`, GitHub's way to show a dollar that starts no math.
+  'span',
 ]);
 
+/**
+ * The runs of text GitHub would read math in (`$…$` within one run, outside code): a
+ * dollar alone in a `<span>` pairs with none.
+ */
+function mathRuns(html: string): string[] {
+  return html
+    .replace(/<(code|pre)>[\s\S]*?<\/\1>/g, '')
+    .split(/<[^>]+>/)
+    .filter((run) => /\$[^$]*\$/.test(run));
+}
+
 function expectShownAsWritten(markdown: string, allowedLinks: (link: string) => boolean) {
-  const { tables, tags, links, text } = read(render(markdown));
+  const html = render(markdown);
+  const { tables, tags, links, text } = read(html);
+  expect(mathRuns(html)).toEqual([]);
+  expect(html.replace(/<span>\$<\/span>/g, '')).not.toMatch(/<\/?span\b/);
   for (const rows of tables)
     expect(new Set(rows).size, `cells per row: ${rows.join(', ')}`).toBe(1);
   expect([...tags].filter((tag) => !OURS.has(tag))).toEqual([]);

@@ -257,6 +257,18 @@ describe('the change report in the summary', () => {
     expect(markdown).toContain('- [/c#/100%](https://docs.example.com/c%23/100%25)');
   });
 
+  it('shows the dollars of a title and an address as written, never as math', () => {
+    const page = { ...change('pricing/$5-or-$10.html'), title: 'Pricing: $5 or $10' };
+    const markdown = renderExportSummary({
+      ...exported,
+      changes: { kind: 'report', report: report([], [page]), file: '/tmp/changes.json' },
+    });
+    const $ = '<span>$</span>';
+    expect(markdown).toContain(
+      `- Pricing\\: ${$}5 or ${$}10 — [/pricing/${$}5-or-${$}10](https://docs.example.com/pricing/$5-or-$10)`,
+    );
+  });
+
   it('shows removed pages and the old address of a moved one as paths, never as links that answer 404', () => {
     const moved = { ...change('start/setup.html'), previous: change('guides/setup.html') };
     const changes = report([moved], []);
