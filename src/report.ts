@@ -830,10 +830,16 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
       ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
       : '';
   const stubs = pages.moved.filter((page) => page.previous.redirected).length;
-  // A stub left at an old address is a page of the new export that no other count holds.
+  const edited = pages.moved.filter((page) => page.changed).length;
+  // A stub left at an old address is a page of the new export that no other count holds,
+  // and a page moved and edited at once is not among the changed ones.
+  const movedNotes = [
+    ...(stubs > 0 ? [`${stubs} leaving a redirect at the old address`] : []),
+    ...(edited > 0 ? [`${edited} changed too`] : []),
+  ];
   const moved =
     pages.moved.length > 0
-      ? `, ${pages.moved.length} moved${stubs > 0 ? ` (${stubs} leaving a redirect at the old address)` : ''}`
+      ? `, ${pages.moved.length} moved${movedNotes.length > 0 ? ` (${movedNotes.join(', ')})` : ''}`
       : '';
   const pageCounts = `${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed${moved}, ${pages.changed.length} changed${navigation}`;
   const rows: [string, string | undefined][] = [
@@ -880,7 +886,7 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
       const from =
         'previous' in page
           ? page.previous.redirected
-            ? ` (was ${asPath(page.previous.url)}, which now redirects here)`
+            ? ` (was ${asPath(page.previous.url)}, which now redirects here${page.changed ? '; its content changed too' : ''})`
             : ` (was ${asPath(page.previous.url)}${caseOnly(page)})`
           : '';
       const to = page.redirectsTo ? ` → redirects to ${link(page.redirectsTo.url)}` : '';

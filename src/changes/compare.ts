@@ -14,8 +14,10 @@ export const CHANGES_FORMAT = 'static-export-changes';
  * 3: a page whose old address became a redirect to its new one is moved too (its
  * `previous.redirected`), no longer an added page beside a changed one; a page that
  * redirects names where (`redirectsTo`); `site` names where the pages are served.
+ * 4: such a page is moved too when its content changed with the move (`changed`), no
+ * longer an added page beside a changed one.
  */
-export const CHANGES_VERSION = 3;
+export const CHANGES_VERSION = 4;
 
 export interface PageChange {
   /** File in the export (`guides/intro.html`). */
@@ -37,6 +39,11 @@ export interface PageMove extends PageChange {
    * to the new one when `redirected` (a stub the generator left there).
    */
   previous: { path: string; url: string; redirected?: true };
+  /**
+   * Its content is not what it had at its old address: moved and edited at once. Known
+   * only where the old address redirects to it (`previous.redirected`).
+   */
+  changed?: true;
 }
 
 export interface AssetChange {
@@ -78,7 +85,8 @@ export interface ChangeReport {
     removed: PageChange[];
     /**
      * Pages at a new address with the content a removed page had, one to one: compared
-     * by content only, neither added nor removed.
+     * by content only, neither added nor removed. Or whose old address now redirects to
+     * them, with the content they had there or not (`changed`).
      */
     moved: PageMove[];
     /** The page's own content changed (its text, links, images or title). */
@@ -274,9 +282,11 @@ function asFlatPage(file: string): string | undefined {
 
 /**
  * Names where each added or changed page that is a redirect now sends its reader. A
- * changed page that redirects to an added page with the content it had is that page's old
- * address, where the generator left a stub: the added page moved, and the stub is no
- * change of its own. Content is compared only with fingerprints of one scheme (`before`).
+ * changed page that redirects to an added page is that page's old address, where the
+ * generator left a stub: the added page moved, and the stub is no change of its own. With
+ * other content than it had, it moved and changed at once (a page renamed and edited),
+ * when no other stub leads there (two pages merged into a new one: which one moved would
+ * be a guess). Content is compared only with fingerprints of one scheme (`before`).
  */
 function followRedirects(
   pages: ChangeReport['pages'],
@@ -288,22 +298,35 @@ function followRedirects(
   const added = new Map(pages.added.map((page) => [page.path, page]));
   const changed = new Set(pages.changed);
   const moved = new Set<PageChange>();
+  // Added pages that stubs with other content lead to, and those stubs.
+  const edited = new Map<PageChange, PageChange[]>();
   for (const page of [...pages.changed, ...pages.added]) {
     const target = redirects.get(page.path);
     if (target === undefined || target === page.path || !after.has(target)) continue;
     page.redirectsTo = { path: target, url: url(target) };
     const to = added.get(target);
     const content = before?.get(page.path)?.page?.content;
-    if (
-      to === undefined ||
-      moved.has(to) ||
-      !changed.has(page) ||
-      content === undefined ||
-      content !== after.get(target)?.page?.content
-    ) {
+    if (to === undefined || moved.has(to) || !changed.has(page) || content === undefined) {
+      continue;
+    }
+    if (content !== after.get(target)?.page?.content) {
+      // A stub already (no navigation then as now): `/latest` sent on to a newer page moved nothing.
+      const navigation = before?.get(page.path)?.page?.navigation;
+      if (navigation !== after.get(page.path)?.page?.navigation) {
+        edited.set(to, [...(edited.get(to) ?? []), page]);
+      }
       continue;
     }
     pages.moved.push({ ...to, previous: { path: page.path, url: page.url, redirected: true } });
+    moved.add(to).add(page);
+  }
+  for (const [to, [page, ...others]] of edited) {
+    if (page === undefined || others.length > 0 || moved.has(to)) continue;
+    pages.moved.push({
+      ...to,
+      previous: { path: page.path, url: page.url, redirected: true },
+      changed: true,
+    });
     moved.add(to).add(page);
   }
   if (moved.size === 0) return;

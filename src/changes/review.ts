@@ -292,7 +292,7 @@ export class ChangeReview {
         const from = 'previous' in page ? `${gone(page.previous.url)} → ` : '';
         const stub =
           'previous' in page && page.previous.redirected
-            ? ' (the old address redirects to it)'
+            ? ` (the old address redirects to it${page.changed ? '; its content changed too' : ''})`
             : page.redirectsTo
               ? ` (redirects to ${page.redirectsTo.url})`
               : '';

@@ -140,7 +140,7 @@ describe('change report against the earlier export in path', () => {
     const report = await reportOf(run.outputs['changes-file'] as string);
     expect(report).toMatchObject({
       format: 'static-export-changes',
-      version: 3,
+      version: 4,
       comparedBy: 'content',
       previous: { jobId: first.manifest.jobId },
       current: { jobId: second.manifest.jobId },
@@ -302,6 +302,53 @@ describe('change report against the earlier export in path', () => {
       '12 → 13: 0 added, 0 removed, 1 moved (1 leaving a redirect at the old address), 0 changed',
     );
     expect(run.summary).toContain('(was `/api/topic-6`, which now redirects here)');
+  });
+
+  it('reports a page renamed and edited at once, its old address a redirect to it, as moved and changed', async () => {
+    await exportOnce(PAGES);
+    const moved = PAGES.map((p) =>
+      p.route === 'api/topic-6'
+        ? { ...p, route: 'reference/api/topic-6', title: 'Topic 6, revised', body: ['Rewritten.'] }
+        : p,
+    );
+    builds += 1;
+    const files = buildDocsSite({ pages: moved, buildId: newBuildId(`build-${builds}`) });
+    files.set(
+      'api/topic-6.html',
+      '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/reference/api/topic-6"/></head><body></body></html>',
+    );
+    serving = await tarOf([...files].map(([name, content]) => ({ name, content })));
+    const run = await harness.run(exportInputs(), { workspace, tempDir });
+    expect(failure(run)).toBeUndefined();
+    expect(run.outputs).toMatchObject({
+      'pages-moved': '1',
+      'pages-removed': '0',
+      'pages-added': '0',
+      'pages-changed': '0',
+    });
+    const report = await reportOf(run.outputs['changes-file'] as string);
+    expect(report.pages.moved).toEqual([
+      {
+        path: 'reference/api/topic-6.html',
+        url: 'https://docs.example.com/reference/api/topic-6',
+        title: 'Topic 6, revised - Example Docs',
+        previous: {
+          path: 'api/topic-6.html',
+          url: 'https://docs.example.com/api/topic-6',
+          redirected: true,
+        },
+        changed: true,
+      },
+    ]);
+    expect(run.summary).toContain(
+      '12 → 13: 0 added, 0 removed, 1 moved (1 leaving a redirect at the old address, 1 changed too), 0 changed',
+    );
+    expect(run.summary).toContain(
+      '(was `/api/topic-6`, which now redirects here; its content changed too)',
+    );
+    expect(logLines(run)).toContain(
+      '  moved: /api/topic-6 → https://docs.example.com/reference/api/topic-6 (the old address redirects to it; its content changed too)',
+    );
   });
 
   it('reports a new release of the site code as changed assets, not as changed pages', async () => {

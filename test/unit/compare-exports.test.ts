@@ -433,6 +433,55 @@ describe('compareExports', () => {
     });
   });
 
+  it('reports a page renamed and edited at once, its old address a redirect to it, as moved and changed', () => {
+    const before = manifest({
+      'guides/setup.html': page('Setup: install, configure'),
+      'guides/a.html': page('a'),
+      'guides/b.html': page('b'),
+      'releases/latest.html': page('redirect to /releases/v1', 'none'),
+      'releases/v1.html': page('v1'),
+    });
+    const after = manifest({
+      'guides/setup.html': page('redirect to /start/install', 'none'),
+      // A stub before too, now sent on to a new page: that page moved from nowhere.
+      'releases/latest.html': page('redirect to /releases/v2', 'none'),
+      'releases/v1.html': page('v1'),
+      'releases/v2.html': page('v2'),
+      'start/install.html': page('Install: install, configure, and verify'),
+      // Two pages merged into a new one: which of them moved is a guess, so neither did.
+      'guides/a.html': page('redirect to /guides/ab', 'none'),
+      'guides/b.html': page('redirect to /guides/ab', 'none'),
+      'guides/ab.html': page('a and b'),
+    });
+    const redirects = new Map([
+      ['guides/setup.html', 'start/install.html'],
+      ['guides/a.html', 'guides/ab.html'],
+      ['guides/b.html', 'guides/ab.html'],
+      ['releases/latest.html', 'releases/v2.html'],
+    ]);
+    const report = compareExports(before, after, 'the test', { redirects });
+    expect(report.pages.moved).toEqual([
+      {
+        path: 'start/install.html',
+        url: 'https://docs.example.com/start/install',
+        title: 'Install: install, configure, and verify',
+        previous: {
+          path: 'guides/setup.html',
+          url: 'https://docs.example.com/guides/setup',
+          redirected: true,
+        },
+        changed: true,
+      },
+    ]);
+    expect(report.pages.added.map((p) => p.path)).toEqual(['guides/ab.html', 'releases/v2.html']);
+    expect(report.pages.changed.map((p) => p.path)).toEqual([
+      'guides/a.html',
+      'guides/b.html',
+      'releases/latest.html',
+    ]);
+    expect(report.pages.removed).toEqual([]);
+  });
+
   it("compares a page that became its folder's index with itself: its address still serves it", () => {
     // Next.js with trailingSlash writes guides/setup/index.html; /guides/setup leads to
     // /guides/setup/ on a static host, and every link changed with the switch.
