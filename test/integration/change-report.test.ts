@@ -73,6 +73,14 @@ async function serve(pages: DocsPage[], extra: Partial<DocsBuild> = {}): Promise
   serving = await docsArchive({ pages, buildId: newBuildId(`build-${builds}`), ...extra });
 }
 
+/** Serves a new build of `pages` with `stub` written at `file`: a generator's redirect stub. */
+async function serveWithStub(pages: DocsPage[], file: string, stub: string): Promise<void> {
+  builds += 1;
+  const files = buildDocsSite({ pages, buildId: newBuildId(`build-${builds}`) });
+  files.set(file, stub);
+  serving = await tarOf([...files].map(([name, content]) => ({ name, content })));
+}
+
 const exportInputs = (more: Record<string, string> = {}) => ({
   domain: 'docs.example.com',
   path: 'site',
@@ -267,14 +275,12 @@ describe('change report against the earlier export in path', () => {
     const moved = PAGES.map((p) =>
       p.route === 'api/topic-6' ? { ...p, route: 'reference/api/topic-6' } : p,
     );
-    builds += 1;
-    const files = buildDocsSite({ pages: moved, buildId: newBuildId(`build-${builds}`) });
     // What Next.js writes for redirect() in a static export, left at the old address.
-    files.set(
+    await serveWithStub(
+      moved,
       'api/topic-6.html',
       '<!DOCTYPE html><html><head><meta charSet="utf-8"/><meta id="__next-page-redirect" http-equiv="refresh" content="1;url=/reference/api/topic-6"/></head><body></body></html>',
     );
-    serving = await tarOf([...files].map(([name, content]) => ({ name, content })));
     const run = await harness.run(exportInputs({ 'max-removed-pages': '0' }), {
       workspace,
       tempDir,
@@ -311,13 +317,11 @@ describe('change report against the earlier export in path', () => {
         ? { ...p, route: 'reference/api/topic-6', title: 'Topic 6, revised', body: ['Rewritten.'] }
         : p,
     );
-    builds += 1;
-    const files = buildDocsSite({ pages: moved, buildId: newBuildId(`build-${builds}`) });
-    files.set(
+    await serveWithStub(
+      moved,
       'api/topic-6.html',
       '<!DOCTYPE html><html><head><meta http-equiv="refresh" content="0; url=/reference/api/topic-6"/></head><body></body></html>',
     );
-    serving = await tarOf([...files].map(([name, content]) => ({ name, content })));
     const run = await harness.run(exportInputs(), { workspace, tempDir });
     expect(failure(run)).toBeUndefined();
     expect(run.outputs).toMatchObject({
