@@ -55,13 +55,23 @@ export class QuerySigner {
       'X-Amz-Expires': String(request.expiresSec),
       'X-Amz-SignedHeaders': 'host',
     });
-    const canonical = canonicalRequest(request.path, [...query], { host: request.host }, 'host');
+    const canonical = canonicalRequest(
+      'GET',
+      request.path,
+      [...query],
+      { host: request.host },
+      'host',
+    );
     const signature = this.sign(amzDate, scope, canonical);
     return `${canonicalUri(request.path)}?${canonicalQuery([...query])}&X-Amz-Signature=${signature}`;
   }
 
-  /** Recomputes the signature of a GET/HEAD exactly as S3 would. */
+  /**
+   * Recomputes the signature exactly as S3 would: the method is part of what was signed, so
+   * a link presigned for GET fails the check for HEAD (403 SignatureDoesNotMatch).
+   */
   verify(
+    method: string,
     path: string,
     query: URLSearchParams,
     headers: Record<string, string | string[] | undefined>,
@@ -113,7 +123,7 @@ export class QuerySigner {
     }
     const signedHeaders = get('X-Amz-SignedHeaders');
     const unsigned = [...query].filter(([name]) => name !== 'X-Amz-Signature');
-    const canonical = canonicalRequest(path, unsigned, headers, signedHeaders);
+    const canonical = canonicalRequest(method, path, unsigned, headers, signedHeaders);
     const expected = this.sign(get('X-Amz-Date'), scope, canonical);
     const provided = get('X-Amz-Signature');
     if (!sameHex(expected, provided) || !signedHeaders.split(';').includes('host')) {
@@ -159,11 +169,9 @@ const sha256Hex = (data: string): string => createHash('sha256').update(data).di
 const stringToSign = (amzDate: string, scope: string, canonical: string): string =>
   [ALGORITHM, amzDate, scope, sha256Hex(canonical)].join('\n');
 
-/**
- * The SigV4 canonical request. The method is always GET: links are presigned for GET, and the
- * emulator also honours them for HEAD (real S3 would not; see the emulator's notes).
- */
+/** The SigV4 canonical request; links are presigned for GET. */
 function canonicalRequest(
+  method: string,
   path: string,
   query: [string, string][],
   headers: Record<string, string | string[] | undefined>,
@@ -179,7 +187,7 @@ function canonicalRequest(
     )
     .join('');
   return [
-    'GET',
+    method,
     canonicalUri(path),
     canonicalQuery(query),
     canonicalHeaders,

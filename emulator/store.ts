@@ -71,7 +71,7 @@ async function serveStoreRequest(ctx: ServerContext, deps: StoreDeps, ex: Exchan
     sendS3Error(ex, 403, 'AccessDenied', 'Access Denied');
     return;
   }
-  const link = deps.signer.verify(url.pathname, url.searchParams, req.headers);
+  const link = deps.signer.verify(req.method ?? 'GET', url.pathname, url.searchParams, req.headers);
   if (!link.ok) {
     sendS3Error(ex, link.status, link.code, link.message, link.details);
     return;
@@ -182,7 +182,7 @@ function serveObject(ex: Exchange, object: ArchiveObject): void {
   if (range.kind === 'part') headers['content-range'] = `bytes ${start}-${end}/${object.size}`;
   const status = range.kind === 'part' ? 206 : 200;
   const length = end - start + 1;
-  if (req.method === 'HEAD' || length <= 0) {
+  if (length <= 0) {
     writeHead(ex, status, { ...headers, 'content-length': Math.max(0, length) });
     ex.res.end();
     return;

@@ -53,12 +53,15 @@ describe('presigned object store', () => {
     expect(Date.parse(bundle.expiresAt) - Date.parse(iso)).toBe(900_000);
   });
 
-  it('answers HEAD with the headers and no body', async () => {
+  it('refuses HEAD on a link presigned for GET, as S3 does: the method is signed', async () => {
     const response = await download(bundle.bundleUrl, {}, 'HEAD');
-    expect(response.status).toBe(200);
-    expect(Number(response.headers.get('content-length'))).toBe(bundle.sizeBytes);
-    expect(response.headers.get('etag')).toBe(etag);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toBe('application/xml');
+    expect(response.headers.get('etag')).toBeNull();
     expect(response.body.length).toBe(0);
+    expect(emulator.requests.at(-1)).toMatchObject({ method: 'HEAD', status: 403 });
+    // The same link still serves a GET: only the method differs from what was signed.
+    expect((await download(bundle.bundleUrl)).status).toBe(200);
   });
 
   it.each([
@@ -145,7 +148,7 @@ describe('presigned object store', () => {
     const own = await startTestEmulator({ linkLifetimeSec: 60 });
     try {
       const link = await completedBundle(own);
-      expect((await download(link.bundleUrl, {}, 'HEAD')).status).toBe(200);
+      expect((await download(link.bundleUrl)).status).toBe(200);
       own.clock.advance(61_000);
       const response = await download(link.bundleUrl);
       expect(response.status).toBe(403);
@@ -167,7 +170,7 @@ describe('presigned object store', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const link = (await call(fast, 'POST', `/v1/static-export/jobs/${job.jobId}/bundle`))
         .json as BundleJson;
-      expect((await download(link.bundleUrl, {}, 'HEAD')).status).toBe(200);
+      expect((await download(link.bundleUrl)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 120));
       expect((await download(link.bundleUrl)).status).toBe(403);
     } finally {
