@@ -106,6 +106,10 @@ export interface DownloadResult {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+/** S3 throttles with 503 and the XML error code SlowDown: a rate limit, not an outage. */
+const isS3SlowDown = (body: string): boolean => /<Code>\s*SlowDown\s*<\/Code>/.test(body);
+
 /**
  * The young generation is collected each time this much has been downloaded, so dead
  * chunks never hold much more. A collection takes about half a millisecond; measured, a
@@ -352,7 +356,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
           await retryLater(
             `The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`,
             retryAfterMs(headers, clock),
-            statusCode === 429,
+            statusCode === 429 || (statusCode === 503 && isS3SlowDown(body)),
           );
           continue;
         }

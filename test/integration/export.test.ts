@@ -287,11 +287,12 @@ describe('export, end to end against the emulator', () => {
   });
 
   it('waits out a storage that rate-limits past the outage budget, a second or more each time', async () => {
-    harness.emulator.faults.add({ route: 'store.get', status: 429, times: 45 });
+    // S3 throttles with 503 SlowDown; the emulator's store answers a 503 fault so.
+    harness.emulator.faults.add({ route: 'store.get', status: 503, times: 45 });
     const run = await harness.run({ domain: DOMAIN, path: 'site', timeout: '30m' });
     expect(run.code, run.stdout).toBe(0);
     const waits = [
-      ...run.stdout.matchAll(/HTTP 429.*: rate limited, retrying in (\d+\.\d)s\./g),
+      ...run.stdout.matchAll(/HTTP 503 \(SlowDown\b.*: rate limited, retrying in (\d+\.\d)s\./g),
     ].map((m) => Number(m[1]));
     expect(waits).toHaveLength(45);
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(1);

@@ -234,7 +234,9 @@ describe('links that expire, redirects and waits', () => {
 
   it('says what wait the storage asked for when it is longer than the outage budget', async () => {
     const store = await storage((_req, res) =>
-      res.writeHead(503, { 'retry-after': '400' }).end('<Error><Code>SlowDown</Code></Error>'),
+      res
+        .writeHead(503, { 'retry-after': '400' })
+        .end('<Error><Code>ServiceUnavailable</Code></Error>'),
     );
     await expect(within(5000, store.download())).rejects.toThrow(
       /^The bundle download failed once over .*\(the storage asked to wait 400s more\), at 0 B \(The storage answered HTTP 503/,
