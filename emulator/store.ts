@@ -275,7 +275,8 @@ function answerStoreFault(ex: Exchange, rule: Readonly<FaultRule>): void {
     apiFaultAnswer(ex, rule);
     return;
   }
-  const status = faultStatus(rule);
+  // S3 never answers 429: a rate limit asked of the store comes as S3 throttles it.
+  const status = faultStatus(rule) === 429 ? 503 : faultStatus(rule);
   const [code, message] = S3_FAULTS[status] ?? [
     'InternalError',
     'We encountered an internal error. Please try again.',

@@ -18,6 +18,7 @@ export interface FaultRule {
   route: Route;
   /** How many matching requests the rule applies to (default 1, Infinity allowed). */
   times?: number;
+  /** The status answered; store.get answers 429 as S3 throttles, with 503 SlowDown. */
   status?: number;
   /** 'json' = {"error"}, 'html' = a proxy-style 502 page, any other string is sent verbatim. */
   body?: 'json' | 'html' | string;

@@ -149,6 +149,22 @@ describe('object store faults', () => {
     expect(response.body.toString()).toContain('<Code>InternalError</Code>');
   });
 
+  it('answers a rate limit (429) as S3 throttles: 503 SlowDown, in XML', async () => {
+    emulator.faults.add({ route: 'store.get', status: 429, retryAfter: '1' });
+    const response = await download(bundle.bundleUrl);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toBe('application/xml');
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(response.body.toString()).toContain('<Code>SlowDown</Code>');
+    expect(emulator.requests.at(-1)).toMatchObject({ route: 'store.get', status: 503 });
+    // '*' throttles each server in its own way: the API with 429 and its JSON error.
+    emulator.faults.add({ route: '*', status: 429, times: 2 });
+    expect((await call(emulator, 'GET', `/v1/static-export/jobs/${bundle.jobId}`)).status).toBe(
+      429,
+    );
+    expect((await download(bundle.bundleUrl)).status).toBe(503);
+  });
+
   it('treats the link as expired with expireLink', async () => {
     emulator.faults.add({ route: 'store.get', expireLink: true });
     const response = await download(bundle.bundleUrl);
