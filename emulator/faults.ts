@@ -17,6 +17,8 @@ export class FaultQueue implements FaultPlan {
   add(rule: FaultRule): void {
     const times = rule.times ?? 1;
     if (!(times > 0)) throw new Error('A fault rule needs times > 0');
+    const problem = faultRuleProblem(rule);
+    if (problem !== undefined) throw new Error(`Invalid fault rule: ${problem}`);
     this.rules.push({ rule: { ...rule }, remaining: times });
   }
 
@@ -67,13 +69,26 @@ export const faultRuleSchema = z
     handledFirst: z.boolean().optional(),
   })
   .strict()
-  .refine((rule) => !rule.handledFirst || (rule.route !== 'store.get' && answersInstead(rule)), {
-    message: 'handledFirst takes an API route and an answer (status or body) to replace its own',
+  .superRefine((rule, ctx) => {
+    const problem = faultRuleProblem(rule);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 /** True when the rule answers for the server instead of letting the request be handled. */
 export const answersInstead = (rule: Readonly<FaultRule>): boolean =>
   rule.status !== undefined || rule.echoAuthorization === true || rule.body !== undefined;
+
+/** Why a rule could not do what it says, for the control endpoint and `add()` alike. */
+function faultRuleProblem(rule: Readonly<FaultRule>): string | undefined {
+  if (rule.handledFirst === true && (rule.route === 'store.get' || !answersInstead(rule))) {
+    return 'handledFirst takes an API route and an answer (status or body) to replace its own';
+  }
+  // Without an answer of the rule's, the server's own goes out and the header with nothing.
+  if (rule.retryAfter !== undefined && !answersInstead(rule)) {
+    return "retryAfter is a header of the rule's answer: give the status (or body) it comes with";
+  }
+  return undefined;
+}
 
 export const PROXY_HTML_502 =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n' +

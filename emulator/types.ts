@@ -22,7 +22,10 @@ export interface FaultRule {
   status?: number;
   /** 'json' = {"error"}, 'html' = a proxy-style 502 page, any other string is sent verbatim. */
   body?: 'json' | 'html' | string;
-  /** Sent verbatim as the Retry-After header: '2' or an HTTP date. */
+  /**
+   * Sent verbatim as the Retry-After header of the rule's answer: '2' or an HTTP date. Needs
+   * a status or body to go out with.
+   */
   retryAfter?: string;
   /** Destroy the socket without a response. */
   reset?: boolean;

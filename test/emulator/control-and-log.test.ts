@@ -61,6 +61,23 @@ describe('control endpoints', () => {
     expect(emulator.faults.pending).toHaveLength(0);
   });
 
+  it('refuses a Retry-After without an answer to carry it, which would change nothing', async () => {
+    const alone = { route: 'export.start', retryAfter: '2' } as const;
+    const response = await control('POST', 'faults', alone);
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(
+      /^Invalid fault rule: .*retryAfter is a header of the rule's answer: give the status/,
+    );
+    expect(() => emulator.faults.add(alone)).toThrow(/retryAfter is a header of the rule's answer/);
+    expect(emulator.faults.pending).toHaveLength(0);
+    // With a status it has an answer to go out with.
+    emulator.faults.add({ ...alone, status: 503 });
+    const faulted = await call(emulator, 'POST', '/v1/static-export/jobs', {
+      body: { domain: 'docs.example.com' },
+    });
+    expect([faulted.status, faulted.headers.get('retry-after')]).toEqual([503, '2']);
+  });
+
   it('advances the clock', async () => {
     const before = emulator.clock.now();
     const response = await control('POST', 'clock/advance', { ms: 60_000 });
