@@ -126,13 +126,33 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { kind: 'part', start, end: Math.min(end, size - 1) };
 }
 
-/** If-Range holds when it names the current ETag (or the exact Last-Modified date). */
+/**
+ * If-Range holds when it names the current ETag, compared strongly (a weak one never holds,
+ * RFC 9110 13.1.5), or the exact Last-Modified date.
+ */
 function ifRangeHolds(header: string | undefined, object: ArchiveObject): boolean {
   if (header === undefined) return true;
   const value = header.trim();
   if (value.startsWith('"') || value.startsWith('W/')) return value === object.etag;
   return value === object.lastModified.toUTCString();
 }
+
+/** The entity tags of an If-Match or If-None-Match list, `*` included as it is. */
+const listedTags = (header: string): string[] =>
+  header
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+
+/** If-Match compares strongly: `*`, or the stored (strong) ETag itself (RFC 9110 13.1.1). */
+const ifMatchHolds = (header: string, object: ArchiveObject): boolean =>
+  listedTags(header).some((tag) => tag === '*' || tag === object.etag);
+
+/** If-None-Match compares weakly: `W/"x"` names "x" too, and `*` any stored object (13.1.2). */
+const ifNoneMatchFails = (header: string, object: ArchiveObject): boolean =>
+  listedTags(header).some(
+    (tag) => tag === '*' || tag.replace(/^W\//, '') === object.etag.replace(/^W\//, ''),
+  );
 
 function serveObject(ex: Exchange, object: ArchiveObject): void {
   const { req } = ex;
@@ -143,7 +163,7 @@ function serveObject(ex: Exchange, object: ArchiveObject): void {
     'accept-ranges': 'bytes',
   };
   const ifMatch = req.headers['if-match'];
-  if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.split(/\s*,\s*/).includes(object.etag)) {
+  if (ifMatch !== undefined && !ifMatchHolds(ifMatch, object)) {
     sendS3Error(
       ex,
       412,
@@ -156,7 +176,7 @@ function serveObject(ex: Exchange, object: ArchiveObject): void {
     return;
   }
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(object.etag)) {
+  if (ifNoneMatch !== undefined && ifNoneMatchFails(ifNoneMatch, object)) {
     writeHead(ex, 304, { etag: object.etag, 'last-modified': headers['last-modified'] });
     ex.res.end();
     return;

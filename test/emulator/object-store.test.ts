@@ -99,6 +99,22 @@ describe('presigned object store', () => {
     expect(s3Code(failed.body.toString())).toBe('PreconditionFailed');
   });
 
+  it('compares ETags as RFC 9110 says: If-None-Match weakly and with *, the others strongly', async () => {
+    const status = async (headers: Record<string, string>) =>
+      (await download(bundle.bundleUrl, headers)).status;
+    for (const ifNoneMatch of ['*', `W/${etag}`, `"other", W/${etag}`]) {
+      const response = await download(bundle.bundleUrl, { 'if-none-match': ifNoneMatch });
+      expect([ifNoneMatch, response.status, response.body.length]).toEqual([ifNoneMatch, 304, 0]);
+      expect(response.headers.get('etag')).toBe(etag);
+    }
+    expect(await status({ 'if-none-match': 'W/"other"' })).toBe(200);
+    expect(await status({ 'if-match': '*' })).toBe(200);
+    expect(await status({ 'if-match': `"other", ${etag}` })).toBe(200);
+    expect(await status({ 'if-match': `W/${etag}` })).toBe(412);
+    // If-Range needs a strong ETag: a weak one sends the whole archive, not the range.
+    expect(await status({ range: 'bytes=5-', 'if-range': `W/${etag}` })).toBe(200);
+  });
+
   it.each([
     ['the signature', 'X-Amz-Signature', '0'.repeat(64)],
     ['the expiry', 'X-Amz-Expires', '604800'],
