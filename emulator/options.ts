@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAX_EXPIRES_SEC } from './sigv4.js';
@@ -26,6 +27,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     port: options.port ?? 0,
     storePort: options.storePort ?? 0,
     host: options.host ?? '127.0.0.1',
+    allowNonLoopbackHost: options.allowNonLoopbackHost ?? false,
     keys: { ...DEFAULT_KEYS, ...options.keys },
     projects: options.projects ?? ['demo-project'],
     jobDurationMs: options.jobDurationMs ?? 4000,
@@ -79,5 +81,19 @@ function assertSane(o: ResolvedOptions): void {
       problems.push('keys must look like mint_<letters/digits>');
   }
   if (o.keys.write === o.keys.read) problems.push('the write and read keys must differ');
+  if (!o.allowNonLoopbackHost && !isLoopback(o.host)) {
+    problems.push(
+      `host ${o.host} is not a loopback address (127.0.0.1, ::1, localhost): the emulator's control endpoints take no key, so it listens where other machines reach it only with allowNonLoopbackHost: true`,
+    );
+  }
   if (problems.length > 0) throw new Error(`Invalid emulator options: ${problems.join('; ')}`);
+}
+
+/** 127.0.0.0/8, ::1 (in any spelling, IPv4-mapped included) or localhost. */
+function isLoopback(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  if (isIPv4(host)) return host.startsWith('127.');
+  if (!isIPv6(host)) return false;
+  const canonical = new URL(`http://[${host}]`).hostname;
+  return canonical === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(canonical);
 }

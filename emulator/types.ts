@@ -141,7 +141,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Object store port; 0 (default) picks an ephemeral port. */
   storePort?: number;
+  /** Address both servers listen on, 127.0.0.1 by default: loopback only unless allowed below. */
   host?: string;
+  /**
+   * Lets `host` be an address other machines reach. The control endpoints take no key, so
+   * anyone who reaches the emulator can drive it.
+   */
+  allowNonLoopbackHost?: boolean;
   keys?: Partial<{ write: string; read: string }>;
   projects?: string[];
   /** Emulator ms from start to completion, queued phase included. */

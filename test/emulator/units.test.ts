@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../emulator/clock.js';
 import { progressAt } from '../../emulator/export-jobs.js';
+import { resolveOptions } from '../../emulator/options.js';
 import { parseRange } from '../../emulator/store.js';
 import { completedBundle, rawGet, startTestEmulator } from './helpers.js';
 
@@ -71,5 +72,33 @@ describe('stop()', () => {
     expect(raw.body.length).toBe(10);
     await expect(fetch(`${emulator.baseUrl}/v1/static-export/jobs/x`)).rejects.toThrow();
     await expect(fetch(bundle.bundleUrl)).rejects.toThrow();
+  });
+});
+
+describe('host', () => {
+  it('is loopback unless other machines are explicitly allowed in', async () => {
+    // Refused before any port is taken. An address of no interface first: were the check
+    // gone, that start fails and the test ends before any server listens on every interface.
+    for (const host of ['192.0.2.10', '0.0.0.0', '::']) {
+      await expect(startTestEmulator({ host })).rejects.toThrow(
+        new RegExp(
+          `^Invalid emulator options: host ${host} is not a loopback address .*allowNonLoopbackHost: true`,
+        ),
+      );
+    }
+    expect(resolveOptions({ host: '0.0.0.0', allowNonLoopbackHost: true }).host).toBe('0.0.0.0');
+    for (const [host, origin] of [
+      ['127.0.0.2', 'http://127.0.0.2:'],
+      ['::1', 'http://[::1]:'],
+    ] as const) {
+      const emulator = await startTestEmulator({ host });
+      try {
+        expect(emulator.baseUrl.startsWith(origin)).toBe(true);
+        const bundle = await completedBundle(emulator);
+        expect((await fetch(bundle.bundleUrl)).status).toBe(200);
+      } finally {
+        await emulator.stop();
+      }
+    }
   });
 });
