@@ -100,7 +100,8 @@ export class AgentJobs {
       status,
       source: { repository: REPOSITORY, ref: `agent/${job.id.slice(0, 8)}` },
       model: MODEL,
-      prLink: changedFiles ? `${REPOSITORY}/pull/${job.prNumber}` : null,
+      // The vendor documents prLink as null while the job is active, a follow-up's run too.
+      prLink: changedFiles && status !== 'active' ? `${REPOSITORY}/pull/${job.prNumber}` : null,
       createdAt: iso(job.createdAt),
       archivedAt: archivedAt === null ? null : iso(archivedAt),
       ...(status === 'failed' && this.options.failureReason ? { error: AGENT_FAILURE } : {}),

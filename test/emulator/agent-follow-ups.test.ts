@@ -72,15 +72,17 @@ describe('follow-up messages', () => {
     ]);
   });
 
-  it('keep the job’s pull request, and may revive a failed job', async () => {
+  it('keep the job’s pull request, null while active as documented, and may revive a failed job', async () => {
     emulator = await startTestEmulator({ agentDurationMs: 1000, timeScale: 0 });
     const { id } = (await post(emulator, 'job', 'Add a page')).json as Job;
     emulator.clock.advance(1000);
     const pr = (await get(emulator, id)).prLink;
     expect(pr).toMatch(/\/pull\/\d+$/);
     const active = (await post(emulator, `job/${id}/message`, 'Also link it [fail]')).json as Job;
-    expect(active).toMatchObject({ status: 'active', prLink: pr });
-    emulator.clock.advance(1000);
+    expect(active).toMatchObject({ status: 'active', prLink: null });
+    emulator.clock.advance(500);
+    expect(await get(emulator, id)).toMatchObject({ status: 'active', prLink: null });
+    emulator.clock.advance(500);
     expect(await get(emulator, id)).toMatchObject({ status: 'failed', prLink: pr });
     await post(emulator, `job/${id}/message`, 'Try once more');
     emulator.clock.advance(1000);
