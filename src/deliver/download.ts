@@ -142,9 +142,9 @@ class HopFailed extends Error {
 
 /**
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
- * feeding `sink`. A cut connection resumes with Range + If-Range on the ETag; if the
- * archive changed meanwhile, everything starts over from byte zero with a fresh link, so
- * two versions are never spliced. Every link is tried (the storage judges its expiry by
+ * feeding `sink`. A cut connection resumes with Range + If-Range on a strong ETag (with
+ * a weak one or none, from byte zero); if the archive changed meanwhile, everything
+ * starts over from byte zero with a fresh link, so two versions are never spliced. Every link is tried (the storage judges its expiry by
  * its own clock); one it calls expired is exchanged for a fresh one. The received size
  * is always checked against the size the API announced.
  */
@@ -162,7 +162,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
     // Said before the wait, so a person sees why the log pauses.
     onRetry: (event) =>
       options.onEvent?.(
-        `${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`,
+        `${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding && isStrong(etag) ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`,
       ),
   });
   let fd: number;
@@ -285,15 +285,22 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
       throwIfAborted(signal);
       // A decoded transfer has no byte offsets of the storage's to resume from.
       if (received > 0 && decoding) await startOver('The transfer was compressed on the way');
+      // If-Range needs a strong ETag (RFC 9110, 13.1.5): with a weak one or none, a 206 may
+      // continue another version of the object, and the two would be joined into one file.
+      if (received > 0 && !isStrong(etag)) {
+        await startOver(
+          etag === undefined
+            ? 'The storage gave the bundle no ETag, so nothing tells that a resumed transfer continues the same version'
+            : 'The storage gave the bundle only a weak ETag (W/…), which does not vouch for the same bytes, so a resumed transfer could join two versions',
+        );
+      }
       const resuming = received > 0;
       if (resuming) resumes += 1;
       let opened: Opened;
       try {
         opened = await openFollowingRedirects(
           source.url,
-          resuming
-            ? { range: `bytes=${received}-`, ...(etag !== undefined ? { 'if-range': etag } : {}) }
-            : {},
+          resuming ? { range: `bytes=${received}-`, 'if-range': etag as string } : {},
           options,
           links,
         );
@@ -401,9 +408,9 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
         }
       } else {
         if (received > 0) {
-          // Without an ETag either time nothing tells a change, and nothing is spliced: the
-          // whole archive comes again from its first byte. A chunked answer names no length:
-          // the API's stands for it, as it did the first time.
+          // Range ignored: the same ETag and length is the same version, whole again from its
+          // first byte. A chunked answer names no length: the API's stands for it, as it
+          // did the first time.
           const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
           // A link asked for since these bytes began (an expired one exchanged) names the
           // version it serves, and the API announced its size: an answer of that size is
@@ -608,6 +615,11 @@ function encryptedWithKey(headers: Dispatcher.ResponseData['headers']): boolean 
     algorithm.startsWith('aws:kms') ||
     header(headers, 'x-amz-server-side-encryption-customer-algorithm') !== undefined
   );
+}
+
+/** A strong ETag (`"…"`, not `W/"…"`): the only validator a ranged request may name. */
+function isStrong(etag: string | undefined): etag is string {
+  return etag !== undefined && etag !== '' && !/^w\//i.test(etag);
 }
 
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */

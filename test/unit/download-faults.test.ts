@@ -133,7 +133,7 @@ describe('a storage that names no version', () => {
     expect(refreshes).toBe(0);
     expect(events.join('\n')).not.toMatch(/changed/);
     expect(events.join('\n')).toMatch(
-      /The storage does not resume transfers: starting the download over/,
+      /The storage gave the bundle no ETag, .*: starting the download over/,
     );
   });
 });
@@ -370,4 +370,48 @@ describe('a storage whose error echoes the signed link', () => {
     expectNoSignature(message, S3_SIG);
     expect(message).toContain('/elsewhere.tar.gz?…');
   });
+});
+
+describe('a resume needs a strong ETag', () => {
+  // The same length, other bytes: only a validator tells the two versions apart.
+  const V2 = Buffer.from(ARCHIVE.toString('latin1').replaceAll('line', 'LINE'), 'latin1');
+  const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+  for (const [name, etag, says] of [
+    ['no ETag', undefined, /gave the bundle no ETag, so nothing tells that a resumed transfer/],
+    ['a weak ETag', 'W/"docs"', /only a weak ETag \(W\/…\), which does not vouch for the same/],
+  ] as const) {
+    it(`with ${name}, a cut transfer starts over instead of joining two versions`, async () => {
+      const ranges: string[] = [];
+      const events: string[] = [];
+      // Version 1 is cut after 5000 bytes; version 2 is served next, and every Range is
+      // honoured whatever If-Range says, as a storage that compares ETags weakly does.
+      const store = await storage((req, res, n) => {
+        const body = n === 1 ? ARCHIVE : V2;
+        const headers = etag === undefined ? {} : { etag };
+        const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+        if (range) {
+          ranges.push(req.headers.range as string);
+          const start = Number(range[1]);
+          res.writeHead(206, {
+            ...headers,
+            'content-length': body.length - start,
+            'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+          });
+          return res.end(body.subarray(start));
+        }
+        res.writeHead(200, { ...headers, 'content-length': body.length });
+        if (n > 1) return res.end(body);
+        res.write(body.subarray(0, 5000));
+        setTimeout(() => res.socket?.destroy(), 5);
+      });
+      const result = await within(5000, store.download({ onEvent: (e) => events.push(e) }));
+      expect(result.sha256).toBe(sha256(V2));
+      expect(ranges).toEqual([]);
+      expect(result.restarts).toBe(1);
+      expect(events.join('\n')).toMatch(says);
+      expect(events.join('\n')).toMatch(/starting the download over from the first byte/);
+      expect(events.join('\n')).not.toMatch(/resuming/);
+    });
+  }
 });

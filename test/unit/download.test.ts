@@ -86,7 +86,7 @@ describe('the storage ETag of a kept archive', () => {
 });
 
 describe('a chunked answer without an ETag, cut off, from a storage that does not resume', () => {
-  it('is started over as one that does not resume, not taken for a changed bundle', async () => {
+  it('is started over from its first byte, not taken for a changed bundle', async () => {
     let requests = 0;
     const flaky = http.createServer((_req, res) => {
       requests += 1;
@@ -124,7 +124,7 @@ describe('a chunked answer without an ETag, cut off, from a storage that does no
       expect(refreshed).toBe(0);
       expect(events.filter((e) => e.includes('changed'))).toEqual([]);
       expect(
-        events.filter((e) => e.startsWith('The storage does not resume transfers')),
+        events.filter((e) => e.startsWith('The storage gave the bundle no ETag')),
       ).toHaveLength(4);
     } finally {
       await new Promise((resolve) => flaky.close(resolve));
