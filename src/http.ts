@@ -324,7 +324,9 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
         ? `the proxy ${proxy} refused the connection (${code})`
         : unknown
           ? `the proxy's host name ${request.proxy.hostname} does not resolve (${code})`
-          : `the proxy ${proxy} could not be reached (${code})`,
+          : codes.includes('EAI_AGAIN')
+            ? `the proxy's host name ${request.proxy.hostname} did not resolve: the runner's DNS failed for now (${code})`
+            : `the proxy ${proxy} could not be reached (${code})`,
       advice: `Check the proxy in HTTPS_PROXY/HTTP_PROXY (or ALL_PROXY), or list ${request.host.replace(/:\d+$/, '')} in NO_PROXY if it is reachable directly.`,
     };
   }
@@ -359,6 +361,16 @@ export function classifyNetworkError(err: unknown, request: FailedRequest): Netw
       summary: `the host name ${request.host.replace(/:\d+$/, '')} does not resolve from this runner (${code})`,
       advice:
         "Check the host name in the URL and the runner's DNS; a network that reaches out only through a proxy needs HTTPS_PROXY.",
+    };
+  }
+  if (codes.includes('EAI_AGAIN')) {
+    return {
+      kind: 'dns',
+      transient: true,
+      code,
+      summary: `the host name ${request.host.replace(/:\d+$/, '')} did not resolve: the runner's DNS failed for now (${code})`,
+      advice:
+        "Check the runner's DNS resolver: it kept failing to answer for this name, which may well exist.",
     };
   }
   if (has(TIMEOUTS)) {

@@ -321,7 +321,9 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
             `Could not download the bundle from ${withoutQuery(target)}${from}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`,
           );
         }
-        await retryLater(`The storage did not answer (${failure.summary})`);
+        await retryLater(
+          `${failure.kind === 'dns' ? 'The storage could not be found' : 'The storage did not answer'} (${failure.summary})`,
+        );
         continue;
       }
       const { response, url } = opened;

@@ -219,6 +219,39 @@ describe('base URL', () => {
     },
   );
 
+  it('a name lookup that fails for now (EAI_AGAIN) is tried again, then named as DNS', async () => {
+    const lookups: string[] = [];
+    // The lookup fails as getaddrinfo does when the resolver does not answer: nothing
+    // leaves the machine.
+    const failing = new Agent({
+      connect: {
+        lookup: ((hostname: string, _options: unknown, callback: (err: Error) => void) => {
+          lookups.push(hostname);
+          callback(
+            Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), {
+              code: 'EAI_AGAIN',
+              syscall: 'getaddrinfo',
+              hostname,
+            }),
+          );
+        }) as never,
+      },
+    });
+    const { api, sleeps } = client({
+      baseUrl: new URL('https://api.example.invalid'),
+      dispatcher: failing,
+    });
+    const error = await failure(api.getExportJob('se_1'));
+    await failing.close();
+    expect(lookups.length).toBeGreaterThan(2);
+    expect(lookups.every((host) => host === 'api.example.invalid')).toBe(true);
+    expect(sleeps.length).toBe(lookups.length - 1);
+    expect(error.kind).toBe('dns');
+    expect(error.message).toMatch(
+      /^Could not read export job se_1: the host name api\.example\.invalid did not resolve: the runner's DNS failed for now \(EAI_AGAIN\)\. Check the runner's DNS resolver/,
+    );
+  });
+
   it.each(['/admin', '/admin/', '/admin//'])(
     'a base URL with the path prefix %s is kept in front of every endpoint',
     async (suffix) => {

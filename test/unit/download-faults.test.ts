@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -414,4 +415,80 @@ describe('a resume needs a strong ETag', () => {
       expect(events.join('\n')).not.toMatch(/resuming/);
     });
   }
+});
+
+describe("the storage's host name does not resolve", () => {
+  /**
+   * A dispatcher whose name lookups fail with `codes`, one per lookup, then find the
+   * storage on loopback: no query leaves the machine.
+   */
+  function resolving(codes: string[]) {
+    const lookups: string[] = [];
+    const dispatcher = new Agent({
+      connect: {
+        lookup: ((
+          hostname: string,
+          options: { all?: boolean },
+          callback: Parameters<LookupFunction>[2],
+        ) => {
+          lookups.push(hostname);
+          const code = codes.shift();
+          if (code !== undefined) {
+            const error = Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), {
+              code,
+              syscall: 'getaddrinfo',
+              hostname,
+            });
+            return callback(error, options.all ? [] : '', 4);
+          }
+          if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+          return callback(null, '127.0.0.1', 4);
+        }) as never,
+      },
+    });
+    cleanups.push(() => dispatcher.close());
+    return { dispatcher, lookups };
+  }
+  const serving = () =>
+    storage((_req, res) => {
+      res.writeHead(200, { 'content-length': ARCHIVE.length, etag: '"v"' }).end(ARCHIVE);
+    });
+  const named = (url: string) => url.replace('127.0.0.1', 'storage.example.invalid');
+
+  it('a temporary failure (EAI_AGAIN) is tried again, each line naming the host', async () => {
+    const store = await serving();
+    const { dispatcher, lookups } = resolving(['EAI_AGAIN', 'EAI_AGAIN']);
+    const events: string[] = [];
+    const url = named(store.url);
+    const result = await within(
+      5000,
+      store.download({
+        source: { url, sizeBytes: ARCHIVE.length },
+        dispatcher,
+        budget: { outageMs: 5000, baseDelayMs: 10, maxDelayMs: 20 },
+        onEvent: (event) => events.push(event),
+      }),
+    );
+    expect(result.size).toBe(ARCHIVE.length);
+    expect(lookups).toEqual(Array(3).fill('storage.example.invalid'));
+    expect(events).toHaveLength(2);
+    for (const event of events) {
+      expect(event).toMatch(
+        /^The storage could not be found \(the host name storage\.example\.invalid did not resolve: the runner's DNS failed for now \(EAI_AGAIN\)\) after 0 B: retrying in /,
+      );
+    }
+  });
+
+  it('a name that does not exist (ENOTFOUND) fails at once, naming the host', async () => {
+    const store = await serving();
+    const { dispatcher, lookups } = resolving(['ENOTFOUND']);
+    const url = named(store.url);
+    await expect(
+      within(5000, store.download({ source: { url, sizeBytes: ARCHIVE.length }, dispatcher })),
+    ).rejects.toThrow(
+      /^Could not download the bundle from http:\/\/storage\.example\.invalid:\d+\/bundle\.tar\.gz\?…: the host name storage\.example\.invalid does not resolve from this runner \(ENOTFOUND\)\. Check the host name/,
+    );
+    expect(lookups).toHaveLength(1);
+    expect(store.requests()).toBe(0);
+  });
 });
