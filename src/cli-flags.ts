@@ -300,22 +300,34 @@ export function parseCommandLine(
     token.kind === 'positional' && !switchValues.has(at) ? [at] : [],
   );
   const positionals = positionalAts.map((at) => positionalAt(tokens, at) as string);
+  /** What the last `--<name>` on the command line sets its switch to, if it is there. */
+  const lastSwitch = (name: string): boolean | undefined => {
+    const at = tokens.findLastIndex((t) => t.kind === 'option' && t.name === name);
+    const token = tokens[at];
+    if (token?.kind !== 'option') return undefined;
+    if (token.rawName.startsWith('--no-')) return false;
+    const written =
+      token.value ?? (switchValues.has(at + 1) ? (positionalAt(tokens, at + 1) as string) : 'true');
+    return booleanWord(written) === true;
+  };
   // For a usage error, before the flags are checked: the last --json, --no-json,
   // --json=false or --json false on the command line, else STATIC_EXPORT_JSON unless
   // --output on the command line asks for bare values.
-  const lastJson = tokens.findLastIndex((t) => t.kind === 'option' && t.name === 'json');
-  const jsonToken = tokens[lastJson];
   const jsonRequested =
-    jsonToken?.kind === 'option'
-      ? !jsonToken.rawName.startsWith('--no-') &&
-        booleanWord(
-          jsonToken.value ??
-            (switchValues.has(lastJson + 1)
-              ? (positionalAt(tokens, lastJson + 1) as string)
-              : 'true'),
-        ) === true
-      : !tokens.some((t) => t.kind === 'option' && t.name === 'output') &&
-        booleanWord(env[environmentName('json')] ?? '') === true;
+    lastSwitch('json') ??
+    (!tokens.some((t) => t.kind === 'option' && t.name === 'output') &&
+      booleanWord(env[environmentName('json')] ?? '') === true);
+  // Help wins over any mistake on the line, as in other tools: `export --domian x --help`
+  // is a person asking how to write it. `--path --help` too, where --help lost its place.
+  const helpRequested =
+    lastSwitch('help') === true ||
+    tokens.some(
+      (t) =>
+        t.kind === 'option' &&
+        !t.inlineValue &&
+        byName.get(t.name)?.value !== undefined &&
+        (t.value === '--help' || t.value === '-h'),
+    );
   const [first, ...rest] = positionals;
   const command = COMMANDS.find((name) => name === first);
 
@@ -605,8 +617,14 @@ export function parseCommandLine(
       unknownVariables,
       ...(fromStdin !== undefined ? { fromStdin } : {}),
     };
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
+  } catch (caught) {
+    if (!(caught instanceof UsageError)) throw caught;
+    let err = caught;
+    if (helpRequested) {
+      const help = helpOf(first, rest);
+      if (!(help instanceof UsageError)) return help;
+      err = help;
+    }
     // A message quotes the word it refuses, which may be the key typed in the wrong place.
     const redactor = new Redactor();
     const typedKeys = tokens.flatMap((t) =>
@@ -627,6 +645,17 @@ export function parseCommandLine(
       ...(first === undefined ? { bare: true } : {}),
     };
   }
+}
+
+/**
+ * The help `--help` asks for, given the words before it: a command's, or the list of
+ * commands. An unknown command has none: the error says which one was meant.
+ */
+function helpOf(first: string | undefined, rest: readonly string[]): CliRequest | UsageError {
+  const topic = first === 'help' ? rest[0] : first;
+  if (topic === undefined || topic === 'help' || topic === 'version') return { kind: 'help' };
+  const command = COMMANDS.find((name) => name === topic);
+  return command === undefined ? new UsageError(unknownCommand(topic)) : { kind: 'help', command };
 }
 
 function positionalAt(tokens: ReturnType<typeof parseArgs>['tokens'] & object, at: number) {

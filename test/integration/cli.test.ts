@@ -535,6 +535,17 @@ describe('static-export CLI', () => {
     expect(agent.stdout).toContain('--prompt');
   });
 
+  it('shows the help on --help anywhere before --, where a mistake on the line was refused', async () => {
+    const help = (await runCli(['export', '--help'])).stdout;
+    const run = await runCli(['export', '--domian', 'x', '--help', '--download', 'maybe']);
+    expect(run).toMatchObject({ code: 0, stdout: help, stderr: '' });
+    const afterTerminator = await runCli(['export', '--domian', 'x', '--', '--help']);
+    expect(afterTerminator.code).toBe(2);
+    expect(afterTerminator.stderr).toMatch(
+      /^error: unknown flag --domian: did you mean --domain\?$/m,
+    );
+  });
+
   it.each(COMMANDS)('names only outputs of `%s` after --output in its help', async (command) => {
     const help = (await runCli([command, '--help'])).stdout;
     const named = [...help.matchAll(/--output[ =]([a-z][a-z-]*)/g)].map((m) => m[1]);

@@ -219,3 +219,58 @@ describe('STATIC_EXPORT_HELP and STATIC_EXPORT_VERSION', () => {
     expect(request).not.toHaveProperty('inputs.docs-version');
   });
 });
+
+describe('--help with a mistake on the line', () => {
+  const request = (argv: string[]) => parseCommandLine(argv, { ADMIN_API_KEY: KEY });
+
+  it('shows the help, where the mistake was refused with a usage error', () => {
+    expect(request(['export', '--domian', 'x', '--help'])).toEqual({
+      kind: 'help',
+      command: 'export',
+    });
+    expect(request(['agent', '-h', '--prompt'])).toEqual({ kind: 'help', command: 'agent' });
+    expect(request(['export', '--domain', 'x', '--download', 'maybe', '-qh'])).toEqual({
+      kind: 'help',
+      command: 'export',
+    });
+    expect(request(['--domian', '--help'])).toEqual({ kind: 'help' });
+    expect(request(['help', 'agent', 'export', '--help'])).toEqual({
+      kind: 'help',
+      command: 'agent',
+    });
+    // --help taken as the value of the flag before it, which lost its own.
+    expect(request(['export', '--path', '--help'])).toEqual({ kind: 'help', command: 'export' });
+    // A key typed in the wrong place: nothing of the line is printed.
+    expect(request(['export', 'mint_strayword00000001', '--help'])).toEqual({
+      kind: 'help',
+      command: 'export',
+    });
+  });
+
+  it('is not asked for after --, turned off, or given as a value with =', () => {
+    expect(request(['export', '--domian', 'x', '--', '--help'])).toMatchObject({
+      kind: 'usage-error',
+      message: 'unknown flag --domian: did you mean --domain?',
+    });
+    expect(request(['export', '--domian', 'x', '--help', '--no-help'])).toMatchObject({
+      kind: 'usage-error',
+    });
+    expect(request(['export', '--domian', 'x', '--help=false'])).toMatchObject({
+      kind: 'usage-error',
+    });
+    expect(
+      request(['agent', '--project-id', 'p', '--prompt=--help', '--agent-job-id', '']),
+    ).toMatchObject({ kind: 'usage-error' });
+  });
+
+  it('names an unknown command, which has no help, without showing a key', () => {
+    expect(request(['exprot', '--domian', 'x', '--help'])).toMatchObject({
+      kind: 'usage-error',
+      message: 'unknown command "exprot": did you mean export?',
+    });
+    expect(request(['mint_strayword00000001', '--domian', '-h'])).toMatchObject({
+      kind: 'usage-error',
+      message: 'unknown command "***"',
+    });
+  });
+});
