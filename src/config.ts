@@ -159,9 +159,9 @@ const boolean = text.transform((value, ctx) => {
   return z.NEVER;
 });
 
-/** `auto`, or a boolean spelled as the other boolean inputs take it. */
+/** `auto` (in any case), or a boolean spelled as the other boolean inputs take it. */
 const browserCheck = text.transform((value, ctx) => {
-  if (value === 'auto') return 'auto' as const;
+  if (value.toLowerCase() === 'auto') return 'auto' as const;
   if (TRUE_SPELLINGS.includes(value)) return 'true' as const;
   if (FALSE_SPELLINGS.includes(value)) return 'false' as const;
   ctx.addIssue({ code: 'custom', message: `must be one of auto, true, false, got "${value}"` });
@@ -170,7 +170,7 @@ const browserCheck = text.transform((value, ctx) => {
 
 function duration(min: number, max: number, form: string, allowAuto = false) {
   return text.transform((value, ctx): number | 'auto' => {
-    if (allowAuto && value === 'auto') return 'auto';
+    if (allowAuto && value.toLowerCase() === 'auto') return 'auto';
     const ms = parseDuration(value);
     if (ms === undefined || ms < min || ms > max) {
       ctx.addIssue({ code: 'custom', message: `must be ${form}, got "${value}"` });
@@ -180,9 +180,14 @@ function duration(min: number, max: number, form: string, allowAuto = false) {
   });
 }
 
+/**
+ * One of a few words, read in any letter case: `deployment-type: Air-Gapped` can mean
+ * nothing else, and YAML keeps the case it is typed in.
+ */
 function enumOf<const T extends string>(values: readonly T[]) {
   return text.transform((value, ctx) => {
-    if ((values as readonly string[]).includes(value)) return value as T;
+    const word = values.find((known) => known === value.toLowerCase());
+    if (word !== undefined) return word;
     ctx.addIssue({
       code: 'custom',
       message: `must be one of ${values.join(', ')}, got "${value}"`,

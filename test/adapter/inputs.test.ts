@@ -30,4 +30,21 @@ describe('inputs as the runner gives them', () => {
       expect(exportConfig({ download: given }).download).toBe(read === 'true');
     },
   );
+
+  it.each([
+    ['command', 'Export', { command: 'export' }],
+    ['deployment-type', 'AIR-GAPPED', { deploymentType: 'air-gapped' }],
+    ['deployment-type', 'Client-Hosted', { deploymentType: 'client-hosted' }],
+    ['poll-interval', 'Auto', { pollInterval: 'auto' }],
+    ['broken-links', 'FAIL', { brokenLinks: 'fail' }],
+    ['browser-check', 'AUTO', { browserCheck: 'auto' }],
+  ] as const)('reads %s: %s as its lower-case word, where it was refused', (name, given, read) => {
+    expect(exportConfig({ [name]: given })).toMatchObject(read);
+  });
+
+  it('still refuses a word that is none of them, listing the accepted ones', () => {
+    expect(() => exportConfig({ 'deployment-type': 'AirGapped' })).toThrow(
+      'must be one of cloud, client-hosted, air-gapped, got "AirGapped"',
+    );
+  });
 });

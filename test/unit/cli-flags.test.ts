@@ -31,6 +31,29 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads the words of --deployment-type and the like in any case, as the action does', () => {
+    const flags = configOf([
+      'export',
+      '--domain',
+      'docs.example.com',
+      '--deployment-type',
+      'AIR-GAPPED',
+      '--poll-interval',
+      'Auto',
+      '--broken-links=Off',
+    ]);
+    expect(flags).toMatchObject({
+      deploymentType: 'air-gapped',
+      pollInterval: 'auto',
+      brokenLinks: 'off',
+    });
+    const environment = configOf(['export', '--domain', 'docs.example.com'], {
+      STATIC_EXPORT_DEPLOYMENT_TYPE: 'Client-Hosted',
+      STATIC_EXPORT_BROWSER_CHECK: 'AUTO',
+    });
+    expect(environment).toMatchObject({ deploymentType: 'client-hosted', browserCheck: 'auto' });
+  });
+
   it('lets the command line replace a list from the environment, not add to it', () => {
     const config = configOf(['export', '--domain', 'docs.example.com', '--export-paths', '/a'], {
       STATIC_EXPORT_EXPORT_PATHS: '/b',
