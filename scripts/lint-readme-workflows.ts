@@ -2,9 +2,9 @@
  * `npm run lint:readme`: every YAML snippet of the README that is a workflow (or a list
  * of steps, wrapped in one) is checked by actionlint, then against the action itself:
  * `with:` keys must be inputs of action.yml that the action would accept (none missing,
- * no literal value it refuses) and `steps.<id>.outputs.<name>` outputs of it, and no
- * `${{ }}` expression may be interpolated into a `run:` script (pass values
- * through `env:`). The CLI recipes must name the file `npm pack` really makes.
+ * no literal value it refuses) and `steps.<id>.outputs.<name>` (or `outputs['<name>']`)
+ * outputs of it, and no `${{ }}` expression may be interpolated into a `run:` script
+ * (pass values through `env:`). The CLI recipes must name the file `npm pack` really makes.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -105,6 +105,13 @@ function refusedInputs(inputs: Record<string, string>): { input: string; message
   }
 }
 
+/**
+ * `steps.<id>.outputs.<name>` in an expression, each part also in the index form the
+ * expression syntax allows (`steps.export.outputs['page-url']`, `steps['export']`).
+ */
+const STEP_OUTPUT =
+  /steps(?:\.(?<id>[\w-]+)|\[\s*'(?<quotedId>[^']*)'\s*\])\s*\.outputs(?:\.(?<name>[\w-]+)|\[\s*'(?<quotedName>[^']*)'\s*\])/g;
+
 /** Checks a workflow against the action's interface and the hardening rules. */
 function checkWorkflow(text: string, action: ActionInterface): { line: number; message: string }[] {
   const problems: { line: number; message: string }[] = [];
@@ -157,8 +164,10 @@ function checkWorkflow(text: string, action: ActionInterface): { line: number; m
         });
       }
     }
-    for (const match of text.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
-      const [, id, name] = match as unknown as [string, string, string];
+    for (const match of text.matchAll(STEP_OUTPUT)) {
+      const groups = match.groups ?? {};
+      const id = groups.id ?? groups.quotedId ?? '';
+      const name = groups.name ?? groups.quotedName ?? '';
       if (ours.has(id) && !action.outputs.has(name)) {
         problems.push({
           line: counter.linePos(match.index ?? 0).line,

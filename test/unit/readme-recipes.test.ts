@@ -129,6 +129,32 @@ describe('the README recipe check', () => {
     await fs.rm(dir, { recursive: true, force: true });
   }, 60_000);
 
+  it('checks outputs named in the index form, where only the dotted one was checked', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-readme-'));
+    const file = path.join(dir, 'INDEX.md');
+    const steps = [
+      '- id: export',
+      '  uses: your-org/static-export-action@v1',
+      '  with:',
+      '    api-key: ${{ secrets.ADMIN_API_KEY }}',
+      '    domain: docs.example.com',
+      '- env:',
+      "    LINK: ${{ steps.export.outputs['bundle-link'] }}",
+      "    SITE: ${{ steps['export'].outputs[ 'site-path' ] }}",
+      "    SHA: ${{ steps.export.outputs['sha256'] }}",
+      '  run: echo "$LINK $SITE $SHA"',
+    ].join('\n');
+    await fs.writeFile(file, fence('yaml', steps));
+    const run = await lint(file);
+    expect(run.code).toBe(1);
+    const problems = run.stderr.split('\n').filter((row) => row.startsWith('INDEX.md:'));
+    expect(problems).toEqual([
+      'INDEX.md:8: "bundle-link" is not an output of action.yml',
+      'INDEX.md:9: "site-path" is not an output of action.yml',
+    ]);
+    await fs.rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('passes on the README itself', async () => {
     const run = await lint();
     expect(run.stderr).toBe('');
