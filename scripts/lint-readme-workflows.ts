@@ -4,7 +4,8 @@
  * `with:` keys must be inputs of action.yml that the action would accept (none missing,
  * no literal value it refuses) and `steps.<id>.outputs.<name>` (or `outputs['<name>']`)
  * outputs of it, and no `${{ }}` expression may be interpolated into a `run:` script
- * (pass values through `env:`). The CLI recipes must name the file `npm pack` really makes.
+ * (pass values through `env:`). A workflow with a job that deploys to an `environment:`
+ * has a `concurrency:` group. The CLI recipes must name the file `npm pack` really makes.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -121,6 +122,17 @@ function checkWorkflow(text: string, action: ActionInterface): { line: number; m
     counter.linePos(node?.range?.[0] ?? 0).line;
   const jobs = document.get('jobs');
   if (!isMap(jobs)) return problems;
+  // Runs that overlap deploy in the order their jobs finish, not the one they started in:
+  // an older export could go live over a newer one. A group for the whole run keeps them
+  // in order (a group on the deploy job alone does not: a later export may finish first).
+  const deploys = jobs.items.find((job) => isMap(job.value) && job.value.has('environment'));
+  if (deploys !== undefined && !document.has('concurrency')) {
+    problems.push({
+      line: lineOf(deploys.key as never),
+      message:
+        'a job deploys to an environment, and the workflow has no concurrency: group: overlapping runs may deploy out of order',
+    });
+  }
   for (const job of jobs.items) {
     const steps = (job.value as YAMLMap | null)?.get('steps');
     if (!isSeq(steps)) continue;

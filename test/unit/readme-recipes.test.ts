@@ -155,6 +155,32 @@ describe('the README recipe check', () => {
     await fs.rm(dir, { recursive: true, force: true });
   }, 60_000);
 
+  it('wants a concurrency group for a workflow that deploys to an environment', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-readme-'));
+    const file = path.join(dir, 'DEPLOY.md');
+    const workflow = (concurrency: string[]) =>
+      [
+        'on: push',
+        ...concurrency,
+        'jobs:',
+        '  deploy:',
+        '    runs-on: ubuntu-latest',
+        '    environment: production',
+        '    steps:',
+        '      - run: ./deploy.sh',
+      ].join('\n');
+    await fs.writeFile(
+      file,
+      [fence('yaml', workflow([])), '', fence('yaml', workflow(['concurrency: docs']))].join('\n'),
+    );
+    const run = await lint(file);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').filter((row) => row.startsWith('DEPLOY.md:'))).toEqual([
+      'DEPLOY.md:4: a job deploys to an environment, and the workflow has no concurrency: group: overlapping runs may deploy out of order',
+    ]);
+    await fs.rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('passes on the README itself', async () => {
     const run = await lint();
     expect(run.stderr).toBe('');
