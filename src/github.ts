@@ -131,6 +131,7 @@ export async function runAction(): Promise<void> {
     {
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       tempDir: process.env.RUNNER_TEMP || os.tmpdir(),
+      ...(process.env.GITHUB_ACTION ? { stepId: process.env.GITHUB_ACTION } : {}),
       home: os.homedir(),
       runnerDirs: [process.env.RUNNER_TEMP, process.env.RUNNER_TOOL_CACHE, os.tmpdir()].filter(
         (dir): dir is string => Boolean(dir),

@@ -23,6 +23,8 @@ export interface Environment {
   workspace: string;
   /** Temporary files go here (RUNNER_TEMP in a workflow). */
   tempDir: string;
+  /** The step's id in a workflow (GITHUB_ACTION), for files two steps of a job may share. */
+  stepId?: string;
   /** The home directory: `~/…` expands to it; it is never replaced. */
   home?: string;
   /** Directories never replaced besides the workspace and home: temp and tool caches. */
@@ -174,6 +176,7 @@ async function executeConfigured(
         dispatcher,
         deadline,
         tempDir: environment.tempDir,
+        ...(environment.stepId ? { stepId: environment.stepId } : {}),
         idleTimeoutMs: config.requestTimeoutMs,
         signal,
         record,

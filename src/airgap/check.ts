@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportConfig } from '../config.js';
 import { formatDuration } from '../duration.js';
@@ -28,6 +29,11 @@ export interface CheckContext {
   /** Where the report files go (RUNNER_TEMP in a workflow). */
   tempDir: string;
   /**
+   * The step's id in a workflow (GITHUB_ACTION). RUNNER_TEMP lives as long as the job, so
+   * a report of the same domain found there is an earlier step's: this one's takes the id.
+   */
+  stepId?: string;
+  /**
    * What the extraction wrote into the staging directory; without it the directory is
    * listed. A site of 20,000 files listed from disk holds some 10 MB more at the end of
    * the step, where its peak memory is.
@@ -35,6 +41,31 @@ export interface CheckContext {
   contents?: SiteContents;
   signal?: AbortSignal;
   now?: () => number;
+}
+
+/**
+ * The report files' path without extension: `static-export-<domain>-readiness`, and in a
+ * workflow, where that name is taken by an earlier step of the job, that name with the
+ * step's id (`…-readiness-staging`). Without a step (the CLI), the next run replaces it.
+ */
+async function reportBase(context: CheckContext, domain: string): Promise<string> {
+  const plain = path.join(context.tempDir, `static-export-${domain}-readiness`);
+  if (context.stepId === undefined) return plain;
+  const step = context.stepId.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[_.-]+/, '') || 'step';
+  const taken = async (base: string) =>
+    (await Promise.all([`${base}.json`, `${base}.sarif`].map(exists))).some(Boolean);
+  if (!(await taken(plain))) return plain;
+  for (let n = 1; ; n += 1) {
+    const base = `${plain}-${step}${n === 1 ? '' : `-${n}`}`;
+    if (!(await taken(base))) return base;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /**
@@ -117,7 +148,7 @@ export async function checkReadiness(
   let sarifWritten: Awaited<ReturnType<typeof writeReportFiles>> | undefined;
   // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
   if (external || readiness.links.brokenCount > 0) {
-    const base = path.join(context.tempDir, `static-export-${config.domain}-readiness`);
+    const base = await reportBase(context, config.domain);
     readiness.reportFile = `${base}.json`;
     readiness.sarifFile = `${base}.sarif`;
     sarifWritten = await writeReportFiles(readiness, {

@@ -72,6 +72,8 @@ export interface ExportDeps {
   deadline: number;
   /** Directory for the temporary archive (RUNNER_TEMP in a workflow). */
   tempDir: string;
+  /** The step's id in a workflow: names the report files another step of the job may share. */
+  stepId?: string;
   idleTimeoutMs: number;
   signal?: AbortSignal;
   /** Filled in as the run goes, so a summary can be written even after a failure. */
@@ -334,6 +336,7 @@ async function exportHoldingPath(
                   record.checking = true;
                   await checkReadiness(stagingDir, config, reporter, record, {
                     tempDir: deps.tempDir,
+                    ...(deps.stepId !== undefined ? { stepId: deps.stepId } : {}),
                     contents,
                     ...withSignal,
                   });

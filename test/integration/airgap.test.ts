@@ -382,6 +382,46 @@ describe('the in-process core against the emulator', () => {
     expect(await fs.readdir(result.site)).not.toContain('previous.html');
   });
 
+  it('keeps the report of each step that checks the same domain in one job', async () => {
+    // One job: RUNNER_TEMP is shared by its steps, GITHUB_ACTION names each.
+    const workspace = await tempDir('workspace');
+    const runnerTemp = path.join(workspace, '.temp');
+    const step = async (id: string | undefined, site: string) => {
+      const recorded = recordingReporter();
+      const outcome = await execute(
+        {
+          'api-key': leaky.keys.write,
+          'base-url': leaky.baseUrl,
+          domain: DOMAIN,
+          path: site,
+          'deployment-type': 'client-hosted',
+          'browser-check': 'false',
+        },
+        { workspace, tempDir: runnerTemp, ...(id !== undefined ? { stepId: id } : {}) },
+        recorded.reporter,
+      );
+      expect(outcome.error).toBeUndefined();
+      return recorded.outputs;
+    };
+    const plain = path.join(runnerTemp, `static-export-${DOMAIN}-readiness`);
+    const first = await step('staging', 'staging-site');
+    const second = await step('production', 'production-site');
+    const unnamed = await step('__your-org_static-export-action_2', 'third-site');
+    expect([first, second, unnamed].map((outputs) => outputs['findings-file'])).toEqual([
+      `${plain}.json`,
+      `${plain}-production.json`,
+      `${plain}-your-org_static-export-action_2.json`,
+    ]);
+    expect(second['sarif-file']).toBe(`${plain}-production.sarif`);
+    const report = async (file: string | undefined) =>
+      JSON.parse(await fs.readFile(file as string, 'utf8')) as { deploymentType: string };
+    expect((await report(first['findings-file'])).deploymentType).toBe('client-hosted');
+    expect(await fs.readdir(runnerTemp)).toHaveLength(6);
+    // The CLI has no steps: the next run of a domain replaces its report, as documented.
+    const cli = await step(undefined, 'cli-site');
+    expect(cli['findings-file']).toBe(`${plain}.json`);
+  });
+
   it('fails air-gapped on a leaky site and leaves path as it was', async () => {
     const result = await run(leaky, { 'deployment-type': 'air-gapped' });
     expect(result.outcome.error).toBeInstanceOf(Error);
