@@ -58,17 +58,37 @@ export function githubReporter(
   // What the archive or a server wrote may hold escape sequences, and characters that only
   // the runner reads as a blank (U+0085): a log line shows them as escapes.
   const shown = (text: string) => logText(redactor, text);
-  const properties = (annotation?: Annotation): core.AnnotationProperties => ({
-    ...(annotation?.title ? { title: shown(annotation.title) } : {}),
-    ...(annotation?.file ? { file: relativeToWorkspace(annotation.file, workspace) } : {}),
-    ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
-    ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
-  });
+  /**
+   * A file of the checkout is linked from the annotation. One outside it (a `path` such as
+   * /srv/site) cannot be, and GitHub would show a dead link: the message names it instead.
+   */
+  const annotated = (
+    message: string,
+    annotation?: Annotation,
+  ): [string, core.AnnotationProperties] => {
+    const title = annotation?.title ? { title: shown(annotation.title) } : {};
+    const file = annotation?.file;
+    if (file === undefined || file === '') return [shown(message), title];
+    const linked = relativeToWorkspace(file, workspace);
+    if (linked === undefined) {
+      const at = [annotation?.startLine, annotation?.startColumn].filter((n) => n !== undefined);
+      return [shown(`${[file, ...at].join(':')}: ${message}`), title];
+    }
+    return [
+      shown(message),
+      {
+        ...title,
+        file: linked,
+        ...(annotation?.startLine ? { startLine: annotation.startLine } : {}),
+        ...(annotation?.startColumn ? { startColumn: annotation.startColumn } : {}),
+      },
+    ];
+  };
   return {
     info: (message) => commands.info(inertToRunner(shown(message))),
-    notice: (message, annotation) => commands.notice(shown(message), properties(annotation)),
-    warning: (message, annotation) => commands.warning(shown(message), properties(annotation)),
-    error: (message, annotation) => commands.error(shown(message), properties(annotation)),
+    notice: (message, annotation) => commands.notice(...annotated(message, annotation)),
+    warning: (message, annotation) => commands.warning(...annotated(message, annotation)),
+    error: (message, annotation) => commands.error(...annotated(message, annotation)),
     debug: (message) => commands.debug(shown(message)),
     group: (title, fn) => commands.group(shown(title), fn),
     setOutput: (name, value) => commands.setOutput(name, clean(value)),
@@ -86,9 +106,16 @@ function inertToRunner(message: string): string {
   return `::stop-commands::${token}\n${message}\n::${token}::`;
 }
 
-/** Annotations point at files relative to the repository checkout. */
-function relativeToWorkspace(file: string, workspace: string | undefined): string {
-  return workspace && path.isAbsolute(file) ? path.relative(workspace, file) : file;
+/**
+ * Annotations point at files relative to the repository checkout; undefined for a file
+ * outside it, which no annotation can link to.
+ */
+function relativeToWorkspace(file: string, workspace: string | undefined): string | undefined {
+  if (!workspace || !path.isAbsolute(file)) return file;
+  const relative = path.relative(workspace, file);
+  const outside =
+    relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return outside ? undefined : relative;
 }
 
 function readInputs(): RawInputs {

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarOf } from '../support/archives.js';
 import { type Harness, startHarness } from '../support/in-process.js';
@@ -58,6 +61,33 @@ describe('annotations GitHub shows for a failed step', () => {
       expect(shown.some((line) => line.includes('not ready for deployment'))).toBe(true);
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe('annotations for a path outside the workspace', () => {
+  it('name the page of a broken link in the message, where the file was a dead link', async () => {
+    const archive = await tarOf([
+      { name: 'index.html', content: '<a href="/guides/intro">Intro</a>' },
+      { name: 'guides/setup.html', content: '<p>Setup</p>\n<a href="/gone">Gone</a>' },
+    ]);
+    const own = await startHarness({ archiveFor: () => archive });
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-outside-'));
+    try {
+      const site = path.join(outside, 'site');
+      const run = await own.run({ domain: 'docs.example.com', path: site });
+      expect(run.code, run.stdout).toBe(0);
+      const broken = annotations(run.stdout, 'warning').filter((line) =>
+        line.includes('Broken link'),
+      );
+      // No file= the runner would turn into a dead link: the message says where.
+      expect(broken).toEqual([
+        `::warning title=Broken internal link::${path.join(site, 'guides', 'setup.html')}:2:1: Broken link /gone: no file of the export serves /gone.`,
+        `::warning title=Broken internal link::${path.join(site, 'index.html')}:1:1: Broken link /guides/intro: no file of the export serves /guides/intro.`,
+      ]);
+    } finally {
+      await own.stop();
+      await fs.rm(outside, { recursive: true, force: true });
     }
   });
 });

@@ -162,3 +162,32 @@ describe('the step summary', () => {
     },
   );
 });
+
+describe('annotations', () => {
+  const annotate = (file: string) => {
+    const { commands, stdout } = capturedCommands();
+    githubReporter(new Redactor(), commands, '/work/space').error('Broken link /gone.', {
+      title: 'Broken internal link',
+      file,
+      startLine: 3,
+      startColumn: 5,
+    });
+    return stdout();
+  };
+
+  it('link a file of the checkout, relative to it', () => {
+    expect(annotate('/work/space/site/index.html')).toBe(
+      '::error title=Broken internal link,file=site/index.html,line=3,col=5::Broken link /gone.\n',
+    );
+    expect(annotate('/work/space/..site/index.html')).toContain('file=..site/index.html,');
+  });
+
+  it('name a file outside the checkout in the message, where it was a dead ../ link', () => {
+    expect(annotate('/srv/docs/site/index.html')).toBe(
+      '::error title=Broken internal link::/srv/docs/site/index.html:3:5: Broken link /gone.\n',
+    );
+    expect(annotate('/work/other/index.html')).toBe(
+      '::error title=Broken internal link::/work/other/index.html:3:5: Broken link /gone.\n',
+    );
+  });
+});
