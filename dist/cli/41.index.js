@@ -3173,7 +3173,9 @@ function classifyNetworkError(err, request) {
                 ? `the proxy ${proxy} refused the connection (${code})`
                 : unknown
                     ? `the proxy's host name ${request.proxy.hostname} does not resolve (${code})`
-                    : `the proxy ${proxy} could not be reached (${code})`,
+                    : codes.includes('EAI_AGAIN')
+                        ? `the proxy's host name ${request.proxy.hostname} did not resolve: the runner's DNS failed for now (${code})`
+                        : `the proxy ${proxy} could not be reached (${code})`,
             advice: `Check the proxy in HTTPS_PROXY/HTTP_PROXY (or ALL_PROXY), or list ${request.host.replace(/:\d+$/, '')} in NO_PROXY if it is reachable directly.`,
         };
     }
@@ -3206,6 +3208,15 @@ function classifyNetworkError(err, request) {
             code,
             summary: `the host name ${request.host.replace(/:\d+$/, '')} does not resolve from this runner (${code})`,
             advice: "Check the host name in the URL and the runner's DNS; a network that reaches out only through a proxy needs HTTPS_PROXY.",
+        };
+    }
+    if (codes.includes('EAI_AGAIN')) {
+        return {
+            kind: 'dns',
+            transient: true,
+            code,
+            summary: `the host name ${request.host.replace(/:\d+$/, '')} did not resolve: the runner's DNS failed for now (${code})`,
+            advice: "Check the runner's DNS resolver: it kept failing to answer for this name, which may well exist.",
         };
     }
     if (has(TIMEOUTS)) {
@@ -4063,7 +4074,7 @@ async function pollUntilSettled(options) {
 }
 
 // EXTERNAL MODULE: ./.build/report.js
-var report = __webpack_require__(5794);
+var _build_report = __webpack_require__(5794);
 ;// CONCATENATED MODULE: ./.build/agent/follow-up.js
 
 
@@ -4095,12 +4106,12 @@ function unknownOutcomeAdvice(error, call) {
 const FOLLOW_UP = {
     subject: 'The message',
     done: 'delivered',
-    check: report/* CHECK_BEFORE_RESENDING */.B,
+    check: _build_report/* CHECK_BEFORE_RESENDING */.B,
 };
 /** Sends `prompt` to an existing agent job as a follow-up; returns the job as answered. */
 async function sendFollowUp(config, jobId, prompt, deps) {
     const { api, reporter, signal } = deps;
-    reporter.info(`Follow-up: ${(0,report/* promptHeadline */.J1)(prompt)}`);
+    reporter.info(`Follow-up: ${(0,_build_report/* promptHeadline */.J1)(prompt)}`);
     let job;
     try {
         job = await api.sendAgentMessage(config.projectId, jobId, prompt, signal);
@@ -4265,7 +4276,7 @@ async function runAgent(config, deps) {
         limits: AGENT_SCHEDULE,
         clock,
         deadline: deps.deadline,
-        onDeadline: () => new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU((0,_build_report/* describeTimeout */.by)(record, config.timeoutMs)),
         ...(signal ? { signal } : {}),
     }).catch(stillRunning));
     publish('agent-status', finished.status);
@@ -4299,7 +4310,7 @@ async function statusOf(started, config, deps) {
     catch (err) {
         if (signal?.aborted)
             throw err;
-        reporter.warning(`Agent job ${started.id} was created, but reading its status failed (${(0,errors/* errorMessage */.gJ)(err)}): it is taken as active. Follow it with ${(0,report/* setting */.Pe)('agent-job-id', started.id)}; running this step again would create a second job.`);
+        reporter.warning(`Agent job ${started.id} was created, but reading its status failed (${(0,errors/* errorMessage */.gJ)(err)}): it is taken as active. Follow it with ${(0,_build_report/* setting */.Pe)('agent-job-id', started.id)}; running this step again would create a second job.`);
         return started;
     }
 }
@@ -4314,7 +4325,7 @@ function onRepository(job) {
  * `notFound`: the service answered 404 about the job this run created.
  */
 function stillRunningAdvice(mode, jobId, notFound = false) {
-    const follow = (0,report/* setting */.Pe)('agent-job-id', jobId);
+    const follow = (0,_build_report/* setting */.Pe)('agent-job-id', jobId);
     if (mode === 'create') {
         // The 404's own message says the service does not know the job this run created.
         const created = notFound
@@ -4332,15 +4343,15 @@ function failedError(job, record, when = '') {
     record.error = job.error;
     // The job the run follows, whatever id the answer names.
     const id = record.jobId ?? job.id;
-    return new errors/* JobFailedError */.dk(`Agent job ${id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${(0,report/* setting */.Pe)('agent-job-id', id)} and a \`prompt\` saying what to change), or start a new job.`);
+    return new errors/* JobFailedError */.dk(`Agent job ${id} failed${when}: ${job.error ?? 'the API gave no reason'}.${job.prLink ? ` Its pull request: ${job.prLink}.` : ''} To try again, send it a follow-up (${(0,_build_report/* setting */.Pe)('agent-job-id', id)} and a \`prompt\` saying what to change), or start a new job.`);
 }
 /** A job creation, sent at most once: a second job would open a second pull request. */
-const CREATE = { subject: 'The job', done: 'created', check: report/* CHECK_BEFORE_CREATING */.Rb };
+const CREATE = { subject: 'The job', done: 'created', check: _build_report/* CHECK_BEFORE_CREATING */.Rb };
 async function createJob(config, deps) {
     const { api, reporter, signal } = deps;
     const prompt = config.prompt;
     return reporter.group(`Creating an agent job in project ${config.projectId}`, async () => {
-        reporter.info(`Prompt: ${(0,report/* promptHeadline */.J1)(prompt)}`);
+        reporter.info(`Prompt: ${(0,_build_report/* promptHeadline */.J1)(prompt)}`);
         let job;
         try {
             job = await api.createAgentJob(config.projectId, prompt, signal);
@@ -5274,8 +5285,10 @@ const CHANGES_FORMAT = 'static-export-changes';
  * 3: a page whose old address became a redirect to its new one is moved too (its
  * `previous.redirected`), no longer an added page beside a changed one; a page that
  * redirects names where (`redirectsTo`); `site` names where the pages are served.
+ * 4: such a page is moved too when its content changed with the move (`changed`), no
+ * longer an added page beside a changed one.
  */
-const CHANGES_VERSION = 3;
+const CHANGES_VERSION = 4;
 /**
  * Sorts an export's files, once: the earlier export's as soon as it is known (its pages
  * are looked up while the new export is extracted), the new one's as its pages are.
@@ -5303,15 +5316,22 @@ function byPath(a, b) {
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 /**
+ * The order a reader expects of addresses: numbers by their value (`/p2` before `/p10`),
+ * accents and case after the letters (`/café` just after `/cafe`, `/Zeta` after `/alpha`).
+ * One locale, named: the runner's (Swedish, say, puts `ä` after `z`) would change the report.
+ */
+const readerOrder = new Intl.Collator('en', { numeric: true });
+/**
  * Sorts pages in the order of their addresses as a reader spells them, before any
- * encoding: `/` first, `/guides/` before `/guides/setup`, `/café` just after `/cafe`.
+ * encoding: `/` first, `/guides/` before `/guides/setup`, `/p2` before `/p10`. Addresses
+ * the collation holds equal (`/p01`, `/p1`) keep an order by their code points.
  */
 function sortByRoute(list) {
     const routes = new Map(list.map((page) => [page, pageRoute(page.path)]));
     list.sort((a, b) => {
         const x = routes.get(a);
         const y = routes.get(b);
-        return x < y ? -1 : x > y ? 1 : byPath(a, b);
+        return readerOrder.compare(x, y) || (x < y ? -1 : x > y ? 1 : byPath(a, b));
     });
 }
 /** Compares two export manifests; `source` says where `previous` came from. */
@@ -5416,14 +5436,18 @@ function asFlatPage(file) {
 }
 /**
  * Names where each added or changed page that is a redirect now sends its reader. A
- * changed page that redirects to an added page with the content it had is that page's old
- * address, where the generator left a stub: the added page moved, and the stub is no
- * change of its own. Content is compared only with fingerprints of one scheme (`before`).
+ * changed page that redirects to an added page is that page's old address, where the
+ * generator left a stub: the added page moved, and the stub is no change of its own. With
+ * other content than it had, it moved and changed at once (a page renamed and edited),
+ * when no other stub leads there (two pages merged into a new one: which one moved would
+ * be a guess). Content is compared only with fingerprints of one scheme (`before`).
  */
 function followRedirects(pages, redirects, url, before, after) {
     const added = new Map(pages.added.map((page) => [page.path, page]));
     const changed = new Set(pages.changed);
     const moved = new Set();
+    // Added pages that stubs with other content lead to, and those stubs.
+    const edited = new Map();
     for (const page of [...pages.changed, ...pages.added]) {
         const target = redirects.get(page.path);
         if (target === undefined || target === page.path || !after.has(target))
@@ -5431,14 +5455,28 @@ function followRedirects(pages, redirects, url, before, after) {
         page.redirectsTo = { path: target, url: url(target) };
         const to = added.get(target);
         const content = before?.get(page.path)?.page?.content;
-        if (to === undefined ||
-            moved.has(to) ||
-            !changed.has(page) ||
-            content === undefined ||
-            content !== after.get(target)?.page?.content) {
+        if (to === undefined || moved.has(to) || !changed.has(page) || content === undefined) {
+            continue;
+        }
+        if (content !== after.get(target)?.page?.content) {
+            // A stub already (no navigation then as now): `/latest` sent on to a newer page moved nothing.
+            const navigation = before?.get(page.path)?.page?.navigation;
+            if (navigation !== after.get(page.path)?.page?.navigation) {
+                edited.set(to, [...(edited.get(to) ?? []), page]);
+            }
             continue;
         }
         pages.moved.push({ ...to, previous: { path: page.path, url: page.url, redirected: true } });
+        moved.add(to).add(page);
+    }
+    for (const [to, [page, ...others]] of edited) {
+        if (page === undefined || others.length > 0 || moved.has(to))
+            continue;
+        pages.moved.push({
+            ...to,
+            previous: { path: page.path, url: page.url, redirected: true },
+            changed: true,
+        });
         moved.add(to).add(page);
     }
     if (moved.size === 0)
@@ -6006,9 +6044,8 @@ async function findRedirects(root, report, files, site) {
         .map((page) => files.get(page.path))
         .filter((file) => file !== undefined)
         .sort((a, b) => a.size - b.size);
-    if (listed.length === 0)
-        return redirects;
-    const tree = site_tree/* SiteTree */.AI.of('', files.keys(), []);
+    // The site's tree only for a page that names a refresh: most reports list none.
+    let tree;
     let budget = STUB_BYTES_READ;
     for (const file of listed) {
         budget -= file.size;
@@ -6016,8 +6053,9 @@ async function findRedirects(root, report, files, site) {
             break;
         const bytes = await promises_.readFile(external_node_path_.join(root, ...file.path.split('/')))
             .catch(() => undefined);
-        if (bytes === undefined)
+        if (bytes === undefined || !namesRefresh(bytes))
             continue;
+        tree ??= site_tree/* SiteTree */.AI.of('', files.keys(), []);
         const target = redirectOf(bytes, file.path, tree, site);
         if (target !== undefined)
             redirects.set(file.path, target);
@@ -6026,9 +6064,7 @@ async function findRedirects(root, report, files, site) {
 }
 /** The page of the site that the page `file` (its bytes) sends a reader to at once, if any. */
 function redirectOf(bytes, file, tree, site) {
-    // Most pages say nothing of a refresh: no parse for them.
-    const text = bytes.toString('latin1');
-    if (!/http-equiv/i.test(text) || !/refresh/i.test(text))
+    if (!namesRefresh(bytes))
         return undefined;
     const refresh = readRefresh(bytes.toString('utf8'));
     if (refresh === undefined)
@@ -6051,6 +6087,11 @@ function redirectOf(bytes, file, tree, site) {
     const urlPath = (0,site_tree/* decodedUrlPath */.DP)(target.pathname.slice(site.sitePath.length));
     const found = urlPath === undefined ? undefined : tree.resolve(urlPath)?.file;
     return found !== undefined && found !== file && isPage(found) ? found : undefined;
+}
+/** Whether the page's bytes name a refresh at all: most pages do not, and are not parsed. */
+function namesRefresh(bytes) {
+    const text = bytes.toString('latin1');
+    return /http-equiv/i.test(text) && /refresh/i.test(text);
 }
 /**
  * The URL of the first `<meta http-equiv="refresh">` of a page, the one a browser acts on,
@@ -6099,6 +6140,7 @@ function readRefresh(html) {
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/review.js
+
 
 
 
@@ -6266,7 +6308,7 @@ class ChangeReview {
         const excess = limit === undefined ? undefined : exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
             // The file is in RUNNER_TEMP, gone with the job: the message names the first too.
-            throw removalRefused(`${excess}; removed: ${namedRemoved(report.pages.removed)}. The removed pages are listed in ${file}`);
+            throw removalRefused(`${excess}; removed: ${namedRemoved(report.pages.removed, this.config.domain)}. The removed pages are listed in ${file}`);
         }
     };
     /**
@@ -6289,7 +6331,7 @@ class ChangeReview {
         const excess = exceedsRemovalLimit(report, limit);
         if (excess !== undefined) {
             // No report file lists them: the first are named here, in the log and the summary.
-            throw removalRefused(`${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed)}`);
+            throw removalRefused(`${excess}, counted against ${source}; removed: ${namedRemoved(report.pages.removed, this.config.domain)}`);
         }
         reporter.info(`\`max-removed-pages\` was checked against ${source}: ${report.pages.removed.length} of its ${report.pages.before} pages removed.`);
     }
@@ -6321,23 +6363,25 @@ class ChangeReview {
         reporter.setOutput('pages-navigation-changed', String(pages.navigationChanged.length));
         reporter.setOutput('assets-changed', String(assets.changed.length + assets.added.length + assets.removed.length));
         reporter.setOutput('changes-file', file);
+        // An address no longer served is a path, as in the summary: a link there answers 404.
+        const gone = (url) => (0,_build_report/* addressPath */.EL)(url, this.config.domain);
         reporter.info(`Compared with ${report.source}, export job ${report.previous.jobId}.`);
         reporter.info(`Pages: ${pages.before} → ${pages.after}: ${pages.added.length} added, ${pages.removed.length} removed, ${pages.moved.length} moved, ${pages.changed.length} changed, navigation changed on ${pages.navigationChanged.length}, ${pages.unchanged} unchanged.`);
         const lists = [
-            ['changed', pages.changed],
-            ['added', pages.added],
-            ['removed', pages.removed],
-            ['moved', pages.moved],
+            ['changed', pages.changed, true],
+            ['added', pages.added, true],
+            ['removed', pages.removed, false],
+            ['moved', pages.moved, true],
         ];
-        for (const [label, list] of lists) {
+        for (const [label, list, served] of lists) {
             for (const page of list.slice(0, 10)) {
-                const from = 'previous' in page ? `${page.previous.url} → ` : '';
+                const from = 'previous' in page ? `${gone(page.previous.url)} → ` : '';
                 const stub = 'previous' in page && page.previous.redirected
-                    ? ' (the old address redirects to it)'
+                    ? ` (the old address redirects to it${page.changed ? '; its content changed too' : ''})`
                     : page.redirectsTo
                         ? ` (redirects to ${page.redirectsTo.url})`
                         : '';
-                reporter.info(`  ${label}: ${from}${page.url}${stub}`);
+                reporter.info(`  ${label}: ${from}${served ? page.url : gone(page.url)}${stub}`);
             }
             if (list.length > 10)
                 reporter.info(`  … ${list.length - 10} more ${label}`);
@@ -6366,9 +6410,12 @@ function whyByBytes(earlierScheme) {
 }
 /** Removed pages a refusal names: the log and the summary outlive the report file. */
 const NAMED_REMOVED = 5;
-/** The first removed pages by address, and how many more: `a, b and 3 more`. */
-function namedRemoved(removed) {
-    const named = removed.slice(0, NAMED_REMOVED).map((page) => page.url);
+/**
+ * The first removed pages by path (`/guides/old`: nothing is served at their address any
+ * more, as the summary shows them), and how many more: `/a, /b and 3 more`.
+ */
+function namedRemoved(removed, domain) {
+    const named = removed.slice(0, NAMED_REMOVED).map((page) => (0,_build_report/* addressPath */.EL)(page.url, domain));
     const more = removed.length > NAMED_REMOVED ? ` and ${removed.length - NAMED_REMOVED} more` : '';
     return `${named.join(', ')}${more}`;
 }
@@ -6649,6 +6696,8 @@ function takeCollector() {
 
 
 const MAX_ERROR_BODY = 64 * 1024;
+/** S3 throttles with 503 and the XML error code SlowDown: a rate limit, not an outage. */
+const isS3SlowDown = (body) => /<Code>\s*SlowDown\s*<\/Code>/.test(body);
 /**
  * The young generation is collected each time this much has been downloaded, so dead
  * chunks never hold much more. A collection takes about half a millisecond; measured, a
@@ -6673,9 +6722,9 @@ class HopFailed extends Error {
 }
 /**
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
- * feeding `sink`. A cut connection resumes with Range + If-Range on the ETag; if the
- * archive changed meanwhile, everything starts over from byte zero with a fresh link, so
- * two versions are never spliced. Every link is tried (the storage judges its expiry by
+ * feeding `sink`. A cut connection resumes with Range + If-Range on a strong ETag (with
+ * a weak one or none, from byte zero); if the archive changed meanwhile, everything
+ * starts over from byte zero with a fresh link, so two versions are never spliced. Every link is tried (the storage judges its expiry by
  * its own clock); one it calls expired is exchanged for a fresh one. The received size
  * is always checked against the size the API announced.
  */
@@ -6691,7 +6740,7 @@ async function downloadBundle(options) {
         deadline: () => options.deadline,
         ...(signal ? { signal } : {}),
         // Said before the wait, so a person sees why the log pauses.
-        onRetry: (event) => options.onEvent?.(`${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`),
+        onRetry: (event) => options.onEvent?.(`${event.reason} after ${position()}: ${event.rateLimit ? 'rate limited, ' : ''}${received > 0 && !decoding && isStrong(etag) ? 'resuming' : 'retrying'} in ${(event.delayMs / 1000).toFixed(1)}s.`),
     });
     let fd;
     try {
@@ -6807,14 +6856,19 @@ async function downloadBundle(options) {
             // A decoded transfer has no byte offsets of the storage's to resume from.
             if (received > 0 && decoding)
                 await startOver('The transfer was compressed on the way');
+            // If-Range needs a strong ETag (RFC 9110, 13.1.5): with a weak one or none, a 206 may
+            // continue another version of the object, and the two would be joined into one file.
+            if (received > 0 && !isStrong(etag)) {
+                await startOver(etag === undefined
+                    ? 'The storage gave the bundle no ETag, so nothing tells that a resumed transfer continues the same version'
+                    : 'The storage gave the bundle only a weak ETag (W/…), which does not vouch for the same bytes, so a resumed transfer could join two versions');
+            }
             const resuming = received > 0;
             if (resuming)
                 resumes += 1;
             let opened;
             try {
-                opened = await openFollowingRedirects(source.url, resuming
-                    ? { range: `bytes=${received}-`, ...(etag !== undefined ? { 'if-range': etag } : {}) }
-                    : {}, options, links);
+                opened = await openFollowingRedirects(source.url, resuming ? { range: `bytes=${received}-`, 'if-range': etag } : {}, options, links);
             }
             catch (err) {
                 if (signal?.aborted)
@@ -6833,7 +6887,7 @@ async function downloadBundle(options) {
                 if (!failure.transient) {
                     throw new errors/* DownloadError */.nV(`Could not download the bundle from ${(0,net/* withoutQuery */.j$)(target)}${from}: ${failure.summary}.${failure.advice ? ` ${failure.advice}` : ''}`);
                 }
-                await retryLater(`The storage did not answer (${failure.summary})`);
+                await retryLater(`${failure.kind === 'dns' ? 'The storage could not be found' : 'The storage did not answer'} (${failure.summary})`);
                 continue;
             }
             const { response, url } = opened;
@@ -6863,7 +6917,7 @@ async function downloadBundle(options) {
                     continue;
                 }
                 if (statusCode === 408 || statusCode === 429 || statusCode >= 500) {
-                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock), statusCode === 429);
+                    await retryLater(`The storage answered HTTP ${statusCode}${detail ? ` (${detail})` : ''}`, retryAfterMs(headers, clock), statusCode === 429 || (statusCode === 503 && isS3SlowDown(body)));
                     continue;
                 }
                 throw new errors/* DownloadError */.nV(`The storage refused the bundle link (HTTP ${statusCode}${detail ? `: ${detail}` : ''}).${statusCode === 403
@@ -6898,9 +6952,9 @@ async function downloadBundle(options) {
             }
             else {
                 if (received > 0) {
-                    // Without an ETag either time nothing tells a change, and nothing is spliced: the
-                    // whole archive comes again from its first byte. A chunked answer names no length:
-                    // the API's stands for it, as it did the first time.
+                    // Range ignored: the same ETag and length is the same version, whole again from its
+                    // first byte. A chunked answer names no length: the API's stands for it, as it
+                    // did the first time.
                     const sameVersion = served === etag && (length ?? source.sizeBytes) === total;
                     // A link asked for since these bytes began (an expired one exchanged) names the
                     // version it serves, and the API announced its size: an answer of that size is
@@ -7081,6 +7135,10 @@ function encryptedWithKey(headers) {
     const algorithm = header(headers, 'x-amz-server-side-encryption')?.toLowerCase() ?? '';
     return (algorithm.startsWith('aws:kms') ||
         header(headers, 'x-amz-server-side-encryption-customer-algorithm') !== undefined);
+}
+/** A strong ETag (`"…"`, not `W/"…"`): the only validator a ranged request may name. */
+function isStrong(etag) {
+    return etag !== undefined && etag !== '' && !/^w\//i.test(etag);
 }
 /** An S3 ETag of a single-part upload is the MD5 of the bytes: check it when it is one. */
 function verifyEtag(etag, md5, size) {
@@ -9495,7 +9553,10 @@ async function deliverBundle(options) {
             for (const outcome of settled)
                 if (outcome.status === 'rejected')
                     throw outcome.reason;
-            const previous = await recheckTarget(() => inspectTarget(options.target, options.targetRules, options.targetGiven));
+            const previous = await recheckTarget(async () => {
+                await options.confirmLock?.();
+                return inspectTarget(options.target, options.targetRules, options.targetGiven);
+            });
             // The last moment a cancellation or the timeout can leave path as it was.
             (0,errors/* throwIfAborted */.Te)(options.signal);
             const { replaced, leftBehind } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
@@ -9513,7 +9574,10 @@ async function deliverBundle(options) {
         releaseYoungGeneration();
         const format = await sniffFile(file);
         const name = `${options.archiveName}${EXTENSION[format]}`;
-        const ours = await recheckTarget(() => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven, options.signal));
+        const ours = await recheckTarget(async () => {
+            await options.confirmLock?.();
+            return inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven, options.signal);
+        });
         (0,errors/* throwIfAborted */.Te)(options.signal);
         const known = facts(format);
         const kept = { ...known, archive: { ...known.archive, file: name } };
@@ -9684,6 +9748,12 @@ var process_identity = __webpack_require__(8908);
 
 
 const LOCK_WAIT = { limitMs: 10 * 60_000, everyMs: 1000, clock: _build_clock/* systemClock */.m };
+/** The run holding a lock sets its modification time this often. */
+const RENEW_EVERY_MS = 20_000;
+/** A lock of another host or container unrenewed for this long has no run left. */
+const UNRENEWED_MS = 3 * 60_000;
+/** The longest renewal interval a record may name. */
+const RENEW_MAX_MS = 10 * 60_000;
 /** A lock without a record this young is being written by its run, not left empty. */
 const BEING_WRITTEN_MS = 10_000;
 /**
@@ -9715,6 +9785,8 @@ const lockRecord = classic_schemas/* object */.Ikc({
     startedAt: iso/* datetime */.w$(),
     /** When the run's `timeout` ends it, and its lock with it. */
     until: iso/* datetime */.w$().optional(),
+    /** How often the run renews the lock's modification time (earlier versions did not). */
+    renewEveryMs: classic_schemas/* number */.aig().int().positive().max(RENEW_MAX_MS).optional(),
 });
 /** The lock files this process holds, each with the identity of the file it created. */
 const held = new Map();
@@ -9729,9 +9801,11 @@ async function lockPath(file, options) {
     const began = wait.clock.now();
     let waitingFor;
     let saidAt = began;
+    /** The lock file as last seen, and since when this run has seen it unrenewed. */
+    let seen;
     for (;;) {
         (0,errors/* throwIfAborted */.Te)(signal);
-        const lock = await createLock(file, wait.clock, options.until);
+        const lock = await createLock(file, wait, options.until, options.shown);
         if (lock) {
             if (waitingFor !== undefined)
                 options.onWaiting?.(undefined);
@@ -9741,7 +9815,16 @@ async function lockPath(file, options) {
         // Removed between the two looks: free again.
         if (holder === undefined)
             continue;
-        const verdict = judge(file, holder, wait.clock.now());
+        const seenAt = wait.clock.now();
+        if (seen === undefined ||
+            !sameFile(holder.stat, seen.stat) ||
+            holder.stat.mtimeMs !== seen.stat.mtimeMs) {
+            seen = { stat: holder.stat, since: seenAt };
+        }
+        const verdict = judge(file, holder, seenAt, {
+            unrenewedForMs: seenAt - seen.since,
+            unrenewedMs: wait.unrenewedMs ?? UNRENEWED_MS,
+        });
         if (verdict.kind === 'ended') {
             if (await takeOver(file, holder.stat)) {
                 reporter.notice(`Took over ${file}, left by a run that ended without removing it ${verdict.run}: ${verdict.why}.`);
@@ -9767,7 +9850,9 @@ async function lockPath(file, options) {
     }
 }
 /** Creates `file` for this run, or undefined when it exists. */
-async function createLock(file, clock, until) {
+async function createLock(file, wait, until, shown) {
+    const { clock } = wait;
+    const renewEveryMs = Math.min(wait.renewEveryMs ?? RENEW_EVERY_MS, RENEW_MAX_MS);
     let handle;
     try {
         handle = await promises_.open(file, 'wx', 0o644);
@@ -9789,6 +9874,7 @@ async function createLock(file, clock, until) {
             hostname: external_node_os_.hostname(),
             startedAt: new Date(clock.now()).toISOString(),
             ...(until !== undefined ? { until: new Date(until).toISOString() } : {}),
+            renewEveryMs,
         };
         await handle.writeFile(`${JSON.stringify(record)}\n`);
         const { dev, ino } = await handle.stat();
@@ -9807,18 +9893,59 @@ async function createLock(file, clock, until) {
         process.once('exit', releaseAllSync);
     }
     let released = false;
+    const renewing = renewLock(file, identity, renewEveryMs);
     return {
         file,
+        async confirm() {
+            const now = await promises_.lstat(file).catch(() => undefined);
+            if (now && sameFile(now, identity))
+                return;
+            renewing.stop();
+            throw new errors/* PathInUseError */.c4(`Another run took over the lock on ${shown} (${file}) while this run held it, and may be writing there now: this run takes it for ended when its lock goes unrenewed (a run stopped for minutes, or a clock set back), or when the file is removed. Runs into one \`path\` must not overlap: give each its own \`path\`, or have them take turns (one \`concurrency\` group in a workflow).`);
+        },
         async release() {
             if (released)
                 return;
             released = true;
+            renewing.stop();
             held.delete(file);
             const now = await promises_.lstat(file).catch(() => undefined);
             if (now && sameFile(now, identity))
                 await promises_.rm(file, { force: true });
         },
     };
+}
+/**
+ * Sets the lock's modification time every `everyMs` while it is this run's (another host
+ * or container judges the run by it), never keeping the process alive.
+ */
+function renewLock(file, identity, everyMs) {
+    let busy = false;
+    const timer = setInterval(() => {
+        if (busy)
+            return;
+        busy = true;
+        void (async () => {
+            try {
+                const now = await promises_.lstat(file);
+                // Taken over by another run: its lock is left to it.
+                if (!sameFile(now, identity)) {
+                    clearInterval(timer);
+                    return;
+                }
+                const time = new Date();
+                await promises_.utimes(file, time, time);
+            }
+            catch {
+                // Gone, or not writable for a moment: confirm() says so when it matters.
+            }
+            finally {
+                busy = false;
+            }
+        })();
+    }, everyMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
 }
 function releaseAllSync() {
     for (const [file, identity] of held) {
@@ -9864,8 +9991,11 @@ async function readHolder(file) {
     const parsed = lockRecord.safeParse(json);
     return parsed.success ? { stat, record: parsed.data } : { stat };
 }
-/** Whether the run that holds the lock is still going on; `now` in real time, as file times are. */
-function judge(file, { stat, record }, now) {
+/**
+ * Whether the run that holds the lock is still going on; `now` in real time, as file
+ * times are, and how long this run has seen the lock unrenewed.
+ */
+function judge(file, { stat, record }, now, renewal) {
     if (record === undefined) {
         return now - stat.mtimeMs < BEING_WRITTEN_MS
             ? { kind: 'held', run: '(being created)' }
@@ -9886,7 +10016,32 @@ function judge(file, { stat, record }, now) {
             ? 'another process namespace (another container)'
             : undefined;
     if (elsewhere !== undefined) {
-        // Its process cannot be seen from here; its time limit can.
+        // Its process cannot be seen from here; whether it renews its lock, and its time
+        // limit, can.
+        if (record.renewEveryMs !== undefined) {
+            const unrenewedMs = Math.max(renewal.unrenewedMs, 6 * record.renewEveryMs);
+            if (renewal.unrenewedForMs >= unrenewedMs) {
+                return {
+                    kind: 'ended',
+                    run,
+                    why: `it runs on ${elsewhere}, and its lock went ${(0,duration/* formatDuration */.a3)(unrenewedMs)} without being renewed (its run renews it every ${(0,duration/* formatDuration */.a3)(record.renewEveryMs)})`,
+                };
+            }
+            // Renewed long ago by the file's time: ended without a wait, the two hosts' clocks
+            // allowed to disagree by as much as past a time limit.
+            if (now - stat.mtimeMs >= unrenewedMs + PAST_LIMIT_MS) {
+                return {
+                    kind: 'ended',
+                    run,
+                    why: `it runs on ${elsewhere}, and its lock was last renewed at ${stat.mtime.toISOString()}, over ${(0,duration/* formatDuration */.a3)(unrenewedMs + PAST_LIMIT_MS)} ago`,
+                };
+            }
+            return {
+                kind: 'held',
+                run,
+                unjudged: `it runs on ${elsewhere}, so it is judged by its lock, which its run renews every ${(0,duration/* formatDuration */.a3)(record.renewEveryMs)}: it is taken as ended once the lock goes ${(0,duration/* formatDuration */.a3)(unrenewedMs)} without being renewed`,
+            };
+        }
         const limit = record.until === undefined ? undefined : Date.parse(record.until);
         if (limit !== undefined && now > limit + PAST_LIMIT_MS) {
             return {
@@ -9968,7 +10123,7 @@ function describeOtherJob(asked, named) {
  */
 function withWayBackToJob(err, jobId, status, signal) {
     return err instanceof api_errors/* ApiError */.hD && err.status !== 404 && !signal?.aborted
-        ? (0,api_errors/* withAdvice */.b5)(err, (0,report/* exportJobLivesOn */.yo)(jobId, status))
+        ? (0,api_errors/* withAdvice */.b5)(err, (0,_build_report/* exportJobLivesOn */.yo)(jobId, status))
         : err;
 }
 const KNOWN_STATUSES = new Set(['queued', 'running', 'completed', 'failed']);
@@ -10223,7 +10378,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
         clock,
         interval: config.pollInterval,
         deadline: deps.deadline,
-        onDeadline: () => new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)),
+        onDeadline: () => new errors/* TimeoutError */.MU((0,_build_report/* describeTimeout */.by)(record, config.timeoutMs)),
         onJob: (job) => {
             record.status = job.status;
         },
@@ -10232,7 +10387,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
     }).catch((err) => {
         // The service still does not know the job it named when this run created it.
         if (existing === undefined && err instanceof api_errors/* ApiError */.hD && err.status === 404) {
-            throw (0,api_errors/* withAdvice */.b5)(err, `If it shows up later, ${(0,report/* setting */.Pe)('job-id', started.jobId)} picks it up; running again without it starts another export.`);
+            throw (0,api_errors/* withAdvice */.b5)(err, `If it shows up later, ${(0,_build_report/* setting */.Pe)('job-id', started.jobId)} picks it up; running again without it starts another export.`);
         }
         throw withWayBackToJob(err, started.jobId, record.status, signal);
     }));
@@ -10294,7 +10449,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
         return link;
     });
     if (config.deploymentType !== 'cloud' && !(config.download && config.extract)) {
-        reporter.notice(`${(0,report/* setting */.Pe)('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`);
+        reporter.notice(`${(0,_build_report/* setting */.Pe)('deployment-type', config.deploymentType)}, but the site is not extracted here, so it was not checked for references outside itself.`);
     }
     /** What the download put in path: from then on, path holds this run's export. */
     let delivered;
@@ -10326,6 +10481,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
             archiveName: config.domain,
             limits: config.limits,
             targetRules,
+            ...(lock ? { confirmLock: () => lock.confirm() } : {}),
             targetGiven: config.pathGiven,
             export: {
                 domain: config.domain,
@@ -10353,6 +10509,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
                         record.checking = true;
                         await checkReadiness(stagingDir, config, reporter, record, {
                             tempDir: deps.tempDir,
+                            ...(deps.stepId !== undefined ? { stepId: deps.stepId } : {}),
                             contents,
                             ...withSignal,
                         });
@@ -10550,7 +10707,7 @@ async function inspectTargetBeforeRun(config, rules, deps) {
     }
     const state = await asInputError(() => inspectTarget(config.path, rules, config.pathGiven));
     if (state.kind === 'foreign') {
-        deps.reporter.warning(`${(0,report/* setting */.Pe)('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`);
+        deps.reporter.warning(`${(0,_build_report/* setting */.Pe)('overwrite', 'true')}: \`path\` (${config.path}) ${state.description}; it will be replaced by the export.`);
     }
     return state;
 }
@@ -10744,11 +10901,11 @@ async function executeConfigured(raw, environment, reporter, options) {
     };
     /** The error of a run a signal or the timeout stopped: a cancellation says what it left. */
     const stopped = (reason) => reason instanceof errors/* CancelledError */.cc
-        ? new errors/* CancelledError */.cc(`${reason.message} ${(0,report/* describeCancellation */.vk)(record)}`, reason.signal)
+        ? new errors/* CancelledError */.cc(`${reason.message} ${(0,_build_report/* describeCancellation */.vk)(record)}`, reason.signal)
         : reason;
     const cancelTimeout = clock.after(config.timeoutMs, () => {
         noteUnanswered();
-        timeout.abort(new errors/* TimeoutError */.MU((0,report/* describeTimeout */.by)(record, config.timeoutMs)));
+        timeout.abort(new errors/* TimeoutError */.MU((0,_build_report/* describeTimeout */.by)(record, config.timeoutMs)));
     });
     reporter.debug(`API ${config.baseUrl.origin}${config.baseUrl.pathname}, timeout ${(0,duration/* formatDuration */.a3)(config.timeoutMs)}`);
     try {
@@ -10764,6 +10921,7 @@ async function executeConfigured(raw, environment, reporter, options) {
                 dispatcher,
                 deadline,
                 tempDir: environment.tempDir,
+                ...(environment.stepId ? { stepId: environment.stepId } : {}),
                 idleTimeoutMs: config.requestTimeoutMs,
                 signal,
                 record,

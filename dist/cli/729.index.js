@@ -15,6 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
   describe: () => (/* binding */ describe)
 });
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./.build/duration.js
@@ -24,7 +26,7 @@ var errors = __webpack_require__(9243);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:timers/promises"
-var promises_ = __webpack_require__(8500);
+var external_node_timers_promises_ = __webpack_require__(8500);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
 // EXTERNAL MODULE: ./.build/airgap/site-tree.js
@@ -246,7 +248,7 @@ async function loadPagesInBrowser(tree, options) {
                     while (Date.now() < until && (inFlight > 0 || Date.now() - lastActivity < settleMs)) {
                         if (signal?.aborted)
                             throw (0,errors/* abortReason */.Js)(signal);
-                        await (0,promises_.setTimeout)(50);
+                        await (0,external_node_timers_promises_.setTimeout)(50);
                     }
                 }
                 catch (error) {
@@ -507,8 +509,6 @@ function sarifResults(entries) {
 
 // EXTERNAL MODULE: ./.build/airgap/html.js
 var html = __webpack_require__(178);
-// EXTERNAL MODULE: external "node:fs/promises"
-var external_node_fs_promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:string_decoder"
@@ -663,7 +663,7 @@ async function scanSite(tree, options) {
     for (const [index, { file, kind }] of files.entries()) {
         // Reads are synchronous: let signals, timers and the deadline in between files.
         if (index % YIELD_EVERY_FILES === 0)
-            await (0,promises_.setImmediate)();
+            await (0,external_node_timers_promises_.setImmediate)();
         (0,errors/* throwIfAborted */.Te)(options.signal);
         mergeFileScan(result, await here.scan(file, kind));
     }
@@ -790,7 +790,7 @@ async function scanOnWorkers(tree, options, entry, count, requests, here, result
                 mergeReady();
                 feedIdle();
                 // Let the workers' answers in (and with them, more work for them).
-                await (0,promises_.setImmediate)();
+                await (0,external_node_timers_promises_.setImmediate)();
             }
             else if (workerFailure !== undefined) {
                 // Files the failed worker held: read here, in order.
@@ -1031,7 +1031,7 @@ class FileScanner {
             checkLinks(tree, file, scanner.base, pending, lines, part, this.#linkCache);
             return part;
         }
-        const bytes = content ?? (await (0,external_node_fs_promises_.readFile)(absolute));
+        const bytes = content ?? (await (0,promises_.readFile)(absolute));
         if (content === undefined)
             part.bytes = bytes.length;
         const source = wholeText(bytes);
@@ -1347,10 +1347,33 @@ function servingVerdict(serving) {
 
 
 
+
 /** GitHub shows 10 annotations of each level per step: more are dropped from view. */
 const ANNOTATIONS_PER_LEVEL = 10;
 /** Pages the browser loads: the home page and a sample of the others. */
 const BROWSER_PAGES = 8;
+/**
+ * The report files' path without extension: `static-export-<domain>-readiness`, and in a
+ * workflow, where that name is taken by an earlier step of the job, that name with the
+ * step's id (`…-readiness-staging`). Without a step (the CLI), the next run replaces it.
+ */
+async function reportBase(context, domain) {
+    const plain = external_node_path_.join(context.tempDir, `static-export-${domain}-readiness`);
+    if (context.stepId === undefined)
+        return plain;
+    const step = context.stepId.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[_.-]+/, '') || 'step';
+    const taken = async (base) => (await Promise.all([`${base}.json`, `${base}.sarif`].map(exists))).some(Boolean);
+    if (!(await taken(plain)))
+        return plain;
+    for (let n = 1;; n += 1) {
+        const base = `${plain}-${step}${n === 1 ? '' : `-${n}`}`;
+        if (!(await taken(base)))
+            return base;
+    }
+}
+async function exists(file) {
+    return promises_.lstat(file).then(() => true, () => false);
+}
 /**
  * The readiness check of the extracted site, on the staging directory (so a failure
  * leaves `path` untouched). Every deployment type: internal links that lead nowhere.
@@ -1421,7 +1444,7 @@ async function checkReadiness(stagingDir, config, reporter, record, context) {
     let sarifWritten;
     // A cloud run with nothing to report leaves nothing behind in the runner's temp directory.
     if (external || readiness.links.brokenCount > 0) {
-        const base = external_node_path_.join(context.tempDir, `static-export-${config.domain}-readiness`);
+        const base = await reportBase(context, config.domain);
         readiness.reportFile = `${base}.json`;
         readiness.sarifFile = `${base}.sarif`;
         sarifWritten = await writeReportFiles(readiness, {
