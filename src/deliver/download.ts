@@ -144,9 +144,10 @@ class HopFailed extends Error {
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
  * feeding `sink`. A cut connection resumes with Range + If-Range on a strong ETag (with
  * a weak one or none, from byte zero); if the archive changed meanwhile, everything
- * starts over from byte zero with a fresh link, so two versions are never spliced. Every link is tried (the storage judges its expiry by
- * its own clock); one it calls expired is exchanged for a fresh one. The received size
- * is always checked against the size the API announced.
+ * starts over from byte zero with a fresh link, so two versions are never spliced. Every
+ * link is tried (the storage judges its expiry by its own clock); one it calls expired is
+ * exchanged for a fresh one. The received size is always checked against the size the
+ * API announced.
  */
 export async function downloadBundle(options: DownloadOptions): Promise<DownloadResult> {
   const { clock, signal, sink } = options;
