@@ -49,14 +49,21 @@ export const CREATE_ONCE: RetryPolicy = {
 };
 
 /**
+ * Network failures before any connection was made, to the API or a proxy: refused, or a
+ * host name that did not resolve (for good, or for now).
+ */
+const NEVER_SENT: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
  * Whether a failed call provably was not acted on: a rate limit (refused before any work),
  * a 503 in the API's own words (its `{ "error" }` body) or with a Retry-After (the server
- * asks to come back later), or a refused connection (the request never reached a server).
+ * asks to come back later), or a connection never made (the request never left the runner).
  * A 502 or 504, a proxy's 503 page, a 500, a reset or a timeout may come after the service
  * acted: a gateway that gave up waiting, or an answer lost on the way back.
  */
 export function notActedOn(failure: ApiError): boolean {
-  if (failure.status === undefined) return failure.code === 'ECONNREFUSED';
+  if (failure.status === undefined)
+    return failure.code !== undefined && NEVER_SENT.has(failure.code);
   if (failure.kind === 'proxy') return false;
   if (failure.status === 429) return true;
   return failure.status === 503 && (failure.fromApi || failure.retryAfterMs !== undefined);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
@@ -1078,6 +1078,62 @@ describe('retries', () => {
       /^Could not create an agent job in project demo-project: the connection was refused \(ECONNREFUSED.*\)\. Check `base-url` .* Gave up after \d+ attempts over (4m 5\ds|5m 00s)\.$/,
     );
   });
+
+  it.each([
+    {
+      what: 'an agent create',
+      send: (api: AdminApi) => api.createAgentJob('demo-project', 'Fix it'),
+    },
+    {
+      what: 'a follow-up',
+      send: (api: AdminApi) => api.sendAgentMessage('demo-project', agentJobId, 'Also this'),
+    },
+  ])(
+    '$what whose name lookup fails for now (EAI_AGAIN) is tried again, since nothing left the runner',
+    async ({ send }) => {
+      // getaddrinfo's answer when the resolver does not answer, twice, then loopback.
+      const failures = ['EAI_AGAIN', 'EAI_AGAIN'];
+      const lookups: string[] = [];
+      const resolving = new Agent({
+        connect: {
+          lookup: ((
+            hostname: string,
+            options: { all?: boolean },
+            callback: Parameters<LookupFunction>[2],
+          ) => {
+            lookups.push(hostname);
+            const code = failures.shift();
+            if (code !== undefined) {
+              const error = Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), {
+                code,
+                syscall: 'getaddrinfo',
+                hostname,
+              });
+              return callback(error, options.all ? [] : '', 4);
+            }
+            if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+            return callback(null, '127.0.0.1', 4);
+          }) as never,
+        },
+      });
+      const { port } = new URL(emulator.baseUrl);
+      const { api, sleeps, retries } = client({
+        baseUrl: new URL(`http://localhost:${port}`),
+        dispatcher: resolving,
+      });
+      try {
+        await send(api);
+      } finally {
+        await resolving.close();
+      }
+      expect(lookups).toEqual(['localhost', 'localhost', 'localhost']);
+      expect(sleeps).toHaveLength(2);
+      expect(retries[0]?.reason).toMatch(/did not resolve.*EAI_AGAIN/);
+      // Nothing suggests a job may have been made by the tries that never left.
+      expect(retries.every((event) => event.note === undefined)).toBe(true);
+      expect(sent('agent.create') + sent('agent.message')).toBe(1);
+    },
+  );
 
   it.each([
     { call: 'export.get', retried: true },
