@@ -119,6 +119,11 @@ interface Call<S extends z.ZodType> {
    * behind, said with the next try.
    */
   actedAnyway?: string;
+  /**
+   * For a call refused as a second one (409) after a try that may have acted (`earlier`,
+   * `HTTP 504`): what the refusal most likely means, and how to follow what that try made.
+   */
+  refusedAfterActed?: (earlier: string) => string;
 }
 
 /** The admin API: static export and agent jobs, over one undici dispatcher. */
@@ -200,6 +205,8 @@ export class AdminApi {
           'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
         actedAnyway:
           'The failed try may have started an export all the same: that one then runs to its end on the server, unused.',
+        refusedAfterActed: (earlier) =>
+          `The export it names was probably started by this run's earlier attempt (${earlier}), though its answer was lost. It runs on the server to its end: to use it rather than wait for it and start another, run again with \`job-id\` set to its id (in the service's words above, or on the dashboard).`,
       }),
       signal,
     );
@@ -387,12 +394,15 @@ export class AdminApi {
       if (!isRetryable(call.retry, failure)) {
         if (schedule.failures === 0) throw failure;
         const attempts = `after ${schedule.failures + 1} attempts`;
-        // A start refused as a second one may be refused for this run's own first.
-        const own =
-          failure.status === 409 && maybeActed !== undefined
-            ? ` An earlier attempt of this run (${maybeActed}) may have started the job it names.`
-            : '';
-        throw failure.withMessage(`${failure.message} (${attempts})${own}`);
+        // A start refused as a second one is most likely refused for this run's own first:
+        // the generic advice (wait, then run again) would start yet another.
+        if (failure.status === 409 && maybeActed !== undefined && call.refusedAfterActed) {
+          const words = failure.detail ? `: ${failure.detail}` : '';
+          throw failure.withMessage(
+            `Could not ${call.operation} (HTTP 409${words}) ${attempts}. ${call.refusedAfterActed(maybeActed)}`,
+          );
+        }
+        throw failure.withMessage(`${failure.message} (${attempts})`);
       }
       note = undefined;
       if (!call.retry.afterSuccess && !notActedOn(failure)) {

@@ -1246,7 +1246,7 @@ describe('a start the server acted on', () => {
     }
   });
 
-  it('a retry refused as a second export after a 504 says the run’s first attempt may have started it', async () => {
+  it('a retry refused as a second export after a 504 says the run’s first attempt probably started it, and how to use it', async () => {
     const scoped = await startOwnEmulator({ variant: 'inline-bundle' });
     const gateway = await startSpoilingGateway(scoped.baseUrl, '504');
     try {
@@ -1255,9 +1255,10 @@ describe('a start the server acted on', () => {
         api.startExport({ domain: 'docs.example.com', projectId: 'demo-project' }),
       );
       expect(error.status).toBe(409);
+      const [job] = scoped.exportJobs.list();
       expect(scoped.exportJobs.list()).toHaveLength(1);
-      expect(error.message).toMatch(
-        /\(after 2 attempts\) An earlier attempt of this run \(HTTP 504\) may have started the job it names\.$/,
+      expect(error.message).toBe(
+        `Could not start the static export of docs.example.com (HTTP 409: An export job is already running for this organization: ${job?.jobId}) after 2 attempts. The export it names was probably started by this run's earlier attempt (HTTP 504), though its answer was lost. It runs on the server to its end: to use it rather than wait for it and start another, run again with \`job-id\` set to its id (in the service's words above, or on the dashboard).`,
       );
     } finally {
       await gateway.close();

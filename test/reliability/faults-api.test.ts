@@ -162,7 +162,9 @@ describe.concurrent('export API faults', () => {
 
   it(
     'start: a gateway timeout after the service started the job, where a second export is refused (409)',
-    row('exit 1, one line: the earlier attempt may have started the job it names'),
+    row(
+      'exit 1, one line: the earlier attempt probably started the job it names; job-id follows it',
+    ),
     async (context) => {
       const harness = await caseHarness(context, {
         variant: 'inline-bundle',
@@ -182,7 +184,7 @@ describe.concurrent('export API faults', () => {
       expectOneClearError(
         run,
         new RegExp(
-          `HTTP 409: An export job is already running for this organization: ${job?.jobId}\\).* \\(after 2 attempts\\) An earlier attempt of this run \\(HTTP 504\\) may have started the job it names\\.$`,
+          `HTTP 409: An export job is already running for this organization: ${job?.jobId}\\) after 2 attempts\\. The export it names was probably started by this run's earlier attempt \\(HTTP 504\\).* run again with \`job-id\` set to its id`,
         ),
       );
       expect(harness.emulator.exportJobs.list()).toHaveLength(1);
