@@ -29,8 +29,10 @@ export const REPEATABLE: RetryPolicy = {
  * A second export of the same site only costs the service work: a start that a gateway
  * answered (502, 503, 504), or that broke off, is sent again even when the service may
  * have acted on it; the run follows the job of the answer it gets, and the other runs to
- * its end unused. A 500 is the API's own failure, which a second try does not fix, and a
- * start whose 202 arrived has started its job.
+ * its end unused. A 500 is the API saying, in its own words, that it failed this request,
+ * maybe after making the job and maybe every time: retried through the outage budget, on
+ * the published routes (no 409 for a second export), it could start an unused export per
+ * try. A start whose 202 arrived has started its job.
  */
 export const START_EXPORT: RetryPolicy = {
   statuses: new Set([429, 502, 503, 504]),
