@@ -159,6 +159,11 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
       reporter.info(
         `Extracted ${site.files} files (${formatBytes(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`,
       );
+      if (site.macMetadata > 0) {
+        reporter.info(
+          `Left out ${site.macMetadata} macOS metadata ${site.macMetadata === 1 ? 'file' : 'files'} (__MACOSX/, ._*): the archive was made on a Mac, and they are not part of the site.`,
+        );
+      }
       await options.inspect?.(staging, site.contents);
       // A signal that came while a step went on unaware (the check, the listing) stops here.
       throwIfAborted(options.signal);

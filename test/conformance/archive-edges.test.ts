@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { appleDouble } from '../support/archives.js';
 import { extractBuffer, treeOf } from '../support/extract.js';
 
 /**
@@ -343,6 +344,114 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
         'mixed/',
         'mixed/a\\b.html',
       ]);
+    });
+  }
+});
+
+describe('macOS metadata: AppleDouble companions of archives made on a Mac', () => {
+  /** A page whose name starts with `._` but is HTML: part of the site. */
+  const REAL_PAGE = '<!doctype html><title>Dot underscore</title><p>a real page</p>';
+
+  /**
+   * The site (`index.html`, `guide/intro.html`, `._real.html`) with each file's companion:
+   * beside it as `._name` (tar, `ditto` without `--sequesterRsrc`), or under `__MACOSX/`
+   * (Finder's Compress). The real page gets no companion: its name is a companion's.
+   */
+  async function macTree(name: string, companions: 'beside' | '__MACOSX') {
+    const base = path.join(scratch, name);
+    const src = path.join(base, 'src');
+    const holder = companions === 'beside' ? src : path.join(src, '__MACOSX');
+    await fs.mkdir(path.join(src, 'guide'), { recursive: true });
+    await fs.mkdir(path.join(holder, 'guide'), { recursive: true });
+    await fs.writeFile(path.join(src, 'index.html'), '<p>home</p>');
+    await fs.writeFile(path.join(src, 'guide', 'intro.html'), '<p>intro</p>');
+    await fs.writeFile(path.join(src, '._real.html'), REAL_PAGE);
+    await fs.writeFile(path.join(holder, '._index.html'), appleDouble());
+    await fs.writeFile(path.join(holder, 'guide', '._intro.html'), appleDouble());
+    return { base, src };
+  }
+  // As bsdtar on macOS orders them: each companion just before its file.
+  const TAR_ORDER = [
+    '.',
+    './._index.html',
+    './index.html',
+    './guide',
+    './guide/._intro.html',
+    './guide/intro.html',
+    './._real.html',
+  ];
+  const producers: {
+    name: string;
+    tools: string[];
+    companions: 'beside' | '__MACOSX';
+    file: string;
+    make(out: string, src: string): Promise<unknown>;
+  }[] = [
+    {
+      name: 'GNU tar, tar.gz with ._ files before their files',
+      tools: ['tar'],
+      companions: 'beside',
+      file: 'site.tar.gz',
+      make: (out, src) => run('tar', ['--no-recursion', '-czf', out, ...TAR_ORDER], { cwd: src }),
+    },
+    {
+      name: 'bsdtar, tar.gz with ._ files before their files',
+      tools: ['bsdtar'],
+      companions: 'beside',
+      file: 'site.tar.gz',
+      make: (out, src) => run('bsdtar', ['-n', '-czf', out, ...TAR_ORDER], { cwd: src }),
+    },
+    {
+      name: 'Info-ZIP zip, a __MACOSX/ folder as Finder writes it',
+      tools: ['zip', 'unzip'],
+      companions: '__MACOSX',
+      file: 'site.zip',
+      make: (out, src) =>
+        run('zip', ['-qr', out, 'index.html', 'guide', '._real.html', '__MACOSX'], { cwd: src }),
+    },
+    {
+      name: 'bsdtar --format=zip, ._ files beside their files',
+      tools: ['bsdtar', 'unzip'],
+      companions: 'beside',
+      file: 'site.zip',
+      make: (out, src) =>
+        run('bsdtar', ['--format=zip', '-n', '-cf', out, ...TAR_ORDER], { cwd: src }),
+    },
+  ];
+  for (const [index, producer] of producers.entries()) {
+    it(`${producer.name}: left out of the site, its counts and its manifest; a real ._ page stays`, async (context) => {
+      await requireTools(context, ...producer.tools);
+      const { base, src } = await macTree(`apple-double-${index}`, producer.companions);
+      const archive = path.join(base, producer.file);
+      await producer.make(archive, src);
+      // The premise: GNU tar and unzip write the companions as files of the site.
+      const reference = path.join(base, 'reference');
+      await fs.mkdir(reference);
+      if (producer.file === 'site.zip') await run('unzip', ['-q', archive, '-d', reference]);
+      else await run('tar', ['-xzf', archive, '-C', reference]);
+      const holder = producer.companions === 'beside' ? '' : '__MACOSX/';
+      expect(Object.keys(await contents(reference))).toEqual(
+        expect.arrayContaining([`${holder}._index.html`, `${holder}guide/._intro.html`]),
+      );
+
+      const ours = path.join(base, 'ours');
+      const outcome = await extractBuffer(await fs.readFile(archive), ours);
+      if (!outcome.ok) throw outcome.error;
+      expect(await contents(ours)).toEqual({
+        '._real.html': `file ${REAL_PAGE}`,
+        guide: 'dir',
+        'guide/intro.html': 'file <p>intro</p>',
+        'index.html': 'file <p>home</p>',
+      });
+      const site = outcome.site;
+      expect([...site.contents.files].map((file) => file.path).sort()).toEqual([
+        '._real.html',
+        'guide/intro.html',
+        'index.html',
+      ]);
+      expect(site.files).toBe(3);
+      expect(site.bytes).toBe(REAL_PAGE.length + '<p>intro</p>'.length + '<p>home</p>'.length);
+      expect(site.macMetadata).toBe(2);
     });
   }
 });

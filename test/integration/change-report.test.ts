@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeReport } from '../../src/changes/compare.js';
 import { FINGERPRINT_SCHEME } from '../../src/changes/fingerprint.js';
 import { MANIFEST_NAME, readManifest } from '../../src/deliver/manifest.js';
+import { formatBytes } from '../../src/duration.js';
 import { errorMessage } from '../../src/errors.js';
 import {
   buildDocsSite,
@@ -21,7 +22,7 @@ import {
 import { writeEarlierExport } from '../support/earlier-export.js';
 import { treeDigest } from '../support/files.js';
 import { type CaseRun, type Harness, noticeLines, startHarness } from '../support/in-process.js';
-import { tarOf } from '../support/archives.js';
+import { appleDouble, tarOf, zipOf } from '../support/archives.js';
 
 /**
  * The change report end to end through the core against the emulator: each export job
@@ -1120,4 +1121,54 @@ describe('archives that real tools leave at the edges of the formats', () => {
       }),
     ]);
   });
+
+  /** A new build of PAGES, archived on a Mac: each file with its AppleDouble companion. */
+  const macArchives = {
+    'tar.gz, ._ files before their files': (files: Map<string, string>) =>
+      tarOf(
+        [...files].flatMap(([name, content]) => [
+          { name: name.replace(/([^/]+)$/, '._$1'), content: appleDouble() },
+          { name, content },
+        ]),
+      ),
+    'zip, a __MACOSX/ folder (Finder)': (files: Map<string, string>) =>
+      zipOf([
+        ...[...files].map(([name, content]) => ({ name, content })),
+        ...[...files.keys()].map((name) => ({
+          name: `__MACOSX/${name.replace(/([^/]+)$/, '._$1')}`,
+          content: appleDouble(),
+        })),
+      ]),
+  };
+  for (const [kind, archiveOf] of Object.entries(macArchives)) {
+    it(`leaves out the macOS metadata of an archive made on a Mac (${kind}), and says so once`, async () => {
+      await exportOnce(PAGES);
+      builds += 1;
+      const files = buildDocsSite({ pages: PAGES, buildId: newBuildId(`build-${builds}`) });
+      serving = await archiveOf(files);
+      const run = await harness.run(exportInputs(), { workspace, tempDir });
+      expect(failure(run)).toBeUndefined();
+
+      // No page appears: the companions of the 12 pages are not pages of the site.
+      expect(run.outputs).toMatchObject({
+        'pages-added': '0',
+        'pages-removed': '0',
+        'pages-changed': '0',
+        'assets-changed': '0',
+      });
+      const said = logLines(run).filter((line) => line.includes('macOS metadata'));
+      expect(said).toEqual([
+        `Left out ${files.size} macOS metadata files (__MACOSX/, ._*): the archive was made on a Mac, and they are not part of the site.`,
+      ]);
+      expect(logLines(run)).toContain(
+        `Extracted ${files.size} files (${formatBytes([...files.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0))}) from the ${kind.startsWith('zip') ? 'zip' : 'tar.gz'} archive; every entry passed the safety checks.`,
+      );
+      const site = path.join(workspace, 'site');
+      const read = await readManifest(path.join(site, MANIFEST_NAME));
+      if (read.kind !== 'valid') throw new Error(`manifest ${read.kind}`);
+      expect(read.manifest.files.map((file) => file.path).sort()).toEqual([...files.keys()].sort());
+      const onDisk = await fs.readdir(site, { recursive: true });
+      expect(onDisk.filter((name) => /(^|\/)(\._|__MACOSX)/.test(name))).toEqual([]);
+    });
+  }
 });

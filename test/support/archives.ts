@@ -136,3 +136,23 @@ export function zerosArchive(format: 'tar.gz' | 'zip', name: string, bytes: numb
   trailer.writeUInt32LE(deflated.size % 2 ** 32, 4);
   return Buffer.concat([gzipHeader, deflated.bytes, trailer]);
 }
+
+/**
+ * An AppleDouble file of `size` bytes (at least 50), as macOS writes one beside each file
+ * it archives (`._name`, or under `__MACOSX/`): the magic 00 05 16 07, version 2, the
+ * "Mac OS X" filler, a Finder info entry over the rest and an empty resource fork.
+ */
+export function appleDouble(size = 4096): Buffer {
+  const bytes = Buffer.alloc(size);
+  bytes.writeUInt32BE(0x00051607, 0);
+  bytes.writeUInt32BE(0x00020000, 4);
+  bytes.write('Mac OS X        ', 8, 'latin1');
+  bytes.writeUInt16BE(2, 24);
+  bytes.writeUInt32BE(9, 26); // Finder info
+  bytes.writeUInt32BE(50, 30);
+  bytes.writeUInt32BE(size - 50, 34);
+  bytes.writeUInt32BE(2, 38); // resource fork
+  bytes.writeUInt32BE(size, 42);
+  bytes.writeUInt32BE(0, 46);
+  return bytes;
+}

@@ -6,7 +6,7 @@ import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExtractLimits } from '../../src/config.js';
 import { CancelledError, TimeoutError, UnsafeArchiveError } from '../../src/errors.js';
-import { tarOf, type TarEntrySpec, zerosArchive, zipOf } from '../support/archives.js';
+import { appleDouble, tarOf, type TarEntrySpec, zerosArchive, zipOf } from '../support/archives.js';
 import { extractBuffer, GENEROUS, treeOf } from '../support/extract.js';
 import { rawTar } from '../support/raw-tar.js';
 import { rawZip } from '../support/raw-zip.js';
@@ -764,5 +764,77 @@ describe('a hard link to a symlink', () => {
         'Refusing to extract the archive: the symlink "x/l1" leads outside the export once the links it goes through are followed.',
       );
     }
+  });
+});
+
+describe('macOS metadata (AppleDouble) is left out through the same checks', () => {
+  const BIG = 3 * 1024 * 1024;
+  const archives = {
+    'tar.gz': (entries: { name: string; content: Buffer | string }[]) => tarOf(entries),
+    zip: (entries: { name: string; content: Buffer | string }[]) => zipOf(entries),
+  };
+
+  for (const [format, archiveOf] of Object.entries(archives)) {
+    it(`${format}: a companion past the size of a small file is left out; a ._ file of other bytes stays`, async () => {
+      const other = randomBytes(BIG);
+      const site = await extracted(
+        await archiveOf([
+          { name: '._video.mp4', content: appleDouble(BIG) },
+          { name: 'video.mp4', content: 'mp4' },
+          { name: '._data.bin', content: other },
+          { name: '._tiny', content: '\u0000\u0005' },
+        ]),
+      );
+      expect(await treeOf(root)).toEqual(['._data.bin', '._tiny', 'video.mp4']);
+      expect(sha256(await fs.readFile(path.join(root, '._data.bin')))).toBe(sha256(other));
+      expect(site).toMatchObject({ files: 3, bytes: BIG + 5, macMetadata: 1 });
+    });
+
+    it(`${format}: __MACOSX/../x and ../._x are refused as unsafe, not left out`, async () => {
+      for (const name of ['__MACOSX/../x.html', '__MACOSX/a/../../x', '../._x.html']) {
+        await fs.rm(root, { recursive: true, force: true });
+        const entries = [
+          { name: 'index.html', data: 'home' },
+          { name, data: appleDouble() },
+        ];
+        const archive =
+          format === 'zip'
+            ? rawZip(entries)
+            : await tarOf(entries.map(({ name, data }) => ({ name, content: data })));
+        await refusedWith(archive, /contains "\.\."/);
+      }
+    });
+
+    it(`${format}: what it left out still counts against max-extract-size`, async () => {
+      const archive = await archiveOf([
+        { name: 'index.html', content: 'home' },
+        { name: '__MACOSX/._index.html', content: appleDouble(20_000) },
+      ]);
+      await refusedWith(archive, /expands to more than/, { ...GENEROUS, maxBytes: 10_000 });
+    });
+  }
+
+  it('tar: the magic is read across chunks however the bytes arrive', async () => {
+    const archive = await tarOf(
+      [
+        { name: 'guide/', type: 'directory' },
+        { name: 'guide/._intro.html', content: appleDouble(700) },
+        { name: 'guide/intro.html', content: '<p>intro</p>' },
+        { name: 'guide/._real.html', content: '<p>real</p>' },
+      ],
+      false,
+    );
+    const outcome = await extractBuffer(archive, root, GENEROUS, { chunk: 3 });
+    if (!outcome.ok) throw outcome.error;
+    expect(await treeOf(root)).toEqual(['guide/', 'guide/._real.html', 'guide/intro.html']);
+    expect(await fs.readFile(path.join(root, 'guide/._real.html'), 'utf8')).toBe('<p>real</p>');
+    expect(outcome.site.macMetadata).toBe(1);
+  });
+
+  it('a link in __MACOSX/ is no metadata: it is checked, and refused when it leads out', async () => {
+    await refusedWith(
+      await tarOf([symlink('__MACOSX/._index.html', '/etc/passwd')]),
+      /symlink to the absolute path "\/etc\/passwd"/,
+    );
   });
 });

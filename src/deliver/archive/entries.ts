@@ -4,6 +4,7 @@ import type { ExtractLimits } from '../../config.js';
 import { formatBytes } from '../../duration.js';
 import { ActionError, UnsafeArchiveError } from '../../errors.js';
 import { MANIFEST_NAME } from '../manifest.js';
+import { isMacMetadata } from './apple-double.js';
 
 /** What an archive entry asks to create, independent of the archive format. */
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'hardlink';
@@ -22,6 +23,11 @@ export interface ArchiveEntry {
    * "version made by" host), as unzip reads them. Elsewhere `\` is a character of the name.
    */
   backslashSeparates?: boolean;
+  /**
+   * A file's first bytes, read before planning when its name starts with `._` (see
+   * `mayBeAppleDouble`): they tell a macOS AppleDouble companion from a page.
+   */
+  head?: Buffer;
 }
 
 export interface PlannedEntry {
@@ -124,7 +130,9 @@ function kindOf(node: TreeDir | number): 'directory' | 'file' | 'symlink' {
  * `..`, NUL, names no filesystem accepts, devices and fifos, anything written through
  * (or replacing) a symlink, a directory replaced by something else, and archives past
  * the size, ratio or entry ceilings. Symlinks are only recorded here: the writer creates
- * them after every other entry and then resolves them on disk.
+ * them after every other entry and then resolves them on disk. macOS metadata (`__MACOSX/`,
+ * AppleDouble `._` files) passes the same checks of its name, type and size, counts against
+ * the ceilings, and is then left out: never written, listed or counted in the site.
  */
 export class EntryGuard {
   readonly tree = new TreeDir();
@@ -134,6 +142,8 @@ export class EntryGuard {
   #bytes = 0;
   #slots = 0;
   #linkBytes = 0;
+  #macMetadataFiles = 0;
+  #leftOutBytes = 0;
   /** Each symlink's target by slot, for a hard link made to the symlink later. */
   readonly #symlinkTargets = new Map<number, string>();
 
@@ -150,11 +160,20 @@ export class EntryGuard {
     return this.#entries;
   }
 
+  /** The bytes of the files planned to be written (macOS metadata left out). */
   get byteCount(): number {
-    return this.#bytes;
+    return this.#bytes - this.#leftOutBytes;
   }
 
-  /** Returns the entry's plan, `undefined` for entries that create nothing, or throws. */
+  /** How many macOS metadata files were left out (see `isMacMetadata`). */
+  get macMetadataCount(): number {
+    return this.#macMetadataFiles;
+  }
+
+  /**
+   * Returns the entry's plan, `undefined` for entries that create nothing (the root, a
+   * hard link to itself, macOS metadata), or throws.
+   */
   plan(entry: ArchiveEntry): PlannedEntry | undefined {
     const name = entry.name;
     const refuse = (why: string): never => {
@@ -167,13 +186,20 @@ export class EntryGuard {
     if (entry.kind === 'unknown') refuse('has an entry type this action does not extract');
 
     this.#countEntry();
-    this.addBytes(entry.kind === 'file' ? entry.size : 0);
+    const bytes = entry.kind === 'file' ? entry.size : 0;
+    this.addBytes(bytes);
 
     const backslashSeparates = entry.backslashSeparates === true || BACKSLASH_IS_SEPARATOR;
     const parts = normalizeName(name, refuse, backslashSeparates);
     if (parts.length === 0) {
       if (entry.kind === 'directory') return undefined;
       refuse('has no name');
+    }
+    // Left out once its name is known to be safe: `__MACOSX/../x` is refused as any `..`.
+    if (isMacMetadata(entry.kind, parts, entry.head)) {
+      if (entry.kind === 'file') this.#macMetadataFiles += 1;
+      this.#leftOutBytes += bytes;
+      return undefined;
     }
     // Refused at once, not once the whole archive is out: the manifest goes there. In any
     // spelling: on a case-insensitive filesystem (macOS) it names the same file. The

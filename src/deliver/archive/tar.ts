@@ -5,6 +5,7 @@ import { createGunzip, type Gunzip } from 'node:zlib';
 import type tar from 'tar-stream';
 import type { ExtractLimits } from '../../config.js';
 import { abortReason, ActionError, LocalFileError, UnsafeArchiveError } from '../../errors.js';
+import { mayBeAppleDouble, peekHead } from './apple-double.js';
 import { type ArchiveEntry, EntryGuard, printable } from './entries.js';
 import { checkRunsFit, readMapFromData, sparseFileOf } from './sparse.js';
 import { createTarParser, type ParsedHeader } from './tar-parser.js';
@@ -15,6 +16,8 @@ export interface ExtractResult {
   files: number;
   entries: number;
   bytes: number;
+  /** macOS metadata files (`__MACOSX/`, AppleDouble `._` files) left out of the site. */
+  macMetadata: number;
   /** Every file (size, SHA-256) and link written: the export manifest is built from it. */
   contents: SiteContents;
 }
@@ -219,12 +222,19 @@ export function completeExtraction(guard: EntryGuard, writer: SiteWriter): Extra
     files: writer.fileCount,
     entries: guard.entryCount,
     bytes: guard.byteCount,
+    macMetadata: guard.macMetadataCount,
     contents: writer.contents(guard.tree, guard.entryCount),
   };
 }
 
 async function drain(content: AsyncIterable<unknown>): Promise<void> {
   for await (const _ of content); // no data to keep; the parser needs it consumed
+}
+
+async function gather(content: AsyncIterable<Buffer>): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk);
+  return chunks;
 }
 
 /**
@@ -277,6 +287,14 @@ async function extractEntry(
   };
   if (header.linkname) described.linkTarget = header.linkname;
   if (header.mode !== undefined) described.mode = header.mode;
+  // A `._` file's first bytes tell an AppleDouble companion from a page; what they were
+  // read from is the content from here on.
+  let peeked: AsyncIterable<Buffer> | undefined;
+  if (kind === 'file' && sparse === undefined && mayBeAppleDouble(described.name)) {
+    const { head, content: whole } = await peekHead(content as AsyncIterable<Buffer>);
+    described.head = head;
+    peeked = whole;
+  }
   const planned = guard.plan(described);
   // tar-stream never feeds a directory's size field as data (GNU tar ignores it too), so
   // reading its content would wait forever.
@@ -285,7 +303,7 @@ async function extractEntry(
     return;
   }
   if (planned === undefined || planned.kind !== 'file') {
-    await drain(content);
+    await drain(peeked ?? content);
     if (planned?.kind === 'directory') writer.directory(planned);
     else if (planned?.kind === 'symlink') writer.symlink(planned);
     else if (planned?.kind === 'hardlink') writer.hardlink(planned);
@@ -300,10 +318,10 @@ async function extractEntry(
     return;
   }
   if (planned.size <= SMALL_FILE_BYTES) {
-    const chunks = await collect(content);
+    const chunks = peeked ? await gather(peeked) : await collect(content);
     writer.file(planned, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
   } else {
-    await writer.fileFromChunks(planned, content as AsyncIterable<Buffer>);
+    await writer.fileFromChunks(planned, peeked ?? (content as AsyncIterable<Buffer>));
   }
 }
 

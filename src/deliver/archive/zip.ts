@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { ExtractLimits } from '../../config.js';
 import { ActionError, throwIfAborted, UnsafeArchiveError } from '../../errors.js';
+import { mayBeAppleDouble, peekHead } from './apple-double.js';
 import { type ArchiveEntry, checkExpansion, EntryGuard, printable } from './entries.js';
 import { completeExtraction, type ExtractResult, mapArchiveError } from './tar.js';
 import { SiteWriter, SMALL_FILE_BYTES, type WrittenFileListener } from './writer.js';
@@ -356,6 +357,15 @@ async function extractZipEntry(
   }
   const linkTarget =
     kind === 'symlink' ? (await readWhole(zip, fd, entry, name)).toString('utf8') : undefined;
+  // A `._` file's first bytes tell an AppleDouble companion from a page.
+  let data: Buffer | undefined;
+  let head: Buffer | undefined;
+  if (kind === 'file' && mayBeAppleDouble(name)) {
+    if (entry.uncompressedSize <= SMALL_FILE_BYTES) {
+      data = await readWhole(zip, fd, entry, name);
+      head = data;
+    } else head = await readHead(zip, entry);
+  }
   const planned = guard.plan({
     name,
     kind,
@@ -363,16 +373,15 @@ async function extractZipEntry(
     ...(linkTarget !== undefined ? { linkTarget } : {}),
     ...(unixMode ? { mode: unixMode & 0o777 } : {}),
     ...(backslashSeparates(entry, name) ? { backslashSeparates: true } : {}),
+    ...(head !== undefined ? { head } : {}),
   });
   if (planned === undefined) return;
   if (planned.kind === 'directory') return writer.directory(planned);
   if (planned.kind === 'symlink') return writer.symlink(planned);
   if (planned.size <= SMALL_FILE_BYTES)
-    return writer.file(planned, await readWhole(zip, fd, entry, name));
+    return writer.file(planned, data ?? (await readWhole(zip, fd, entry, name)));
   let crc = 0;
-  const content = await new Promise<Readable>((resolve, reject) =>
-    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
-  );
+  const content = await openStream(zip, entry);
   await writer.fileFromChunks(
     planned,
     (async function* () {
@@ -384,6 +393,22 @@ async function extractZipEntry(
     })(),
   );
   checkCrc(entry, name, crc);
+}
+
+function openStream(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))),
+  );
+}
+
+/** The first bytes of a large entry, inflated; the rest is not read. */
+async function readHead(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+  const stream = await openStream(zip, entry);
+  try {
+    return (await peekHead(stream)).head;
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** An entry's content, read and inflated in one go; sizes and CRC-32 checked. */
