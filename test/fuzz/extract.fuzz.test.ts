@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { deliverBundle } from '../../src/deliver/deliver.js';
 import { ActionError } from '../../src/errors.js';
-import { tarOf, zipOf } from '../support/archives.js';
+import { appleDouble, tarOf, zipOf } from '../support/archives.js';
 import { generator, type Rng } from '../support/random.js';
 import { rawTar } from '../support/raw-tar.js';
 import { recordingReporter } from '../support/recording-reporter.js';
@@ -84,9 +84,12 @@ interface Seed {
 }
 
 async function seeds(): Promise<Seed[]> {
+  // macOS metadata: an AppleDouble header (magic, version), which the extraction leaves out.
+  const metadata = appleDouble(64);
   const site = [
     { name: 'index.html', content: '<!doctype html><title>Docs</title>' },
     { name: 'guides/', type: 'directory' as const },
+    { name: 'guides/._intro.html', content: metadata },
     { name: 'guides/intro.html', content: 'intro'.repeat(200) },
     { name: 'bin/run.sh', content: '#!/bin/sh\n', mode: 0o755 },
     { name: 'latest.html', type: 'symlink' as const, linkname: 'guides/intro.html' },
@@ -109,6 +112,8 @@ async function seeds(): Promise<Seed[]> {
     { name: 'empty/', directory: true },
     { name: 'guides/intro.html', content: 'intro' },
     { name: 'up', symlinkTo: 'guides' },
+    { name: '__MACOSX/guides/._intro.html', content: metadata },
+    { name: '._index.html', content: metadata },
   ]);
   return [
     { name: 'ustar/pax', format: 'tar', bytes: tar },
