@@ -12,13 +12,13 @@ export const APPLE_DOUBLE_MAGIC = Buffer.from([0x00, 0x05, 0x16, 0x07]);
 const MACOSX_FOLDER = '__MACOSX';
 
 /**
- * Whether the last component of an archive name starts with `._`: such a file entry's
- * first bytes are read before it is planned, to tell a companion from a page.
+ * Whether the last component of a file entry's name (a file's never ends in a separator)
+ * starts with `._`: its first bytes are read before it is planned, to tell a companion
+ * from a page. No regular expression: it runs for every file of the archive.
  */
 export function mayBeAppleDouble(name: string): boolean {
-  const trimmed = name.replace(/[/\\]+$/, '');
-  const start = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1;
-  return trimmed.startsWith('._', start);
+  const start = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1;
+  return name.startsWith('._', start);
 }
 
 /**
