@@ -816,15 +816,21 @@ function changesNothing({ pages, assets }: ChangeReport): boolean {
   ].every((list) => list.length === 0);
 }
 
-/** The change report section of the export summary: counts, then the pages by kind. */
-export function renderChangeSection(changes: ChangeSummary, domain: string): string {
+/**
+ * The change report section of the export summary: counts, then the pages by kind.
+ * `placed` is false when the run failed before the export was put in place: the report
+ * then says what it would have changed, and its added pages are not served anywhere.
+ */
+export function renderChangeSection(changes: ChangeSummary, domain: string, placed = true): string {
   if (changes.kind === 'none') {
     return `#### Changes\n\nNo change report: ${oneLine(inertProse(changes.reason))}.`;
   }
   const { report, file } = changes;
   const { pages, assets, size } = report;
   const since = `${report.previous.exportedAt.replace(/\.\d+Z$/, 'Z').replace('T', ' ')} (job ${code(report.previous.jobId)})`;
-  const heading = `#### Changes since the export of ${since}`;
+  const heading = placed
+    ? `#### Changes since the export of ${since}`
+    : `#### Changes this export would have made since the export of ${since}`;
   const navigation =
     pages.navigationChanged.length > 0
       ? `; navigation changed on ${plural(pages.navigationChanged.length, 'page')}`
@@ -862,6 +868,14 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     ['Full report', code(file)],
   ];
   const parts = [heading, '', factsTable(rows)];
+  if (!placed) {
+    parts.splice(
+      1,
+      0,
+      '',
+      '⚠️ This export was not put in place (the error below says why): the report describes what it would have changed, not what is live.',
+    );
+  }
   if (changesNothing(report)) {
     parts.push(
       '',
@@ -897,9 +911,9 @@ export function renderChangeSection(changes: ChangeSummary, domain: string): str
     parts.push('', `**${title}** (${entries.length})`, '', ...shown, ...more);
   };
   list('Changed pages', pages.changed);
-  list('Added pages', pages.added);
+  list('Added pages', pages.added, placed);
   list('Removed pages', pages.removed, false);
-  list('Moved pages', pages.moved);
+  list('Moved pages', pages.moved, placed);
   list('Pages whose navigation changed', pages.navigationChanged);
   return parts.join('\n');
 }
@@ -936,7 +950,9 @@ export function renderExportSummary(
       : `### ❌ Static export of ${record.domain} failed`;
   const facts = exportFacts(record, context);
   const checks = checksSection(record);
-  const changes = record.changes ? renderChangeSection(record.changes, record.domain) : '';
+  // A report is made only for a site extracted into path: sitePath is set once it is there.
+  const placed = failure === undefined || record.sitePath !== undefined;
+  const changes = record.changes ? renderChangeSection(record.changes, record.domain, placed) : '';
   const error = failureSection(failure);
   const readiness = record.readiness
     ? fitReadiness(renderReadiness(record.readiness), [heading, facts, checks, changes, error])

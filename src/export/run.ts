@@ -90,6 +90,12 @@ export async function runExport(config: ExportConfig, deps: ExportDeps): Promise
   } catch (err) {
     // What fails once the swap is done fails the step, but path holds the new export.
     const placed = deps.record.sitePath ?? deps.record.archivePath;
+    if (placed === undefined && deps.record.changes?.kind === 'report') {
+      // Its counts are outputs already, and its file stays: what it lists is not live.
+      deps.reporter.info(
+        'The change report above describes what this export would have changed: it was not put in place.',
+      );
+    }
     if (placed === undefined || deps.signal?.aborted) throw err;
     const values = deps.record.helmValuesFile;
     throw withSentence(

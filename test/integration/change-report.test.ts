@@ -34,12 +34,23 @@ let harness: Harness;
 /** The archive the next export job serves. */
 let serving: Buffer;
 let builds = 0;
+/** Runs once an export job is created, before its archive is served (then cleared). */
+let whileExporting: (() => Promise<void>) | undefined;
 /** One runner per test: the workspace (where path lives) and RUNNER_TEMP persist between its runs. */
 let workspace: string;
 let tempDir: string;
 
 beforeAll(async () => {
-  harness = await startHarness({ jobDurationMs: 1000, queuedMs: 0, archiveFor: () => serving });
+  harness = await startHarness({
+    jobDurationMs: 1000,
+    queuedMs: 0,
+    archiveFor: async () => {
+      const hook = whileExporting;
+      whileExporting = undefined;
+      await hook?.();
+      return serving;
+    },
+  });
 });
 afterAll(async () => {
   await harness.stop();
@@ -498,6 +509,38 @@ describe('max-removed-pages', () => {
     expect(run.outcome.error).toBeUndefined();
     expect(warnings(run)).toContain(
       '`max-removed-pages` was not checked: there is no earlier export to count removed pages against, neither from `compare-with` nor in `path`.',
+    );
+  });
+});
+
+describe('an export that is not put in place after the report', () => {
+  it('says the report describes what would have changed, and links no page that is not served', async () => {
+    await exportOnce(PAGES);
+    const site = path.join(workspace, 'site');
+    const pages = [
+      ...edited(PAGES, 'guides/topic-4', (p) => ({ ...p, body: ['Rewritten.'] })),
+      { route: 'guides/new-page', title: 'A new page', body: ['Fresh content.'] },
+    ];
+    // A file of someone else's appears in path while the export runs: the swap refuses.
+    whileExporting = () => fs.writeFile(path.join(site, 'notes.txt'), 'mine\n');
+    const run = await exportOnce(pages);
+    expect(failure(run)).toMatch(/^The export was not put in place/);
+    expect(await fs.readFile(path.join(site, 'notes.txt'), 'utf8')).toBe('mine\n');
+    // The counts and the file stay, as for the guard's refusal; path is not an output.
+    expect(run.outputs).toMatchObject({ 'pages-changed': '1', 'pages-added': '1' });
+    expect(run.outputs.path).toBeUndefined();
+    expect(run.summary).not.toContain('#### Changes since the export of');
+    expect(run.summary).toContain('#### Changes this export would have made since the export of');
+    expect(run.summary).toContain(
+      '⚠️ This export was not put in place (the error below says why): the report describes what it would have changed, not what is live.',
+    );
+    // Not served anywhere: a path, not a link that answers 404.
+    expect(run.summary).toContain('- A new page - Example Docs — `/guides/new-page`');
+    expect(run.summary).toContain(
+      '- Topic 4 - Example Docs — [/guides/topic-4](https://docs.example.com/guides/topic-4)',
+    );
+    expect(logLines(run)).toContain(
+      'The change report above describes what this export would have changed: it was not put in place.',
     );
   });
 });
