@@ -1,4 +1,4 @@
-import { pipeline } from 'node:stream';
+import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { type Dispatcher, errors } from 'undici';
 import type { Clock } from './clock.js';
@@ -21,13 +21,14 @@ export function header(headers: Headers, name: string): string | undefined {
 }
 
 /**
- * Reads at most `limit` bytes of a body as text and drops the rest: error pages and API
- * answers are small, and an untrusted server must not make the client buffer gigabytes.
+ * Reads at most `limit` bytes of a body and drops the rest: error pages and API answers
+ * are small, and an untrusted server must not make the client buffer gigabytes.
  */
-export async function readText(
-  body: Body,
+async function readBytes(
+  body: Readable,
   limit: number,
-): Promise<{ text: string; truncated: boolean }> {
+  destroy: () => void,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const data of body) {
@@ -35,27 +36,85 @@ export async function readText(
     chunks.push(chunk);
     size += chunk.length;
     if (size > limit) {
-      body.destroy();
-      return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
+      destroy();
+      return { bytes: Buffer.concat(chunks).subarray(0, limit), truncated: true };
     }
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  return { bytes: Buffer.concat(chunks), truncated: false };
 }
 
-/** A Content-Encoding the action can undo, as a fresh zlib transform. */
-export function decoderFor(
-  encoding: string | undefined,
-): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+/** A Content-Encoding the action can undo, as a fresh transform. */
+export function decoderFor(encoding: string | undefined): Transform | undefined {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
       return zlib.createGunzip();
     case 'deflate':
-      return zlib.createInflate();
+      return new DeflateDecoder();
     case 'br':
       return zlib.createBrotliDecompress();
     default:
       return undefined;
+  }
+}
+
+/**
+ * `Content-Encoding: deflate` is zlib's format (RFC 9110), but some servers send raw
+ * deflate under that name, which browsers and curl read as well: a zlib stream is told by
+ * its first two bytes (method 8 in the low four bits, the pair a multiple of 31).
+ */
+class DeflateDecoder extends Transform {
+  #inflate: zlib.Inflate | zlib.InflateRaw | undefined;
+  /** The first byte, while the second has not come. */
+  #head: Buffer | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let data = chunk;
+    if (this.#inflate === undefined) {
+      data = this.#head ? Buffer.concat([this.#head, chunk]) : chunk;
+      if (data.length < 2) {
+        this.#head = data;
+        done();
+        return;
+      }
+      this.#head = undefined;
+      const wrapped = (data[0]! & 0x0f) === 8 && data.readUInt16BE(0) % 31 === 0;
+      this.#inflate = this.#start(wrapped ? zlib.createInflate() : zlib.createInflateRaw());
+    }
+    this.#inflate.write(data, (err) => done(err ?? undefined));
+  }
+
+  override _flush(done: TransformCallback): void {
+    // A body of one byte is no stream of either kind: raw inflate says why.
+    const inflate =
+      this.#inflate ?? (this.#head ? this.#start(zlib.createInflateRaw()) : undefined);
+    if (inflate === undefined) {
+      done();
+      return;
+    }
+    if (this.#head) inflate.write(this.#head);
+    inflate.once('end', () => done());
+    inflate.end();
+  }
+
+  /** Asked for more: what the inflater holds back for want of room flows again. */
+  override _read(size: number): void {
+    this.#inflate?.resume();
+    super._read(size);
+  }
+
+  override _destroy(err: Error | null, done: (error?: Error | null) => void): void {
+    this.#inflate?.destroy();
+    done(err);
+  }
+
+  #start<T extends zlib.Inflate | zlib.InflateRaw>(inflate: T): T {
+    this.#inflate = inflate;
+    inflate.on('data', (data: Buffer) => {
+      if (!this.push(data)) inflate.pause();
+    });
+    inflate.on('error', (err) => this.destroy(err));
+    return inflate;
   }
 }
 
@@ -66,33 +125,33 @@ export function contentEncoding(headers: Headers): string | undefined {
 }
 
 /**
- * Reads a small body as text, undoing a Content-Encoding that arrived although the
- * request asked for identity (a middlebox), within `limit` bytes either way.
+ * Reads a small body, undoing a Content-Encoding that arrived although the request asked
+ * for identity (a middlebox), within `limit` bytes either way.
  */
+export async function readDecodedBytes(
+  body: Body,
+  headers: Headers,
+  limit: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const decoder = decoderFor(contentEncoding(headers));
+  if (decoder === undefined) return readBytes(body, limit, () => body.destroy());
+  // pipeline, not pipe: a body that fails (a timeout, a cancellation) fails the decoder
+  // too, where pipe would leave the loop waiting for bytes that never come.
+  const decoded = pipeline(body, decoder, () => undefined);
+  return readBytes(decoded, limit, () => {
+    body.destroy();
+    decoder.destroy();
+  });
+}
+
+/** The same as UTF-8 text. */
 export async function readDecodedText(
   body: Body,
   headers: Headers,
   limit: number,
 ): Promise<{ text: string; truncated: boolean }> {
-  const encoding = contentEncoding(headers);
-  const decoder = decoderFor(encoding);
-  if (decoder === undefined) return readText(body, limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // pipeline, not pipe: a body that fails (a timeout, a cancellation) fails the decoder
-  // too, where pipe would leave the loop waiting for bytes that never come.
-  const decoded = pipeline(body, decoder, () => undefined);
-  for await (const data of decoded) {
-    const chunk = data as Buffer;
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy();
-      decoder.destroy();
-      return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
-    }
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+  const { bytes, truncated } = await readDecodedBytes(body, headers, limit);
+  return { text: bytes.toString('utf8'), truncated };
 }
 
 /** The proxy a request to `url` goes through, when the dispatcher routes by the environment. */

@@ -4,14 +4,14 @@ import { type Dispatcher, request } from 'undici';
 import type { CompareWith } from '../config.js';
 import { formatBytes, formatDuration } from '../duration.js';
 import { errorMessage } from '../errors.js';
-import { contentEncoding, decoderFor, header, readDecodedText } from '../http.js';
+import { contentEncoding, decoderFor, header, readDecodedBytes } from '../http.js';
 import {
   MANIFEST_MAX_BYTES,
   MANIFEST_NAME,
   type Manifest,
   parseManifest,
   readManifest,
-  withoutByteOrderMark,
+  textOfManifest,
   writtenByNewer,
 } from '../deliver/manifest.js';
 import { earlierExportIn, type TargetState } from '../deliver/target.js';
@@ -186,10 +186,10 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
             : 'it is not served there';
     return { kind: 'unusable', reason: `${shown} answered HTTP ${statusCode}: ${why}` };
   }
-  let read: { text: string; truncated: boolean };
+  let read: { bytes: Buffer; truncated: boolean };
   try {
     // Asked for as is, but a store may keep it compressed and say so (S3's Content-Encoding).
-    read = await readDecodedText(response.body, response.headers, MANIFEST_MAX_BYTES);
+    read = await readDecodedBytes(response.body, response.headers, MANIFEST_MAX_BYTES);
   } catch (err) {
     // Fetched in full, and not in the encoding its header names (a CDN's wrong label).
     const code = (err as { code?: unknown }).code;
@@ -201,16 +201,17 @@ async function fetchManifest(url: URL, context: BaselineContext): Promise<Baseli
     }
     return failed(err);
   }
-  const { text, truncated } = read;
+  const { bytes, truncated } = read;
   if (truncated) {
     return {
       kind: 'unusable',
       reason: `${shown} is larger than ${formatBytes(MANIFEST_MAX_BYTES)}: not an export manifest`,
     };
   }
+  const text = textOfManifest(bytes);
   let json: unknown;
   try {
-    json = JSON.parse(withoutByteOrderMark(text));
+    json = JSON.parse(text);
   } catch {
     const encoding = contentEncoding(response.headers);
     if (encoding !== undefined && decoderFor(encoding) === undefined) {

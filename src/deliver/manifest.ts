@@ -297,27 +297,38 @@ function newerVersion(json: unknown): number | undefined {
 
 /** Reads the manifest at `file`, never trusting it: anything unexpected is `invalid`. */
 export async function readManifest(file: string): Promise<ManifestRead> {
-  let text: string;
+  let bytes: Buffer;
   try {
     const stat = await fs.lstat(file);
     if (!stat.isFile()) return { kind: 'invalid', reason: 'it is not a regular file' };
     if (stat.size > MANIFEST_MAX_BYTES) return { kind: 'invalid', reason: 'it is too large' };
-    text = await fs.readFile(file, 'utf8');
+    bytes = await fs.readFile(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
     throw err;
   }
   let json: unknown;
   try {
-    json = JSON.parse(withoutByteOrderMark(text));
+    json = JSON.parse(textOfManifest(bytes));
   } catch {
     return { kind: 'invalid', reason: 'it is not JSON' };
   }
   return parseManifest(json);
 }
 
-/** A manifest saved again by an editor may start with a byte order mark; JSON has none. */
-export function withoutByteOrderMark(text: string): string {
+/**
+ * The text of a manifest's bytes, UTF-8 unless a byte order mark says otherwise: a manifest
+ * saved again by an editor may start with one, and Windows PowerShell writes UTF-16 with
+ * one (`Out-File`, `>`). JSON itself has none.
+ */
+export function textOfManifest(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.toString('utf16le', 2);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    // Swapped into little-endian order; an odd last byte is no character either way.
+    const swapped = Buffer.from(bytes.subarray(2, bytes.length - (bytes.length % 2))).swap16();
+    return `${swapped.toString('utf16le')}${bytes.length % 2 === 1 ? '\ufffd' : ''}`;
+  }
+  const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

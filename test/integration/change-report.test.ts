@@ -607,6 +607,15 @@ describe('compare-with', () => {
     expect((await reportOf(run.outputs['changes-file'] as string)).source).toBe(
       `the manifest ${copy}`,
     );
+    // As Windows PowerShell saves it (`Out-File`, `>`): UTF-16 with its byte order mark.
+    const utf16 = path.join(workspace, 'powershell.json');
+    await fs.writeFile(utf16, `\ufeff${await fs.readFile(manifest, 'utf8')}`, 'utf16le');
+    const saved = await exportOnce(
+      edited(PAGES, 'api/topic-2', (p) => ({ ...p, body: ['Rewritten.'] })),
+      { 'compare-with': 'powershell.json', path: 'other' },
+    );
+    expect(warnings(saved)).toEqual([]);
+    expect(saved.outputs['pages-changed']).toBe('1');
   });
 
   it('fetches the manifest the live site serves, with no credentials, and warns when it has none', async () => {
@@ -1020,6 +1029,47 @@ describe('an earlier export written by someone else, or served by a hostile site
       const large = await exportOnce(PAGES, { 'compare-with': `${origin}/large/` });
       expect(warnings(large)).toEqual([]);
       expect(large.outputs['pages-changed']).toBe('0');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
+  it('reads a manifest the site serves in UTF-16 with its byte order mark, or deflated without the zlib wrapper', async () => {
+    await exportOnce(PAGES, { path: 'previous' });
+    const text = (
+      await fs.readFile(path.join(workspace, 'previous', MANIFEST_NAME), 'utf8')
+    ).replace(/^/, '\ufeff');
+    const utf16be = Buffer.from(text, 'utf16le').swap16();
+    const bodies: Record<string, [Buffer, Record<string, string>]> = {
+      '/utf-16le/': [Buffer.from(text, 'utf16le'), {}],
+      '/utf-16be/': [utf16be, {}],
+      // As some servers send Content-Encoding: deflate, and browsers and curl read it.
+      '/raw-deflate/': [zlib.deflateRawSync(Buffer.from(text)), { 'content-encoding': 'deflate' }],
+      '/deflate/': [zlib.deflateSync(Buffer.from(text)), { 'content-encoding': 'deflate' }],
+      '/gzip-utf-16le/': [
+        zlib.gzipSync(Buffer.from(text, 'utf16le')),
+        { 'content-encoding': 'gzip' },
+      ],
+    };
+    const site = http.createServer((req, res) => {
+      const served = bodies[(req.url ?? '').replace(MANIFEST_NAME, '')];
+      if (served === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'application/json', ...served[1] }).end(served[0]);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const seen: Record<string, { warnings: string[]; changed?: string }> = {};
+      for (const folder of Object.keys(bodies)) {
+        const run = await exportOnce(
+          edited(PAGES, 'concepts/topic-3', (p) => ({ ...p, body: ['Rewritten.'] })),
+          { 'compare-with': `${origin}${folder}`, path: 'other' },
+        );
+        seen[folder] = { warnings: warnings(run), changed: run.outputs['pages-changed'] };
+      }
+      expect(seen).toEqual(
+        Object.fromEntries(Object.keys(bodies).map((f) => [f, { warnings: [], changed: '1' }])),
+      );
     } finally {
       await new Promise((resolve) => site.close(resolve));
     }

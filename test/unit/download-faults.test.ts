@@ -90,6 +90,36 @@ describe('the download against a storage that misbehaves', () => {
   });
 });
 
+describe('a transfer deflated on the way', () => {
+  // Content-Encoding: deflate names zlib's format, but some servers send raw deflate.
+  it.each([
+    ['raw deflate', zlib.deflateRawSync(ARCHIVE)],
+    ['zlib', zlib.deflateSync(ARCHIVE)],
+  ])('is inflated as %s, its first byte arriving alone', async (_kind, deflated) => {
+    const store = await storage((_req, res) => {
+      res.writeHead(200, { 'content-length': deflated.length, 'content-encoding': 'deflate' });
+      res.write(deflated.subarray(0, 1));
+      setTimeout(() => res.end(deflated.subarray(1)), 20);
+    });
+    const result = await within(5000, store.download());
+    expect(result.sha256).toBe(createHash('sha256').update(ARCHIVE).digest('hex'));
+    expect(store.requests()).toBe(1);
+  });
+
+  it('as raw deflate and cut in the middle, is retried, not waited on forever', async () => {
+    const deflated = zlib.deflateRawSync(ARCHIVE);
+    const store = await storage((_req, res, n) => {
+      res.writeHead(200, { 'content-length': deflated.length, 'content-encoding': 'deflate' });
+      if (n > 1) return res.end(deflated);
+      res.write(deflated.subarray(0, deflated.length >> 1));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const result = await within(5000, store.download());
+    expect(result.size).toBe(ARCHIVE.length);
+    expect(store.requests()).toBe(2);
+  });
+});
+
 describe('bytes fetched again are not progress', () => {
   it('a storage that ignores Range and cuts at the same byte every time ends at the outage budget', async () => {
     const store = await storage((_req, res) => {
