@@ -24,6 +24,7 @@ export function roleOf(file: string, pages: { has(page: string): boolean }): Fil
   const name = file.slice(file.lastIndexOf('/') + 1);
   if (name.endsWith('.txt')) {
     if (name.startsWith('__next.')) return 'page-data';
+    // Next.js writes `.html` alone: a text file beside an `.htm` page is the site's own.
     if (pages.has(`${file.slice(0, -4)}.html`)) return 'page-data';
   }
   if (file === 'hashmap.json') return 'page-data';

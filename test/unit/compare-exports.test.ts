@@ -714,6 +714,8 @@ describe('what each file is', () => {
     expect(roleOf('guides/a.html', pages)).toBe('page');
     expect(roleOf('guides/a.txt', pages)).toBe('page-data');
     expect(roleOf('guides/b.txt', pages)).toBe('asset');
+    // Next.js never writes `.htm`: a text file beside such a page is one a reader downloads.
+    expect(roleOf('legacy/notes.txt', new Set(['legacy/notes.htm']))).toBe('asset');
     expect(roleOf('assets/index.md.BU7H7E5E.js', pages)).toBe('page-data');
     expect(roleOf('assets/app.yVEbudZ7.js', pages)).toBe('asset');
   });
