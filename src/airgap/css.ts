@@ -1,6 +1,6 @@
 import { tokenize } from 'css-tree/tokenizer';
 // CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
-import { isHtmlWhitespace } from '../html-whitespace.js';
+import { isHtmlWhitespace, withoutHtmlWhitespace } from '../html-whitespace.js';
 import { dataUrlPayload, isDataUrl } from './data-urls.js';
 
 // Token types of css-tree's tokenizer (CSS Syntax Level 3).
@@ -136,7 +136,9 @@ function urlsInOneSheet(source: string): FoundUrl[] {
       return;
     }
     if (type === URL) {
-      const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
+      const inner = withoutHtmlWhitespace(
+        text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined),
+      );
       push(unquote(inner), start, 'css url()');
       pending = undefined;
       return;

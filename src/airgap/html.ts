@@ -1,7 +1,7 @@
 import { tokenizer, tokTypes } from 'acorn';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { type Handler, Parser, Tokenizer } from 'htmlparser2';
-import { isHtmlWhitespace } from '../html-whitespace.js';
+import { isHtmlWhitespace, withoutHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
 import { DOCUMENT_TYPES, dataUrlPayload, isDataUrl, NOT_SCRIPT_TYPES } from './data-urls.js';
 import { referencesInFlight } from './flight.js';
@@ -489,14 +489,18 @@ export function srcsetUrls(value: string): string[] {
  */
 export function refreshUrl(content: string): string | undefined {
   if (!/[^\d\s.;,]/.test(content)) return undefined;
-  const lead = /^\s*\d*(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?/i.exec(content)?.[0] ?? '';
+  // ASCII whitespace only, as the HTML standard skips: a no-break space is the URL's own.
+  const lead =
+    /^[\t\n\f\r ]*\d*(?:\.[\d.]*)?[\t\n\f\r ]*[;,]?[\t\n\f\r ]*(?:url[\t\n\f\r ]*=[\t\n\f\r ]*)?/i.exec(
+      content,
+    )?.[0] ?? '';
   let url = content.slice(lead.length);
   const quote = url[0];
   if (quote === "'" || quote === '"') {
     const end = url.indexOf(quote, 1);
     url = url.slice(1, end < 0 ? undefined : end);
   }
-  url = url.trim();
+  url = withoutHtmlWhitespace(url);
   return url === '' ? undefined : url;
 }
 
@@ -660,7 +664,7 @@ export class HtmlScanner {
       const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
-        const url = role ? value.trim() : '';
+        const url = role ? withoutHtmlWhitespace(value) : '';
         if (role?.role === 'load' && isDataUrl(url)) this.#readDataUrl(tag, url, offset, role.via);
         if (role && url !== '')
           this.#emit({

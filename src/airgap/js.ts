@@ -1,4 +1,5 @@
 import { type Token, tokenizer, tokTypes } from 'acorn';
+import { withoutHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
 import { externalHost, isRealHost } from './references.js';
 import { isSdkUrl } from './sdk-hosts.js';
@@ -80,8 +81,11 @@ const LINK_LOOKAHEAD = 12;
 /** Tokens kept before a string: the calls and `rel` that say how it is used. */
 const LOOKBEHIND = 16;
 
-/** `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`). */
-const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
+/**
+ * `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`),
+ * after the controls and spaces the URL parser drops (not a no-break space: a path).
+ */
+const LOOKS_LIKE_URL = /^[\0-\x20]*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
 
 interface Seen {
   /** `name`, `string`, `(`, `=`, … (acorn's token labels). */
@@ -259,7 +263,7 @@ function tokenUrls(source: string, sourceType: 'module' | 'script'): ScriptUrl[]
       // What comes before a template's text is what comes before its opening backquote.
       const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
       if (LOOKS_LIKE_URL.test(current.value)) {
-        const url = current.value.trim();
+        const url = withoutHtmlWhitespace(current.value);
         const host = externalHost(url);
         if (host !== undefined && isRealHost(host)) {
           const evidence = evidenceFrom(context);

@@ -30,14 +30,19 @@ export interface ExternalReference {
 
 const TAB_OR_NEWLINE = /[\t\n\r]/;
 const TAB_OR_NEWLINE_ALL = /[\t\n\r]/g;
-/** `value` without the C0 controls and spaces at either end, which URL parsers drop (and other spaces, as `trim`). */
-function withoutControlEdges(value: string): string {
-  const edge = (at: number) => value.charCodeAt(at) <= 0x20 || /\s/.test(value.charAt(at));
+
+/**
+ * `value` without the C0 controls and spaces at either end, which the URL parser drops
+ * (`&#1;//host/`, `" https://…\n"`). Only those: a no-break space, an ideographic space or
+ * a byte order mark (which `trim` drops) stays, and makes the URL a relative one, as
+ * browsers read it: `src="\u00a0https://cdn…"` asks the site for a path.
+ */
+function withoutUrlEdges(value: string): string {
   let start = 0;
   let end = value.length;
-  while (start < end && edge(start)) start += 1;
-  while (end > start && edge(end - 1)) end -= 1;
-  return value.slice(start, end);
+  while (start < end && value.charCodeAt(start) <= 0x20) start += 1;
+  while (end > start && value.charCodeAt(end - 1) <= 0x20) end -= 1;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
 /** `//host/…`, and `\\host`, `/\host`, `\/host`, which browsers read the same. */
@@ -54,12 +59,10 @@ const NETWORK_SCHEMES = new Set(['http', 'https', 'ws', 'wss', 'ftp']);
 export function externalHost(reference: string): string | undefined {
   // As browsers read it: tabs and line breaks anywhere are dropped, control characters
   // and spaces at either end too (`&#1;//host/`), `\` is `/` in http(s).
-  const value = (
-    TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference
-  ).trim();
+  const value = withoutUrlEdges(
+    TAB_OR_NEWLINE.test(reference) ? reference.replace(TAB_OR_NEWLINE_ALL, '') : reference,
+  );
   if (value === '') return undefined;
-  if (value.charCodeAt(0) < 0x20 || value.charCodeAt(value.length - 1) < 0x20)
-    return externalHost(withoutControlEdges(value));
   let absolute: string;
   if (SCHEME_RELATIVE.test(value)) absolute = `https:${value}`;
   else {
@@ -336,7 +339,7 @@ const MAX_BASES = 16;
 function parsedBase(base: string): ParsedBase {
   const known = BASES.get(base);
   if (known !== undefined) return known;
-  const trimmed = base.trim();
+  const trimmed = withoutUrlEdges(base);
   let url: URL | undefined;
   try {
     url = new URL(trimmed, `${SITE_ORIGIN}/`);

@@ -50,6 +50,11 @@ describe('externalHost', () => {
     'data:image/png;base64,AAAA',
     'mailto:docs@example.com',
     'javascript:void(0)',
+    // Past a no-break space, an ideographic one or a byte order mark, which the URL parser
+    // keeps (it drops only controls and spaces): a path of the site's.
+    '\u00a0https://cdn.example.com/a.js',
+    '\u3000//cdn.example.com/a.js',
+    '\ufeffhttps://cdn.example.com/a.js',
     '//',
     'https://',
     '',
@@ -276,6 +281,25 @@ describe('what the browser does with each reference in HTML', () => {
     expect(
       read(`<svg><foreignObject><svg><![CDATA[ a > </svg></foreignObject></svg><script> ]]>${img}`),
     ).toEqual(['https://after-cdata.example.com/x.png']);
+  });
+
+  it('reads a URL after a no-break space as browsers do: a path of the site, not a host', () => {
+    // Chromium asks the page's own host for `/%C2%A0https://nbsp.example.com/a.png`.
+    const page = [
+      '<img src="\u00a0https://nbsp.example.com/a.png">',
+      '<script src="\u3000https://ideographic.example.com/a.js"></script>',
+      '<link rel="stylesheet" href="&nbsp;https://entity.example.com/a.css">',
+      '<div style="background:url(\'\u00a0https://css.example.com/a.png\')"></div>',
+      '<meta http-equiv="refresh" content="5;\u00a0https://refresh.example.com/">',
+      '<script>fetch("\ufeffhttps://fetch.example.com/a")</script>',
+      // A control character or a form feed before it is dropped: this one leaves.
+      '<img src=" \fhttps://form-feed.example.com/a.png">',
+    ].join('\n');
+    expect(
+      referencesInHtml(page)
+        .filter((r) => externalHost(r.url) !== undefined)
+        .map((r) => r.url),
+    ).toEqual(['https://form-feed.example.com/a.png']);
   });
 
   it('reads a <form> inside an open one as browsers do: not at all', () => {
