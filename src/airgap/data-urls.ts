@@ -40,6 +40,19 @@ export function dataUrlPayload(url: string): DataUrlPayload | undefined {
   return { type: mediaType || 'text/plain', text };
 }
 
+/**
+ * The code of a `javascript:` URL, as a frame navigated to it runs it: the URL without
+ * the controls and spaces before it and the tabs and line breaks in it (`java\tscript:`),
+ * percent-decoded as UTF-8; undefined for another URL or one past MAX_DATA_URL_CHARS.
+ */
+export function javascriptUrlCode(url: string): string | undefined {
+  // Most frames show a page: ruled out before the URL is copied.
+  if (url.length > MAX_DATA_URL_CHARS || !/^[\0-\x20]*j/i.test(url)) return undefined;
+  const value = url.replace(/^[\0-\x20]+/, '').replace(/[\t\n\r]/g, '');
+  if (!/^javascript:/i.test(value)) return undefined;
+  return percentDecoded(value.slice('javascript:'.length)).toString('utf8');
+}
+
 /** `%41` is `A`; a `%` not followed by two hex digits stays itself (the URL standard's percent-decode). */
 function percentDecoded(body: string): Buffer {
   const raw = Buffer.from(body, 'utf8');

@@ -3,7 +3,13 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { type Handler, Parser, Tokenizer } from 'htmlparser2';
 import { isHtmlWhitespace, withoutHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
-import { DOCUMENT_TYPES, dataUrlPayload, isDataUrl, NOT_SCRIPT_TYPES } from './data-urls.js';
+import {
+  DOCUMENT_TYPES,
+  dataUrlPayload,
+  isDataUrl,
+  javascriptUrlCode,
+  NOT_SCRIPT_TYPES,
+} from './data-urls.js';
 import { referencesInFlight } from './flight.js';
 import { type ScriptUrl, urlsInScript } from './js.js';
 import { urlsInImportMap } from './json-formats.js';
@@ -666,6 +672,8 @@ export class HtmlScanner {
         const role = roleOfAttribute(tag, name, attributes);
         const url = role ? withoutHtmlWhitespace(value) : '';
         if (role?.role === 'load' && isDataUrl(url)) this.#readDataUrl(tag, url, offset, role.via);
+        else if (role?.role === 'load' && (tag === 'iframe' || tag === 'frame'))
+          this.#readJavascriptUrl(url, offset, role.via);
         if (role && url !== '')
           this.#emit({
             url,
@@ -828,6 +836,28 @@ export class HtmlScanner {
       return;
     }
     if (!FRAMING_TAGS.has(tag) || !DOCUMENT_TYPES.has(payload.type)) return;
+    this.#readUrlDocument(payload.text, offset, inside);
+  }
+
+  /**
+   * What a frame navigated to a `javascript:` URL loads: its code runs (`fetch("…")`), and
+   * a string it comes to (`javascript:'<img src=…>'`, pieces joined with `+` too) is the
+   * frame's document. `<object>` and `<embed>` run none.
+   */
+  #readJavascriptUrl(url: string, offset: number, via: string): void {
+    const code = javascriptUrlCode(url);
+    if (code === undefined) return;
+    const inside = `${via} (javascript:)`;
+    this.#readScript(code, () => offset, inside);
+    const document = stringValue(code);
+    if (document !== undefined) this.#readUrlDocument(document, offset, inside);
+  }
+
+  /**
+   * A document a URL holds in itself (`data:`, `javascript:`), which has no address of its
+   * own to resolve a path against: only its URLs with a host are read.
+   */
+  #readUrlDocument(text: string, offset: number, inside: string): void {
     if (this.#depth >= MAX_FRAME_DEPTH) {
       this.#callbacks.unreadFrame?.(offset);
       return;
@@ -843,7 +873,7 @@ export class HtmlScanner {
       },
       this.#depth + 1,
     );
-    inner.write(payload.text);
+    inner.write(text);
     inner.end();
   }
 
@@ -888,6 +918,29 @@ export class HtmlScanner {
     return onlyPushes;
   }
 }
+
+/**
+ * The string a script's code comes to when it is only string literals, joined with `+`
+ * (`'<p>' + "<img …>"`), or undefined: what a frame shows of a `javascript:` URL.
+ */
+function stringValue(code: string): string | undefined {
+  const pieces: string[] = [];
+  try {
+    for (const token of tokenizer(code, { ecmaVersion: 'latest' })) {
+      const { label } = token.type;
+      const value = (token as { value?: unknown }).value;
+      if (token.type === tokTypes.string || token.type === tokTypes.template) {
+        if (typeof value !== 'string') return undefined;
+        pieces.push(value);
+      } else if (label === '+/-' ? value !== '+' : !STRING_JOINING.has(label)) return undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  return pieces.length > 0 ? pieces.join('') : undefined;
+}
+/** The tokens (acorn's labels) around and between the strings: `+` is a `+/-` one. */
+const STRING_JOINING = new Set(['(', ')', ';', '`']);
 
 /** Elements that show a document from their URL: a `data:` one is read as such. */
 const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);

@@ -48,6 +48,13 @@ const SNIPPETS: Record<string, string> = {
     .map((tag) => `<${tag}>${img(tag)}</${tag}>`)
     .join(''),
   '<plaintext>': `<plaintext>${img('plaintext')}`,
+  'frames navigated to javascript: URLs, and an object that is not': [
+    `<iframe src="javascript:'<img src=https://javascript-shown.example.com/a.png>'"></iframe>`,
+    `<iframe src="javascript:fetch('https://javascript-run.example.com/a')"></iframe>`,
+    `<iframe src="javascript:'<p>' + '<img src=https://javascript-joined.example.com/a.png>'"></iframe>`,
+    '<iframe src=" java&#9;script:%27%3Cscript%20src%3Dhttps://javascript-encoded.example.com/a.js%3E%3C/script%3E%27"></iframe>',
+    `<object type="text/html" data="javascript:'<img src=https://javascript-object.example.com/a.png>'"></object>`,
+  ].join(''),
   'a <style> in the body': `<p><style>p{background:url(https://body-style.example.com/a.png)}</style>text</p>`,
   'URLs as browsers clean them': [
     '<IMG SRC="https://upper.example.com/a.png">',

@@ -474,6 +474,29 @@ describe('documents, stylesheets and scripts in data: URLs', () => {
     expect(loads(html)).toEqual([]);
   });
 
+  it('reads what a frame navigated to a javascript: URL runs and shows', () => {
+    const html = [
+      `<iframe src="javascript:'<img src=https://evil.com/shown.png>'"></iframe>`,
+      `<iframe src="javascript:fetch('https://evil.com/run')"></iframe>`,
+      `<iframe src="javascript:'<p>' + '<img src=https://evil.com/joined.png>'"></iframe>`,
+      '<frame src=" java&#9;script:%27%3Cscript%20src%3Dhttps://evil.com/encoded.js%3E%3C/script%3E%27">',
+      // An <object> or an <embed> runs none; a link's runs when it is followed, on this page.
+      `<object type="text/html" data="javascript:'<img src=https://evil.com/o.png>'"></object>`,
+      `<a href="javascript:'<img src=https://evil.com/link.png>'">x</a>`,
+      '<iframe src="javascript:void(0)"></iframe>',
+    ].join('\n');
+    expect(
+      referencesInHtml(html)
+        .filter((r) => externalHost(r.url) !== undefined)
+        .map((r) => `${r.role} ${r.via} ${r.url}`),
+    ).toEqual([
+      'load <iframe src> (javascript:) <img src> https://evil.com/shown.png',
+      'load <iframe src> (javascript:): fetch() https://evil.com/run',
+      'load <iframe src> (javascript:) <img src> https://evil.com/joined.png',
+      'load <frame src> (javascript:) <script src> https://evil.com/encoded.js',
+    ]);
+  });
+
   it('reads data: documents inside one another up to the frame depth', () => {
     let page = `<img src='https://evil.com/deep.png'>`;
     for (let depth = 0; depth < MAX_FRAME_DEPTH; depth += 1)
