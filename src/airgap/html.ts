@@ -1,6 +1,6 @@
 import { tokenizer, tokTypes } from 'acorn';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
-import { type Handler, Parser, Tokenizer } from 'htmlparser2';
+import { type Handler, Parser, type ParserOptions, Tokenizer } from 'htmlparser2';
 import { isHtmlWhitespace, withoutHtmlWhitespace } from '../html-whitespace.js';
 import { urlsInCss } from './css.js';
 import {
@@ -159,6 +159,8 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
 
 /** The Parser's state that the flat tag handling below reads and sets. */
 interface TagState {
+  /** Read as XML (an `.xhtml` or `.svg` document): `/>` closes any element. */
+  xml: boolean;
   /** Elements open since the outermost `<svg>` or `<math>`. */
   foreignOpen: ForeignOpen[];
   /** How many of foreignOpen have each name. */
@@ -200,6 +202,12 @@ interface AttributeState {
  */
 class ScanningParser extends Parser {
   #skipping = false;
+  /** Read as XML (an `.xhtml` or `.svg` document), where the tokenizer is in XML mode too. */
+  readonly xml: boolean;
+  constructor(handler: Partial<Handler>, options: ParserOptions) {
+    super(handler, options);
+    this.xml = options.xmlMode === true;
+  }
   foreignOpen: ForeignOpen[] = [];
   foreignNames = new Map<string, number>();
   /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
@@ -305,7 +313,7 @@ Object.defineProperties(ScanningParser.prototype, {
   // Asked by the tokenizer at `<![CDATA[` (see SearchingTokenizer).
   cdataAllowed: {
     value: function cdataAllowed(this: TagState): boolean {
-      return currentNodeForeign(this);
+      return this.xml || currentNodeForeign(this);
     },
   },
   emitOpenTag: {
@@ -341,8 +349,8 @@ Object.defineProperties(ScanningParser.prototype, {
       this.endIndex = endIndex;
       // Browsers honour `/>` on SVG and MathML elements only: `<iframe … />` or `<script/>`
       // stays open, and its content runs as raw text to its end tag (the tokenizer does
-      // this itself, since recognizeSelfClosing is off).
-      if (!openedForeign(this)) {
+      // this itself, since recognizeSelfClosing is off). XML honours it on any element.
+      if (!this.xml && !openedForeign(this)) {
         this.onopentagend(endIndex);
         return;
       }
@@ -601,16 +609,38 @@ export class HtmlScanner {
   #flightLength = 0;
   /** How many `<iframe srcdoc>` documents this one is inside. */
   readonly #depth: number;
+  /** Read as XML: the general entities its DOCTYPE declares, and the characters they may still add. */
+  readonly #xml: { entities: Map<string, string>; budget: number } | undefined;
+  /** In an XML `<![CDATA[` section: text whose `&` is itself. */
+  #inCdata = false;
 
-  constructor(callbacks: HtmlScanCallbacks, depth = 0) {
+  /**
+   * `depth`: how many frame documents this one is inside. `xml`: the document is XML (an
+   * `.xhtml` or `.svg` file, served as such), which a browser parses by XML's rules: `/>`
+   * closes any element (`<script src="a.js"/>` holds none of what follows), a `<script>` or
+   * `<style>` holds markup (entities, comments, CDATA sections), and the entities the
+   * DOCTYPE declares stand for their text.
+   */
+  constructor(callbacks: HtmlScanCallbacks, { depth = 0, xml = false } = {}) {
     this.#callbacks = callbacks;
     this.#depth = depth;
+    this.#xml = xml ? { entities: new Map(), budget: MAX_ENTITY_EXPANSION } : undefined;
     const handler: Partial<Handler> & Pick<TagState['cbs'], 'closesAroundForeign'> = {
       onopentag: (name, attributes) => this.#open(name, attributes),
       ontext: (text) => {
         if (!this.#raw) return;
         if (this.#raw.parts.length === 0) this.#raw.start = this.#parser.startIndex;
-        this.#raw.parts.push(text);
+        // A CDATA section's text is not decoded: its `&` are kept through the decoding.
+        this.#raw.parts.push(this.#inCdata ? text.replaceAll('&', '&amp;') : text);
+      },
+      oncdatastart: () => {
+        this.#inCdata = true;
+      },
+      oncdataend: () => {
+        this.#inCdata = false;
+      },
+      onprocessinginstruction: (_name, data) => {
+        if (this.#xml !== undefined && data.includes('ENTITY')) this.#declare(data);
       },
       // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
       onclosetag: (name) => {
@@ -628,6 +658,7 @@ export class HtmlScanner {
     this.#parser = new ScanningParser(handler, {
       decodeEntities: false,
       lowerCaseAttributeNames: true,
+      xmlMode: xml,
       Tokenizer: SearchingTokenizer,
     });
   }
@@ -667,7 +698,7 @@ export class HtmlScanner {
     for (const name in attributes) {
       // Entities are decoded here, in the few values read, rather than in all the text.
       const raw = attributes[name] as string;
-      const value = raw.includes('&') ? decodeHTMLAttribute(raw) : raw;
+      const value = raw.includes('&') ? this.#decodeAttribute(raw) : raw;
       if (URL_ATTRIBUTES.has(name)) {
         const role = roleOfAttribute(tag, name, attributes);
         const url = role ? withoutHtmlWhitespace(value) : '';
@@ -708,7 +739,7 @@ export class HtmlScanner {
     if (tag === 'template' || tag === 'noscript' || tag === 'base')
       this.#openInert(tag, attributes);
     if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-      const url = refreshUrl(decodeHTMLAttribute(attributes.content ?? ''));
+      const url = refreshUrl(this.#decodeAttribute(attributes.content ?? ''));
       if (url) this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
     }
     if (tag === 'style' || (tag === 'script' && attributes.src === undefined))
@@ -717,10 +748,46 @@ export class HtmlScanner {
         type: tag === 'script' ? (attributes.type ?? '').trim().toLowerCase() : '',
         start: offset,
         parts: [],
-        // Inside <svg> or <math> its text is markup: entities mean their characters.
-        decode: this.#parser.isInForeignContext(),
+        // Inside <svg> or <math>, or in XML, its text is markup: entities mean their characters.
+        decode: this.#xml !== undefined || this.#parser.isInForeignContext(),
       };
     this.#parser.textWanted = this.#raw !== undefined;
+  }
+
+  /** An attribute's value with its entities decoded: the DOCTYPE's own too, in XML. */
+  #decodeAttribute(raw: string): string {
+    return decodeHTMLAttribute(this.#expandEntities(raw));
+  }
+
+  /**
+   * `text` with the references to the entities an XML document's DOCTYPE declares replaced
+   * by their text, up to MAX_ENTITY_EXPANSION characters in all (past it, as written: a
+   * browser stops such a document, and the scan stays linear in the page's size).
+   */
+  #expandEntities(text: string): string {
+    const xml = this.#xml;
+    if (xml === undefined || xml.entities.size === 0) return text;
+    return text.replace(ENTITY_REFERENCE, (reference, name: string) => {
+      const value = xml.entities.get(name);
+      if (value === undefined || value.length > xml.budget) return reference;
+      xml.budget -= value.length;
+      return value;
+    });
+  }
+
+  /**
+   * Takes the general entity an XML declaration defines (`<!ENTITY cdn "https://…">`, the
+   * first of a name binding it), its character references and the entities declared
+   * before it expanded. One whose value holds a `>`, where the tokenizer ends the
+   * declaration, is not read; nor is an external one, which browsers do not fetch.
+   */
+  #declare(declaration: string): void {
+    const xml = this.#xml as { entities: Map<string, string>; budget: number };
+    const match = ENTITY_DECLARATION.exec(declaration);
+    const name = match?.[1];
+    if (match === null || name === undefined || xml.entities.has(name)) return;
+    const value = decodeHTML(this.#expandEntities(match[2] ?? match[3] ?? ''));
+    if (value.length <= xml.budget) xml.entities.set(name, value);
   }
 
   /** Follows `<template>` and `<noscript>`, and takes the first `<base href>` of the page's own tree. */
@@ -731,7 +798,7 @@ export class HtmlScanner {
     else if (tag === 'noscript') this.#inNoscript = true;
     else if (attributes.href !== undefined && !this.baseReached && this.#templates === 0) {
       this.baseReached = true;
-      this.base ??= decodeHTMLAttribute(attributes.href);
+      this.base ??= this.#decodeAttribute(attributes.href);
     }
   }
 
@@ -741,7 +808,8 @@ export class HtmlScanner {
     this.#parser.textWanted = false;
     if (!raw) return;
     const joined = raw.parts.join('');
-    const content = raw.decode && joined.includes('&') ? decodeHTML(joined) : joined;
+    const content =
+      raw.decode && joined.includes('&') ? decodeHTML(this.#expandEntities(joined)) : joined;
     if (raw.tag === 'style') {
       for (const css of urlsInCss(content))
         this.#emit({
@@ -782,7 +850,7 @@ export class HtmlScanner {
         unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
         unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
       },
-      this.#depth + 1,
+      { depth: this.#depth + 1 },
     );
     inner.write(value);
     inner.end();
@@ -836,7 +904,7 @@ export class HtmlScanner {
       return;
     }
     if (!FRAMING_TAGS.has(tag) || !DOCUMENT_TYPES.has(payload.type)) return;
-    this.#readUrlDocument(payload.text, offset, inside);
+    this.#readUrlDocument(payload.text, offset, inside, payload.type !== 'text/html');
   }
 
   /**
@@ -857,7 +925,7 @@ export class HtmlScanner {
    * A document a URL holds in itself (`data:`, `javascript:`), which has no address of its
    * own to resolve a path against: only its URLs with a host are read.
    */
-  #readUrlDocument(text: string, offset: number, inside: string): void {
+  #readUrlDocument(text: string, offset: number, inside: string, xml = false): void {
     if (this.#depth >= MAX_FRAME_DEPTH) {
       this.#callbacks.unreadFrame?.(offset);
       return;
@@ -871,7 +939,7 @@ export class HtmlScanner {
         unconfirmed: (script) => this.#callbacks.unconfirmed?.({ ...script, offset }),
         unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
       },
-      this.#depth + 1,
+      { depth: this.#depth + 1, xml },
     );
     inner.write(text);
     inner.end();
@@ -946,6 +1014,17 @@ const STRING_JOINING = new Set(['(', ')', ';', '`']);
 const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
 /** A URL with a scheme or a `//` host: what a document at a `data:` URL can load. */
 const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+
+/**
+ * Characters the entities an XML document declares may add to it, in all: a billion
+ * laughs (`&a;` ten times in `&b;`, and so on) stops there, as a browser stops it.
+ */
+const MAX_ENTITY_EXPANSION = 4 * 1024 * 1024;
+/** `&name;`, a reference to a general entity (not `&#…;`, a character's). */
+const ENTITY_REFERENCE = /&([^\s&;#<>"']+);/g;
+/** `<!ENTITY name "value">` or `'value'`, as the tokenizer reports it: up to its first `>`, after the DOCTYPE's start for the first. */
+const ENTITY_DECLARATION =
+  /!ENTITY[\t\n\r ]+([^\s%"'>]+)[\t\n\r ]+(?:"([^"]*)"|'([^']*)')[\t\n\r ]*$/;
 
 /** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
 const FLIGHT_PUSH_TOKENS = new Set([

@@ -169,6 +169,11 @@ const KIND_BY_EXTENSION: ReadonlyMap<string, Kind> = new Map([
   ['.txt', 'flight'],
 ]);
 
+/** An `.xhtml` page or an `.svg` image, which the export serves as XML. */
+function isXmlDocument(file: string): boolean {
+  return /\.(?:xhtml|svg)$/i.test(file);
+}
+
 /**
  * What a file of the site is read as, by its extension (as `path.extname` finds it, in
  * any case) or the name `manifest.json`. Asked of every file of the site: found with one
@@ -551,7 +556,7 @@ export class FileScanner {
 
     if (kind === 'html') {
       part.scanned += 1;
-      const isPage = !file.toLowerCase().endsWith('.svg');
+      const isPage = !/\.svg$/i.test(file);
       if (isPage) part.pages += 1;
       // Links to check, in the page's order; `unbased`: fetched before the <base href>,
       // against the page's own address.
@@ -569,25 +574,29 @@ export class FileScanner {
         scanner.base !== undefined &&
         (linksCheckedBeforeBase ||
           (readBeforeBase && options.external && baseNamesHost(scanner.base)));
-      const scanner = new HtmlScanner({
-        reference: (found) => {
-          const unbased = found.parsed === true && !scanner.baseReached;
-          if (scanner.base === undefined) readBeforeBase = true;
-          // Fetched from the page's own address first, but a script may move it under the
-          // base (`onload="this.rel='stylesheet'"`, an element put back): the host check
-          // reads it there. The link check reads it where the parser fetched it.
-          external(underBase(found, scanner.base));
-          if (isPage && options.links && found.attribute && found.role !== 'metadata') {
-            pending.push({ reference: found, unbased });
-            if (!unbased) basedPending += 1;
-          }
+      const scanner = new HtmlScanner(
+        {
+          reference: (found) => {
+            const unbased = found.parsed === true && !scanner.baseReached;
+            if (scanner.base === undefined) readBeforeBase = true;
+            // Fetched from the page's own address first, but a script may move it under the
+            // base (`onload="this.rel='stylesheet'"`, an element put back): the host check
+            // reads it there. The link check reads it where the parser fetched it.
+            external(underBase(found, scanner.base));
+            if (isPage && options.links && found.attribute && found.role !== 'metadata') {
+              pending.push({ reference: found, unbased });
+              if (!unbased) basedPending += 1;
+            }
+          },
+          unconfirmed,
+          unreadFrame: (offset) => {
+            part.unreadFrames.count += 1;
+            part.unreadFrames.first ??= { file, line: lines.at(offset).line };
+          },
         },
-        unconfirmed,
-        unreadFrame: (offset) => {
-          part.unreadFrames.count += 1;
-          part.unreadFrames.first ??= { file, line: lines.at(offset).line };
-        },
-      });
+        // Served as application/xhtml+xml and image/svg+xml: browsers parse them as XML.
+        { xml: isXmlDocument(file) },
+      );
       scanner.base = pageBase;
       const chunks = content !== undefined ? textPieces(content) : streamedText(absolute, part);
       for await (const chunk of chunks) {

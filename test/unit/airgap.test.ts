@@ -908,6 +908,63 @@ describe('scanning a site', () => {
     }
   }
 
+  it('reads .xhtml pages and .svg images by the XML rules browsers parse them with', async () => {
+    // Served as application/xhtml+xml and image/svg+xml; Chromium contacts each host below.
+    const scan = await scanPages(
+      {
+        'feed.xhtml': [
+          '<?xml version="1.0"?>',
+          '<!DOCTYPE html [<!ENTITY cdn "https://entity.example.com"><!ENTITY logo "&cdn;/logo.png">]>',
+          '<html xmlns="http://www.w3.org/1999/xhtml"><head><script src="app.js"/><title/></head>',
+          '<body><img src="https://after-script.example.com/a.png"/><img src="&logo;"/>',
+          '<textarea/><img src="https://after-textarea.example.com/a.png"/>',
+          '<style>p { background: url(&quot;https://style.example.com/a.png&quot;) }</style>',
+          '<script>//<![CDATA[\nif (a && b) fetch("https://cdata.example.com/q?a=1&amp;b")\n//]]></script>',
+          // Text in XML, a comment in a script: neither loads.
+          '<![CDATA[ <img src="https://not-markup.example.com/a.png"/> ]]>',
+          '<script><!-- fetch("https://commented.example.com/") --></script></body></html>',
+        ].join('\n'),
+        'app.js': '',
+        'logo.svg': [
+          '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY cdn "https://svg-entity.example.com">]>',
+          '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
+          '<image href="&cdn;/a.png"/><image xlink:href="https://xlink.example.com/a.png"/>',
+          '<script>/*<![CDATA[*/ fetch("https://svg-script.example.com/a") /*]]>*/</script></svg>',
+        ].join('\n'),
+      },
+      { external: true, links: false },
+    );
+    expect(scan.external.map((e) => [e.file, e.line, e.via, e.url])).toEqual([
+      ['feed.xhtml', 4, '<img src>', 'https://after-script.example.com/a.png'],
+      ['feed.xhtml', 4, '<img src>', 'https://entity.example.com/logo.png'],
+      ['feed.xhtml', 5, '<img src>', 'https://after-textarea.example.com/a.png'],
+      ['feed.xhtml', 6, 'css url()', 'https://style.example.com/a.png'],
+      // The CDATA section's `&amp;` is as written.
+      ['feed.xhtml', 8, 'inline script: fetch()', 'https://cdata.example.com/q?a=1&amp;b'],
+      ['logo.svg', 3, '<image href>', 'https://svg-entity.example.com/a.png'],
+      ['logo.svg', 3, '<image xlink:href>', 'https://xlink.example.com/a.png'],
+      ['logo.svg', 4, 'inline script: fetch()', 'https://svg-script.example.com/a'],
+    ]);
+    expect(scan.pages).toBe(1);
+  });
+
+  it("expands an XML document's entities up to a bound, in linear time", async () => {
+    // A billion laughs: each entity ten of the one before, and the last used 100,000 times
+    // (a browser stops such a document; the scan reads on, entities past the bound as written).
+    const entities = ['<!ENTITY e0 "https://laugh.example.com/">'];
+    for (let i = 1; i <= 9; i += 1) entities.push(`<!ENTITY e${i} "${`&e${i - 1};`.repeat(10)}">`);
+    const page = [
+      `<?xml version="1.0"?><!DOCTYPE svg [${entities.join('')}]>`,
+      '<svg xmlns="http://www.w3.org/2000/svg"><image href="&e1;"/>',
+      '<image href="&e9;"/>'.repeat(100_000),
+      '<image href="https://after.example.com/a.png"/></svg>',
+    ].join('\n');
+    const started = performance.now();
+    const scan = await scanPages({ 'laughs.svg': page }, { external: true, links: false });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(scan.external.map((e) => e.host)).toEqual(['laugh.example.com', 'after.example.com']);
+  });
+
   it('reports what a <base href> of another origin sends away as outside the site', async () => {
     const scan = await scanPages(
       {
