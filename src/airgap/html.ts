@@ -613,6 +613,8 @@ export class HtmlScanner {
   readonly #xml: { entities: Map<string, string>; budget: number } | undefined;
   /** In an XML `<![CDATA[` section: text whose `&` is itself. */
   #inCdata = false;
+  /** A start tag has been read: the document's prolog, where `<?xml-stylesheet?>` counts, is over. */
+  #pastProlog = false;
 
   /**
    * `depth`: how many frame documents this one is inside. `xml`: the document is XML (an
@@ -639,8 +641,10 @@ export class HtmlScanner {
       oncdataend: () => {
         this.#inCdata = false;
       },
-      onprocessinginstruction: (_name, data) => {
-        if (this.#xml !== undefined && data.includes('ENTITY')) this.#declare(data);
+      onprocessinginstruction: (name, data) => {
+        if (this.#xml === undefined) return;
+        if (name.toLowerCase() === '?xml-stylesheet') this.#readStylesheetInstruction(data);
+        else if (data.includes('ENTITY')) this.#declare(data);
       },
       // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
       onclosetag: (name) => {
@@ -690,6 +694,7 @@ export class HtmlScanner {
   }
 
   #open(tag: string, attributes: Record<string, string>): void {
+    this.#pastProlog = true;
     if (tag === 'form' && !this.#parser.isInForeignContext()) {
       if (this.#inForm) return;
       this.#inForm = true;
@@ -752,6 +757,23 @@ export class HtmlScanner {
         decode: this.#xml !== undefined || this.#parser.isInForeignContext(),
       };
     this.#parser.textWanted = this.#raw !== undefined;
+  }
+
+  /**
+   * `<?xml-stylesheet href="…"?>` in an XML document's prolog: a stylesheet (CSS, or XSLT
+   * where a browser still applies it), fetched as the document loads, alternate ones too.
+   */
+  #readStylesheetInstruction(data: string): void {
+    if (this.#pastProlog) return;
+    const href = PSEUDO_ATTRIBUTE_HREF.exec(data);
+    const url = withoutHtmlWhitespace(this.#decodeAttribute(href?.[1] ?? href?.[2] ?? ''));
+    if (url !== '')
+      this.#emit({
+        url,
+        offset: this.#parser.startIndex,
+        role: 'load',
+        via: '<?xml-stylesheet href>',
+      });
   }
 
   /** An attribute's value with its entities decoded: the DOCTYPE's own too, in XML. */
@@ -1020,6 +1042,8 @@ const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
  * laughs (`&a;` ten times in `&b;`, and so on) stops there, as a browser stops it.
  */
 const MAX_ENTITY_EXPANSION = 4 * 1024 * 1024;
+/** The `href` pseudo-attribute of an `<?xml-stylesheet?>` instruction, in either quotes. */
+const PSEUDO_ATTRIBUTE_HREF = /[\t\n\r ]href[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/;
 /** `&name;`, a reference to a general entity (not `&#…;`, a character's). */
 const ENTITY_REFERENCE = /&([^\s&;#<>"']+);/g;
 /** `<!ENTITY name "value">` or `'value'`, as the tokenizer reports it: up to its first `>`, after the DOCTYPE's start for the first. */

@@ -141,6 +141,39 @@ const STYLE_SHEETS: Record<string, string> = {
   'a string continued on the next line':
     'div{background:url("https://continued.exa\\\nmple.com/a.png")}',
 };
+/**
+ * XML documents, each named by what it tries, served with their own type as the export
+ * serves them: the hosts the scan reads in the file must be those Chromium contacts.
+ */
+const XML_DOCUMENTS: Record<string, { file: string; contentType: string; body: string }> = {
+  'an XHTML page': {
+    file: 'page.xhtml',
+    contentType: 'application/xhtml+xml',
+    body: [
+      '<?xml version="1.0"?><?xml-stylesheet type="text/css" href="https://xhtml-pi.example.com/a.css"?>',
+      '<!DOCTYPE html [<!ENTITY cdn "https://xhtml-entity.example.com"><!ENTITY logo "&cdn;/logo.png">]>',
+      '<html xmlns="http://www.w3.org/1999/xhtml"><head><script src="a.js"/><title/></head>',
+      '<body><img src="https://after-script.example.com/a.png"/><img src="&logo;"/>',
+      '<textarea/><img src="https://after-textarea.example.com/a.png"/>',
+      '<style>p { background: url(&quot;https://xhtml-style.example.com/a.png&quot;) }</style>',
+      '<script>//<![CDATA[\nif (1 && 2) fetch("https://xhtml-cdata.example.com/a")\n//]]></script>',
+      '<![CDATA[ <img src="https://xhtml-text.example.com/a.png"/> ]]>',
+      '<script><!-- fetch("https://xhtml-comment.example.com/") --></script><p>text</p></body></html>',
+    ].join('\n'),
+  },
+  'an SVG image opened as a document': {
+    file: 'image.svg',
+    contentType: 'image/svg+xml',
+    body: [
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY cdn "https://svg-entity.example.com">]>',
+      '<?xml-stylesheet type="text/css" href="https://svg-pi.example.com/a.css"?>',
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="90" height="90">',
+      '<image href="&cdn;/a.png" width="9" height="9"/><image xlink:href="https://svg-xlink.example.com/a.png" width="9" height="9"/>',
+      '<script>/*<![CDATA[*/ fetch("https://svg-script.example.com/a") /*]]>*/</script></svg>',
+    ].join('\n'),
+  },
+};
+
 /** What the style sheets style. */
 const STYLED = '<div>text</div><p>text</p><i>text</i><b>text</b>';
 /** Where the page finds the style sheet it links. */
@@ -193,15 +226,25 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
    */
   async function contacted(
     html: string,
-    { styleSheet, served = false }: { styleSheet?: string; served?: boolean } = {},
+    {
+      styleSheet,
+      served: servedAs,
+    }: { styleSheet?: string; served?: boolean | { contentType: string } } = {},
   ): Promise<string[]> {
     const page = await browser.newPage();
     const hosts = new Set<string>();
-    const document = `<!doctype html><html><body>${html}</body></html>`;
+    const served = servedAs !== undefined && servedAs !== false;
+    // A document of another type is served as it is written.
+    const document =
+      typeof servedAs === 'object' ? html : `<!doctype html><html><body>${html}</body></html>`;
     const answers = new Map<string, { contentType: string; body: string }>();
     if (styleSheet !== undefined)
       answers.set(STYLE_SHEET_URL, { contentType: 'text/css', body: styleSheet });
-    if (served) answers.set(PAGE_URL, { contentType: 'text/html', body: document });
+    if (served)
+      answers.set(PAGE_URL, {
+        contentType: typeof servedAs === 'object' ? servedAs.contentType : 'text/html',
+        body: document,
+      });
     try {
       await page.setRequestInterception(true);
       page.on('request', (request) => {
@@ -269,6 +312,24 @@ describe.skipIf(!chromium && !CI)('the static scan reads tricky markup as Chromi
       });
       const hosts = [...new Set(scan.external.filter((e) => e.role === 'load').map((e) => e.host))];
       expect(hosts.sort()).toEqual(await contacted(html, { served: true }));
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it.each(Object.entries(XML_DOCUMENTS))('%s, read as XML', async (_name, xml) => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sea-markup-oracle-'));
+    try {
+      await writeTree(root, [[xml.file, xml.body]]);
+      const scan = await scanSite(await SiteTree.read(root), {
+        allowedHosts: [],
+        external: true,
+        links: false,
+      });
+      const hosts = [...new Set(scan.external.filter((e) => e.role === 'load').map((e) => e.host))];
+      expect(hosts.sort()).toEqual(
+        await contacted(xml.body, { served: { contentType: xml.contentType } }),
+      );
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }

@@ -927,9 +927,12 @@ describe('scanning a site', () => {
         'app.js': '',
         'logo.svg': [
           '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY cdn "https://svg-entity.example.com">]>',
+          // Fetched as the document loads, in its prolog only.
+          '<?xml-stylesheet type="text/css" href="&cdn;/pi.css"?>',
           '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
           '<image href="&cdn;/a.png"/><image xlink:href="https://xlink.example.com/a.png"/>',
-          '<script>/*<![CDATA[*/ fetch("https://svg-script.example.com/a") /*]]>*/</script></svg>',
+          '<script>/*<![CDATA[*/ fetch("https://svg-script.example.com/a") /*]]>*/</script>',
+          '<?xml-stylesheet href="https://not-in-prolog.example.com/a.css"?></svg>',
         ].join('\n'),
       },
       { external: true, links: false },
@@ -941,9 +944,10 @@ describe('scanning a site', () => {
       ['feed.xhtml', 6, 'css url()', 'https://style.example.com/a.png'],
       // The CDATA section's `&amp;` is as written.
       ['feed.xhtml', 8, 'inline script: fetch()', 'https://cdata.example.com/q?a=1&amp;b'],
-      ['logo.svg', 3, '<image href>', 'https://svg-entity.example.com/a.png'],
-      ['logo.svg', 3, '<image xlink:href>', 'https://xlink.example.com/a.png'],
-      ['logo.svg', 4, 'inline script: fetch()', 'https://svg-script.example.com/a'],
+      ['logo.svg', 2, '<?xml-stylesheet href>', 'https://svg-entity.example.com/pi.css'],
+      ['logo.svg', 4, '<image href>', 'https://svg-entity.example.com/a.png'],
+      ['logo.svg', 4, '<image xlink:href>', 'https://xlink.example.com/a.png'],
+      ['logo.svg', 5, 'inline script: fetch()', 'https://svg-script.example.com/a'],
     ]);
     expect(scan.pages).toBe(1);
   });
