@@ -609,6 +609,10 @@ const KIND_BY_EXTENSION = new Map([
     // are read the same way, and hold nothing it looks for.
     ['.txt', 'flight'],
 ]);
+/** An `.xhtml` page or an `.svg` image, which the export serves as XML. */
+function isXmlDocument(file) {
+    return /\.(?:xhtml|svg)$/i.test(file);
+}
 /**
  * What a file of the site is read as, by its extension (as `path.extname` finds it, in
  * any case) or the name `manifest.json`. Asked of every file of the site: found with one
@@ -970,7 +974,7 @@ class FileScanner {
         };
         if (kind === 'html') {
             part.scanned += 1;
-            const isPage = !file.toLowerCase().endsWith('.svg');
+            const isPage = !/\.svg$/i.test(file);
             if (isPage)
                 part.pages += 1;
             // Links to check, in the page's order; `unbased`: fetched before the <base href>,
@@ -1008,7 +1012,9 @@ class FileScanner {
                     part.unreadFrames.count += 1;
                     part.unreadFrames.first ??= { file, line: lines.at(offset).line };
                 },
-            });
+            }, 
+            // Served as application/xhtml+xml and image/svg+xml: browsers parse them as XML.
+            { xml: isXmlDocument(file) });
             scanner.base = pageBase;
             const chunks = content !== undefined ? textPieces(content) : streamedText(absolute, part);
             for await (const chunk of chunks) {

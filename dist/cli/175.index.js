@@ -1,5 +1,5 @@
-export const id = 41;
-export const ids = [41];
+export const id = 175;
+export const ids = [175];
 export const modules = {
 
 /***/ 2496:
@@ -9,8 +9,8 @@ export const modules = {
 /* harmony export */   R: () => (/* binding */ urlsInCss)
 /* harmony export */ });
 /* unused harmony export MAX_DATA_IMPORT_DEPTH */
-/* harmony import */ var css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(527);
-/* harmony import */ var _html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(143);
+/* harmony import */ var css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(527);
+/* harmony import */ var _html_whitespace_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(143);
 /* harmony import */ var _data_urls_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5798);
 
 // CSS's whitespace is HTML's: space, tab, line feed, form feed, carriage return.
@@ -139,7 +139,7 @@ function urlsInOneSheet(source) {
             return;
         }
         if (type === URL) {
-            const inner = text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined).trim();
+            const inner = (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_1__/* .withoutHtmlWhitespace */ .F)(text.slice(text.indexOf('(') + 1, text.endsWith(')') ? -1 : undefined));
             push(unquote(inner), start, 'css url()');
             pending = undefined;
             return;
@@ -162,7 +162,7 @@ function urlsInOneSheet(source) {
     do {
         from = resume;
         try {
-            (0,css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_1__/* .tokenize */ .qw)(from === 0 ? source : source.slice(from), read);
+            (0,css_tree_tokenizer__WEBPACK_IMPORTED_MODULE_2__/* .tokenize */ .qw)(from === 0 ? source : source.slice(from), read);
         }
         catch (err) {
             if (err !== RESUME)
@@ -198,9 +198,9 @@ const breaksUrl = (c) => c === 0x22 ||
 function unquotedUrl(inside) {
     let first = 0;
     let last = inside.length;
-    while (first < last && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(first)))
+    while (first < last && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_1__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(first)))
         first += 1;
-    while (last > first && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(last - 1)))
+    while (last > first && (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_1__/* .isHtmlWhitespace */ .f)(inside.charCodeAt(last - 1)))
         last -= 1;
     const written = inside.slice(first, last);
     for (let i = 0; i < written.length; i += 1) {
@@ -213,7 +213,7 @@ function unquotedUrl(inside) {
             const escape = /^\\(?:[0-9a-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[\s\S])/i.exec(written.slice(i, i + 9));
             i += (escape?.[0].length ?? 1) - 1;
         }
-        else if ((0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_2__/* .isHtmlWhitespace */ .f)(c) || breaksUrl(c))
+        else if ((0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_1__/* .isHtmlWhitespace */ .f)(c) || breaksUrl(c))
             return undefined;
     }
     return decodeEscapes(written);
@@ -229,7 +229,8 @@ function unquotedUrl(inside) {
 /* harmony export */   QZ: () => (/* binding */ dataUrlPayload),
 /* harmony export */   ax: () => (/* binding */ isDataUrl),
 /* harmony export */   c6: () => (/* binding */ NOT_SCRIPT_TYPES),
-/* harmony export */   g2: () => (/* binding */ DOCUMENT_TYPES)
+/* harmony export */   g2: () => (/* binding */ DOCUMENT_TYPES),
+/* harmony export */   sk: () => (/* binding */ javascriptUrlCode)
 /* harmony export */ });
 /* unused harmony export MAX_DATA_URL_CHARS */
 /**
@@ -265,6 +266,20 @@ function dataUrlPayload(url) {
         ? Buffer.from(bytes.toString('latin1').replace(/[\t\n\f\r ]/g, ''), 'base64').toString('utf8')
         : bytes.toString('utf8');
     return { type: mediaType || 'text/plain', text };
+}
+/**
+ * The code of a `javascript:` URL, as a frame navigated to it runs it: the URL without
+ * the controls and spaces before it and the tabs and line breaks in it (`java\tscript:`),
+ * percent-decoded as UTF-8; undefined for another URL or one past MAX_DATA_URL_CHARS.
+ */
+function javascriptUrlCode(url) {
+    // Most frames show a page: ruled out before the URL is copied.
+    if (url.length > MAX_DATA_URL_CHARS || !/^[\0-\x20]*j/i.test(url))
+        return undefined;
+    const value = url.replace(/^[\0-\x20]+/, '').replace(/[\t\n\r]/g, '');
+    if (!/^javascript:/i.test(value))
+        return undefined;
+    return percentDecoded(value.slice('javascript:'.length)).toString('utf8');
 }
 /** `%41` is `A`; a `%` not followed by two hex digits stays itself (the URL standard's percent-decode). */
 function percentDecoded(body) {
@@ -633,6 +648,12 @@ Object.defineProperty(SearchingTokenizer.prototype, 'fastForwardTo', {
  */
 class ScanningParser extends htmlparser2__WEBPACK_IMPORTED_MODULE_8__/* .Parser */ .i {
     #skipping = false;
+    /** Read as XML (an `.xhtml` or `.svg` document), where the tokenizer is in XML mode too. */
+    xml;
+    constructor(handler, options) {
+        super(handler, options);
+        this.xml = options.xmlMode === true;
+    }
     foreignOpen = [];
     foreignNames = new Map();
     /** The element being reported closed is an SVG or MathML one (a `<template>` there is none of HTML's). */
@@ -721,7 +742,7 @@ Object.defineProperties(ScanningParser.prototype, {
     // Asked by the tokenizer at `<![CDATA[` (see SearchingTokenizer).
     cdataAllowed: {
         value: function cdataAllowed() {
-            return currentNodeForeign(this);
+            return this.xml || currentNodeForeign(this);
         },
     },
     emitOpenTag: {
@@ -761,8 +782,8 @@ Object.defineProperties(ScanningParser.prototype, {
             this.endIndex = endIndex;
             // Browsers honour `/>` on SVG and MathML elements only: `<iframe … />` or `<script/>`
             // stays open, and its content runs as raw text to its end tag (the tokenizer does
-            // this itself, since recognizeSelfClosing is off).
-            if (!openedForeign(this)) {
+            // this itself, since recognizeSelfClosing is off). XML honours it on any element.
+            if (!this.xml && !openedForeign(this)) {
                 this.onopentagend(endIndex);
                 return;
             }
@@ -918,14 +939,15 @@ function srcsetUrls(value) {
 function refreshUrl(content) {
     if (!/[^\d\s.;,]/.test(content))
         return undefined;
-    const lead = /^\s*\d*(?:\.[\d.]*)?\s*[;,]?\s*(?:url\s*=\s*)?/i.exec(content)?.[0] ?? '';
+    // ASCII whitespace only, as the HTML standard skips: a no-break space is the URL's own.
+    const lead = /^[\t\n\f\r ]*\d*(?:\.[\d.]*)?[\t\n\f\r ]*[;,]?[\t\n\f\r ]*(?:url[\t\n\f\r ]*=[\t\n\f\r ]*)?/i.exec(content)?.[0] ?? '';
     let url = content.slice(lead.length);
     const quote = url[0];
     if (quote === "'" || quote === '"') {
         const end = url.indexOf(quote, 1);
         url = url.slice(1, end < 0 ? undefined : end);
     }
-    url = url.trim();
+    url = (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__/* .withoutHtmlWhitespace */ .F)(url);
     return url === '' ? undefined : url;
 }
 /** The `<link rel>` values fetched as the parser meets them (a lone icon or manifest is not). */
@@ -982,9 +1004,23 @@ class HtmlScanner {
     #flightLength = 0;
     /** How many `<iframe srcdoc>` documents this one is inside. */
     #depth;
-    constructor(callbacks, depth = 0) {
+    /** Read as XML: the general entities its DOCTYPE declares, and the characters they may still add. */
+    #xml;
+    /** In an XML `<![CDATA[` section: text whose `&` is itself. */
+    #inCdata = false;
+    /** A start tag has been read: the document's prolog, where `<?xml-stylesheet?>` counts, is over. */
+    #pastProlog = false;
+    /**
+     * `depth`: how many frame documents this one is inside. `xml`: the document is XML (an
+     * `.xhtml` or `.svg` file, served as such), which a browser parses by XML's rules: `/>`
+     * closes any element (`<script src="a.js"/>` holds none of what follows), a `<script>` or
+     * `<style>` holds markup (entities, comments, CDATA sections), and the entities the
+     * DOCTYPE declares stand for their text.
+     */
+    constructor(callbacks, { depth = 0, xml = false } = {}) {
         this.#callbacks = callbacks;
         this.#depth = depth;
+        this.#xml = xml ? { entities: new Map(), budget: MAX_ENTITY_EXPANSION } : undefined;
         const handler = {
             onopentag: (name, attributes) => this.#open(name, attributes),
             ontext: (text) => {
@@ -992,7 +1028,22 @@ class HtmlScanner {
                     return;
                 if (this.#raw.parts.length === 0)
                     this.#raw.start = this.#parser.startIndex;
-                this.#raw.parts.push(text);
+                // A CDATA section's text is not decoded: its `&` are kept through the decoding.
+                this.#raw.parts.push(this.#inCdata ? text.replaceAll('&', '&amp;') : text);
+            },
+            oncdatastart: () => {
+                this.#inCdata = true;
+            },
+            oncdataend: () => {
+                this.#inCdata = false;
+            },
+            onprocessinginstruction: (name, data) => {
+                if (this.#xml === undefined)
+                    return;
+                if (name.toLowerCase() === '?xml-stylesheet')
+                    this.#readStylesheetInstruction(data);
+                else if (data.includes('ENTITY'))
+                    this.#declare(data);
             },
             // Outside SVG and MathML, only the end tags in END_TAGS_READ get here.
             onclosetag: (name) => {
@@ -1013,6 +1064,7 @@ class HtmlScanner {
         this.#parser = new ScanningParser(handler, {
             decodeEntities: false,
             lowerCaseAttributeNames: true,
+            xmlMode: xml,
             Tokenizer: SearchingTokenizer,
         });
     }
@@ -1044,6 +1096,7 @@ class HtmlScanner {
         this.#callbacks.reference(reference);
     }
     #open(tag, attributes) {
+        this.#pastProlog = true;
         if (tag === 'form' && !this.#parser.isInForeignContext()) {
             if (this.#inForm)
                 return;
@@ -1053,12 +1106,14 @@ class HtmlScanner {
         for (const name in attributes) {
             // Entities are decoded here, in the few values read, rather than in all the text.
             const raw = attributes[name];
-            const value = raw.includes('&') ? (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(raw) : raw;
+            const value = raw.includes('&') ? this.#decodeAttribute(raw) : raw;
             if (URL_ATTRIBUTES.has(name)) {
                 const role = (0,_references_js__WEBPACK_IMPORTED_MODULE_6__/* .roleOfAttribute */ .K4)(tag, name, attributes);
-                const url = role ? value.trim() : '';
+                const url = role ? (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__/* .withoutHtmlWhitespace */ .F)(value) : '';
                 if (role?.role === 'load' && (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .isDataUrl */ .ax)(url))
                     this.#readDataUrl(tag, url, offset, role.via);
+                else if (role?.role === 'load' && (tag === 'iframe' || tag === 'frame'))
+                    this.#readJavascriptUrl(url, offset, role.via);
                 if (role && url !== '')
                     this.#emit({
                         url,
@@ -1100,7 +1155,7 @@ class HtmlScanner {
         if (tag === 'template' || tag === 'noscript' || tag === 'base')
             this.#openInert(tag, attributes);
         if (tag === 'meta' && attributes['http-equiv']?.toLowerCase() === 'refresh') {
-            const url = refreshUrl((0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(attributes.content ?? ''));
+            const url = refreshUrl(this.#decodeAttribute(attributes.content ?? ''));
             if (url)
                 this.#emit({ url, offset, role: 'load', via: '<meta http-equiv=refresh>' });
         }
@@ -1110,10 +1165,64 @@ class HtmlScanner {
                 type: tag === 'script' ? (attributes.type ?? '').trim().toLowerCase() : '',
                 start: offset,
                 parts: [],
-                // Inside <svg> or <math> its text is markup: entities mean their characters.
-                decode: this.#parser.isInForeignContext(),
+                // Inside <svg> or <math>, or in XML, its text is markup: entities mean their characters.
+                decode: this.#xml !== undefined || this.#parser.isInForeignContext(),
             };
         this.#parser.textWanted = this.#raw !== undefined;
+    }
+    /**
+     * `<?xml-stylesheet href="…"?>` in an XML document's prolog: a stylesheet (CSS, or XSLT
+     * where a browser still applies it), fetched as the document loads, alternate ones too.
+     */
+    #readStylesheetInstruction(data) {
+        if (this.#pastProlog)
+            return;
+        const href = PSEUDO_ATTRIBUTE_HREF.exec(data);
+        const url = (0,_html_whitespace_js__WEBPACK_IMPORTED_MODULE_9__/* .withoutHtmlWhitespace */ .F)(this.#decodeAttribute(href?.[1] ?? href?.[2] ?? ''));
+        if (url !== '')
+            this.#emit({
+                url,
+                offset: this.#parser.startIndex,
+                role: 'load',
+                via: '<?xml-stylesheet href>',
+            });
+    }
+    /** An attribute's value with its entities decoded: the DOCTYPE's own too, in XML. */
+    #decodeAttribute(raw) {
+        return (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(this.#expandEntities(raw));
+    }
+    /**
+     * `text` with the references to the entities an XML document's DOCTYPE declares replaced
+     * by their text, up to MAX_ENTITY_EXPANSION characters in all (past it, as written: a
+     * browser stops such a document, and the scan stays linear in the page's size).
+     */
+    #expandEntities(text) {
+        const xml = this.#xml;
+        if (xml === undefined || xml.entities.size === 0)
+            return text;
+        return text.replace(ENTITY_REFERENCE, (reference, name) => {
+            const value = xml.entities.get(name);
+            if (value === undefined || value.length > xml.budget)
+                return reference;
+            xml.budget -= value.length;
+            return value;
+        });
+    }
+    /**
+     * Takes the general entity an XML declaration defines (`<!ENTITY cdn "https://…">`, the
+     * first of a name binding it), its character references and the entities declared
+     * before it expanded. One whose value holds a `>`, where the tokenizer ends the
+     * declaration, is not read; nor is an external one, which browsers do not fetch.
+     */
+    #declare(declaration) {
+        const xml = this.#xml;
+        const match = ENTITY_DECLARATION.exec(declaration);
+        const name = match?.[1];
+        if (match === null || name === undefined || xml.entities.has(name))
+            return;
+        const value = (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTML */ .Gz)(this.#expandEntities(match[2] ?? match[3] ?? ''));
+        if (value.length <= xml.budget)
+            xml.entities.set(name, value);
     }
     /** Follows `<template>` and `<noscript>`, and takes the first `<base href>` of the page's own tree. */
     #openInert(tag, attributes) {
@@ -1126,7 +1235,7 @@ class HtmlScanner {
             this.#inNoscript = true;
         else if (attributes.href !== undefined && !this.baseReached && this.#templates === 0) {
             this.baseReached = true;
-            this.base ??= (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTMLAttribute */ .Im)(attributes.href);
+            this.base ??= this.#decodeAttribute(attributes.href);
         }
     }
     #closeRaw() {
@@ -1136,7 +1245,7 @@ class HtmlScanner {
         if (!raw)
             return;
         const joined = raw.parts.join('');
-        const content = raw.decode && joined.includes('&') ? (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTML */ .Gz)(joined) : joined;
+        const content = raw.decode && joined.includes('&') ? (0,entities__WEBPACK_IMPORTED_MODULE_10__/* .decodeHTML */ .Gz)(this.#expandEntities(joined)) : joined;
         if (raw.tag === 'style') {
             for (const css of (0,_css_js__WEBPACK_IMPORTED_MODULE_1__/* .urlsInCss */ .R)(content))
                 this.#emit({
@@ -1175,7 +1284,7 @@ class HtmlScanner {
             reference: (reference) => found.push({ reference, beforeItsBase: !inner.baseReached }),
             unconfirmed: (url) => this.#callbacks.unconfirmed?.({ ...url, offset }),
             unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
-        }, this.#depth + 1);
+        }, { depth: this.#depth + 1 });
         inner.write(value);
         inner.end();
         // The frame's document starts from the page's base as it is when the frame is made:
@@ -1230,6 +1339,28 @@ class HtmlScanner {
         }
         if (!FRAMING_TAGS.has(tag) || !_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .DOCUMENT_TYPES */ .g2.has(payload.type))
             return;
+        this.#readUrlDocument(payload.text, offset, inside, payload.type !== 'text/html');
+    }
+    /**
+     * What a frame navigated to a `javascript:` URL loads: its code runs (`fetch("…")`), and
+     * a string it comes to (`javascript:'<img src=…>'`, pieces joined with `+` too) is the
+     * frame's document. `<object>` and `<embed>` run none.
+     */
+    #readJavascriptUrl(url, offset, via) {
+        const code = (0,_data_urls_js__WEBPACK_IMPORTED_MODULE_2__/* .javascriptUrlCode */ .sk)(url);
+        if (code === undefined)
+            return;
+        const inside = `${via} (javascript:)`;
+        this.#readScript(code, () => offset, inside);
+        const document = stringValue(code);
+        if (document !== undefined)
+            this.#readUrlDocument(document, offset, inside);
+    }
+    /**
+     * A document a URL holds in itself (`data:`, `javascript:`), which has no address of its
+     * own to resolve a path against: only its URLs with a host are read.
+     */
+    #readUrlDocument(text, offset, inside, xml = false) {
         if (this.#depth >= MAX_FRAME_DEPTH) {
             this.#callbacks.unreadFrame?.(offset);
             return;
@@ -1241,8 +1372,8 @@ class HtmlScanner {
             },
             unconfirmed: (script) => this.#callbacks.unconfirmed?.({ ...script, offset }),
             unreadFrame: () => this.#callbacks.unreadFrame?.(offset),
-        }, this.#depth + 1);
-        inner.write(payload.text);
+        }, { depth: this.#depth + 1, xml });
+        inner.write(text);
         inner.end();
     }
     /**
@@ -1290,10 +1421,47 @@ class HtmlScanner {
     }
 }
 _a = HtmlScanner;
+/**
+ * The string a script's code comes to when it is only string literals, joined with `+`
+ * (`'<p>' + "<img …>"`), or undefined: what a frame shows of a `javascript:` URL.
+ */
+function stringValue(code) {
+    const pieces = [];
+    try {
+        for (const token of (0,acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokenizer */ .OH)(code, { ecmaVersion: 'latest' })) {
+            const { label } = token.type;
+            const value = token.value;
+            if (token.type === acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokTypes */ .Y_.string || token.type === acorn__WEBPACK_IMPORTED_MODULE_0__/* .tokTypes */ .Y_.template) {
+                if (typeof value !== 'string')
+                    return undefined;
+                pieces.push(value);
+            }
+            else if (label === '+/-' ? value !== '+' : !STRING_JOINING.has(label))
+                return undefined;
+        }
+    }
+    catch {
+        return undefined;
+    }
+    return pieces.length > 0 ? pieces.join('') : undefined;
+}
+/** The tokens (acorn's labels) around and between the strings: `+` is a `+/-` one. */
+const STRING_JOINING = new Set(['(', ')', ';', '`']);
 /** Elements that show a document from their URL: a `data:` one is read as such. */
 const FRAMING_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
 /** A URL with a scheme or a `//` host: what a document at a `data:` URL can load. */
 const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
+/**
+ * Characters the entities an XML document declares may add to it, in all: a billion
+ * laughs (`&a;` ten times in `&b;`, and so on) stops there, as a browser stops it.
+ */
+const MAX_ENTITY_EXPANSION = 4 * 1024 * 1024;
+/** The `href` pseudo-attribute of an `<?xml-stylesheet?>` instruction, in either quotes. */
+const PSEUDO_ATTRIBUTE_HREF = /[\t\n\r ]href[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/;
+/** `&name;`, a reference to a general entity (not `&#…;`, a character's). */
+const ENTITY_REFERENCE = /&([^\s&;#<>"']+);/g;
+/** `<!ENTITY name "value">` or `'value'`, as the tokenizer reports it: up to its first `>`, after the DOCTYPE's start for the first. */
+const ENTITY_DECLARATION = /!ENTITY[\t\n\r ]+([^\s%"'>]+)[\t\n\r ]+(?:"([^"]*)"|'([^']*)')[\t\n\r ]*$/;
 /** The tokens (acorn's labels) and names of the scripts that push Next.js flight data. */
 const FLIGHT_PUSH_TOKENS = new Set([
     'name',
@@ -1333,6 +1501,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/acorn/dist/acorn.mjs
 var acorn = __webpack_require__(4559);
+// EXTERNAL MODULE: ./.build/html-whitespace.js
+var html_whitespace = __webpack_require__(143);
 // EXTERNAL MODULE: ./.build/airgap/css.js
 var css = __webpack_require__(2496);
 // EXTERNAL MODULE: ./.build/airgap/references.js
@@ -1458,6 +1628,7 @@ function isSdkUrl(url, host) {
 
 
 
+
 /** Calls whose first argument is requested: `fetch("…")`, `new WebSocket("…")`, `import("…")`. */
 const REQUESTING_CALLS = new Set([
     'fetch',
@@ -1488,13 +1659,16 @@ const LOADING_STYLE_PROPERTIES = new Set([
     'listStyleImage',
     'mask',
     'maskImage',
+    // `el.style = "…"` sets the whole declaration, as `cssText` does.
+    'style',
 ]);
+/** Attributes (and the properties that reflect them) whose URL an element fetches: `.src =`, `setAttribute("poster", …)`. */
+const LOADING_ATTRIBUTES = new Set(['src', 'poster']);
 /**
- * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
- * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
+ * `rel` values that make the `href` beside them a load, whatever the host:
+ * `{ rel: "stylesheet", href: "…" }`, `l.setAttribute("rel", "preconnect")`.
  */
-const LOADING_LINK_HINTS = new Set([
-    'link',
+const LOADING_RELS = new Set([
     'stylesheet',
     'preconnect',
     'preload',
@@ -1504,12 +1678,25 @@ const LOADING_LINK_HINTS = new Set([
     'icon',
     'manifest',
 ]);
+/**
+ * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
+ * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
+ */
+const LOADING_LINK_HINTS = new Set(['link', ...LOADING_RELS]);
 /** Keys beside `url` that make an object a link (`{ label: "YouTube", url: "…" }`). */
 const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', 'icon']);
-/** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
-const LINK_LOOKAHEAD = 8;
-/** `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`). */
-const LOOKS_LIKE_URL = /^\s*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
+/**
+ * Tokens after a link's URL in which a loading `rel` or a label key still counts: past the
+ * end of a statement that sets it, to the next one's `l.setAttribute("rel", "stylesheet")`.
+ */
+const LINK_LOOKAHEAD = 12;
+/** Tokens kept before a string: the calls and `rel` that say how it is used. */
+const LOOKBEHIND = 16;
+/**
+ * `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`),
+ * after the controls and spaces the URL parser drops (not a no-break space: a path).
+ */
+const LOOKS_LIKE_URL = /^[\0-\x20]*(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}[^/\\\s]/i;
 function seen(token) {
     const value = token.value;
     return { label: token.type.label, value: typeof value === 'string' ? value : '' };
@@ -1526,16 +1713,20 @@ function evidenceFrom(before) {
         if (REQUESTING_CALLS.has(callee))
             return `${callee}()`;
     }
-    // xhr.open("GET", "…") and el.setAttribute("src", "…")
+    // xhr.open("GET", "…") and el.setAttribute("src", "…"), whose name is read in any case.
     if (one.label === ',' && two?.label === 'string' && at(3)?.label === '(') {
         const callee = at(4)?.value;
         if (callee === 'open')
             return 'XMLHttpRequest.open()';
-        if (callee === 'setAttribute' && two.value === 'src')
-            return 'setAttribute("src")';
+        const attribute = two.value.toLowerCase();
+        if (callee === 'setAttribute' && LOADING_ATTRIBUTES.has(attribute))
+            return `setAttribute("${attribute}")`;
     }
-    if (one.label === '=' && two?.value === 'src' && at(3)?.label === '.')
-        return '.src =';
+    if (one.label === '=' &&
+        two?.label === 'name' &&
+        LOADING_ATTRIBUTES.has(two.value) &&
+        at(3)?.label === '.')
+        return `.${two.value} =`;
     if (one.label === ':' && two?.value === 'src' && (two.label === 'name' || two.label === 'string'))
         return '{ src: … }';
     if ((one.label === 'name' && one.value === 'from') || one.label === 'import')
@@ -1552,19 +1743,39 @@ function linkContextFrom(before) {
     const [one, two, three] = [at(1), at(2), at(3)];
     if (one?.label === ':' && (two?.label === 'name' || two?.label === 'string')) {
         if (two.value === 'href' || two.value === 'link')
-            return 'href';
+            return { kind: 'href', construct: `{ ${two.value}: … }`, inObject: true };
         if (two.value === 'url')
-            return 'url';
+            return { kind: 'url', construct: '{ url: … }', inObject: true };
     }
     if (one?.label === '=' && two?.value === 'href' && three?.label === '.')
-        return 'href';
-    if (one?.label === ',' && two?.label === 'string' && two.value === 'href' && three?.label === '(')
-        return at(4)?.value === 'setAttribute' ? 'href' : undefined;
+        return { kind: 'href', construct: '.href =', inObject: false };
+    if (one?.label === ',' &&
+        two?.label === 'string' &&
+        two.value.toLowerCase() === 'href' &&
+        three?.label === '(' &&
+        at(4)?.value === 'setAttribute')
+        return { kind: 'href', construct: 'setAttribute("href")', inObject: false };
     return undefined;
+}
+/**
+ * The loading `rel` value `token` is, after `one` and `two` before it, or undefined:
+ * `rel: "…"`, `.rel = "…"`, `setAttribute("rel", "…")`.
+ */
+function relOf(token, one, two) {
+    if (token.label !== 'string' || !LOADING_RELS.has(token.value.toLowerCase()))
+        return undefined;
+    const named = two?.value.toLowerCase() === 'rel' && (two.label === 'name' || two.label === 'string');
+    const joined = one?.label === ':' || one?.label === '=' || one?.label === ',';
+    return named && joined ? token.value.toLowerCase() : undefined;
 }
 /** Whether a pending link stays a load: a loading `rel` beside it, or a `url` with no label. */
 function settle(link) {
-    const isLink = !link.loadingHint && (link.context === 'href' || link.labelled);
+    if (!link.sdk) {
+        if (link.rel !== undefined && link.context.kind === 'href')
+            link.found.evidence = `${link.context.construct} with rel=${link.rel}`;
+        return;
+    }
+    const isLink = !link.loadingHint && (link.context.kind === 'href' || link.labelled);
     if (isLink)
         delete link.found.evidence;
 }
@@ -1594,7 +1805,8 @@ function urlsInScript(source) {
 }
 /**
  * Why the CSS in the string after these tokens is applied, so that its `url()` loads:
- * `el.style.backgroundImage = "url(…)"`, `new FontFace("…", "url(…)")`; undefined
+ * `el.style.backgroundImage = "url(…)"`, `el.setAttribute("style", "…")`,
+ * `new FontFace("…", "url(…)")`; undefined
  * otherwise. CSS shown as text, in a page's data, loads nothing; nor does a custom
  * property a script sets (`style.setProperty("--icon", "url(…)")`) until a style uses it:
  * VitePress's theme sets one to an icon service only when the icon's own CSS is missing.
@@ -1608,6 +1820,8 @@ function cssEvidenceFrom(before) {
         const callee = at(4)?.value;
         if (callee === 'FontFace')
             return 'FontFace()';
+        if (callee === 'setAttribute' && two.value.toLowerCase() === 'style')
+            return 'setAttribute("style")';
     }
     return undefined;
 }
@@ -1624,12 +1838,12 @@ function tokenUrls(source, sourceType) {
     })) {
         const current = seen(token);
         if (pending.length > 0)
-            pending = watchPending(pending, current);
+            pending = watchPending(pending, current, before);
         if (token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) {
             // What comes before a template's text is what comes before its opening backquote.
             const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
             if (LOOKS_LIKE_URL.test(current.value)) {
-                const url = current.value.trim();
+                const url = (0,html_whitespace/* withoutHtmlWhitespace */.F)(current.value);
                 const host = (0,references/* externalHost */.K8)(url);
                 if (host !== undefined && (0,references/* isRealHost */.BV)(host)) {
                     const evidence = evidenceFrom(context);
@@ -1638,9 +1852,9 @@ function tokenUrls(source, sourceType) {
                     if (evidence !== undefined || sdk)
                         item.evidence = evidence ?? 'SDK host';
                     found.push(item);
-                    const link = sdk ? linkContextFrom(context) : undefined;
-                    if (link !== undefined)
-                        pending.push(pendingLink(item, link, context));
+                    const link = evidence === undefined ? linkContextFrom(context) : undefined;
+                    if (link !== undefined && (sdk || link.kind === 'href'))
+                        pending.push(pendingLink(item, link, sdk, context));
                 }
             }
             else if (/url\(/i.test(current.value)) {
@@ -1653,41 +1867,50 @@ function tokenUrls(source, sourceType) {
             }
         }
         before.push(current);
-        if (before.length > 8)
+        if (before.length > LOOKBEHIND)
             before.shift();
     }
     for (const link of pending)
         settle(link);
     return found;
 }
-function pendingLink(found, context, before) {
+function pendingLink(found, context, sdk, before) {
     const link = {
         found,
         context,
+        sdk,
         remaining: LINK_LOOKAHEAD,
         loadingHint: false,
+        rel: undefined,
         labelled: false,
     };
     for (let i = before.length - 1; i >= 0; i -= 1) {
         const token = before[i];
         if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
             link.loadingHint = true;
-        if (token.label === '{')
+        link.rel ??= relOf(token, before[i - 1], before[i - 2]);
+        // An object's own keys, or the statements of the block a statement is in.
+        if (token.label === '{' || (token.label === '}' && !context.inObject))
             break;
         if (LINK_LABEL_KEYS.has(token.value))
             link.labelled = true;
     }
     return link;
 }
-/** Notes what a token says about each pending link; settles those whose object or window ended. */
-function watchPending(pending, token) {
+/**
+ * Notes what a token (`before` holds those before it) says about each pending link;
+ * settles those whose object, statement or window ended.
+ */
+function watchPending(pending, token, before) {
+    const rel = relOf(token, before.at(-1), before.at(-2));
     return pending.filter((link) => {
         if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
             link.loadingHint = true;
+        link.rel ??= rel;
         if ((token.label === 'name' || token.label === 'string') && LINK_LABEL_KEYS.has(token.value))
             link.labelled = true;
         link.remaining -= 1;
-        const ended = link.remaining <= 0 || token.label === '}' || token.label === ';';
+        const ended = link.remaining <= 0 || token.label === '}' || (token.label === ';' && link.context.inObject);
         if (ended)
             settle(link);
         return !ended;
@@ -2469,7 +2692,7 @@ function ownPidNamespace() {
 
 /***/ }),
 
-/***/ 9041:
+/***/ 3175:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2913,10 +3136,10 @@ function header(headers, name) {
     return Array.isArray(value) ? value[0] : value;
 }
 /**
- * Reads at most `limit` bytes of a body as text and drops the rest: error pages and API
- * answers are small, and an untrusted server must not make the client buffer gigabytes.
+ * Reads at most `limit` bytes of a body and drops the rest: error pages and API answers
+ * are small, and an untrusted server must not make the client buffer gigabytes.
  */
-async function readText(body, limit) {
+async function readBytes(body, limit, destroy) {
     const chunks = [];
     let size = 0;
     for await (const data of body) {
@@ -2924,24 +3147,79 @@ async function readText(body, limit) {
         chunks.push(chunk);
         size += chunk.length;
         if (size > limit) {
-            body.destroy();
-            return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
+            destroy();
+            return { bytes: Buffer.concat(chunks).subarray(0, limit), truncated: true };
         }
     }
-    return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+    return { bytes: Buffer.concat(chunks), truncated: false };
 }
-/** A Content-Encoding the action can undo, as a fresh zlib transform. */
+/** A Content-Encoding the action can undo, as a fresh transform. */
 function decoderFor(encoding) {
     switch (encoding?.trim().toLowerCase()) {
         case 'gzip':
         case 'x-gzip':
             return external_node_zlib_.createGunzip();
         case 'deflate':
-            return external_node_zlib_.createInflate();
+            return new DeflateDecoder();
         case 'br':
             return external_node_zlib_.createBrotliDecompress();
         default:
             return undefined;
+    }
+}
+/**
+ * `Content-Encoding: deflate` is zlib's format (RFC 9110), but some servers send raw
+ * deflate under that name, which browsers and curl read as well: a zlib stream is told by
+ * its first two bytes (method 8 in the low four bits, the pair a multiple of 31).
+ */
+class DeflateDecoder extends external_node_stream_.Transform {
+    #inflate;
+    /** The first byte, while the second has not come. */
+    #head;
+    _transform(chunk, _encoding, done) {
+        let data = chunk;
+        if (this.#inflate === undefined) {
+            data = this.#head ? Buffer.concat([this.#head, chunk]) : chunk;
+            if (data.length < 2) {
+                this.#head = data;
+                done();
+                return;
+            }
+            this.#head = undefined;
+            const wrapped = (data[0] & 0x0f) === 8 && data.readUInt16BE(0) % 31 === 0;
+            this.#inflate = this.#start(wrapped ? external_node_zlib_.createInflate() : external_node_zlib_.createInflateRaw());
+        }
+        this.#inflate.write(data, (err) => done(err ?? undefined));
+    }
+    _flush(done) {
+        // A body of one byte is no stream of either kind: raw inflate says why.
+        const inflate = this.#inflate ?? (this.#head ? this.#start(external_node_zlib_.createInflateRaw()) : undefined);
+        if (inflate === undefined) {
+            done();
+            return;
+        }
+        if (this.#head)
+            inflate.write(this.#head);
+        inflate.once('end', () => done());
+        inflate.end();
+    }
+    /** Asked for more: what the inflater holds back for want of room flows again. */
+    _read(size) {
+        this.#inflate?.resume();
+        super._read(size);
+    }
+    _destroy(err, done) {
+        this.#inflate?.destroy();
+        done(err);
+    }
+    #start(inflate) {
+        this.#inflate = inflate;
+        inflate.on('data', (data) => {
+            if (!this.push(data))
+                inflate.pause();
+        });
+        inflate.on('error', (err) => this.destroy(err));
+        return inflate;
     }
 }
 /** The encodings a response carries beyond `identity`, e.g. `gzip`. */
@@ -2950,30 +3228,25 @@ function contentEncoding(headers) {
     return value === undefined || value === '' || value === 'identity' ? undefined : value;
 }
 /**
- * Reads a small body as text, undoing a Content-Encoding that arrived although the
- * request asked for identity (a middlebox), within `limit` bytes either way.
+ * Reads a small body, undoing a Content-Encoding that arrived although the request asked
+ * for identity (a middlebox), within `limit` bytes either way.
  */
-async function readDecodedText(body, headers, limit) {
-    const encoding = contentEncoding(headers);
-    const decoder = decoderFor(encoding);
+async function readDecodedBytes(body, headers, limit) {
+    const decoder = decoderFor(contentEncoding(headers));
     if (decoder === undefined)
-        return readText(body, limit);
-    const chunks = [];
-    let size = 0;
+        return readBytes(body, limit, () => body.destroy());
     // pipeline, not pipe: a body that fails (a timeout, a cancellation) fails the decoder
     // too, where pipe would leave the loop waiting for bytes that never come.
     const decoded = (0,external_node_stream_.pipeline)(body, decoder, () => undefined);
-    for await (const data of decoded) {
-        const chunk = data;
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit) {
-            body.destroy();
-            decoder.destroy();
-            return { text: Buffer.concat(chunks).subarray(0, limit).toString('utf8'), truncated: true };
-        }
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+    return readBytes(decoded, limit, () => {
+        body.destroy();
+        decoder.destroy();
+    });
+}
+/** The same as UTF-8 text. */
+async function readDecodedText(body, headers, limit) {
+    const { bytes, truncated } = await readDecodedBytes(body, headers, limit);
+    return { text: bytes.toString('utf8'), truncated };
 }
 /** The proxy a request to `url` goes through, when the dispatcher routes by the environment. */
 function proxyOf(dispatcher, url) {
@@ -3498,8 +3771,10 @@ const REPEATABLE = {
  * A second export of the same site only costs the service work: a start that a gateway
  * answered (502, 503, 504), or that broke off, is sent again even when the service may
  * have acted on it; the run follows the job of the answer it gets, and the other runs to
- * its end unused. A 500 is the API's own failure, which a second try does not fix, and a
- * start whose 202 arrived has started its job.
+ * its end unused. A 500 is the API saying, in its own words, that it failed this request,
+ * maybe after making the job and maybe every time: retried through the outage budget, on
+ * the published routes (no 409 for a second export), it could start an unused export per
+ * try. A start whose 202 arrived has started its job.
  */
 const START_EXPORT = {
     statuses: new Set([429, 502, 503, 504]),
@@ -3516,15 +3791,20 @@ const CREATE_ONCE = {
     afterSuccess: false,
 };
 /**
+ * Network failures before any connection was made, to the API or a proxy: refused, or a
+ * host name that did not resolve (for good, or for now).
+ */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
  * Whether a failed call provably was not acted on: a rate limit (refused before any work),
  * a 503 in the API's own words (its `{ "error" }` body) or with a Retry-After (the server
- * asks to come back later), or a refused connection (the request never reached a server).
+ * asks to come back later), or a connection never made (the request never left the runner).
  * A 502 or 504, a proxy's 503 page, a 500, a reset or a timeout may come after the service
  * acted: a gateway that gave up waiting, or an answer lost on the way back.
  */
 function notActedOn(failure) {
     if (failure.status === undefined)
-        return failure.code === 'ECONNREFUSED';
+        return failure.code !== undefined && NEVER_SENT.has(failure.code);
     if (failure.kind === 'proxy')
         return false;
     if (failure.status === 429)
@@ -3633,6 +3913,7 @@ class AdminApi {
             notFound: (0,api_errors/* notFoundAdvice */.yD)(),
             cutOff: 'The export job was started all the same, and runs to its end on the server, but its id was in the lost part: running again starts another export.',
             actedAnyway: 'The failed try may have started an export all the same: that one then runs to its end on the server, unused.',
+            refusedAfterActed: (earlier) => `The export it names was probably started by this run's earlier attempt (${earlier}), though its answer was lost. It runs on the server to its end: to use it rather than wait for it and start another, run again with \`job-id\` set to its id (in the service's words above, or on the dashboard).`,
         }), signal);
         this.#created.set(exportJob(job.jobId), this.#options.clock.now());
         return job;
@@ -3784,11 +4065,13 @@ class AdminApi {
                 if (schedule.failures === 0)
                     throw failure;
                 const attempts = `after ${schedule.failures + 1} attempts`;
-                // A start refused as a second one may be refused for this run's own first.
-                const own = failure.status === 409 && maybeActed !== undefined
-                    ? ` An earlier attempt of this run (${maybeActed}) may have started the job it names.`
-                    : '';
-                throw failure.withMessage(`${failure.message} (${attempts})${own}`);
+                // A start refused as a second one is most likely refused for this run's own first:
+                // the generic advice (wait, then run again) would start yet another.
+                if (failure.status === 409 && maybeActed !== undefined && call.refusedAfterActed) {
+                    const words = failure.detail ? `: ${failure.detail}` : '';
+                    throw failure.withMessage(`Could not ${call.operation} (HTTP 409${words}) ${attempts}. ${call.refusedAfterActed(maybeActed)}`);
+                }
+                throw failure.withMessage(`${failure.message} (${attempts})`);
             }
             note = undefined;
             if (!call.retry.afterSuccess && !notActedOn(failure)) {
@@ -5139,7 +5422,7 @@ async function fetchManifest(url, context) {
     let read;
     try {
         // Asked for as is, but a store may keep it compressed and say so (S3's Content-Encoding).
-        read = await readDecodedText(response.body, response.headers, deliver_manifest/* MANIFEST_MAX_BYTES */.V4);
+        read = await readDecodedBytes(response.body, response.headers, deliver_manifest/* MANIFEST_MAX_BYTES */.V4);
     }
     catch (err) {
         // Fetched in full, and not in the encoding its header names (a CDN's wrong label).
@@ -5152,16 +5435,17 @@ async function fetchManifest(url, context) {
         }
         return failed(err);
     }
-    const { text, truncated } = read;
+    const { bytes, truncated } = read;
     if (truncated) {
         return {
             kind: 'unusable',
             reason: `${shown} is larger than ${(0,duration/* formatBytes */.z3)(deliver_manifest/* MANIFEST_MAX_BYTES */.V4)}: not an export manifest`,
         };
     }
+    const text = (0,deliver_manifest/* textOfManifest */.EO)(bytes);
     let json;
     try {
-        json = JSON.parse((0,deliver_manifest/* withoutByteOrderMark */.Yi)(text));
+        json = JSON.parse(text);
     }
     catch {
         const encoding = contentEncoding(response.headers);
@@ -5233,6 +5517,7 @@ function roleOf(file, pages) {
     if (name.endsWith('.txt')) {
         if (name.startsWith('__next.'))
             return 'page-data';
+        // Next.js writes `.html` alone: a text file beside an `.htm` page is the site's own.
         if (pages.has(`${file.slice(0, -4)}.html`))
             return 'page-data';
     }
@@ -6724,9 +7009,10 @@ class HopFailed extends Error {
  * Streams the archive to `file` (never whole in memory), hashing it on the way and
  * feeding `sink`. A cut connection resumes with Range + If-Range on a strong ETag (with
  * a weak one or none, from byte zero); if the archive changed meanwhile, everything
- * starts over from byte zero with a fresh link, so two versions are never spliced. Every link is tried (the storage judges its expiry by
- * its own clock); one it calls expired is exchanged for a fresh one. The received size
- * is always checked against the size the API announced.
+ * starts over from byte zero with a fresh link, so two versions are never spliced. Every
+ * link is tried (the storage judges its expiry by its own clock); one it calls expired is
+ * exchanged for a fresh one. The received size is always checked against the size the
+ * API announced.
  */
 async function downloadBundle(options) {
     const { clock, signal, sink } = options;
@@ -7165,7 +7451,72 @@ function contentLength(headers) {
 var external_node_events_ = __webpack_require__(8474);
 // EXTERNAL MODULE: external "node:stream/promises"
 var external_node_stream_promises_ = __webpack_require__(6466);
+;// CONCATENATED MODULE: ./.build/deliver/archive/apple-double.js
+/**
+ * macOS metadata in archives: an archive made on macOS (Finder's Compress, `ditto`, or
+ * tar without `COPYFILE_DISABLE=1`) carries each file's extended attributes and resource
+ * fork as an AppleDouble companion, `._name` beside the file (tar) or under a `__MACOSX/`
+ * folder at the archive's root (zip). Neither is part of the site.
+ */
+/** The first bytes of every AppleDouble file (RFC 1740). */
+const APPLE_DOUBLE_MAGIC = Buffer.from([0x00, 0x05, 0x16, 0x07]);
+/** The folder Finder and `ditto` put the companions of a zip's files in. */
+const MACOSX_FOLDER = '__MACOSX';
+/**
+ * Whether the last component of a file entry's name (a file's never ends in a separator)
+ * starts with `._`: its first bytes are read before it is planned, to tell a companion
+ * from a page. No regular expression: it runs for every file of the archive.
+ */
+function mayBeAppleDouble(name) {
+    const start = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1;
+    return name.startsWith('._', start);
+}
+/**
+ * Whether an entry, its name already normalized into `parts`, is macOS metadata: a file
+ * or directory inside `__MACOSX/` at the root, or a `._` file whose content (`head`, its
+ * first bytes) is AppleDouble. A real page named `._x.html` stays; links never match.
+ */
+function isMacMetadata(kind, parts, head) {
+    if (parts[0] === MACOSX_FOLDER && (kind === 'directory' || (kind === 'file' && parts.length > 1)))
+        return true;
+    if (kind !== 'file' || head === undefined)
+        return false;
+    const leaf = parts[parts.length - 1];
+    return (leaf.startsWith('._') &&
+        head.length >= APPLE_DOUBLE_MAGIC.length &&
+        APPLE_DOUBLE_MAGIC.equals(head.subarray(0, APPLE_DOUBLE_MAGIC.length)));
+}
+/**
+ * Reads the first `bytes` of `chunks` (fewer when it is shorter), and gives back the whole
+ * content still to be read from its start: the chunks already read, then the rest.
+ */
+async function peekHead(chunks, bytes = APPLE_DOUBLE_MAGIC.length) {
+    const iterator = chunks[Symbol.asyncIterator]();
+    const read = [];
+    let length = 0;
+    let ended = false;
+    while (length < bytes) {
+        const next = await iterator.next();
+        if (next.done === true) {
+            ended = true;
+            break;
+        }
+        read.push(next.value);
+        length += next.value.length;
+    }
+    const head = Buffer.concat(read.map((chunk) => chunk.subarray(0, bytes)), Math.min(length, bytes));
+    async function* content() {
+        yield* read;
+        if (ended)
+            return;
+        for (let next = await iterator.next(); next.done !== true; next = await iterator.next())
+            yield next.value;
+    }
+    return { head, content: content() };
+}
+
 ;// CONCATENATED MODULE: ./.build/deliver/archive/entries.js
+
 
 
 
@@ -7236,7 +7587,9 @@ function kindOf(node) {
  * `..`, NUL, names no filesystem accepts, devices and fifos, anything written through
  * (or replacing) a symlink, a directory replaced by something else, and archives past
  * the size, ratio or entry ceilings. Symlinks are only recorded here: the writer creates
- * them after every other entry and then resolves them on disk.
+ * them after every other entry and then resolves them on disk. macOS metadata (`__MACOSX/`,
+ * AppleDouble `._` files) passes the same checks of its name, type and size, counts against
+ * the ceilings, and is then left out: never written, listed or counted in the site.
  */
 class EntryGuard {
     root;
@@ -7249,6 +7602,8 @@ class EntryGuard {
     #bytes = 0;
     #slots = 0;
     #linkBytes = 0;
+    #macMetadataFiles = 0;
+    #leftOutBytes = 0;
     /** Each symlink's target by slot, for a hard link made to the symlink later. */
     #symlinkTargets = new Map();
     /** `archiveBytes` tells how much of the archive has been read, for the ratio ceiling. */
@@ -7261,10 +7616,18 @@ class EntryGuard {
     get entryCount() {
         return this.#entries;
     }
+    /** The bytes of the files planned to be written (macOS metadata left out). */
     get byteCount() {
-        return this.#bytes;
+        return this.#bytes - this.#leftOutBytes;
     }
-    /** Returns the entry's plan, `undefined` for entries that create nothing, or throws. */
+    /** How many macOS metadata files were left out (see `isMacMetadata`). */
+    get macMetadataCount() {
+        return this.#macMetadataFiles;
+    }
+    /**
+     * Returns the entry's plan, `undefined` for entries that create nothing (the root, a
+     * hard link to itself, macOS metadata), or throws.
+     */
     plan(entry) {
         const name = entry.name;
         const refuse = (why) => {
@@ -7277,13 +7640,21 @@ class EntryGuard {
         if (entry.kind === 'unknown')
             refuse('has an entry type this action does not extract');
         this.#countEntry();
-        this.addBytes(entry.kind === 'file' ? entry.size : 0);
+        const bytes = entry.kind === 'file' ? entry.size : 0;
+        this.addBytes(bytes);
         const backslashSeparates = entry.backslashSeparates === true || BACKSLASH_IS_SEPARATOR;
         const parts = normalizeName(name, refuse, backslashSeparates);
         if (parts.length === 0) {
             if (entry.kind === 'directory')
                 return undefined;
             refuse('has no name');
+        }
+        // Left out once its name is known to be safe: `__MACOSX/../x` is refused as any `..`.
+        if (isMacMetadata(entry.kind, parts, entry.head)) {
+            if (entry.kind === 'file')
+                this.#macMetadataFiles += 1;
+            this.#leftOutBytes += bytes;
+            return undefined;
         }
         // Refused at once, not once the whole archive is out: the manifest goes there. In any
         // spelling: on a case-insensitive filesystem (macOS) it names the same file. The
@@ -8651,6 +9022,7 @@ function collisionOr(err, entry) {
 
 
 
+
 /** Larger than zlib's 16 KB default: fewer callbacks per megabyte. */
 const GUNZIP_CHUNK_BYTES = 256 * 1024;
 /** Input handed to the decompressor at once. */
@@ -8837,12 +9209,19 @@ function completeExtraction(guard, writer) {
         files: writer.fileCount,
         entries: guard.entryCount,
         bytes: guard.byteCount,
+        macMetadata: guard.macMetadataCount,
         contents: writer.contents(guard.tree, guard.entryCount),
     };
 }
 async function drain(content) {
     for await (const _ of content)
         ; // no data to keep; the parser needs it consumed
+}
+async function gather(content) {
+    const chunks = [];
+    for await (const chunk of content)
+        chunks.push(chunk);
+    return chunks;
 }
 /**
  * The chunks of a small entry, gathered from its events: an async iterator per entry
@@ -8889,6 +9268,14 @@ async function extractEntry(guard, writer, header, content) {
         described.linkTarget = header.linkname;
     if (header.mode !== undefined)
         described.mode = header.mode;
+    // A `._` file's first bytes tell an AppleDouble companion from a page; what they were
+    // read from is the content from here on.
+    let peeked;
+    if (kind === 'file' && sparse === undefined && mayBeAppleDouble(described.name)) {
+        const { head, content: whole } = await peekHead(content);
+        described.head = head;
+        peeked = whole;
+    }
     const planned = guard.plan(described);
     // tar-stream never feeds a directory's size field as data (GNU tar ignores it too), so
     // reading its content would wait forever.
@@ -8898,7 +9285,7 @@ async function extractEntry(guard, writer, header, content) {
         return;
     }
     if (planned === undefined || planned.kind !== 'file') {
-        await drain(content);
+        await drain(peeked ?? content);
         if (planned?.kind === 'directory')
             writer.directory(planned);
         else if (planned?.kind === 'symlink')
@@ -8916,11 +9303,11 @@ async function extractEntry(guard, writer, header, content) {
         return;
     }
     if (planned.size <= SMALL_FILE_BYTES) {
-        const chunks = await tar_collect(content);
+        const chunks = peeked ? await gather(peeked) : await tar_collect(content);
         writer.file(planned, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     }
     else {
-        await writer.fileFromChunks(planned, content);
+        await writer.fileFromChunks(planned, peeked ?? content);
     }
 }
 /**
@@ -8958,6 +9345,7 @@ function mapArchiveError(err, format, root) {
 // EXTERNAL MODULE: ./node_modules/yauzl/index.js
 var yauzl = __webpack_require__(663);
 ;// CONCATENATED MODULE: ./.build/deliver/archive/zip.js
+
 
 
 
@@ -9272,6 +9660,17 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
         throw new errors/* UnsafeArchiveError */.td(`Refusing to extract the archive: symlink "${printable(name)}" has an oversized target.`);
     }
     const linkTarget = kind === 'symlink' ? (await readWhole(zip, fd, entry, name)).toString('utf8') : undefined;
+    // A `._` file's first bytes tell an AppleDouble companion from a page.
+    let data;
+    let head;
+    if (kind === 'file' && mayBeAppleDouble(name)) {
+        if (entry.uncompressedSize <= SMALL_FILE_BYTES) {
+            data = await readWhole(zip, fd, entry, name);
+            head = data;
+        }
+        else
+            head = await readHead(zip, entry);
+    }
     const planned = guard.plan({
         name,
         kind,
@@ -9279,6 +9678,7 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
         ...(linkTarget !== undefined ? { linkTarget } : {}),
         ...(unixMode ? { mode: unixMode & 0o777 } : {}),
         ...(backslashSeparates(entry, name) ? { backslashSeparates: true } : {}),
+        ...(head !== undefined ? { head } : {}),
     });
     if (planned === undefined)
         return;
@@ -9287,9 +9687,9 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
     if (planned.kind === 'symlink')
         return writer.symlink(planned);
     if (planned.size <= SMALL_FILE_BYTES)
-        return writer.file(planned, await readWhole(zip, fd, entry, name));
+        return writer.file(planned, data ?? (await readWhole(zip, fd, entry, name)));
     let crc = 0;
-    const content = await new Promise((resolve, reject) => zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))));
+    const content = await openStream(zip, entry);
     await writer.fileFromChunks(planned, (async function* () {
         for await (const chunk of content) {
             (0,errors/* throwIfAborted */.Te)(signal);
@@ -9298,6 +9698,19 @@ async function extractZipEntry(zip, fd, entry, guard, writer, signal) {
         }
     })());
     checkCrc(entry, name, crc);
+}
+function openStream(zip, entry) {
+    return new Promise((resolve, reject) => zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream))));
+}
+/** The first bytes of a large entry, inflated; the rest is not read. */
+async function readHead(zip, entry) {
+    const stream = await openStream(zip, entry);
+    try {
+        return (await peekHead(stream)).head;
+    }
+    finally {
+        stream.destroy();
+    }
 }
 /** An entry's content, read and inflated in one go; sizes and CRC-32 checked. */
 async function readWhole(zip, fd, entry, name) {
@@ -9531,6 +9944,9 @@ async function deliverBundle(options) {
         if (sink && staging) {
             const site = await sink.finish(file);
             reporter.info(`Extracted ${site.files} files (${(0,duration/* formatBytes */.z3)(site.bytes)}) from the ${site.format} archive; every entry passed the safety checks.`);
+            if (site.macMetadata > 0) {
+                reporter.info(`Left out ${site.macMetadata} macOS metadata ${site.macMetadata === 1 ? 'file' : 'files'} (__MACOSX/, ._*): the archive was made on a Mac, and they are not part of the site.`);
+            }
             await options.inspect?.(staging, site.contents);
             // A signal that came while a step went on unaware (the check, the listing) stops here.
             (0,errors/* throwIfAborted */.Te)(options.signal);
@@ -10305,6 +10721,10 @@ async function runExport(config, deps) {
     catch (err) {
         // What fails once the swap is done fails the step, but path holds the new export.
         const placed = deps.record.sitePath ?? deps.record.archivePath;
+        if (placed === undefined && deps.record.changes?.kind === 'report') {
+            // Its counts are outputs already, and its file stays: what it lists is not live.
+            deps.reporter.info('The change report above describes what this export would have changed: it was not put in place.');
+        }
         if (placed === undefined || deps.signal?.aborted)
             throw err;
         const values = deps.record.helmValuesFile;
