@@ -67,8 +67,16 @@ class DeflateDecoder extends Transform {
   #inflate: zlib.Inflate | zlib.InflateRaw | undefined;
   /** The first byte, while the second has not come. */
   #head: Buffer | undefined;
+  /** The deflate data has ended: what follows it is dropped, as zlib's own inflater drops it. */
+  #ended = false;
+  /** Called once the inflater has ended, when this stream is flushed before. */
+  #onEnd: (() => void) | undefined;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.#ended) {
+      done();
+      return;
+    }
     let data = chunk;
     if (this.#inflate === undefined) {
       data = this.#head ? Buffer.concat([this.#head, chunk]) : chunk;
@@ -92,8 +100,12 @@ class DeflateDecoder extends Transform {
       done();
       return;
     }
+    if (this.#ended) {
+      done();
+      return;
+    }
     if (this.#head) inflate.write(this.#head);
-    inflate.once('end', () => done());
+    this.#onEnd = () => done();
     inflate.end();
   }
 
@@ -114,6 +126,11 @@ class DeflateDecoder extends Transform {
       if (!this.push(data)) inflate.pause();
     });
     inflate.on('error', (err) => this.destroy(err));
+    // Bytes after the deflate data end it before the body does (a trailing CRLF).
+    inflate.once('end', () => {
+      this.#ended = true;
+      this.#onEnd?.();
+    });
     return inflate;
   }
 }
