@@ -610,7 +610,7 @@ export class HtmlScanner {
   /** How many `<iframe srcdoc>` documents this one is inside. */
   readonly #depth: number;
   /** Read as XML: the general entities its DOCTYPE declares, and the characters they may still add. */
-  readonly #xml: { entities: Map<string, string>; budget: number } | undefined;
+  readonly #xml: XmlEntities | undefined;
   /** In an XML `<![CDATA[` section: text whose `&` is itself. */
   #inCdata = false;
   /** A start tag has been read: the document's prolog, where `<?xml-stylesheet?>` counts, is over. */
@@ -626,7 +626,9 @@ export class HtmlScanner {
   constructor(callbacks: HtmlScanCallbacks, { depth = 0, xml = false } = {}) {
     this.#callbacks = callbacks;
     this.#depth = depth;
-    this.#xml = xml ? { entities: new Map(), budget: MAX_ENTITY_EXPANSION } : undefined;
+    this.#xml = xml
+      ? { entities: new Map(), budget: 0, allowance: MAX_ENTITY_EXPANSION }
+      : undefined;
     const handler: Partial<Handler> & Pick<TagState['cbs'], 'closesAroundForeign'> = {
       onopentag: (name, attributes) => this.#open(name, attributes),
       ontext: (text) => {
@@ -668,6 +670,14 @@ export class HtmlScanner {
   }
 
   write(chunk: string): void {
+    const xml = this.#xml;
+    if (xml !== undefined) {
+      // What the entities may add grows with the document: linear in every page's size,
+      // however many documents (frames, files) a site holds.
+      const grant = Math.min(ENTITY_EXPANSION_PER_CHARACTER * chunk.length, xml.allowance);
+      xml.budget += grant;
+      xml.allowance -= grant;
+    }
     this.#parser.write(chunk);
   }
 
@@ -783,8 +793,9 @@ export class HtmlScanner {
 
   /**
    * `text` with the references to the entities an XML document's DOCTYPE declares replaced
-   * by their text, up to MAX_ENTITY_EXPANSION characters in all (past it, as written: a
-   * browser stops such a document, and the scan stays linear in the page's size).
+   * by their text, up to ENTITY_EXPANSION_PER_CHARACTER characters for each of the
+   * document's and MAX_ENTITY_EXPANSION in all (past it, as written: a browser stops such
+   * a document, and the scan stays linear in the page's size).
    */
   #expandEntities(text: string): string {
     const xml = this.#xml;
@@ -804,7 +815,7 @@ export class HtmlScanner {
    * declaration, is not read; nor is an external one, which browsers do not fetch.
    */
   #declare(declaration: string): void {
-    const xml = this.#xml as { entities: Map<string, string>; budget: number };
+    const xml = this.#xml as XmlEntities;
     const match = ENTITY_DECLARATION.exec(declaration);
     const name = match?.[1];
     if (match === null || name === undefined || xml.entities.has(name)) return;
@@ -1042,6 +1053,21 @@ const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
  * laughs (`&a;` ten times in `&b;`, and so on) stops there, as a browser stops it.
  */
 const MAX_ENTITY_EXPANSION = 4 * 1024 * 1024;
+/**
+ * Characters the entities may add for each character of the document: a frame at a
+ * `data:` URL, or an icon, is a document of its own, and a page of thousands of small
+ * ones must not get thousands of full allowances.
+ */
+const ENTITY_EXPANSION_PER_CHARACTER = 16;
+
+/** The general entities an XML document declares, and the characters they may still add. */
+interface XmlEntities {
+  entities: Map<string, string>;
+  /** Characters granted and not used yet. */
+  budget: number;
+  /** Characters still to be granted as the document is read, up to MAX_ENTITY_EXPANSION. */
+  allowance: number;
+}
 /** The `href` pseudo-attribute of an `<?xml-stylesheet?>` instruction, in either quotes. */
 const PSEUDO_ATTRIBUTE_HREF = /[\t\n\r ]href[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/;
 /** `&name;`, a reference to a general entity (not `&#…;`, a character's). */

@@ -969,6 +969,21 @@ describe('scanning a site', () => {
     expect(scan.external.map((e) => e.host)).toEqual(['laugh.example.com', 'after.example.com']);
   });
 
+  it('gives the documents a page holds (frames at data: URLs) no full allowance each', async () => {
+    // A small billion laughs in each of a thousand frames: each may add in proportion to
+    // its own size, not the whole bound, so the page is read in linear time.
+    const entities = [`<!ENTITY a "${'x'.repeat(40)}">`];
+    for (let i = 1; i <= 6; i += 1) {
+      entities.push(`<!ENTITY ${'abcdefg'[i]} "${`&${'abcdefg'[i - 1]};`.repeat(10)}">`);
+    }
+    const frame = `<iframe src='data:image/svg+xml,<!DOCTYPE s [${entities.join('')}]><s/>'></iframe>`;
+    const page = `<!doctype html><body>${frame.repeat(1000)}<img src="https://after.example.com/a.png"></body>`;
+    const started = performance.now();
+    const scan = await scanPages({ 'index.html': page }, { external: true, links: false });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(scan.external.map((e) => e.host)).toEqual(['after.example.com']);
+  });
+
   it('reports what a <base href> of another origin sends away as outside the site', async () => {
     const scan = await scanPages(
       {
