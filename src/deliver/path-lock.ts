@@ -237,7 +237,11 @@ async function createLock(
   return {
     file,
     async confirm() {
-      const now = await fs.lstat(file).catch(() => undefined);
+      // Gone, or another file: taken over. Any other failure is the disk's, said as such.
+      const now = await fs.lstat(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw asLocalFileError(err, file, 'read the lock file') ?? err;
+      });
       if (now && sameFile(now, identity)) return;
       renewing.stop();
       throw new PathInUseError(

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { PathInUseError } from '../../src/errors.js';
+import { LocalFileError, PathInUseError } from '../../src/errors.js';
 import { type LockOptions, lockFileBeside, lockPath } from '../../src/deliver/path-lock.js';
 import { childEnded, endChild, srcModule, startChildScript } from '../support/child-script.js';
 
@@ -286,6 +286,20 @@ describe('the lock on path', () => {
     expect((await fs.stat(lockFile)).mtimeMs).toBe(written.getTime());
     await lock.release();
     expect((await fs.readFile(lockFile, 'utf8')).includes('"other":true')).toBe(true);
+  });
+
+  it('says a lock it cannot look at is a disk error, not a takeover', async () => {
+    const site = path.join(dir, 'docs', 'site');
+    await fs.mkdir(path.dirname(site));
+    const lock = await lockPath(lockFileBeside(site), options());
+    // The folder it is in is now a file: the lock can no longer be looked at (ENOTDIR).
+    await fs.rename(path.dirname(site), path.join(dir, 'moved'));
+    await fs.writeFile(path.dirname(site), 'not a folder');
+    const error = await lock.confirm().catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(LocalFileError);
+    expect(error).not.toBeInstanceOf(PathInUseError);
+    expect((error as Error).message).toContain('ENOTDIR');
+    await lock.release();
   });
 
   it('waits for a lock being created, and takes over one left empty', async () => {
