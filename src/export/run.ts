@@ -352,7 +352,12 @@ async function exportHoldingPath(
         }),
     );
     // The new export is in place and the temporary files are gone: the rest is not in path.
-    await lock?.release();
+    // A lock file that cannot be removed fails nothing: the next run takes it over.
+    await lock?.release().catch((err: unknown) => {
+      reporter.warning(
+        `Could not remove the lock file ${lock.file} (${err instanceof Error ? err.message : String(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`,
+      );
+    });
     record.format = delivered.format;
     reporter.setOutput('path', delivered.directory);
     if (delivered.archivePath) {
