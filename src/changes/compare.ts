@@ -1,4 +1,5 @@
 import type { ExportManifest, ManifestFile } from '../deliver/manifest.js';
+import { NO_NAVIGATION } from './fingerprint.js';
 import { assetKey, isPage, pageRoute, pageUrl, roleOf, siteUrl } from './site-files.js';
 
 /**
@@ -310,9 +311,14 @@ function followRedirects(
       continue;
     }
     if (content !== after.get(target)?.page?.content) {
-      // A stub already (no navigation then as now): `/latest` sent on to a newer page moved nothing.
+      // A page of the site's (with its navigation) become a bare stub (with none): a stub
+      // before (`/latest` sent on to a newer page), or one drawn inside the site's frame,
+      // whose navigation changes with any page added, moved nothing.
       const navigation = before?.get(page.path)?.page?.navigation;
-      if (navigation !== after.get(page.path)?.page?.navigation) {
+      if (
+        navigation !== NO_NAVIGATION &&
+        after.get(page.path)?.page?.navigation === NO_NAVIGATION
+      ) {
         edited.set(to, [...(edited.get(to) ?? []), page]);
       }
       continue;

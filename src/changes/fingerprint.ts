@@ -1445,3 +1445,6 @@ function looksLikeHash(token: string): boolean {
   if (/\d/.test(token)) return true;
   return token.length === 8 && /[a-z]/.test(token) && /[A-Z]/.test(token);
 }
+
+/** The navigation hash of a page that has none (a bare redirect stub's). */
+export const NO_NAVIGATION = readVisible(Buffer.alloc(0)).navigation;

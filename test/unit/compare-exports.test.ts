@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { compareExports, exceedsRemovalLimit, exportFiles } from '../../src/changes/compare.js';
-import { FINGERPRINT_SCHEME } from '../../src/changes/fingerprint.js';
+import { FINGERPRINT_SCHEME, NO_NAVIGATION } from '../../src/changes/fingerprint.js';
 import { pageRoute, pageUrl, roleOf } from '../../src/changes/site-files.js';
 import { buildManifest, type Manifest, type PageRecord } from '../../src/deliver/manifest.js';
 import { generator } from '../support/random.js';
@@ -17,6 +17,9 @@ const page = (content: string, navigation = 'nav', title = content): PageRecord 
   content: hex(content),
   navigation: hex(navigation),
 });
+
+/** A bare redirect stub: a page with no navigation around it. */
+const stub = (content: string): PageRecord => ({ ...page(content), navigation: NO_NAVIGATION });
 
 function manifest(
   files: Record<string, string | PageRecord>,
@@ -438,26 +441,33 @@ describe('compareExports', () => {
       'guides/setup.html': page('Setup: install, configure'),
       'guides/a.html': page('a'),
       'guides/b.html': page('b'),
-      'releases/latest.html': page('redirect to /releases/v1', 'none'),
+      'releases/latest.html': stub('redirect to /releases/v1'),
       'releases/v1.html': page('v1'),
+      'docs/current.html': page('redirect to /docs/v1', 'sidebar with v1'),
+      'docs/v1.html': page('docs v1'),
     });
     const after = manifest({
-      'guides/setup.html': page('redirect to /start/install', 'none'),
+      'guides/setup.html': stub('redirect to /start/install'),
       // A stub before too, now sent on to a new page: that page moved from nowhere.
-      'releases/latest.html': page('redirect to /releases/v2', 'none'),
+      'releases/latest.html': stub('redirect to /releases/v2'),
       'releases/v1.html': page('v1'),
       'releases/v2.html': page('v2'),
       'start/install.html': page('Install: install, configure, and verify'),
       // Two pages merged into a new one: which of them moved is a guess, so neither did.
-      'guides/a.html': page('redirect to /guides/ab', 'none'),
-      'guides/b.html': page('redirect to /guides/ab', 'none'),
+      'guides/a.html': stub('redirect to /guides/ab'),
+      'guides/b.html': stub('redirect to /guides/ab'),
       'guides/ab.html': page('a and b'),
+      // A stub drawn inside the site's frame, whose sidebar changed with the page added.
+      'docs/current.html': page('redirect to /docs/v2', 'sidebar with v1 and v2'),
+      'docs/v1.html': page('docs v1'),
+      'docs/v2.html': page('docs v2'),
     });
     const redirects = new Map([
       ['guides/setup.html', 'start/install.html'],
       ['guides/a.html', 'guides/ab.html'],
       ['guides/b.html', 'guides/ab.html'],
       ['releases/latest.html', 'releases/v2.html'],
+      ['docs/current.html', 'docs/v2.html'],
     ]);
     const report = compareExports(before, after, 'the test', { redirects });
     expect(report.pages.moved).toEqual([
@@ -473,8 +483,13 @@ describe('compareExports', () => {
         changed: true,
       },
     ]);
-    expect(report.pages.added.map((p) => p.path)).toEqual(['guides/ab.html', 'releases/v2.html']);
+    expect(report.pages.added.map((p) => p.path)).toEqual([
+      'docs/v2.html',
+      'guides/ab.html',
+      'releases/v2.html',
+    ]);
     expect(report.pages.changed.map((p) => p.path)).toEqual([
+      'docs/current.html',
       'guides/a.html',
       'guides/b.html',
       'releases/latest.html',
