@@ -1020,7 +1020,9 @@ class HtmlScanner {
     constructor(callbacks, { depth = 0, xml = false } = {}) {
         this.#callbacks = callbacks;
         this.#depth = depth;
-        this.#xml = xml ? { entities: new Map(), budget: MAX_ENTITY_EXPANSION } : undefined;
+        this.#xml = xml
+            ? { entities: new Map(), budget: 0, allowance: MAX_ENTITY_EXPANSION }
+            : undefined;
         const handler = {
             onopentag: (name, attributes) => this.#open(name, attributes),
             ontext: (text) => {
@@ -1069,6 +1071,14 @@ class HtmlScanner {
         });
     }
     write(chunk) {
+        const xml = this.#xml;
+        if (xml !== undefined) {
+            // What the entities may add grows with the document: linear in every page's size,
+            // however many documents (frames, files) a site holds.
+            const grant = Math.min(ENTITY_EXPANSION_PER_CHARACTER * chunk.length, xml.allowance);
+            xml.budget += grant;
+            xml.allowance -= grant;
+        }
         this.#parser.write(chunk);
     }
     end() {
@@ -1193,8 +1203,9 @@ class HtmlScanner {
     }
     /**
      * `text` with the references to the entities an XML document's DOCTYPE declares replaced
-     * by their text, up to MAX_ENTITY_EXPANSION characters in all (past it, as written: a
-     * browser stops such a document, and the scan stays linear in the page's size).
+     * by their text, up to ENTITY_EXPANSION_PER_CHARACTER characters for each of the
+     * document's and MAX_ENTITY_EXPANSION in all (past it, as written: a browser stops such
+     * a document, and the scan stays linear in the page's size).
      */
     #expandEntities(text) {
         const xml = this.#xml;
@@ -1456,6 +1467,12 @@ const HAS_HOST = /^[\t\n\f\r ]*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
  * laughs (`&a;` ten times in `&b;`, and so on) stops there, as a browser stops it.
  */
 const MAX_ENTITY_EXPANSION = 4 * 1024 * 1024;
+/**
+ * Characters the entities may add for each character of the document: a frame at a
+ * `data:` URL, or an icon, is a document of its own, and a page of thousands of small
+ * ones must not get thousands of full allowances.
+ */
+const ENTITY_EXPANSION_PER_CHARACTER = 16;
 /** The `href` pseudo-attribute of an `<?xml-stylesheet?>` instruction, in either quotes. */
 const PSEUDO_ATTRIBUTE_HREF = /[\t\n\r ]href[\t\n\r ]*=[\t\n\r ]*(?:"([^"]*)"|'([^']*)')/;
 /** `&name;`, a reference to a general entity (not `&#…;`, a character's). */
@@ -1659,16 +1676,13 @@ const LOADING_STYLE_PROPERTIES = new Set([
     'listStyleImage',
     'mask',
     'maskImage',
-    // `el.style = "…"` sets the whole declaration, as `cssText` does.
-    'style',
 ]);
-/** Attributes (and the properties that reflect them) whose URL an element fetches: `.src =`, `setAttribute("poster", …)`. */
-const LOADING_ATTRIBUTES = new Set(['src', 'poster']);
 /**
- * `rel` values that make the `href` beside them a load, whatever the host:
- * `{ rel: "stylesheet", href: "…" }`, `l.setAttribute("rel", "preconnect")`.
+ * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
+ * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
  */
-const LOADING_RELS = new Set([
+const LOADING_LINK_HINTS = new Set([
+    'link',
     'stylesheet',
     'preconnect',
     'preload',
@@ -1678,20 +1692,10 @@ const LOADING_RELS = new Set([
     'icon',
     'manifest',
 ]);
-/**
- * `rel` values (and the element name) that make an `href` a load: `l.rel = "stylesheet";
- * l.href = "…"`, `{ rel: "preconnect", href: "…" }` in a head config.
- */
-const LOADING_LINK_HINTS = new Set(['link', ...LOADING_RELS]);
 /** Keys beside `url` that make an object a link (`{ label: "YouTube", url: "…" }`). */
 const LINK_LABEL_KEYS = new Set(['label', 'title', 'text', 'children', 'name', 'icon']);
-/**
- * Tokens after a link's URL in which a loading `rel` or a label key still counts: past the
- * end of a statement that sets it, to the next one's `l.setAttribute("rel", "stylesheet")`.
- */
-const LINK_LOOKAHEAD = 12;
-/** Tokens kept before a string: the calls and `rel` that say how it is used. */
-const LOOKBEHIND = 16;
+/** Tokens after a link's URL in which a loading `rel` or a label key still counts. */
+const LINK_LOOKAHEAD = 8;
 /**
  * `https://host`, `//host`, and the backslashes browsers read as slashes (`'\\\\host/…'`),
  * after the controls and spaces the URL parser drops (not a no-break space: a path).
@@ -1713,20 +1717,16 @@ function evidenceFrom(before) {
         if (REQUESTING_CALLS.has(callee))
             return `${callee}()`;
     }
-    // xhr.open("GET", "…") and el.setAttribute("src", "…"), whose name is read in any case.
+    // xhr.open("GET", "…") and el.setAttribute("src", "…")
     if (one.label === ',' && two?.label === 'string' && at(3)?.label === '(') {
         const callee = at(4)?.value;
         if (callee === 'open')
             return 'XMLHttpRequest.open()';
-        const attribute = two.value.toLowerCase();
-        if (callee === 'setAttribute' && LOADING_ATTRIBUTES.has(attribute))
-            return `setAttribute("${attribute}")`;
+        if (callee === 'setAttribute' && two.value === 'src')
+            return 'setAttribute("src")';
     }
-    if (one.label === '=' &&
-        two?.label === 'name' &&
-        LOADING_ATTRIBUTES.has(two.value) &&
-        at(3)?.label === '.')
-        return `.${two.value} =`;
+    if (one.label === '=' && two?.value === 'src' && at(3)?.label === '.')
+        return '.src =';
     if (one.label === ':' && two?.value === 'src' && (two.label === 'name' || two.label === 'string'))
         return '{ src: … }';
     if ((one.label === 'name' && one.value === 'from') || one.label === 'import')
@@ -1743,39 +1743,19 @@ function linkContextFrom(before) {
     const [one, two, three] = [at(1), at(2), at(3)];
     if (one?.label === ':' && (two?.label === 'name' || two?.label === 'string')) {
         if (two.value === 'href' || two.value === 'link')
-            return { kind: 'href', construct: `{ ${two.value}: … }`, inObject: true };
+            return 'href';
         if (two.value === 'url')
-            return { kind: 'url', construct: '{ url: … }', inObject: true };
+            return 'url';
     }
     if (one?.label === '=' && two?.value === 'href' && three?.label === '.')
-        return { kind: 'href', construct: '.href =', inObject: false };
-    if (one?.label === ',' &&
-        two?.label === 'string' &&
-        two.value.toLowerCase() === 'href' &&
-        three?.label === '(' &&
-        at(4)?.value === 'setAttribute')
-        return { kind: 'href', construct: 'setAttribute("href")', inObject: false };
+        return 'href';
+    if (one?.label === ',' && two?.label === 'string' && two.value === 'href' && three?.label === '(')
+        return at(4)?.value === 'setAttribute' ? 'href' : undefined;
     return undefined;
-}
-/**
- * The loading `rel` value `token` is, after `one` and `two` before it, or undefined:
- * `rel: "…"`, `.rel = "…"`, `setAttribute("rel", "…")`.
- */
-function relOf(token, one, two) {
-    if (token.label !== 'string' || !LOADING_RELS.has(token.value.toLowerCase()))
-        return undefined;
-    const named = two?.value.toLowerCase() === 'rel' && (two.label === 'name' || two.label === 'string');
-    const joined = one?.label === ':' || one?.label === '=' || one?.label === ',';
-    return named && joined ? token.value.toLowerCase() : undefined;
 }
 /** Whether a pending link stays a load: a loading `rel` beside it, or a `url` with no label. */
 function settle(link) {
-    if (!link.sdk) {
-        if (link.rel !== undefined && link.context.kind === 'href')
-            link.found.evidence = `${link.context.construct} with rel=${link.rel}`;
-        return;
-    }
-    const isLink = !link.loadingHint && (link.context.kind === 'href' || link.labelled);
+    const isLink = !link.loadingHint && (link.context === 'href' || link.labelled);
     if (isLink)
         delete link.found.evidence;
 }
@@ -1805,8 +1785,7 @@ function urlsInScript(source) {
 }
 /**
  * Why the CSS in the string after these tokens is applied, so that its `url()` loads:
- * `el.style.backgroundImage = "url(…)"`, `el.setAttribute("style", "…")`,
- * `new FontFace("…", "url(…)")`; undefined
+ * `el.style.backgroundImage = "url(…)"`, `new FontFace("…", "url(…)")`; undefined
  * otherwise. CSS shown as text, in a page's data, loads nothing; nor does a custom
  * property a script sets (`style.setProperty("--icon", "url(…)")`) until a style uses it:
  * VitePress's theme sets one to an icon service only when the icon's own CSS is missing.
@@ -1820,8 +1799,6 @@ function cssEvidenceFrom(before) {
         const callee = at(4)?.value;
         if (callee === 'FontFace')
             return 'FontFace()';
-        if (callee === 'setAttribute' && two.value.toLowerCase() === 'style')
-            return 'setAttribute("style")';
     }
     return undefined;
 }
@@ -1838,7 +1815,7 @@ function tokenUrls(source, sourceType) {
     })) {
         const current = seen(token);
         if (pending.length > 0)
-            pending = watchPending(pending, current, before);
+            pending = watchPending(pending, current);
         if (token.type === acorn/* tokTypes */.Y_.string || token.type === acorn/* tokTypes */.Y_.template) {
             // What comes before a template's text is what comes before its opening backquote.
             const context = before.at(-1)?.label === '`' ? before.slice(0, -1) : before;
@@ -1852,9 +1829,9 @@ function tokenUrls(source, sourceType) {
                     if (evidence !== undefined || sdk)
                         item.evidence = evidence ?? 'SDK host';
                     found.push(item);
-                    const link = evidence === undefined ? linkContextFrom(context) : undefined;
-                    if (link !== undefined && (sdk || link.kind === 'href'))
-                        pending.push(pendingLink(item, link, sdk, context));
+                    const link = sdk ? linkContextFrom(context) : undefined;
+                    if (link !== undefined)
+                        pending.push(pendingLink(item, link, context));
                 }
             }
             else if (/url\(/i.test(current.value)) {
@@ -1867,50 +1844,41 @@ function tokenUrls(source, sourceType) {
             }
         }
         before.push(current);
-        if (before.length > LOOKBEHIND)
+        if (before.length > 8)
             before.shift();
     }
     for (const link of pending)
         settle(link);
     return found;
 }
-function pendingLink(found, context, sdk, before) {
+function pendingLink(found, context, before) {
     const link = {
         found,
         context,
-        sdk,
         remaining: LINK_LOOKAHEAD,
         loadingHint: false,
-        rel: undefined,
         labelled: false,
     };
     for (let i = before.length - 1; i >= 0; i -= 1) {
         const token = before[i];
         if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
             link.loadingHint = true;
-        link.rel ??= relOf(token, before[i - 1], before[i - 2]);
-        // An object's own keys, or the statements of the block a statement is in.
-        if (token.label === '{' || (token.label === '}' && !context.inObject))
+        if (token.label === '{')
             break;
         if (LINK_LABEL_KEYS.has(token.value))
             link.labelled = true;
     }
     return link;
 }
-/**
- * Notes what a token (`before` holds those before it) says about each pending link;
- * settles those whose object, statement or window ended.
- */
-function watchPending(pending, token, before) {
-    const rel = relOf(token, before.at(-1), before.at(-2));
+/** Notes what a token says about each pending link; settles those whose object or window ended. */
+function watchPending(pending, token) {
     return pending.filter((link) => {
         if (token.label === 'string' && LOADING_LINK_HINTS.has(token.value))
             link.loadingHint = true;
-        link.rel ??= rel;
         if ((token.label === 'name' || token.label === 'string') && LINK_LABEL_KEYS.has(token.value))
             link.labelled = true;
         link.remaining -= 1;
-        const ended = link.remaining <= 0 || token.label === '}' || (token.label === ';' && link.context.inObject);
+        const ended = link.remaining <= 0 || token.label === '}' || token.label === ';';
         if (ended)
             settle(link);
         return !ended;
@@ -3176,7 +3144,15 @@ class DeflateDecoder extends external_node_stream_.Transform {
     #inflate;
     /** The first byte, while the second has not come. */
     #head;
+    /** The deflate data has ended: what follows it is dropped, as zlib's own inflater drops it. */
+    #ended = false;
+    /** Called once the inflater has ended, when this stream is flushed before. */
+    #onEnd;
     _transform(chunk, _encoding, done) {
+        if (this.#ended) {
+            done();
+            return;
+        }
         let data = chunk;
         if (this.#inflate === undefined) {
             data = this.#head ? Buffer.concat([this.#head, chunk]) : chunk;
@@ -3198,9 +3174,13 @@ class DeflateDecoder extends external_node_stream_.Transform {
             done();
             return;
         }
+        if (this.#ended) {
+            done();
+            return;
+        }
         if (this.#head)
             inflate.write(this.#head);
-        inflate.once('end', () => done());
+        this.#onEnd = () => done();
         inflate.end();
     }
     /** Asked for more: what the inflater holds back for want of room flows again. */
@@ -3219,6 +3199,11 @@ class DeflateDecoder extends external_node_stream_.Transform {
                 inflate.pause();
         });
         inflate.on('error', (err) => this.destroy(err));
+        // Bytes after the deflate data end it before the body does (a trailing CRLF).
+        inflate.once('end', () => {
+            this.#ended = true;
+            this.#onEnd?.();
+        });
         return inflate;
     }
 }
@@ -5494,10 +5479,10 @@ function redirection(location, from) {
     return `it redirects to ${(0,net/* withoutQuery */.j$)(target)}: give that address`;
 }
 
-// EXTERNAL MODULE: ./.build/airgap/site-tree.js
-var site_tree = __webpack_require__(9413);
 // EXTERNAL MODULE: ./.build/changes/fingerprint.js
 var fingerprint = __webpack_require__(5992);
+// EXTERNAL MODULE: ./.build/airgap/site-tree.js
+var site_tree = __webpack_require__(9413);
 ;// CONCATENATED MODULE: ./.build/changes/site-files.js
 
 
@@ -5557,6 +5542,7 @@ function assetKey(file) {
 }
 
 ;// CONCATENATED MODULE: ./.build/changes/compare.js
+
 
 /**
  * The change report: what a reader will notice between the export that is live (or was
@@ -5744,9 +5730,12 @@ function followRedirects(pages, redirects, url, before, after) {
             continue;
         }
         if (content !== after.get(target)?.page?.content) {
-            // A stub already (no navigation then as now): `/latest` sent on to a newer page moved nothing.
+            // A page of the site's (with its navigation) become a bare stub (with none): a stub
+            // before (`/latest` sent on to a newer page), or one drawn inside the site's frame,
+            // whose navigation changes with any page added, moved nothing.
             const navigation = before?.get(page.path)?.page?.navigation;
-            if (navigation !== after.get(page.path)?.page?.navigation) {
+            if (navigation !== fingerprint/* NO_NAVIGATION */.Fg &&
+                after.get(page.path)?.page?.navigation === fingerprint/* NO_NAVIGATION */.Fg) {
                 edited.set(to, [...(edited.get(to) ?? []), page]);
             }
             continue;
@@ -10313,7 +10302,12 @@ async function createLock(file, wait, until, shown) {
     return {
         file,
         async confirm() {
-            const now = await promises_.lstat(file).catch(() => undefined);
+            // Gone, or another file: taken over. Any other failure is the disk's, said as such.
+            const now = await promises_.lstat(file).catch((err) => {
+                if (err.code === 'ENOENT')
+                    return undefined;
+                throw (0,errors/* asLocalFileError */.kH)(err, file, 'read the lock file') ?? err;
+            });
             if (now && sameFile(now, identity))
                 return;
             renewing.stop();
@@ -10938,7 +10932,10 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
                 : {}),
         }));
         // The new export is in place and the temporary files are gone: the rest is not in path.
-        await lock?.release();
+        // A lock file that cannot be removed fails nothing: the next run takes it over.
+        await lock?.release().catch((err) => {
+            reporter.warning(`Could not remove the lock file ${lock.file} (${err instanceof Error ? err.message : String(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`);
+        });
         record.format = delivered.format;
         reporter.setOutput('path', delivered.directory);
         if (delivered.archivePath) {
