@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
@@ -17,6 +17,7 @@ import { CancelledError } from '../../src/errors.js';
 import { retryAfterMs } from '../../src/http.js';
 import { backoffDelay } from '../../src/retry.js';
 import { parseServiceUrl } from '../../src/net.js';
+import { failingLookups } from '../support/failing-lookup.js';
 
 /** A whole second, so HTTP dates (second resolution) convert to exact delays. */
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -1092,30 +1093,7 @@ describe('retries', () => {
     '$what whose name lookup fails for now (EAI_AGAIN) is tried again, since nothing left the runner',
     async ({ send }) => {
       // getaddrinfo's answer when the resolver does not answer, twice, then loopback.
-      const failures = ['EAI_AGAIN', 'EAI_AGAIN'];
-      const lookups: string[] = [];
-      const resolving = new Agent({
-        connect: {
-          lookup: ((
-            hostname: string,
-            options: { all?: boolean },
-            callback: Parameters<LookupFunction>[2],
-          ) => {
-            lookups.push(hostname);
-            const code = failures.shift();
-            if (code !== undefined) {
-              const error = Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), {
-                code,
-                syscall: 'getaddrinfo',
-                hostname,
-              });
-              return callback(error, options.all ? [] : '', 4);
-            }
-            if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
-            return callback(null, '127.0.0.1', 4);
-          }) as never,
-        },
-      });
+      const { dispatcher: resolving, lookups } = failingLookups(['EAI_AGAIN', 'EAI_AGAIN']);
       const { port } = new URL(emulator.baseUrl);
       const { api, sleeps, retries } = client({
         baseUrl: new URL(`http://localhost:${port}`),

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LookupFunction } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -10,6 +9,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { downloadBundle, type DownloadOptions } from '../../src/deliver/download.js';
+import { failingLookups } from '../support/failing-lookup.js';
 
 /** The download against a storage on loopback that misbehaves the same way every time. */
 
@@ -453,29 +453,7 @@ describe("the storage's host name does not resolve", () => {
    * storage on loopback: no query leaves the machine.
    */
   function resolving(codes: string[]) {
-    const lookups: string[] = [];
-    const dispatcher = new Agent({
-      connect: {
-        lookup: ((
-          hostname: string,
-          options: { all?: boolean },
-          callback: Parameters<LookupFunction>[2],
-        ) => {
-          lookups.push(hostname);
-          const code = codes.shift();
-          if (code !== undefined) {
-            const error = Object.assign(new Error(`getaddrinfo ${code} ${hostname}`), {
-              code,
-              syscall: 'getaddrinfo',
-              hostname,
-            });
-            return callback(error, options.all ? [] : '', 4);
-          }
-          if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
-          return callback(null, '127.0.0.1', 4);
-        }) as never,
-      },
-    });
+    const { dispatcher, lookups } = failingLookups(codes);
     cleanups.push(() => dispatcher.close());
     return { dispatcher, lookups };
   }
