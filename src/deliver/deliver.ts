@@ -184,10 +184,9 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
         writeManifest(staging, manifest),
       ]);
       for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
-      const previous = await recheckTarget(async () => {
-        await options.confirmLock?.();
-        return inspectTarget(options.target, options.targetRules, options.targetGiven);
-      });
+      const previous = await recheckTarget(options, () =>
+        inspectTarget(options.target, options.targetRules, options.targetGiven),
+      );
       // The last moment a cancellation or the timeout can leave path as it was.
       throwIfAborted(options.signal);
       const { replaced, leftBehind } = await replaceDirectory(staging, options.target);
@@ -204,16 +203,15 @@ export async function deliverBundle(options: DeliverOptions): Promise<Delivered>
     releaseYoungGeneration();
     const format = await sniffFile(file);
     const name = `${options.archiveName}${EXTENSION[format]}`;
-    const ours = await recheckTarget(async () => {
-      await options.confirmLock?.();
-      return inspectArchiveTarget(
+    const ours = await recheckTarget(options, () =>
+      inspectArchiveTarget(
         options.target,
         [name],
         options.targetRules,
         options.targetGiven,
         options.signal,
-      );
-    });
+      ),
+    );
     throwIfAborted(options.signal);
     const known = facts(format);
     const kept = { ...known, archive: { ...known.archive, file: name } };
@@ -286,9 +284,16 @@ async function dateAfter(file: string, earlier: string): Promise<void> {
   await fs.utimes(file, after, after);
 }
 
-/** The target is checked again at the last moment: a long export leaves time for changes. */
-async function recheckTarget<T>(inspect: () => Promise<T>): Promise<T> {
+/**
+ * The target is checked again at the last moment: a long export leaves time for changes,
+ * and for another run to take the lock on it over.
+ */
+async function recheckTarget<T>(
+  { confirmLock }: Pick<DeliverOptions, 'confirmLock'>,
+  inspect: () => Promise<T>,
+): Promise<T> {
   try {
+    await confirmLock?.();
     return await inspect();
   } catch (err) {
     const notPlaced = 'The export was not put in place, and `path` was left as it is:';

@@ -355,7 +355,7 @@ async function exportHoldingPath(
     // A lock file that cannot be removed fails nothing: the next run takes it over.
     await lock?.release().catch((err: unknown) => {
       reporter.warning(
-        `Could not remove the lock file ${lock.file} (${err instanceof Error ? err.message : String(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`,
+        `Could not remove the lock file ${lock.file} (${errorMessage(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`,
       );
     });
     record.format = delivered.format;
