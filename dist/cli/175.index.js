@@ -9958,10 +9958,7 @@ async function deliverBundle(options) {
             for (const outcome of settled)
                 if (outcome.status === 'rejected')
                     throw outcome.reason;
-            const previous = await recheckTarget(async () => {
-                await options.confirmLock?.();
-                return inspectTarget(options.target, options.targetRules, options.targetGiven);
-            });
+            const previous = await recheckTarget(options, () => inspectTarget(options.target, options.targetRules, options.targetGiven));
             // The last moment a cancellation or the timeout can leave path as it was.
             (0,errors/* throwIfAborted */.Te)(options.signal);
             const { replaced, leftBehind } = await (0,place/* replaceDirectory */.QY)(staging, options.target);
@@ -9979,10 +9976,7 @@ async function deliverBundle(options) {
         releaseYoungGeneration();
         const format = await sniffFile(file);
         const name = `${options.archiveName}${EXTENSION[format]}`;
-        const ours = await recheckTarget(async () => {
-            await options.confirmLock?.();
-            return inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven, options.signal);
-        });
+        const ours = await recheckTarget(options, () => inspectArchiveTarget(options.target, [name], options.targetRules, options.targetGiven, options.signal));
         (0,errors/* throwIfAborted */.Te)(options.signal);
         const known = facts(format);
         const kept = { ...known, archive: { ...known.archive, file: name } };
@@ -10057,9 +10051,13 @@ async function dateAfter(file, earlier) {
     const after = new Date(Math.max(before.mtimeMs, before.ctimeMs) + 1);
     await promises_.utimes(file, after, after);
 }
-/** The target is checked again at the last moment: a long export leaves time for changes. */
-async function recheckTarget(inspect) {
+/**
+ * The target is checked again at the last moment: a long export leaves time for changes,
+ * and for another run to take the lock on it over.
+ */
+async function recheckTarget({ confirmLock }, inspect) {
     try {
+        await confirmLock?.();
         return await inspect();
     }
     catch (err) {
@@ -10934,7 +10932,7 @@ async function exportHoldingPath(config, deps, targetRules, lock) {
         // The new export is in place and the temporary files are gone: the rest is not in path.
         // A lock file that cannot be removed fails nothing: the next run takes it over.
         await lock?.release().catch((err) => {
-            reporter.warning(`Could not remove the lock file ${lock.file} (${err instanceof Error ? err.message : String(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`);
+            reporter.warning(`Could not remove the lock file ${lock.file} (${(0,errors/* errorMessage */.gJ)(err)}): the export is in place, and the next run into \`path\` takes the lock over once this run has ended.`);
         });
         record.format = delivered.format;
         reporter.setOutput('path', delivered.directory);
